@@ -1,0 +1,33 @@
+// qconform's own pseudo-random generator: SplitMix64 (Steele, Lea, Flood 2014). A seed gives the
+// same sequence on every machine and compiler, which std:: distributions do not promise.
+#pragma once
+
+#include <cstdint>
+
+namespace qconform {
+
+class Prng {
+ public:
+  explicit Prng(uint64_t seed) : state_(seed) {}
+
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  uint32_t Next32() { return static_cast<uint32_t>(Next() >> 32); }
+  // Uniform in [0, n) by rejection, n > 0.
+  uint64_t Below(uint64_t n) {
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t r;
+    do r = Next();
+    while (r >= limit);
+    return r % n;
+  }
+
+ private:
+  uint64_t state_;
+};
+
+}  // namespace qconform

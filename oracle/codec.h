@@ -1,0 +1,34 @@
+// Conversions between element codes and exact values, written once and generic over the
+// traits in element_type.h. Encoding rounds exactly once, to nearest with ties to the even code.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "oracle/element_type.h"
+#include "oracle/exact.h"
+
+namespace qconform {
+
+// What happens to a value beyond the type's largest finite magnitude (including +-inf).
+// kSaturate: the largest finite value of that sign. kNone: the type's infinity if it has one,
+// else its NaN, else (float4e2m1, which has neither) the largest finite value: decision 16/17,
+// i.e. ONNX Cast's table for float8 saturate=1/0, float4e2m1 always saturating.
+// Integer types always clamp to their range, whatever the mode.
+enum class Saturation { kNone, kSaturate };
+
+// code -> exact value. NaN codes give NaN, -0 keeps its sign.
+Exact Decode(const ElementType& t, uint32_t code);
+
+// exact value -> code, rounded once (half to even). nullopt when the type has no code for the
+// value under the rules: NaN into a type without NaN (integers, float4e2m1), which the
+// operator semantics treat as implementation-defined.
+std::optional<uint32_t> Encode(const ElementType& t, const Exact& v, Saturation saturation);
+
+// The code a value beyond the range gets (the table described at Saturation).
+uint32_t OverflowCode(const ElementType& t, bool negative, Saturation saturation);
+
+// Round-half-even of a rational to an integer (the quotient rounding of QuantizeLinear).
+BigInt RoundHalfEven(const Rational& r);
+
+}  // namespace qconform

@@ -1,0 +1,57 @@
+// A sequence of element codes of one type, stored at the narrowest byte width that holds the
+// type (1, 2 or 4 bytes per element; sub-byte types use one byte per element here and are packed
+// only on the wire). Tensors hold codes, never host floats, so every type is first-class.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <vector>
+
+namespace qconform {
+
+class Codes {
+ public:
+  Codes() = default;
+  // n zero codes of an element type `bits` wide.
+  Codes(int bits, size_t n) : width_(WidthFor(bits)), bytes_(n * width_) {}
+  Codes(int bits, std::initializer_list<uint32_t> codes) : Codes(bits, codes.size()) {
+    size_t i = 0;
+    for (uint32_t c : codes) set(i++, c);
+  }
+  Codes(int bits, std::span<const uint32_t> codes) : Codes(bits, codes.size()) {
+    for (size_t i = 0; i < codes.size(); ++i) set(i, codes[i]);
+  }
+
+  size_t size() const { return bytes_.size() / width_; }
+  bool empty() const { return bytes_.empty(); }
+
+  // Little-endian within an element, whatever the host's order.
+  uint32_t operator[](size_t i) const {
+    const uint8_t* p = bytes_.data() + i * width_;
+    uint32_t v = p[0];
+    for (int b = 1; b < width_; ++b) v |= uint32_t{p[b]} << (8 * b);
+    return v;
+  }
+
+  void set(size_t i, uint32_t code) {
+    uint8_t* p = bytes_.data() + i * width_;
+    for (int b = 0; b < width_; ++b) p[b] = static_cast<uint8_t>(code >> (8 * b));
+  }
+
+  std::vector<uint32_t> ToVector() const {
+    std::vector<uint32_t> out(size());
+    for (size_t i = 0; i < out.size(); ++i) out[i] = (*this)[i];
+    return out;
+  }
+
+  friend bool operator==(const Codes& a, const Codes& b) = default;
+
+ private:
+  static uint8_t WidthFor(int bits) { return bits <= 8 ? 1 : bits <= 16 ? 2 : 4; }
+
+  uint8_t width_ = 4;
+  std::vector<uint8_t> bytes_;
+};
+
+}  // namespace qconform

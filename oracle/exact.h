@@ -1,0 +1,61 @@
+// Exact extended reals: every value the oracle computes with before its single rounding.
+// A finite value is a rational (Boost.Multiprecision), so products and quotients of decoded
+// codes are exact; zero keeps its sign; infinities and NaN behave as in IEEE 754 arithmetic.
+#pragma once
+
+#include <boost/multiprecision/cpp_int.hpp>
+#include <cstdint>
+#include <string>
+
+namespace qconform {
+
+using BigInt = boost::multiprecision::cpp_int;
+using Rational = boost::multiprecision::cpp_rational;
+
+class Exact {
+ public:
+  enum class Kind { kFinite, kInfinity, kNan };
+
+  Exact() = default;  // +0
+  static Exact Finite(Rational value, bool negative_zero = false);
+  static Exact Integer(int64_t value) { return Finite(Rational(value)); }
+  // significand * 2^exponent, the form every decoded float code has.
+  static Exact Dyadic(BigInt significand, int exponent);
+  // The exact value of a double (every double is a dyadic rational).
+  static Exact FromDouble(double v);
+  static Exact Infinity(bool negative);
+  static Exact NaN();
+
+  Kind kind() const { return kind_; }
+  bool is_nan() const { return kind_ == Kind::kNan; }
+  bool is_infinity() const { return kind_ == Kind::kInfinity; }
+  bool is_finite() const { return kind_ == Kind::kFinite; }
+  bool is_zero() const { return is_finite() && value_ == 0; }
+  // The sign bit: true for negative values, -0 and -inf (false for NaN).
+  bool is_negative() const { return negative_; }
+  // The finite value (0 for inf and NaN).
+  const Rational& value() const { return value_; }
+
+  // Exact decimal when the value is dyadic (every decoded code is), else "p/q";
+  // "inf", "-inf", "nan", "-0".
+  std::string ToString() const;
+
+  // Same kind, sign and value; every NaN equals every NaN.
+  friend bool operator==(const Exact& a, const Exact& b);
+
+ private:
+  Kind kind_ = Kind::kFinite;
+  bool negative_ = false;
+  Rational value_ = 0;
+};
+
+// IEEE 754 semantics for specials and signed zeros, exact arithmetic for finite values:
+// x - x is +0, (-0) - (+0) is -0, inf * 0 and inf - inf are NaN, a nonzero / 0 is inf.
+Exact operator-(const Exact& a, const Exact& b);
+Exact operator*(const Exact& a, const Exact& b);
+Exact operator/(const Exact& a, const Exact& b);
+
+// floor(log2(r)) for r > 0.
+int FloorLog2(const Rational& r);
+
+}  // namespace qconform

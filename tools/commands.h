@@ -1,0 +1,24 @@
+// The subcommands of the qconform program, as a table: each has a name, a one-line summary, its
+// --help text and an entry point taking the arguments after its name.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qconform::tools {
+
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  std::string_view help;
+  int (*run)(const std::vector<std::string>& args);
+};
+
+std::span<const Command> AllCommands();
+
+// Entry points, one file each.
+int RunSelfcheck(const std::vector<std::string>& args);
+
+}  // namespace qconform::tools
