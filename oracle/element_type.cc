@@ -149,6 +149,32 @@ const ElementType* find_element_type_by_name(std::string_view name) {
   return nullptr;
 }
 
+std::string DataTypeName(int32_t data_type) {
+  if (const ElementType* t = find_element_type(data_type)) return std::string(t->name);
+  switch (data_type) {
+    case 0:
+      return "undefined";
+    case 7:
+      return "int64";
+    case 8:
+      return "string";
+    case 9:
+      return "bool";
+    case 11:
+      return "double";
+    case 12:
+      return "uint32";
+    case 13:
+      return "uint64";
+    case 14:
+      return "complex64";
+    case 15:
+      return "complex128";
+    default:
+      return "data_type " + std::to_string(data_type);
+  }
+}
+
 int64_t integer_min(const ElementType& t) {
   return t.integer.is_signed ? -(int64_t{1} << (t.bits - 1)) : 0;
 }

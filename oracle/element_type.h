@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace qconform {
@@ -86,6 +87,10 @@ std::span<const ElementType> all_element_types();
 const ElementType* find_element_type(int32_t data_type);
 const ElementType& element_type(DataType id);
 const ElementType* find_element_type_by_name(std::string_view name);
+
+// The ONNX name of any data_type number, including those the oracle does not know ("double"),
+// or "data_type N" for a number ONNX does not define.
+std::string DataTypeName(int32_t data_type);
 
 // Integer range of an integer type, as int64 (int32 included).
 int64_t integer_min(const ElementType& t);

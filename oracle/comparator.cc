@@ -1,0 +1,192 @@
+#include "oracle/comparator.h"
+
+#include <cstdio>
+
+#include "oracle/codec.h"
+#include "oracle/fast_codec.h"
+#include "oracle/scale_index.h"
+
+namespace qconform {
+namespace {
+
+std::string Hex(const ElementType& t, uint32_t code) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%0*x", (t.bits + 3) / 4, code);
+  return buf;
+}
+
+std::string CodeAndValue(const ElementType& t, uint32_t code) {
+  return Hex(t, code) + " (" + Decode(t, code).ToString() + ")";
+}
+
+enum class Equality { kEqual, kEqualButZeroSign, kDifferent };
+
+Equality Compare(const ElementType& t, uint32_t a, uint32_t b, bool strict_zero) {
+  if (a == b) return Equality::kEqual;
+  if (t.is_float()) {
+    if (is_nan_code(t, a) && is_nan_code(t, b)) return Equality::kEqual;
+    const Exact va = Decode(t, a), vb = Decode(t, b);
+    if (va.is_zero() && vb.is_zero()) {
+      return strict_zero ? Equality::kDifferent : Equality::kEqualButZeroSign;
+    }
+  }
+  return Equality::kDifferent;
+}
+
+// Position of a code in the ordering of the type's values: the value itself for integers,
+// the signed magnitude code for floats (adjacent values are one apart).
+int64_t Ordinal(const ElementType& t, uint32_t code) {
+  if (t.is_integer()) return static_cast<int64_t>(DecodeDouble(t, code));
+  const int64_t magnitude = code & ~t.sign_bit() & t.code_mask();
+  return (code & t.sign_bit()) != 0 ? -magnitude : magnitude;
+}
+
+}  // namespace
+
+int64_t UlpDistance(const ElementType& t, uint32_t a, uint32_t b) {
+  if (is_nan_code(t, a) || is_nan_code(t, b)) return -1;
+  const int64_t d = Ordinal(t, a) - Ordinal(t, b);
+  return d < 0 ? -d : d;
+}
+
+std::vector<std::string> OutputComparison::consistent_strategies() const {
+  std::vector<std::string> out;
+  for (const auto& [name, count] : strategy_matches) {
+    if (count == elements) out.push_back(name);
+  }
+  return out;
+}
+
+OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedTensor& observed,
+                               const CompareOptions& options, const std::string& case_id) {
+  OutputComparison r;
+  r.name = expected.name;
+  const ElementType* t = find_element_type(observed.data_type);
+  if (t == nullptr) {
+    r.structural_error = expected.name + " has element type " + DataTypeName(observed.data_type) +
+                         ", which the comparator does not know";
+    return r;
+  }
+  if (observed.data_type != expected.data_type) {
+    r.structural_error = expected.name + " has type " + std::string(t->name) + ", expected " +
+                         DataTypeName(expected.data_type);
+    return r;
+  }
+  if (observed.shape != expected.shape) {
+    r.structural_error = expected.name + " has shape " + ShapeString(observed.shape) +
+                         ", expected " + ShapeString(expected.shape);
+    return r;
+  }
+  if (observed.codes.size() != expected.exact.size()) {
+    r.structural_error = expected.name + " holds " + std::to_string(observed.codes.size()) +
+                         " elements, expected " + std::to_string(expected.exact.size());
+    return r;
+  }
+  r.elements = static_cast<int64_t>(expected.exact.size());
+  r.strategy_matches["exact"] = 0;
+  for (const StrategyOutput& s : expected.alternatives) r.strategy_matches[s.strategy] = 0;
+
+  for (int64_t i = 0; i < r.elements; ++i) {
+    const uint32_t got = observed.codes[i];
+    const uint32_t want = expected.exact[i];
+    const Equality vs_exact = Compare(*t, got, want, options.strict_zero);
+    bool zero_sign = vs_exact == Equality::kEqualButZeroSign;
+    bool matched = vs_exact != Equality::kDifferent;
+    if (matched) ++r.strategy_matches["exact"];
+    bool admissible = false;
+    for (const StrategyOutput& s : expected.alternatives) {
+      const Equality e = Compare(*t, got, s.codes[i], options.strict_zero);
+      if (e == Equality::kDifferent) continue;
+      ++r.strategy_matches[s.strategy];
+      if (!matched && !options.strict) {
+        admissible = true;
+        zero_sign = e == Equality::kEqualButZeroSign;
+      }
+    }
+    if (matched) {
+      ++r.exact;
+    } else if (admissible) {
+      ++r.admissible;
+    } else {
+      ++r.mismatched;
+      if (r.mismatches.size() < options.max_reported) {
+        std::string allowed = Hex(*t, want) + " (exact)";
+        if (!options.strict) {
+          for (const StrategyOutput& s : expected.alternatives) {
+            allowed += ", " + Hex(*t, s.codes[i]) + " (" + s.strategy + ")";
+          }
+        }
+        const int64_t ulp = UlpDistance(*t, got, want);
+        std::string message =
+            case_id + "[i=" + std::to_string(i) + " " +
+            ShapeString(Coordinates(expected.shape, i)) + "] " +
+            (expected.describe_inputs ? expected.describe_inputs(i) + " " : "") + "-> got " +
+            CodeAndValue(*t, got) + ", exact " + CodeAndValue(*t, want) + ", admissible {" +
+            allowed + "}, " +
+            (ulp < 0 ? std::string("NaN vs number") : std::to_string(ulp) + " ulp from exact");
+        r.mismatches.push_back({i, got, std::move(message)});
+      }
+    }
+    r.zero_sign_differences += zero_sign;
+  }
+  return r;
+}
+
+std::string_view VerdictName(Verdict v) {
+  switch (v) {
+    case Verdict::kConformant:
+      return "conformant";
+    case Verdict::kRejectedAsRequired:
+      return "rejected as required";
+    case Verdict::kRejectedAdmissibly:
+      return "rejected (implementation-defined)";
+    case Verdict::kAcceptedInvalid:
+      return "accepted a must-reject case";
+    case Verdict::kRejectedValid:
+      return "rejected a valid case";
+    case Verdict::kWrongOutputs:
+      return "wrong outputs";
+  }
+  return "?";
+}
+
+bool IsPass(Verdict v) {
+  return v == Verdict::kConformant || v == Verdict::kRejectedAsRequired ||
+         v == Verdict::kRejectedAdmissibly;
+}
+
+Judgement Judge(const Case& c, const OracleResult& oracle, const Observed& observed,
+                const CompareOptions& options) {
+  Judgement j;
+  if (const Finding* rule = oracle.rejection()) {
+    j.verdict = observed.rejected ? Verdict::kRejectedAsRequired : Verdict::kAcceptedInvalid;
+    j.detail = std::string(rule->rule->id) + ": " + rule->message;
+    return j;
+  }
+  if (observed.rejected) {
+    j.verdict =
+        oracle.rejection_admissible() ? Verdict::kRejectedAdmissibly : Verdict::kRejectedValid;
+    j.detail = observed.message;
+    return j;
+  }
+  j.verdict = Verdict::kConformant;
+  for (size_t k = 0; k < oracle.outputs.size(); ++k) {
+    if (k >= observed.outputs.size()) {
+      j.verdict = Verdict::kWrongOutputs;
+      j.detail = "output " + oracle.outputs[k].name + " is missing";
+      break;
+    }
+    OutputComparison cmp = CompareOutput(oracle.outputs[k], observed.outputs[k], options, c.id);
+    if (!cmp.conforms() && j.verdict == Verdict::kConformant) {
+      j.verdict = Verdict::kWrongOutputs;
+      j.detail = !cmp.structural_error.empty()
+                     ? cmp.structural_error
+                     : std::to_string(cmp.mismatched) + " of " + std::to_string(cmp.elements) +
+                           " elements not admissible; first: " + cmp.mismatches.front().message;
+    }
+    j.outputs.push_back(std::move(cmp));
+  }
+  return j;
+}
+
+}  // namespace qconform

@@ -1,0 +1,89 @@
+#include "oracle/oracle.h"
+
+#include <algorithm>
+
+namespace qconform {
+namespace {
+
+OracleResult RunDequantize(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
+  OracleResult r;
+  DequantizeValidation v = ValidateDequantize(c, schema);
+  r.findings = std::move(v.findings);
+  if (v.plan) r.outputs.push_back(EvaluateDequantize(c, schema, *v.plan, options));
+  return r;
+}
+
+struct OperatorEntry {
+  std::string_view op_type;
+  OracleResult (*run)(const Case&, const OpSchema&, const EvaluateOptions&);
+};
+
+constexpr OperatorEntry kOperators[] = {
+    {"DequantizeLinear", RunDequantize},
+};
+
+struct DomainOpset {
+  std::string_view domain;
+  int64_t newest;
+};
+constexpr DomainOpset kNewestOpsets[] = {{"", 25}, {"com.microsoft", 1}};
+
+void CheckCodesFitShapes(const Case& c) {
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    const Tensor* t = c.input(k);
+    if (t == nullptr || find_element_type(t->data_type) == nullptr) continue;
+    if (std::any_of(t->shape.begin(), t->shape.end(), [](int64_t d) { return d < 0; })) continue;
+    if (static_cast<int64_t>(t->codes.size()) != t->element_count()) {
+      throw OracleError("case " + c.id + ": input " + std::to_string(k) + " holds " +
+                        std::to_string(t->codes.size()) + " codes but its shape " +
+                        ShapeString(t->shape) + " has " + std::to_string(t->element_count()) +
+                        " elements");
+    }
+  }
+}
+
+}  // namespace
+
+const Finding* OracleResult::rejection() const {
+  for (const Finding& f : findings) {
+    if (f.rule->severity == Severity::kMustReject) return &f;
+  }
+  return nullptr;
+}
+
+int64_t NewestKnownOpset(std::string_view domain) {
+  domain = CanonicalDomain(domain);
+  for (const DomainOpset& d : kNewestOpsets) {
+    if (d.domain == domain) return d.newest;
+  }
+  return 0;
+}
+
+OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
+  const std::string label = OperatorLabel(c.domain, c.op_type, c.opset);
+  const OperatorEntry* entry = nullptr;
+  for (const OperatorEntry& e : kOperators) {
+    if (e.op_type == c.op_type) entry = &e;
+  }
+  if (entry == nullptr || NewestKnownVersion(c.domain, c.op_type) == 0) {
+    throw OracleError("case " + c.id + ": the oracle does not know " + label);
+  }
+  if (c.opset > NewestKnownOpset(c.domain)) {
+    throw OracleError("case " + c.id + ": opset " + std::to_string(c.opset) +
+                      " is newer than the newest the oracle knows (" +
+                      std::to_string(NewestKnownOpset(c.domain)) + ")");
+  }
+  CheckCodesFitShapes(c);
+  const OpSchema* schema = ResolveSchema(c.domain, c.op_type, c.opset);
+  if (schema == nullptr) {
+    OracleResult r;
+    r.findings.push_back({&RuleById("op.not_in_opset"),
+                          c.op_type + " does not exist at opset " + std::to_string(c.opset)});
+    return r;
+  }
+  OracleResult r = entry->run(c, *schema, options);
+  r.schema = schema;
+  return r;
+}
+
+}  // namespace qconform

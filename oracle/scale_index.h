@@ -1,0 +1,46 @@
+// Which x_scale / x_zero_point element applies to each element of x: per-tensor (always 0),
+// per-axis (the coordinate along axis) or blocked (the axis coordinate divided by block_size,
+// other coordinates unchanged). Shared by every quantization operator.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "oracle/schema.h"
+
+namespace qconform {
+
+class ScaleIndex {
+ public:
+  // x_shape is x's shape, axis already in [0, rank), block_size > 0 only for kBlocked; the
+  // blocked scale's axis length is ceil(D[axis] / block_size).
+  ScaleIndex(Granularity g, const std::vector<int64_t>& x_shape, int axis, int64_t block_size);
+
+  // Flat (row-major) index into x_scale for flat index i of x.
+  int64_t operator()(int64_t i) const {
+    switch (granularity_) {
+      case Granularity::kPerTensor:
+        return 0;
+      case Granularity::kPerAxis:
+        return (i / inner_) % axis_length_;
+      case Granularity::kBlocked: {
+        const int64_t outer = i / (axis_length_ * inner_);
+        const int64_t k = (i / inner_) % axis_length_;
+        return (outer * scale_axis_length_ + k / block_size_) * inner_ + i % inner_;
+      }
+    }
+    return 0;
+  }
+
+ private:
+  Granularity granularity_;
+  int64_t inner_ = 1;        // product of the dimensions after axis
+  int64_t axis_length_ = 1;  // D[axis]
+  int64_t scale_axis_length_ = 1;
+  int64_t block_size_ = 1;
+};
+
+// Row-major coordinates of flat index i in shape.
+std::vector<int64_t> Coordinates(const std::vector<int64_t>& shape, int64_t i);
+
+}  // namespace qconform

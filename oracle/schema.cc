@@ -1,0 +1,162 @@
+#include "oracle/schema.h"
+
+#include <algorithm>
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+
+// DequantizeLinear's T1 grows version by version (seed 001 and, for 24 and 25, seed 004).
+const std::vector<D> kDqX10 = {D::kInt8, D::kUint8, D::kInt32};
+const std::vector<D> kDqX19 = {D::kInt8,          D::kUint8,          D::kInt32,
+                               D::kFloat8E4M3FN,  D::kFloat8E4M3FNUZ, D::kFloat8E5M2,
+                               D::kFloat8E5M2FNUZ};
+const std::vector<D> kDqX21 = {
+    D::kInt8,           D::kUint8, D::kInt32,  D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2,
+    D::kFloat8E5M2FNUZ, D::kInt16, D::kUint16, D::kInt4,         D::kUint4};
+const std::vector<D> kDqX23 = [] {
+  std::vector<D> v = kDqX21;
+  v.push_back(D::kFloat4E2M1);
+  return v;
+}();
+const std::vector<D> kDqX25 = [] {
+  std::vector<D> v = kDqX23;
+  v.push_back(D::kInt2);
+  v.push_back(D::kUint2);
+  return v;
+}();
+
+const std::vector<D> kFloatOnly = {D::kFloat};
+const std::vector<D> kFloats = {D::kBfloat16, D::kFloat, D::kFloat16};  // T2 19-23, T3 23+
+const std::vector<D> kFloatsAndE8M0 = {D::kBfloat16, D::kFloat, D::kFloat16, D::kFloat8E8M0};
+
+const std::vector<AttributeSpec> kNoAttributes = {};
+const std::vector<AttributeSpec> kAxis = {{"axis", 1}};
+const std::vector<AttributeSpec> kAxisBlock = {{"axis", 1}, {"block_size", 0}};
+const std::vector<AttributeSpec> kAxisBlockOutput = {
+    {"axis", 1}, {"block_size", 0}, {"output_dtype", 0}};
+
+using G = Granularity;
+const std::vector<G> kPerTensor = {G::kPerTensor};
+const std::vector<G> kPerAxis = {G::kPerTensor, G::kPerAxis};
+const std::vector<G> kBlocked = {G::kPerTensor, G::kPerAxis, G::kBlocked};
+
+const std::vector<Strategy> kExactF32 = {Strategy::kExact, Strategy::kF32};
+const std::vector<Strategy> kExactF32Out = {Strategy::kExact, Strategy::kF32, Strategy::kOut};
+
+constexpr auto kScale = OutputRule::kScaleType;
+constexpr auto kDtype = OutputRule::kOutputDtypeElseScaleType;
+
+// clang-format off
+const std::vector<OpSchema> kSchemas = {
+  // domain, op, since, T1, T2, T3, output rule, attributes, granularities, axis selects, strategies, source
+  {"", "DequantizeLinear", 10, kDqX10, kFloatOnly, kFloatOnly, kScale, kNoAttributes, kPerTensor, false, kExactF32,
+   "seed 001, DequantizeLinear-10"},
+  {"", "DequantizeLinear", 13, kDqX10, kFloatOnly, kFloatOnly, kScale, kAxis, kPerAxis, false, kExactF32,
+   "seed 001, DequantizeLinear-13"},
+  {"", "DequantizeLinear", 19, kDqX19, kFloats, kFloats, kScale, kAxis, kPerAxis, false, kExactF32,
+   "seed 001, DequantizeLinear-19"},
+  {"", "DequantizeLinear", 21, kDqX21, kFloats, kFloats, kScale, kAxisBlock, kBlocked, false, kExactF32,
+   "seed 001, DequantizeLinear-21"},
+  {"", "DequantizeLinear", 23, kDqX23, kFloats, kFloats, kDtype, kAxisBlockOutput, kBlocked, false, kExactF32Out,
+   "seed 004, DequantizeLinear-23 (with output_dtype, as in the released schema)"},
+  {"", "DequantizeLinear", 24, kDqX23, kFloatsAndE8M0, kFloats, kDtype, kAxisBlockOutput, kBlocked, false, kExactF32Out,
+   "seed 004, DequantizeLinear-24"},
+  {"", "DequantizeLinear", 25, kDqX25, kFloatsAndE8M0, kFloats, kDtype, kAxisBlockOutput, kBlocked, false, kExactF32Out,
+   "seed 004, DequantizeLinear-25"},
+  {"com.microsoft", "DequantizeLinear", 1, {D::kInt8, D::kUint8}, {D::kFloat, D::kFloat16}, {D::kFloat, D::kFloat16},
+   kScale, {{"axis", std::nullopt}}, kPerAxis, true, kExactF32,
+   "seed 000, com.microsoft DequantizeLinear-1"},
+};
+// clang-format on
+
+bool Contains(const std::vector<DataType>& v, DataType t) {
+  return std::find(v.begin(), v.end(), t) != v.end();
+}
+
+}  // namespace
+
+std::string_view GranularityName(Granularity g) {
+  switch (g) {
+    case Granularity::kPerTensor:
+      return "per-tensor";
+    case Granularity::kPerAxis:
+      return "per-axis";
+    case Granularity::kBlocked:
+      return "blocked";
+  }
+  return "?";
+}
+
+std::string_view StrategyName(Strategy s) {
+  switch (s) {
+    case Strategy::kExact:
+      return "exact";
+    case Strategy::kF32:
+      return "f32";
+    case Strategy::kOut:
+      return "out";
+  }
+  return "?";
+}
+
+const AttributeSpec* OpSchema::attribute(std::string_view name) const {
+  for (const AttributeSpec& a : attributes) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+bool OpSchema::allows(Granularity g) const {
+  return std::find(granularities.begin(), granularities.end(), g) != granularities.end();
+}
+bool OpSchema::allows_x(DataType t) const {
+  return Contains(x_types, t);
+}
+bool OpSchema::allows_scale(DataType t) const {
+  return Contains(scale_types, t);
+}
+bool OpSchema::allows_output(DataType t) const {
+  return Contains(output_types, t);
+}
+
+std::string OpSchema::label() const {
+  return (domain.empty() ? "" : std::string(domain) + ".") + std::string(op_type) + "-" +
+         std::to_string(since_version);
+}
+
+std::span<const OpSchema> AllSchemas() {
+  return kSchemas;
+}
+
+std::string_view CanonicalDomain(std::string_view domain) {
+  return domain == "ai.onnx" ? std::string_view() : domain;
+}
+
+const OpSchema* ResolveSchema(std::string_view domain, std::string_view op_type, int64_t opset) {
+  domain = CanonicalDomain(domain);
+  const OpSchema* best = nullptr;
+  for (const OpSchema& s : kSchemas) {
+    if (s.domain != domain || s.op_type != op_type || s.since_version > opset) continue;
+    if (best == nullptr || s.since_version > best->since_version) best = &s;
+  }
+  return best;
+}
+
+int NewestKnownVersion(std::string_view domain, std::string_view op_type) {
+  domain = CanonicalDomain(domain);
+  int newest = 0;
+  for (const OpSchema& s : kSchemas) {
+    if (s.domain == domain && s.op_type == op_type) newest = std::max(newest, s.since_version);
+  }
+  return newest;
+}
+
+std::string TypeListString(const std::vector<DataType>& types) {
+  std::string s;
+  for (DataType t : types) s += (s.empty() ? "" : ", ") + std::string(element_type(t).name);
+  return s;
+}
+
+}  // namespace qconform

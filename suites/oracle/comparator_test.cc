@@ -1,0 +1,138 @@
+// The comparator: exact / admissible / mismatch per element, signed zeros and NaN (decision 3),
+// strict modes, unknown or wrong types and shapes failing, messages, and case-level verdicts.
+#include "oracle/comparator.h"
+
+#include <gtest/gtest.h>
+
+#include "suites/oracle/dq_test_util.h"
+
+namespace qconform {
+namespace {
+
+using namespace qconform::testing;
+using D = DataType;
+
+OutputEvaluation Expected(D type, std::vector<uint32_t> exact, std::vector<uint32_t> f32 = {}) {
+  OutputEvaluation e;
+  e.name = "y";
+  e.data_type = static_cast<int32_t>(type);
+  e.shape = {static_cast<int64_t>(exact.size())};
+  const int bits = element_type(type).bits;
+  e.exact = Codes(bits, exact);
+  if (!f32.empty()) e.alternatives.push_back({"f32", Codes(bits, f32)});
+  return e;
+}
+
+ObservedTensor Observed16(std::vector<uint32_t> codes) {
+  return {
+      static_cast<int32_t>(D::kFloat16), {static_cast<int64_t>(codes.size())}, Codes(16, codes)};
+}
+
+TEST(Comparator, CountsExactAdmissibleAndMismatched) {
+  const OutputEvaluation e =
+      Expected(D::kFloat16, {0x3C00, 0x4000, 0x4200}, {0x3C00, 0x4001, 0x4200});
+  const OutputComparison c = CompareOutput(e, Observed16({0x3C00, 0x4001, 0x4201}), {}, "case");
+  EXPECT_EQ(c.exact, 1);
+  EXPECT_EQ(c.admissible, 1);
+  EXPECT_EQ(c.mismatched, 1);
+  EXPECT_FALSE(c.conforms());
+  EXPECT_EQ(c.strategy_matches.at("exact"), 1);
+  EXPECT_EQ(c.strategy_matches.at("f32"), 2);
+  ASSERT_EQ(c.mismatches.size(), 1u);
+  EXPECT_EQ(c.mismatches[0].index, 2);
+  EXPECT_EQ(
+      c.mismatches[0].message,
+      "case[i=2 (2)] -> got 0x4201 (3.001953125), exact 0x4200 (3), admissible {0x4200 (exact), "
+      "0x4200 (f32)}, 1 ulp from exact");
+}
+
+TEST(Comparator, StrictAdmitsOnlyExact) {
+  const OutputEvaluation e = Expected(D::kFloat16, {0x4000}, {0x4001});
+  CompareOptions strict;
+  strict.strict = true;
+  EXPECT_TRUE(CompareOutput(e, Observed16({0x4001}), {}, "c").conforms());
+  EXPECT_FALSE(CompareOutput(e, Observed16({0x4001}), strict, "c").conforms());
+  EXPECT_TRUE(CompareOutput(e, Observed16({0x4000}), strict, "c").conforms());
+}
+
+TEST(Comparator, SignedZerosEqualUnlessStrictZero) {
+  const OutputEvaluation e = Expected(D::kFloat16, {0x0000, 0x8000});
+  const OutputComparison c = CompareOutput(e, Observed16({0x8000, 0x0000}), {}, "c");
+  EXPECT_TRUE(c.conforms());
+  EXPECT_EQ(c.zero_sign_differences, 2);
+  CompareOptions strict_zero;
+  strict_zero.strict_zero = true;
+  EXPECT_EQ(CompareOutput(e, Observed16({0x8000, 0x0000}), strict_zero, "c").mismatched, 2);
+}
+
+TEST(Comparator, AnyNanMatchesAnyNanButNotANumber) {
+  const OutputEvaluation e = Expected(D::kFloat16, {0x7E00, 0x7E00});
+  const OutputComparison c = CompareOutput(e, Observed16({0xFC01, 0x7C00}), {}, "c");
+  EXPECT_EQ(c.exact, 1) << "a negative signalling NaN is a NaN";
+  EXPECT_EQ(c.mismatched, 1) << "inf is not NaN";
+  EXPECT_NE(c.mismatches[0].message.find("NaN vs number"), std::string::npos);
+}
+
+TEST(Comparator, UnknownTypeWrongTypeAndWrongShapeFail) {
+  const OutputEvaluation e = Expected(D::kFloat16, {0x3C00});
+  ObservedTensor unknown{11, {1}, Codes(32, {0})};  // double: the comparator does not know it
+  const OutputComparison u = CompareOutput(e, unknown, {}, "c");
+  EXPECT_FALSE(u.conforms());
+  EXPECT_EQ(u.structural_error, "y has element type double, which the comparator does not know");
+  ObservedTensor f32{1, {1}, Codes(32, {0x3F800000})};
+  EXPECT_EQ(CompareOutput(e, f32, {}, "c").structural_error, "y has type float, expected float16");
+  ObservedTensor shape{10, {1, 1}, Codes(16, {0x3C00})};
+  EXPECT_EQ(CompareOutput(e, shape, {}, "c").structural_error, "y has shape (1,1), expected (1)");
+}
+
+TEST(Comparator, UlpDistance) {
+  const ElementType& f16 = element_type(D::kFloat16);
+  EXPECT_EQ(UlpDistance(f16, 0x3C00, 0x3C01), 1);
+  EXPECT_EQ(UlpDistance(f16, 0x0001, 0x8001), 2) << "across zero";
+  EXPECT_EQ(UlpDistance(f16, 0x7BFF, 0x7C00), 1) << "max to inf";
+  EXPECT_EQ(UlpDistance(f16, 0x7E00, 0x3C00), -1);
+  EXPECT_EQ(UlpDistance(element_type(D::kInt8), 0x80, 0x7F), 255);
+}
+
+TEST(Comparator, MismatchMessageNamesTheInputs) {
+  const Case c =
+      Dq(21, MakeTensor(D::kInt4, {2, 2}, {7, -8, 1, 2}), MakeTensor(D::kFloat, {2}, {1, 0.5}),
+         MakeTensor(D::kInt4, {2}, {1, 0}), {{"axis", 1}});
+  const OracleResult r = RunOracle(c);
+  ASSERT_TRUE(IsValid(r));
+  ObservedTensor got{1, {2, 2}, Codes(32, {0x40C00000, 0xC0800000, 0x00000000, 0x40000000})};
+  const OutputComparison cmp = CompareOutput(r.outputs[0], got, {}, c.id);
+  ASSERT_EQ(cmp.mismatched, 1);
+  EXPECT_EQ(
+      cmp.mismatches[0].message,
+      "dq21[i=3 (1,1)] x=0x2 (2) x_zero_point=0x0 (0) x_scale=0x3f000000 (0.5) -> got "
+      "0x40000000 (2), exact 0x3f800000 (1), admissible {0x3f800000 (exact), 0x3f800000 (f32)}, "
+      "8388608 ulp from exact");
+}
+
+TEST(Comparator, CaseVerdicts) {
+  const Case valid = Dq(21, MakeTensor(D::kInt8, {1}, {4}), MakeScalar(D::kFloat, 0.5));
+  const Case invalid = Dq(21, MakeTensor(D::kInt8, {1}, {4}), MakeScalar(D::kUint8, 2));
+  const Case impl =
+      Dq(21, MakeTensor(D::kInt32, {1}, {4}), MakeScalar(D::kFloat, 0.5), MakeScalar(D::kInt32, 1));
+  const Observed refused{true, "backend says no", {}};
+  const Observed two{false, "", {{1, {1}, Codes(32, {0x40000000})}}};
+  const Observed three{false, "", {{1, {1}, Codes(32, {0x40400000})}}};
+  EXPECT_EQ(Judge(valid, RunOracle(valid), two, {}).verdict, Verdict::kConformant);
+  EXPECT_EQ(Judge(valid, RunOracle(valid), three, {}).verdict, Verdict::kWrongOutputs);
+  EXPECT_EQ(Judge(valid, RunOracle(valid), refused, {}).verdict, Verdict::kRejectedValid);
+  EXPECT_EQ(Judge(invalid, RunOracle(invalid), refused, {}).verdict, Verdict::kRejectedAsRequired);
+  EXPECT_EQ(Judge(invalid, RunOracle(invalid), two, {}).verdict, Verdict::kAcceptedInvalid);
+  EXPECT_EQ(Judge(impl, RunOracle(impl), refused, {}).verdict, Verdict::kRejectedAdmissibly);
+  const Observed one_and_a_half{false, "", {{1, {1}, Codes(32, {0x3FC00000})}}};
+  EXPECT_EQ(Judge(impl, RunOracle(impl), one_and_a_half, {}).verdict, Verdict::kConformant)
+      << "computing (4 - 1) * 0.5 is admissible too";
+  EXPECT_EQ(Judge(impl, RunOracle(impl), three, {}).verdict, Verdict::kWrongOutputs);
+  const Observed missing{false, "", {}};
+  EXPECT_EQ(Judge(valid, RunOracle(valid), missing, {}).verdict, Verdict::kWrongOutputs);
+  EXPECT_FALSE(IsPass(Verdict::kAcceptedInvalid));
+  EXPECT_TRUE(IsPass(Verdict::kRejectedAdmissibly));
+}
+
+}  // namespace
+}  // namespace qconform

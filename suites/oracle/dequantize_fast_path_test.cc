@@ -1,0 +1,110 @@
+// The fast (double) path must equal the multiprecision path for every strategy, on every
+// version x input type x scale type x output type, with codes drawn from the edges of each
+// type (min, max, zero, -0, subnormals, NaN, inf) and at random, per-tensor, per-axis and
+// blocked.
+#include <gtest/gtest.h>
+
+#include "generators/prng.h"
+#include "oracle/codec.h"
+#include "suites/oracle/dq_test_util.h"
+
+namespace qconform {
+namespace {
+
+using namespace qconform::testing;
+
+// Codes worth trying for a type: its extremes and specials, then random ones.
+std::vector<uint32_t> EdgeCodes(const ElementType& t, Prng& prng, size_t random) {
+  std::vector<uint32_t> codes = {0, 1, t.code_mask(), t.code_mask() - 1};
+  if (t.is_float()) {
+    codes.push_back(max_finite_code(t));
+    codes.push_back(max_finite_code(t) | t.sign_bit());
+    codes.push_back(t.sign_bit());
+    codes.push_back(t.sign_bit() | 1);
+    codes.push_back(1u << t.fp.mantissa_bits);  // min normal
+  } else {
+    codes.push_back(t.sign_bit());
+    codes.push_back(t.sign_bit() - 1);
+  }
+  for (size_t i = 0; i < random; ++i) codes.push_back(prng.Next32() & t.code_mask());
+  for (uint32_t& c : codes) c &= t.code_mask();
+  return codes;
+}
+
+TEST(DequantizeFastPath, EqualsMultiprecisionEverywhere) {
+  Prng prng(42);
+  int64_t elements = 0, cases = 0;
+  for (const OpSchema& schema : AllSchemas()) {
+    if (schema.op_type != "DequantizeLinear") continue;
+    for (DataType x_type : schema.x_types) {
+      for (DataType scale_type : schema.scale_types) {
+        std::vector<int64_t> outputs = {0};
+        if (schema.output_rule == OutputRule::kOutputDtypeElseScaleType) {
+          for (DataType o : schema.output_types) outputs.push_back(static_cast<int64_t>(o));
+        }
+        for (int64_t output_dtype : outputs) {
+          const ElementType& xt = element_type(x_type);
+          const ElementType& st = element_type(scale_type);
+          std::vector<uint32_t> x = EdgeCodes(xt, prng, 40);
+          const int64_t n = static_cast<int64_t>(x.size());
+          std::vector<uint32_t> scale = EdgeCodes(st, prng, n - 10);
+          scale.resize(static_cast<size_t>(n));
+          std::vector<uint32_t> zp = EdgeCodes(xt, prng, n - 10);
+          zp.resize(static_cast<size_t>(n));
+          std::map<std::string, int64_t> attributes;
+          if (output_dtype != 0) attributes["output_dtype"] = output_dtype;
+          if (scale_type == DataType::kFloat8E8M0 && output_dtype == 0) continue;  // must-reject
+          // Per-axis: x is (n, 1) along axis 0 with a scale of length n; per-tensor otherwise.
+          const bool per_axis =
+              schema.allows(Granularity::kPerAxis) && !schema.axis_presence_selects_granularity;
+          Case c = per_axis ? Dq(schema.since_version, MakeTensorFromCodes(x_type, {n, 1}, x),
+                                 MakeTensorFromCodes(scale_type, {n}, scale),
+                                 MakeTensorFromCodes(x_type, {n}, zp), attributes)
+                            : Dq(schema.since_version, MakeTensorFromCodes(x_type, {n}, x),
+                                 MakeTensorFromCodes(scale_type, {}, {scale[3]}),
+                                 MakeTensorFromCodes(x_type, {}, {zp[0]}), attributes);
+          if (per_axis) c.attributes["axis"] = Attribute::Int(0);
+          c.domain = std::string(schema.domain);
+          const OracleResult fast = RunOracle(c, EvaluateOptions{true});
+          const OracleResult slow = RunOracle(c, EvaluateOptions{false});
+          ASSERT_EQ(fast.outputs.size(), 1u) << schema.label() << " " << Describe(fast);
+          const std::string what = schema.label() + " x " + std::string(xt.name) + " scale " +
+                                   std::string(st.name) + " output_dtype " +
+                                   std::to_string(output_dtype);
+          EXPECT_EQ(fast.outputs[0].exact, slow.outputs[0].exact) << what;
+          ASSERT_EQ(fast.outputs[0].alternatives.size(), slow.outputs[0].alternatives.size());
+          for (size_t k = 0; k < fast.outputs[0].alternatives.size(); ++k) {
+            EXPECT_EQ(fast.outputs[0].alternatives[k].codes, slow.outputs[0].alternatives[k].codes)
+                << what << " strategy " << fast.outputs[0].alternatives[k].strategy;
+          }
+          elements += n;
+          ++cases;
+        }
+      }
+    }
+  }
+  std::printf("[ fastpath ] %lld cases, %lld elements, every strategy equal on both paths\n",
+              static_cast<long long>(cases), static_cast<long long>(elements));
+}
+
+TEST(DequantizeFastPath, BlockedEqualsMultiprecision) {
+  Prng prng(7);
+  const ElementType& t = element_type(DataType::kInt16);
+  std::vector<uint32_t> x(6 * 11), scale(6 * 3), zp(6 * 3);
+  for (uint32_t& c : x) c = prng.Next32() & t.code_mask();
+  for (uint32_t& c : scale) c = prng.Next32() & 0x7BFF;  // float16, finite
+  for (uint32_t& c : zp) c = prng.Next32() & t.code_mask();
+  const Case c = Dq(23, MakeTensorFromCodes(DataType::kInt16, {6, 11}, x),
+                    MakeTensorFromCodes(DataType::kFloat16, {6, 3}, scale),
+                    MakeTensorFromCodes(DataType::kInt16, {6, 3}, zp), {{"block_size", 4}});
+  const OracleResult fast = RunOracle(c, EvaluateOptions{true});
+  const OracleResult slow = RunOracle(c, EvaluateOptions{false});
+  ASSERT_TRUE(IsValid(fast));
+  EXPECT_EQ(fast.outputs[0].exact, slow.outputs[0].exact);
+  for (size_t k = 0; k < fast.outputs[0].alternatives.size(); ++k) {
+    EXPECT_EQ(fast.outputs[0].alternatives[k].codes, slow.outputs[0].alternatives[k].codes);
+  }
+}
+
+}  // namespace
+}  // namespace qconform

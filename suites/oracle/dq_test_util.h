@@ -1,0 +1,71 @@
+// Helpers shared by the DequantizeLinear oracle tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generators/case_builder.h"
+#include "oracle/fast_codec.h"
+#include "oracle/oracle.h"
+
+namespace qconform::testing {
+
+inline Case Dq(int64_t opset, Tensor x, Tensor scale, std::optional<Tensor> zero_point = {},
+               const std::map<std::string, int64_t>& attributes = {}, std::string domain = "") {
+  std::vector<std::optional<Tensor>> inputs = {std::move(x), std::move(scale)};
+  if (zero_point) inputs.push_back(std::move(zero_point));
+  return MakeCase("DequantizeLinear", opset, std::move(inputs), attributes, std::move(domain),
+                  "dq" + std::to_string(opset));
+}
+
+// The exact output, decoded to doubles (every output type's values are doubles).
+inline std::vector<double> ExactValues(const OracleResult& r) {
+  std::vector<double> out;
+  if (r.outputs.empty()) return out;
+  const ElementType& t = *find_element_type(r.outputs[0].data_type);
+  for (size_t i = 0; i < r.outputs[0].exact.size(); ++i) {
+    out.push_back(DecodeDouble(t, r.outputs[0].exact[i]));
+  }
+  return out;
+}
+
+inline std::string Describe(const OracleResult& r) {
+  std::string s;
+  for (const Finding& f : r.findings) s += std::string(f.rule->id) + " (" + f.message + "); ";
+  return s.empty() ? "no findings" : s;
+}
+
+// The case is valid: outputs, no findings at all.
+inline ::testing::AssertionResult IsValid(const OracleResult& r) {
+  if (!r.findings.empty() || r.outputs.empty()) {
+    return ::testing::AssertionFailure() << "expected a valid case, got: " << Describe(r);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// The case is must-reject, and the first rule it breaks is `rule`.
+inline ::testing::AssertionResult IsRejectedBy(const OracleResult& r, std::string_view rule) {
+  if (r.rejection() == nullptr || r.rejection()->rule->id != rule || !r.outputs.empty()) {
+    return ::testing::AssertionFailure()
+           << "expected rejection by " << rule << ", got: " << Describe(r);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Implementation-defined by exactly `rule`: outputs computed, rejection admissible.
+inline ::testing::AssertionResult IsImplementationDefinedBy(const OracleResult& r,
+                                                            std::string_view rule) {
+  if (r.findings.size() != 1 || r.findings[0].rule->id != rule ||
+      r.findings[0].rule->severity != Severity::kImplementationDefined || r.outputs.empty()) {
+    return ::testing::AssertionFailure()
+           << "expected implementation-defined " << rule << ", got: " << Describe(r);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+constexpr int64_t kAllDqOpsets[] = {10, 13, 19, 21, 23, 24, 25};
+
+}  // namespace qconform::testing
