@@ -20,5 +20,8 @@ std::span<const Command> AllCommands();
 
 // Entry points, one file each.
 int RunSelfcheck(const std::vector<std::string>& args);
+int RunEval(const std::vector<std::string>& args);
+int RunCheck(const std::vector<std::string>& args);
+int RunExplain(const std::vector<std::string>& args);
 
 }  // namespace qconform::tools
