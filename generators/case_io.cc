@@ -141,6 +141,10 @@ Tensor TensorFromProto(const onnx::TensorProto& p, const std::string& where) {
     throw CaseIoError(where + ": TensorProto.data_location: external data is not supported");
   }
   const ElementType* type = find_element_type(t.data_type);
+  if (type == nullptr && DataTypeName(t.data_type).rfind("data_type ", 0) == 0) {
+    throw CaseIoError(where + ": TensorProto.data_type: " + std::to_string(t.data_type) +
+                      " is not an ONNX element type");
+  }
   if (type == nullptr) {
     // A type the oracle does not compute with (double, int64, ...): kept as a data_type and a
     // shape, so the oracle can refuse it by the operator's type constraints.
