@@ -53,6 +53,18 @@ constexpr Command kCommands[] = {
      "example:\n  qconform explain ../shared/onnx-node-tests/test_dequantizelinear_axis --index "
      "7\n",
      RunExplain},
+    {"golden", "regenerate the golden catalogue, or verify the checked-in copy",
+     "usage: qconform golden --update [--dir DIR]\n"
+     "       qconform golden --verify [--dir DIR]\n\n"
+     "The golden catalogue is a deterministic list of small cases "
+     "(generators/golden_catalogue.cc)\n"
+     "written as ONNX backend test data with the oracle's exact outputs, and a manifest.tsv.\n"
+     "--update rewrites DIR (default: golden); --verify regenerates into a temporary directory "
+     "and\n"
+     "fails (exit 1) when any file differs from DIR, listing the differences.\n\n"
+     "examples:\n  qconform golden --update --dir golden\n  qconform golden --verify --dir "
+     "golden\n",
+     RunGolden},
 };
 
 }  // namespace

@@ -23,5 +23,6 @@ int RunSelfcheck(const std::vector<std::string>& args);
 int RunEval(const std::vector<std::string>& args);
 int RunCheck(const std::vector<std::string>& args);
 int RunExplain(const std::vector<std::string>& args);
+int RunGolden(const std::vector<std::string>& args);
 
 }  // namespace qconform::tools

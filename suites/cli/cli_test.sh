@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The qconform command's contract, end to end: exit codes, messages, files written.
+#   cli_test.sh QCONFORM SHARED_DIR
+set -uo pipefail
+qconform=$1
+shared=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+
+expect() {  # expect NAME WANT_EXIT PATTERN -- command...
+  local name=$1 want=$2 pattern=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [[ $rc -ne $want ]]; then
+    echo "FAIL $name: exit $rc, expected $want"; echo "$out" | head -20; failures=$((failures + 1)); return
+  fi
+  if [[ -n $pattern ]] && ! grep -qE -- "$pattern" <<<"$out"; then
+    echo "FAIL $name: output lacks /$pattern/"; echo "$out" | head -20; failures=$((failures + 1)); return
+  fi
+  passes=$((passes + 1))
+  echo "ok   $name"
+}
+
+cp -r "$shared/onnx-node-tests/test_dequantizelinear_axis" "$work/axis"
+cp -r "$shared/onnx-node-tests/test_dequantizelinear_int4" "$work/int4"
+chmod -R u+w "$work"
+
+expect "eval writes the exact output" 0 "wrote .*output_0.pb" -- "$qconform" eval "$work/axis" --out "$work/out"
+expect "eval output equals ONNX's file" 0 "" -- cmp "$work/out/output_0.pb" "$work/axis/test_data_set_0/output_0.pb"
+expect "eval of a must-reject case exits 3" 3 "^rejected dq.shape.zero_point: DequantizeLinear-25: x_zero_point has shape \(1\)" -- "$qconform" eval "$work/int4"
+expect "eval without a case is a usage error" 2 "eval takes one CASE_DIR" -- "$qconform" eval
+expect "unknown option is a usage error" 2 "unknown option --frobnicate" -- "$qconform" check "$work/axis" --frobnicate
+expect "check passes a correct case" 0 "^1 passed, 0 failed" -- "$qconform" check "$work/axis"
+expect "explain shows the steps" 0 "\[f32\]" -- "$qconform" explain "$work/axis" --index 7
+expect "explain rejects an index out of range" 2 "outside \[0, 18\)" -- "$qconform" explain "$work/axis" --index 18
+expect "help for every command" 0 "usage: qconform check" -- "$qconform" check --help
+
+# A wrong element: flip the low bit of the last float of the stored output.
+flip_low_bit() {  # flips bit 0 of the byte 4 from the end
+  local f=$1 size
+  size=$(stat -c %s "$f")
+  local off=$((size - 4)) byte
+  byte=$(od -An -tu1 -j "$off" -N1 "$f" | tr -d ' ')
+  printf "$(printf '\\%03o' $((byte ^ 1)))" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
+}
+flip_low_bit "$work/axis/test_data_set_0/output_0.pb"
+expect "check fails a wrong element and names it" 1 "^FAIL .*axis.*\[i=17 \(0,2,2,1\)\] x=0x66 .*1 ulp from exact" -- "$qconform" check "$work/axis"
+expect "the summary counts it" 1 "^0 passed, 1 failed" -- "$qconform" check "$work/axis"
+
+# A truncated input file is a named error, not a crash.
+head -c 5 "$work/out/output_0.pb" > "$work/axis/test_data_set_0/input_1.pb"
+expect "truncated protobuf is an ERROR naming the file" 1 "^ERROR .*input_1.pb: not a TensorProto" -- "$qconform" check "$work/axis"
+expect "and eval exits 2" 2 "input_1.pb: not a TensorProto" -- "$qconform" eval "$work/axis"
+
+echo
+echo "$passes passed, $failures failed"
+[[ $failures -eq 0 ]]

@@ -1,0 +1,124 @@
+// `qconform golden --update|--verify [--dir DIR]`: writes the golden catalogue (oracle outputs
+// for every valid case, none for must-reject ones) with its manifest, or checks that the
+// checked-in copy is byte-identical to a fresh regeneration.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "generators/case_io.h"
+#include "generators/golden_catalogue.h"
+#include "oracle/oracle.h"
+#include "tools/args.h"
+#include "tools/commands.h"
+#include "tools/manifest.h"
+
+namespace qconform::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Writes every case and manifest.tsv into dir (which must exist); returns the case count.
+size_t WriteCatalogue(const fs::path& dir) {
+  std::vector<ManifestEntry> manifest;
+  for (const GoldenCase& g : DequantizeGoldenCatalogue()) {
+    const Case& c = g.c;
+    const OracleResult result = RunOracle(c);
+    std::string expected = "outputs";
+    if (const Finding* rule = result.rejection()) {
+      expected = "reject:" + std::string(rule->rule->id);
+    } else if (!result.findings.empty()) {
+      expected = "implementation-defined:" + std::string(result.findings[0].rule->id);
+    }
+    if (!g.intended_rule.empty() && expected != "reject:" + g.intended_rule) {
+      throw std::runtime_error("golden case " + c.id + " is meant to break " + g.intended_rule +
+                               " but the oracle says " + expected);
+    }
+    std::vector<OutputSpec> specs;
+    std::vector<Tensor> outputs;
+    const std::vector<std::string> names = OperatorIoNames(c.op_type).outputs;
+    for (size_t k = 0; k < result.outputs.size(); ++k) {
+      const OutputEvaluation& y = result.outputs[k];
+      specs.push_back({names.at(k), y.data_type, y.shape});
+      outputs.push_back(Tensor{y.data_type, y.shape, y.exact, false});
+    }
+    if (result.outputs.empty()) {
+      // A must-reject case still declares its output; the type is the scale's when known.
+      const Tensor* scale = c.input(1);
+      const Tensor* x = c.input(0);
+      specs.push_back(
+          {names.at(0), scale ? scale->data_type : 1, x ? x->shape : std::vector<int64_t>{}});
+    }
+    WriteCaseDirectory((dir / c.id).string(), c, specs, outputs);
+    manifest.push_back({c.id, c.op_type, c.domain, c.opset, g.features, expected, g.decision});
+  }
+  std::ofstream(dir / "manifest.tsv", std::ios::binary) << FormatManifest(manifest);
+  return manifest.size();
+}
+
+// Every regular file under dir, relative, except the hand-written documents.
+std::map<std::string, fs::path> GeneratedFiles(const fs::path& dir) {
+  std::map<std::string, fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    const std::string rel = fs::relative(e.path(), dir).string();
+    if (rel.ends_with(".md")) continue;
+    files[rel] = e.path();
+  }
+  return files;
+}
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+int RunGolden(const std::vector<std::string>& argv) {
+  const Args args(argv, {"--update", "--verify"}, {"--dir"});
+  if (args.flag("--update") == args.flag("--verify") || !args.positional().empty()) {
+    throw UsageError("golden takes exactly one of --update and --verify (see --help)");
+  }
+  const fs::path dir = args.value("--dir", "golden");
+  if (args.flag("--update")) {
+    fs::create_directories(dir);
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.is_directory() && fs::exists(e.path() / "model.onnx")) fs::remove_all(e.path());
+    }
+    const size_t n = WriteCatalogue(dir);
+    std::printf("golden: wrote %zu cases and manifest.tsv into %s\n", n, dir.string().c_str());
+    return 0;
+  }
+  if (!fs::is_directory(dir)) throw UsageError(dir.string() + " is not a directory");
+  const fs::path fresh =
+      fs::temp_directory_path() / ("qconform-golden-" + std::to_string(::getpid()));
+  fs::remove_all(fresh);
+  fs::create_directories(fresh);
+  const size_t n = WriteCatalogue(fresh);
+  const auto want = GeneratedFiles(fresh), have = GeneratedFiles(dir);
+  int differences = 0;
+  auto report = [&](const std::string& what) {
+    if (++differences <= 20) std::printf("DRIFT  %s\n", what.c_str());
+  };
+  for (const auto& [rel, path] : want) {
+    auto it = have.find(rel);
+    if (it == have.end()) {
+      report(rel + ": missing from " + dir.string());
+    } else if (Slurp(path) != Slurp(it->second)) {
+      report(rel + ": differs from a fresh regeneration");
+    }
+  }
+  for (const auto& [rel, path] : have) {
+    if (!want.count(rel)) report(rel + ": not produced by the catalogue (stale)");
+  }
+  fs::remove_all(fresh);
+  std::printf("golden: %zu cases, %zu files compared, %d differences\n", n, want.size(),
+              differences);
+  if (differences)
+    std::printf("run 'qconform golden --update --dir %s' and review the diff\n",
+                dir.string().c_str());
+  return differences == 0 ? 0 : 1;
+}
+
+}  // namespace qconform::tools
