@@ -91,6 +91,9 @@ onnx::AttributeProto AttributeToProto(const std::string& name, const Attribute& 
 void SetValueInfo(onnx::ValueInfoProto* v, const std::string& name, int32_t data_type,
                   const std::vector<int64_t>& shape) {
   v->set_name(name);
+  // An undeclared output (a must-reject case, or a backend that infers types) has no type at
+  // all: elem_type 0 is not a type, and runtimes refuse to load it.
+  if (data_type == 0) return;
   auto* tensor = v->mutable_type()->mutable_tensor_type();
   tensor->set_elem_type(data_type);
   auto* dims = tensor->mutable_shape();

@@ -21,6 +21,18 @@ class Args {
        std::set<std::string> options) {
     for (size_t i = 0; i < args.size(); ++i) {
       const std::string& a = args[i];
+      // Short options with a value, as make and ctest spell them: -j 4 or -j4.
+      if (a.size() >= 2 && a[0] == '-' && a[1] != '-' && options.count(a.substr(0, 2))) {
+        const std::string name = a.substr(0, 2);
+        if (a.size() > 2) {
+          values_[name].push_back(a.substr(2));
+        } else if (i + 1 < args.size()) {
+          values_[name].push_back(args[++i]);
+        } else {
+          throw UsageError(name + " needs a value");
+        }
+        continue;
+      }
       if (a.rfind("--", 0) != 0) {
         positional_.push_back(a);
         continue;

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # qconform's entry point for people and CI. Installs whatever is missing (tools/setup.sh),
 # configures and builds into build/ (or $QCONFORM_BUILD_DIR), then:
-#   tools/build.sh run [ARGS...]    the main job
+#   tools/build.sh run [ARGS...]    the main job: the conformance run against ONNX Runtime
+#                                   (ARGS go to qconform run, e.g. --backend plugin:LIB.so)
 #   tools/build.sh test [ARGS...]   every test, through ctest (ARGS go to ctest, e.g. -L oracle)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${QCONFORM_BUILD_DIR:-$root/build}
 
-usage() { sed -n '2,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 command=${1:-}
 case "$command" in
   run|test) shift ;;
@@ -15,11 +16,13 @@ case "$command" in
   *) usage >&2; exit 2 ;;
 esac
 
-"$root/tools/setup.sh"
+"$root/tools/setup.sh" "$build"
 cmake -S "$root" -B "$build" -G Ninja >/dev/null
 cmake --build "$build" -j"$(nproc)"
 
 case "$command" in
-  run) exec "$build/tools/qconform" selfcheck "$@" ;;
+  run)
+    # Defaults first: a later --backend or --report in ARGS wins.
+    exec "$build/tools/qconform" run --backend onnxruntime --report "$build/report/onnxruntime" "$@" ;;
   test) cd "$build" && exec ctest --output-on-failure -j"$(nproc)" "$@" ;;
 esac

@@ -65,6 +65,41 @@ constexpr Command kCommands[] = {
      "examples:\n  qconform golden --update --dir golden\n  qconform golden --verify --dir "
      "golden\n",
      RunGolden},
+    {"run", "run the conformance suite against a backend and write the report",
+     "usage: qconform run --backend B [--filter TEXT]... [--strict] [--strict-zero] [--report "
+     "DIR]\n"
+     "                    [-j N] [--timeout S] [--expectations FILE] [--golden DIR]\n\n"
+     "Runs the golden catalogue against backend B, judges every result with the oracle, and\n"
+     "compares the outcome with B's expectations baseline. Backends:\n"
+     "  oracle              the oracle itself (must pass everything)\n"
+     "  onnxruntime         ONNX Runtime's CPU kernels via onnxruntime-node (tools/setup.sh)\n"
+     "  exec:COMMAND        any command speaking adapters/PROTOCOL.md\n"
+     "  plugin:LIB.so       a shared library implementing adapters/plugin/qconform_plugin.h\n"
+     "  plugin:example      the in-tree example plugin (plain float32 DequantizeLinear)\n\n"
+     "  --filter TEXT       only cases whose id contains TEXT (repeatable)\n"
+     "  --strict            admit only the exact result (no f32/out strategies)\n"
+     "  --strict-zero       +0 and -0 differ\n"
+     "  --report DIR        where to write report.md, report.html, results.json, results.jsonl,\n"
+     "                      junit.xml and repro/ (default: qconform-report)\n"
+     "  -j N                N backend processes in parallel (default 1)\n"
+     "  --timeout S         seconds per case before the backend is killed (default 10)\n"
+     "  --expectations FILE the baseline (default suites/expectations/<name>-<major.minor>.txt)\n\n"
+     "Prints a progress bar, every difference from the baseline, and a summary.\n"
+     "exit status: 0 the run matches the baseline; 1 it does not (a new failure, a changed\n"
+     "failure kind, an unexpected pass, a stale entry); 2 usage or input errors.\n\n"
+     "examples:\n"
+     "  qconform run --backend onnxruntime --report build/report/onnxruntime\n"
+     "  qconform run --backend plugin:./libmyruntime.so --filter dq21 -j 4\n",
+     RunRun},
+    {"baseline", "show or rewrite a backend's expectations baseline",
+     "usage: qconform baseline --backend B [--save] [--expectations FILE] [-j N] [--timeout S]\n\n"
+     "Runs the whole golden catalogue against B and prints how its failures differ from the\n"
+     "baseline: '+' a new failure, '~' a changed kind, '-' an entry that no longer fails.\n"
+     "With --save, rewrites the baseline, keeping the reasons of unchanged entries (edit new\n"
+     "reasons by hand: they are what a reader of the report sees).\n\n"
+     "exit status: 0 saved, or no differences; 1 differences (without --save); 2 usage errors.\n\n"
+     "example:\n  qconform baseline --backend onnxruntime --save\n",
+     RunBaseline},
 };
 
 }  // namespace

@@ -24,5 +24,7 @@ int RunEval(const std::vector<std::string>& args);
 int RunCheck(const std::vector<std::string>& args);
 int RunExplain(const std::vector<std::string>& args);
 int RunGolden(const std::vector<std::string>& args);
+int RunRun(const std::vector<std::string>& args);
+int RunBaseline(const std::vector<std::string>& args);
 
 }  // namespace qconform::tools

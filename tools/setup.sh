@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs whatever qconform needs and is missing; a no-op when everything is there.
-# Debian packages come from apt-get (we run as root on the project's machines); the npm
-# packages (ONNX Runtime) are installed into the build tree by later steps.
+#   tools/setup.sh [BUILD_DIR]
+# Debian packages come from apt-get (we run as root on the project's machines). With BUILD_DIR,
+# ONNX Runtime (npm's onnxruntime-node, which carries its native CPU library) goes into
+# BUILD_DIR/npm; its install script only fetches GPU binaries and is not run.
 set -euo pipefail
 
 debian_packages=(
@@ -10,6 +12,8 @@ debian_packages=(
   libboost-dev libprotobuf-dev protobuf-compiler libonnx-dev
   libonnx-testdata
 )
+# Node.js runs ONNX Runtime's adapter; the machines usually have it already.
+command -v node >/dev/null && command -v npm >/dev/null || debian_packages+=(nodejs npm)
 
 missing=()
 for p in "${debian_packages[@]}"; do
@@ -25,4 +29,16 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+ort_version=1.30.0
+if (($# >= 1)); then
+  prefix="$1/npm"
+  installed="$prefix/node_modules/onnxruntime-node/package.json"
+  if ! [[ -f $installed ]] || ! grep -q "\"version\": \"$ort_version\"" "$installed"; then
+    echo "setup: installing onnxruntime-node@$ort_version into $prefix (about 290 MB)"
+    mkdir -p "$prefix"
+    npm install --prefix "$prefix" --ignore-scripts --no-audit --no-fund --no-save \
+      --loglevel=error "onnxruntime-node@$ort_version" >/dev/null
+  fi
 fi

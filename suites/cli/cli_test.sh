@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The qconform command's contract, end to end: exit codes, messages, files written.
-#   cli_test.sh QCONFORM SHARED_DIR
+#   cli_test.sh QCONFORM SHARED_DIR BROKEN_PLUGIN
 set -uo pipefail
 qconform=$1
 shared=$2
+broken_plugin=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -55,6 +56,29 @@ expect "the summary counts it" 1 "^0 passed, 1 failed" -- "$qconform" check "$wo
 head -c 5 "$work/out/output_0.pb" > "$work/axis/test_data_set_0/input_1.pb"
 expect "truncated protobuf is an ERROR naming the file" 1 "^ERROR .*input_1.pb: not a TensorProto" -- "$qconform" check "$work/axis"
 expect "and eval exits 2" 2 "input_1.pb: not a TensorProto" -- "$qconform" eval "$work/axis"
+
+# qconform run: a broken backend (crash on int16, hang on uint16, wrong shape on int32) fails
+# only its own cases; the run completes, keeps every result and writes the whole report.
+rep="$work/report"
+expect "run against a broken plugin completes and differs from its (empty) baseline" 1 \
+  "^new-failure +dq21-int16-pt  crash: .*signal 11" -- \
+  "$qconform" run --backend "plugin:$broken_plugin" --timeout 1 --report "$rep" \
+  --filter dq21-int16-pt --filter dq21-uint16-pt --filter dq21-int32-pt --filter dq21-int8-pt
+expect "every case has a streamed result" 0 "^8$" -- sh -c "wc -l < '$rep/results.jsonl' | tr -d ' '"
+expect "the hang is a timeout" 0 '"id": "dq21-uint16-pt[^"]*".*"kind": "timeout"' -- cat "$rep/results.json"
+expect "the wrong shape is wrong-outputs" 0 '"id": "dq21-int32-pt".*"kind": "wrong-outputs"' -- cat "$rep/results.json"
+expect "the good cases still pass" 0 '"id": "dq21-int8-pt".*"outcome": "pass"' -- cat "$rep/results.json"
+expect "junit.xml names the failures" 0 '<failure type="new-failure"' -- cat "$rep/junit.xml"
+expect "report.md has the matrix" 0 "^\| DequantizeLinear \| 21 \| int16 \| 🔴 0/" -- cat "$rep/report.md"
+expect "report.html is written" 0 "<table>" -- cat "$rep/report.html"
+expect "a reproducer per failure" 0 "" -- test -f "$rep/repro/dq21-int32-pt/model.onnx" -a -f "$rep/repro/dq21-int32-pt/observed/output_0.pb"
+expect "the reproducer is a checkable case" 0 "1 passed" -- "$qconform" check "$rep/repro/dq21-int32-pt"
+expect "run against the oracle matches" 0 "MATCHES" -- "$qconform" run --backend oracle --report "$work/oracle" --filter dq21
+expect "run needs a backend" 2 "--backend is required" -- "$qconform" run
+expect "an unknown backend is a usage error" 2 "unknown backend 'tensorrt'" -- "$qconform" run --backend tensorrt
+expect "a filter that matches nothing is an error" 2 "no case matches" -- "$qconform" run --backend oracle --filter no-such-case
+expect "the oracle has no baseline to save" 2 "has no baseline" -- "$qconform" baseline --backend oracle
+expect "baseline of the example plugin is current" 0 "0 changes" -- "$qconform" baseline --backend plugin:example
 
 echo
 echo "$passes passed, $failures failed"

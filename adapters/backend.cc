@@ -1,0 +1,84 @@
+#include "adapters/backend.h"
+
+#include <array>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "adapters/exec_backend.h"
+#include "adapters/onnxruntime/onnxruntime_backend.h"
+#include "adapters/oracle/oracle_backend.h"
+
+namespace qconform {
+namespace {
+
+struct KindName {
+  ErrorKind kind;
+  std::string_view name;
+};
+constexpr std::array<KindName, 6> kKindNames = {{
+    {ErrorKind::kRejectedAtLoad, "rejected-at-load"},
+    {ErrorKind::kRejectedAtRun, "rejected-at-run"},
+    {ErrorKind::kUnsupported, "unsupported"},
+    {ErrorKind::kCrash, "crash"},
+    {ErrorKind::kTimeout, "timeout"},
+    {ErrorKind::kProtocolError, "protocol-error"},
+}};
+
+std::string Env(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+}  // namespace
+
+std::string_view ErrorKindName(ErrorKind k) {
+  for (const KindName& n : kKindNames) {
+    if (n.kind == k) return n.name;
+  }
+  return "?";
+}
+
+std::optional<ErrorKind> ErrorKindFromName(std::string_view name) {
+  for (const KindName& n : kKindNames) {
+    if (n.name == name) return n.kind;
+  }
+  return std::nullopt;
+}
+
+std::vector<BackendResult> Backend::RunBatch(const std::vector<Case>& cases) {
+  std::vector<BackendResult> results;
+  results.reserve(cases.size());
+  for (const Case& c : cases) results.push_back(Run(c));
+  return results;
+}
+
+std::string PluginHostPath() {
+  return Env("QCONFORM_PLUGIN_HOST", QCONFORM_PLUGIN_HOST);
+}
+std::string ExamplePluginPath() {
+  return Env("QCONFORM_EXAMPLE_PLUGIN", QCONFORM_EXAMPLE_PLUGIN);
+}
+
+std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptions& options) {
+  if (spec == "oracle") return std::make_unique<OracleBackend>();
+  if (spec == "onnxruntime") return std::make_unique<OnnxRuntimeBackend>(options);
+  if (spec.rfind("exec:", 0) == 0 && spec.size() > 5) {
+    return std::make_unique<ExecBackend>(spec.substr(5), options, "exec");
+  }
+  if (spec.rfind("plugin:", 0) == 0 && spec.size() > 7) {
+    const std::string library = spec == "plugin:example" ? ExamplePluginPath() : spec.substr(7);
+    return std::make_unique<ExecBackend>(
+        "exec " + ShellQuote(PluginHostPath()) + " " + ShellQuote(library), options, "plugin");
+  }
+  throw std::invalid_argument("unknown backend '" + spec +
+                              "': use oracle, onnxruntime, exec:COMMAND, plugin:LIB.so or "
+                              "plugin:example");
+}
+
+}  // namespace qconform

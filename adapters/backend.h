@@ -1,0 +1,76 @@
+// The one interface every backend adapter implements (after test262's eshost): a name and a
+// version, and a way to run cases. A case either yields output tensors or a structured error
+// with a kind and the runtime's own message. Adapters never judge: the comparator does.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "generators/case.h"
+
+namespace qconform {
+
+enum class ErrorKind {
+  kRejectedAtLoad,  // refused when the model was loaded (session creation)
+  kRejectedAtRun,   // refused when it ran
+  kUnsupported,     // the backend (or its binding) cannot run this case at all
+  kCrash,           // the backend process died
+  kTimeout,         // no answer within the per-case limit
+  kProtocolError,   // an answer that does not follow the protocol
+};
+std::string_view ErrorKindName(ErrorKind k);
+std::optional<ErrorKind> ErrorKindFromName(std::string_view name);
+
+struct BackendError {
+  ErrorKind kind;
+  std::string message;
+};
+
+struct BackendResult {
+  std::optional<BackendError> error;  // set: no outputs
+  std::vector<Tensor> outputs;
+};
+
+struct BackendOptions {
+  double timeout_seconds = 10;  // per case
+  std::string work_dir;         // scratch space for case files; a fresh temp dir when empty
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual std::string version() const = 0;
+  // What the backend claims to run, for the report ("DequantizeLinear 10-25", ...).
+  virtual std::string capabilities() const = 0;
+  // Gets ready (an exec backend starts its process and reads the handshake, which gives its
+  // name and version). Returns why it cannot start, or nullopt. Run opens on demand too.
+  virtual std::optional<std::string> Open() { return std::nullopt; }
+  // The case as this backend receives it: an adapter may move inputs its binding cannot carry
+  // into the model as initializers. Reproducers are written from it.
+  virtual Case Adapt(const Case& c) const { return c; }
+  // Runs one case. Must not throw for anything the backend does; the run goes on.
+  virtual BackendResult Run(const Case& c) = 0;
+  // Runs a batch; adapters with a long-lived process override nothing: Run keeps it alive.
+  std::vector<BackendResult> RunBatch(const std::vector<Case>& cases);
+};
+
+// A backend from its command-line spelling:
+//   oracle               the oracle itself
+//   onnxruntime          ONNX Runtime 1.30 (CPU) through onnxruntime-node
+//   exec:COMMAND         any command speaking adapters/PROTOCOL.md
+//   plugin:PATH.so       a shared library implementing adapters/plugin/qconform_plugin.h
+//   plugin:example       the in-tree example plugin (plain float32 DequantizeLinear)
+// Throws std::invalid_argument for an unknown spelling, std::runtime_error when the backend is
+// not installed.
+std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptions& options);
+
+// Where the build put the plugin host and the example plugin ($QCONFORM_PLUGIN_HOST and
+// $QCONFORM_EXAMPLE_PLUGIN override).
+std::string PluginHostPath();
+std::string ExamplePluginPath();
+
+}  // namespace qconform

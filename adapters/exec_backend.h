@@ -1,0 +1,55 @@
+// The exec adapter: any command that speaks adapters/PROTOCOL.md, kept running across cases,
+// killed and restarted on a timeout or a crash so that one bad case fails only itself.
+#pragma once
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+
+#include "adapters/backend.h"
+
+namespace qconform {
+
+class ExecBackend : public Backend {
+ public:
+  // `label` names the backend until the handshake gives its own name.
+  ExecBackend(std::string command, BackendOptions options, std::string label);
+  ~ExecBackend() override;
+
+  std::string name() const override;
+  std::string version() const override;
+  std::string capabilities() const override;
+  std::optional<std::string> Open() override;
+  BackendResult Run(const Case& c) override;
+
+ protected:
+  // A reason this backend cannot run the case, decided before anything is sent (for limits
+  // known in advance, like a binding that cannot carry a type). nullopt: try it.
+  virtual std::optional<std::string> KnownUnsupported(const Case&) const { return std::nullopt; }
+
+ private:
+  struct Answer {
+    enum class Status { kLine, kTimeout, kClosed } status;
+    std::string line;  // without the "@qconform " prefix
+  };
+  std::optional<std::string> Start();  // error message on failure
+  void Stop();                         // kill the process group and reap it
+  Answer ReadAnswer(double seconds);
+  std::string ExitDescription();
+
+  std::string command_;
+  BackendOptions options_;
+  std::string label_, name_, version_, capabilities_;
+  std::string work_dir_;
+  bool own_work_dir_ = false;
+  pid_t pid_ = -1;
+  int to_child_ = -1, from_child_ = -1;
+  std::string buffer_;
+  int exit_status_ = 0;
+  bool exited_ = false;
+  long sequence_ = 0;
+  long stray_lines_ = 0;
+};
+
+}  // namespace qconform

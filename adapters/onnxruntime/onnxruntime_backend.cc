@@ -1,0 +1,73 @@
+#include "adapters/onnxruntime/onnxruntime_backend.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "oracle/element_type.h"
+
+namespace qconform {
+namespace {
+
+// The element types onnxruntime-node can pass as a feed (ort.Tensor): the others go into the
+// model as initializers, which ORT reads itself.
+constexpr int32_t kFeedable[] = {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13};
+
+// Output types the binding aborts the whole process on (not an error it can report).
+constexpr int32_t kAbortingOutputs[] = {
+    static_cast<int32_t>(DataType::kInt4), static_cast<int32_t>(DataType::kUint4),
+    static_cast<int32_t>(DataType::kInt2), static_cast<int32_t>(DataType::kUint2)};
+
+std::string Quote(const std::string& s) {
+  return "'" + s + "'";
+}
+
+}  // namespace
+
+std::string OnnxRuntimeBackend::ModulesDir() {
+  const char* env = std::getenv("QCONFORM_ORT_MODULES");
+  return env && *env ? env : QCONFORM_ORT_MODULES;
+}
+
+std::string OnnxRuntimeBackend::RunnerScript() {
+  return std::string(QCONFORM_SOURCE_DIR) + "/adapters/onnxruntime/runner.js";
+}
+
+OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options)
+    : ExecBackend("NODE_PATH=" + Quote(ModulesDir()) + " exec node " + Quote(RunnerScript()),
+                  options, "onnxruntime") {
+  if (!std::filesystem::exists(ModulesDir() + "/onnxruntime-node/package.json")) {
+    throw std::runtime_error("onnxruntime-node is not installed in " + ModulesDir() +
+                             ": run tools/setup.sh (or set QCONFORM_ORT_MODULES)");
+  }
+}
+
+Case OnnxRuntimeBackend::Adapt(const Case& c) const {
+  Case adapted = c;
+  for (std::optional<Tensor>& t : adapted.inputs) {
+    if (t && std::find(std::begin(kFeedable), std::end(kFeedable), t->data_type) ==
+                 std::end(kFeedable)) {
+      t->is_initializer = true;
+    }
+  }
+  return adapted;
+}
+
+std::optional<std::string> OnnxRuntimeBackend::KnownUnsupported(const Case& c) const {
+  if (c.op_type != "QuantizeLinear") return std::nullopt;
+  // QuantizeLinear's output type: output_dtype, else the zero point's type, else uint8.
+  int32_t y_type = static_cast<int32_t>(DataType::kUint8);
+  if (c.inputs.size() > 2 && c.inputs[2]) y_type = c.inputs[2]->data_type;
+  if (auto it = c.attributes.find("output_dtype"); it != c.attributes.end() && it->second.i != 0) {
+    y_type = static_cast<int32_t>(it->second.i);
+  }
+  if (std::find(std::begin(kAbortingOutputs), std::end(kAbortingOutputs), y_type) !=
+      std::end(kAbortingOutputs)) {
+    return "onnxruntime-node aborts the process on " + DataTypeName(y_type) +
+           " outputs (a limit of the binding, not of ORT's kernels)";
+  }
+  return std::nullopt;
+}
+
+}  // namespace qconform

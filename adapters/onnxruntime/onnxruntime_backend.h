@@ -1,0 +1,26 @@
+// ONNX Runtime's CPU kernels, through the npm package onnxruntime-node and a long-lived Node.js
+// process (adapters/onnxruntime/runner.js) that speaks the exec protocol. This class only knows
+// the binding's limits; everything else is the exec adapter.
+#pragma once
+
+#include "adapters/exec_backend.h"
+
+namespace qconform {
+
+class OnnxRuntimeBackend : public ExecBackend {
+ public:
+  // Throws std::runtime_error when onnxruntime-node is not installed where the build expects it.
+  explicit OnnxRuntimeBackend(const BackendOptions& options);
+
+  // The node_modules directory that holds onnxruntime-node ($QCONFORM_ORT_MODULES overrides).
+  static std::string ModulesDir();
+  // The runner script, for reproducers.
+  static std::string RunnerScript();
+
+  Case Adapt(const Case& c) const override;
+
+ protected:
+  std::optional<std::string> KnownUnsupported(const Case& c) const override;
+};
+
+}  // namespace qconform

@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+// The ONNX Runtime adapter: a long-lived Node.js process that speaks adapters/PROTOCOL.md and
+// runs each case with onnxruntime-node's CPU kernels. It never judges a result; it only reports
+// what ORT computed or the error ORT raised.
+//
+//   node runner.js                       serve the protocol on stdin/stdout
+//   node runner.js --once CASE_DIR OUT   run one case directory (for reproducers), then exit
+//
+// Sessions are created with graph optimizations disabled (ORT's graph rewrites have changed
+// quantization numerics in the past) and one intra-op thread (deterministic, comparable runs).
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const readline = require('readline');
+
+let ort;
+try {
+  ort = require('onnxruntime-node');
+} catch (e) {
+  process.stderr.write(
+      'qconform onnxruntime adapter: cannot load onnxruntime-node (' + e.message +
+      '); run tools/setup.sh, or set NODE_PATH to the node_modules that holds it\n');
+  process.exit(3);
+}
+ort.env.logLevel = 'fatal';
+
+// ---- TensorProto, the few fields qconform's case files use --------------------------------
+
+// ONNX data_type numbers and the binding's names for the types it can carry. The others
+// (bfloat16, float8, float4, e8m0, int2/uint2) the binding cannot carry: the C++ side of the
+// adapter reports them as unsupported before a case is sent.
+const kTypeNames = {
+  1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64',
+  9: 'bool', 10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64', 21: 'uint4', 22: 'int4',
+};
+const kTypeNumbers = Object.fromEntries(Object.entries(kTypeNames).map(([k, v]) => [v, +k]));
+const kArrays = {
+  float32: Float32Array, uint8: Uint8Array, int8: Int8Array, uint16: Uint16Array,
+  int16: Int16Array, int32: Int32Array, int64: BigInt64Array, bool: Uint8Array,
+  float16: Uint16Array, float64: Float64Array, uint32: Uint32Array, uint64: BigUint64Array,
+  uint4: Uint8Array, int4: Uint8Array,
+};
+
+function readVarint(buf, pos) {
+  let value = 0n, shift = 0n;
+  for (;;) {
+    if (pos.at >= buf.length) throw new Error('truncated varint');
+    const b = buf[pos.at++];
+    value |= BigInt(b & 0x7f) << shift;
+    if ((b & 0x80) === 0) return value;
+    shift += 7n;
+  }
+}
+
+function decodeTensor(buf) {
+  const t = {dims: [], dataType: 0, name: '', raw: Buffer.alloc(0)};
+  const pos = {at: 0};
+  while (pos.at < buf.length) {
+    const key = Number(readVarint(buf, pos));
+    const field = key >>> 3, wire = key & 7;
+    if (wire === 0) {
+      const v = readVarint(buf, pos);
+      if (field === 1) t.dims.push(Number(BigInt.asIntN(64, v)));
+      if (field === 2) t.dataType = Number(v);
+    } else if (wire === 2) {
+      const len = Number(readVarint(buf, pos));
+      const bytes = buf.subarray(pos.at, pos.at + len);
+      pos.at += len;
+      if (field === 1) {  // packed dims
+        const inner = {at: 0};
+        while (inner.at < bytes.length) t.dims.push(Number(BigInt.asIntN(64, readVarint(bytes, inner))));
+      } else if (field === 8) {
+        t.name = bytes.toString('utf8');
+      } else if (field === 9) {
+        t.raw = Buffer.from(bytes);
+      } else if (field === 4 || field === 5 || field === 7) {
+        throw new Error('typed data fields are not supported by this adapter; write raw_data');
+      }
+    } else if (wire === 5) {
+      pos.at += 4;
+    } else if (wire === 1) {
+      pos.at += 8;
+    } else {
+      throw new Error('unsupported protobuf wire type ' + wire);
+    }
+  }
+  return t;
+}
+
+function varint(n) {
+  let v = BigInt.asUintN(64, BigInt(n));
+  const out = [];
+  do {
+    let b = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v !== 0n) b |= 0x80;
+    out.push(b);
+  } while (v !== 0n);
+  return Buffer.from(out);
+}
+
+function encodeTensor(name, dataType, dims, raw) {
+  const parts = [];
+  for (const d of dims) parts.push(Buffer.from([0x08]), varint(d));
+  parts.push(Buffer.from([0x10]), varint(dataType));
+  const nameBytes = Buffer.from(name, 'utf8');
+  parts.push(Buffer.from([0x42]), varint(nameBytes.length), nameBytes);
+  parts.push(Buffer.from([0x4a]), varint(raw.length), raw);
+  return Buffer.concat(parts);
+}
+
+function toOrtTensor(t, where) {
+  const type = kTypeNames[t.dataType];
+  if (!type) throw new Error(where + ': data_type ' + t.dataType + ' cannot be carried by this binding');
+  const Array = kArrays[type];
+  const raw = Buffer.from(t.raw);  // aligned copy
+  const data = new Array(raw.buffer, raw.byteOffset, raw.byteLength / Array.BYTES_PER_ELEMENT);
+  return new ort.Tensor(type, data, t.dims);
+}
+
+function fromOrtTensor(name, tensor) {
+  const dataType = kTypeNumbers[tensor.type];
+  if (!dataType) throw new Error('output ' + name + ' has type ' + tensor.type + ', unknown to the adapter');
+  const d = tensor.data;
+  const raw = Buffer.from(d.buffer, d.byteOffset, d.byteLength);
+  return encodeTensor(name, dataType, tensor.dims, raw);
+}
+
+// ---- running one case ----------------------------------------------------------------------
+
+class CaseError extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+function oneLine(s) {
+  return String(s).replace(/\s+/g, ' ').trim();
+}
+
+// ORT refuses a model it has no kernel for ("Could not find an implementation"): for an invalid
+// case that is the required refusal, for a valid one a gap of the runtime. Only the binding's own
+// limits (an output type it cannot hand back) are "unsupported".
+function loadErrorKind(message) {
+  return /Unsupported data type/.test(message) ? 'unsupported' : 'rejected-at-load';
+}
+
+async function runCase(caseDir, outDir) {
+  const setDir = path.join(caseDir, 'test_data_set_0');
+  let session;
+  try {
+    session = await ort.InferenceSession.create(path.join(caseDir, 'model.onnx'), {
+      graphOptimizationLevel: 'disabled',
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      logSeverityLevel: 4,  // errors come back as exceptions; ORT's own log would repeat them
+    });
+  } catch (e) {
+    throw new CaseError(loadErrorKind(e.message), oneLine(e.message));
+  }
+  try {
+    const feeds = {};
+    session.inputNames.forEach((name, k) => {
+      const file = path.join(setDir, 'input_' + k + '.pb');
+      feeds[name] = toOrtTensor(decodeTensor(fs.readFileSync(file)), file);
+    });
+    let results;
+    try {
+      results = await session.run(feeds);
+    } catch (e) {
+      const kind = /Unsupported (tensor|data) type/i.test(e.message) ? 'unsupported' : 'rejected-at-run';
+      throw new CaseError(kind, oneLine(e.message));
+    }
+    session.outputNames.forEach((name, k) => {
+      fs.writeFileSync(path.join(outDir, 'output_' + k + '.pb'), fromOrtTensor(name, results[name]));
+    });
+  } finally {
+    if (session.release) await session.release();
+  }
+}
+
+// ---- the protocol --------------------------------------------------------------------------
+
+function answer(line) {
+  process.stdout.write('@qconform ' + line + '\n');
+}
+
+async function serve() {
+  answer('hello 1 onnxruntime ' + ort.env.versions.common +
+         ' CPU kernels via onnxruntime-node; graph optimizations disabled; one thread');
+  const lines = readline.createInterface({input: process.stdin, terminal: false});
+  for await (const line of lines) {
+    const words = line.trim().split(/\s+/);
+    if (words[0] === 'quit') break;
+    if (words[0] !== 'run' || words.length !== 3) {
+      answer('error protocol-error unknown request: ' + oneLine(line));
+      continue;
+    }
+    try {
+      await runCase(words[1], words[2]);
+      answer('ok');
+    } catch (e) {
+      answer('error ' + (e.kind || 'rejected-at-run') + ' ' + oneLine(e.message));
+    }
+  }
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  if (args[0] === '--once') {
+    if (args.length !== 3) {
+      process.stderr.write('usage: runner.js --once CASE_DIR OUT_DIR\n');
+      process.exit(2);
+    }
+    fs.mkdirSync(args[2], {recursive: true});
+    try {
+      await runCase(args[1], args[2]);
+      process.stdout.write('ok: outputs written to ' + args[2] + '\n');
+    } catch (e) {
+      process.stdout.write((e.kind || 'error') + ': ' + e.message + '\n');
+      process.exit(1);
+    }
+    return;
+  }
+  await serve();
+}
+
+main().catch((e) => {
+  process.stderr.write('qconform onnxruntime adapter: ' + e.stack + '\n');
+  process.exit(3);
+});

@@ -1,0 +1,92 @@
+/* The qconform plugin ABI, version 1: a backend as a shared library.
+ *
+ * A plugin exports one C function, qconform_plugin_entry, returning a static description of
+ * itself and a function that runs one node. qconform loads it in a separate host process
+ * (`qconform-plugin-host LIB.so`, which speaks adapters/PROTOCOL.md), so a plugin that crashes or
+ * hangs fails only the case it was running.
+ *
+ * Tensors use ONNX's raw_data layout: little-endian, row-major, sub-byte types packed with the
+ * first element in the lowest bits, float16/bfloat16/float8 as their bit patterns. data_type is
+ * the ONNX TensorProto number (1 float, 3 int8, 22 int4, 17 float8e4m3fn, ...).
+ *
+ * The ABI is plain C so that a plugin can be written in C, C++, Rust or anything with a C FFI.
+ * A later version adds fields only at the end of the structs and raises QCONFORM_PLUGIN_ABI.
+ */
+#ifndef QCONFORM_PLUGIN_H_
+#define QCONFORM_PLUGIN_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define QCONFORM_PLUGIN_ABI 1
+
+typedef struct qconform_tensor {
+  int32_t data_type; /* 0: the optional input is absent */
+  int32_t rank;
+  const int64_t* dims;
+  const void* data; /* raw_data layout */
+  size_t byte_size;
+} qconform_tensor;
+
+typedef enum qconform_attribute_kind {
+  QCONFORM_ATTR_INT = 1,
+  QCONFORM_ATTR_FLOAT = 2,
+  QCONFORM_ATTR_STRING = 3,
+  QCONFORM_ATTR_INTS = 7,
+} qconform_attribute_kind;
+
+typedef struct qconform_attribute {
+  const char* name;
+  int32_t kind; /* qconform_attribute_kind */
+  int64_t i;
+  double f;
+  const char* s;
+  const int64_t* ints;
+  int32_t ints_count;
+} qconform_attribute;
+
+typedef struct qconform_node {
+  const char* op_type; /* "DequantizeLinear" */
+  const char* domain;  /* "" for ai.onnx */
+  int64_t opset;       /* the model's opset import for the domain */
+  const qconform_attribute* attributes;
+  int32_t attribute_count;
+  const qconform_tensor* inputs; /* in the operator's input order */
+  int32_t input_count;
+} qconform_node;
+
+/* Allocates output `index` (in the operator's output order) and returns the buffer to fill, of
+ * byte_size bytes, owned by the host; NULL when the request is malformed. */
+typedef void* (*qconform_alloc_output)(void* context, int32_t index, int32_t data_type,
+                                       int32_t rank, const int64_t* dims, size_t byte_size);
+
+typedef enum qconform_status {
+  QCONFORM_OK = 0,
+  QCONFORM_REJECTED = 1,   /* the node is invalid for this implementation */
+  QCONFORM_UNSUPPORTED = 2 /* the implementation does not cover this node */
+} qconform_status;
+
+typedef struct qconform_plugin {
+  int32_t abi_version;      /* QCONFORM_PLUGIN_ABI */
+  const char* name;         /* no spaces */
+  const char* version;      /* no spaces */
+  const char* capabilities; /* free text for reports */
+  /* Runs one node. On QCONFORM_REJECTED or QCONFORM_UNSUPPORTED, writes a NUL-terminated reason
+   * into message (at most message_size bytes). */
+  int32_t (*run)(const qconform_node* node, qconform_alloc_output alloc, void* context,
+                 char* message, size_t message_size);
+} qconform_plugin;
+
+/* The one exported symbol. */
+const qconform_plugin* qconform_plugin_entry(void);
+typedef const qconform_plugin* (*qconform_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* QCONFORM_PLUGIN_H_ */

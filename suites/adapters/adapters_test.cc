@@ -1,0 +1,319 @@
+// The adapters: the exec protocol against small scripted backends that misbehave in every way
+// the protocol names (no handshake, stray output, malformed answers, missing outputs, crashes,
+// hangs), the plugin host with the example plugin and its broken twin, the oracle backend, and
+// ONNX Runtime on a few cases. Each failure must fail only its own case.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "adapters/backend.h"
+#include "generators/case_builder.h"
+#include "generators/case_io.h"
+#include "oracle/oracle.h"
+
+namespace qconform {
+namespace {
+namespace fs = std::filesystem;
+using D = DataType;
+
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern = fs::temp_directory_path().string() + "/qconform-adapters-XXXXXX";
+    path_ = mkdtemp(pattern.data());
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  // Writes an executable shell script and returns the command running it.
+  std::string Script(const std::string& name, const std::string& body) const {
+    const std::string file = path_ + "/" + name;
+    std::ofstream(file) << "#!/bin/sh\n" << body;
+    fs::permissions(file, fs::perms::owner_all);
+    return file;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+Case Int8Case(const std::string& id = "int8") {
+  return MakeCase("DequantizeLinear", 21,
+                  {MakeTensor(D::kInt8, {2, 3}, {-128, -1, 0, 1, 2, 127}),
+                   MakeScalar(D::kFloat, 0.5), MakeScalar(D::kInt8, 1)},
+                  {}, "", id);
+}
+
+Case CaseOfType(D type, const std::string& id) {
+  return MakeCase("DequantizeLinear", 21,
+                  {MakeTensor(type, {4}, {0, 1, 2, 3}), MakeScalar(D::kFloat, 0.25)}, {}, "", id);
+}
+
+BackendResult RunWith(Backend& b, const Case& c) {
+  return b.Run(c);
+}
+
+std::unique_ptr<Backend> Exec(const std::string& command, double timeout = 5) {
+  BackendOptions options;
+  options.timeout_seconds = timeout;
+  return MakeBackend("exec:" + command, options);
+}
+
+constexpr const char* kHello = "echo '@qconform hello 1 fake 1.0 scripted test backend'\n";
+
+TEST(ExecBackend, HandshakeGivesNameVersionAndCapabilities) {
+  ScratchDir dir;
+  auto b = Exec(dir.Script("b", std::string(kHello) + "while read r c o; do :; done\n"));
+  ASSERT_EQ(b->Open(), std::nullopt);
+  EXPECT_EQ(b->name(), "fake");
+  EXPECT_EQ(b->version(), "1.0");
+  EXPECT_EQ(b->capabilities(), "scripted test backend");
+}
+
+TEST(ExecBackend, NoHandshakeIsACrashNamingTheCommand) {
+  ScratchDir dir;
+  auto b = Exec(dir.Script("b", "echo hello there; exit 4\n"));
+  const BackendResult r = RunWith(*b, Int8Case());
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kCrash);
+  EXPECT_NE(r.error->message.find("exited with status 4 before the handshake"), std::string::npos)
+      << r.error->message;
+}
+
+TEST(ExecBackend, WrongHandshakeIsRefused) {
+  ScratchDir dir;
+  auto b = Exec(dir.Script("b", "echo '@qconform hello 2 fake 1.0'; sleep 5\n"));
+  const std::optional<std::string> e = b->Open();
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->find("did not greet"), std::string::npos) << *e;
+}
+
+TEST(ExecBackend, StrayOutputNeverDecides) {
+  ScratchDir dir;
+  // Junk before and after the handshake, and a junk line that looks like an answer's words.
+  auto b =
+      Exec(dir.Script("b", "echo 'loading...'\n" + std::string(kHello) +
+                               "while read r c o; do echo ok; echo 'qconform ok';"
+                               " echo '@qconform error rejected-at-run scale is wrong'; done\n"));
+  const BackendResult r = RunWith(*b, Int8Case());
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kRejectedAtRun);
+  EXPECT_EQ(r.error->message, "scale is wrong");
+}
+
+TEST(ExecBackend, MalformedAnswersAreProtocolErrors) {
+  ScratchDir dir;
+  auto b = Exec(
+      dir.Script("b", std::string(kHello) + "while read r c o; do echo '@qconform maybe'; done\n"));
+  BackendResult r = RunWith(*b, Int8Case());
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kProtocolError);
+  auto unknown = Exec(dir.Script(
+      "c", std::string(kHello) + "while read r c o; do echo '@qconform error oops x'; done\n"));
+  r = RunWith(*unknown, Int8Case());
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kProtocolError);
+  EXPECT_NE(r.error->message.find("unknown error kind 'oops'"), std::string::npos);
+}
+
+TEST(ExecBackend, OkWithoutOutputsIsAProtocolError) {
+  ScratchDir dir;
+  auto b = Exec(
+      dir.Script("b", std::string(kHello) + "while read r c o; do echo '@qconform ok'; done\n"));
+  const BackendResult r = RunWith(*b, Int8Case());
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kProtocolError);
+  EXPECT_NE(r.error->message.find("wrote no output_0.pb (y)"), std::string::npos)
+      << r.error->message;
+}
+
+TEST(ExecBackend, ReadsTheOutputFilesTheBackendWrites) {
+  ScratchDir dir;
+  const Case c = Int8Case();
+  const OracleResult oracle = RunOracle(c);
+  ASSERT_EQ(oracle.outputs.size(), 1u);
+  const Tensor y{oracle.outputs[0].data_type, oracle.outputs[0].shape, oracle.outputs[0].exact,
+                 false};
+  const std::string answer = dir.path() + "/answer.pb";
+  WriteTensorFile(answer, y, "y");
+  auto b = Exec(dir.Script("b", std::string(kHello) + "while read r c o; do cp " + answer +
+                                    " $o/output_0.pb; echo '@qconform ok'; done\n"));
+  BackendResult r = RunWith(*b, c);
+  ASSERT_FALSE(r.error) << r.error->message;
+  ASSERT_EQ(r.outputs.size(), 1u);
+  EXPECT_EQ(r.outputs[0], y);
+  // Garbage in the file is the backend's protocol error, not a crash of qconform.
+  auto garbage =
+      Exec(dir.Script("c", std::string(kHello) + "while read r c o; do printf '\\377\\377' > "
+                                                 "$o/output_0.pb; echo '@qconform ok'; done\n"));
+  r = RunWith(*garbage, c);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kProtocolError);
+  EXPECT_NE(r.error->message.find("unreadable output"), std::string::npos) << r.error->message;
+}
+
+TEST(ExecBackend, CrashFailsOnlyItsCaseAndTheBackendRestarts) {
+  ScratchDir dir;
+  const std::string marker = dir.path() + "/crashed";
+  // The first process dies on its first case; the restarted one answers.
+  auto b = Exec(dir.Script("b", std::string(kHello) +
+                                    "while read r c o; do\n"
+                                    "  if [ ! -e " +
+                                    marker + " ]; then touch " + marker +
+                                    "; kill -SEGV $$; fi\n"
+                                    "  echo '@qconform error rejected-at-load second life'\n"
+                                    "done\n"));
+  BackendResult r = RunWith(*b, Int8Case("first"));
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kCrash);
+  EXPECT_NE(r.error->message.find("signal 11"), std::string::npos) << r.error->message;
+  r = RunWith(*b, Int8Case("second"));
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kRejectedAtLoad);
+  EXPECT_EQ(r.error->message, "second life");
+}
+
+TEST(ExecBackend, HangIsATimeoutAndTheWholeProcessGroupIsKilled) {
+  ScratchDir dir;
+  const std::string pid_file = dir.path() + "/sleeper.pid";
+  const std::string marker = dir.path() + "/hung";
+  auto b = Exec(dir.Script("b", std::string(kHello) +
+                                    "while read r c o; do\n"
+                                    "  if [ ! -e " +
+                                    marker + " ]; then touch " + marker +
+                                    "; sleep 300 & echo $! > " + pid_file +
+                                    "; wait; fi\n"
+                                    "  echo '@qconform error rejected-at-load awake'\n"
+                                    "done\n"),
+                /*timeout=*/0.5);
+  const auto start = std::chrono::steady_clock::now();
+  BackendResult r = RunWith(*b, Int8Case("hangs"));
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kTimeout);
+  EXPECT_LT(took, 5.0);
+  // The sleeping grandchild went with its group.
+  pid_t sleeper = 0;
+  std::ifstream(pid_file) >> sleeper;
+  ASSERT_GT(sleeper, 0);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    gone = kill(sleeper, 0) != 0 && errno == ESRCH;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(gone) << "pid " << sleeper << " survived the timeout";
+  r = RunWith(*b, Int8Case("after"));
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->message, "awake");
+}
+
+TEST(ExecBackend, UnknownBackendSpellingIsAnError) {
+  EXPECT_THROW(MakeBackend("tensorrt", {}), std::invalid_argument);
+  EXPECT_THROW(MakeBackend("exec:", {}), std::invalid_argument);
+}
+
+TEST(OracleBackend, ComputesValidAndRejectsInvalidCasesWithTheRule) {
+  auto b = MakeBackend("oracle", {});
+  BackendResult r = RunWith(*b, Int8Case());
+  ASSERT_FALSE(r.error);
+  ASSERT_EQ(r.outputs.size(), 1u);
+  EXPECT_EQ(r.outputs[0].shape, (std::vector<int64_t>{2, 3}));
+  Case bad = Int8Case();
+  bad.inputs[2] = MakeScalar(D::kUint8, 1);  // zero point type differs from x
+  r = RunWith(*b, bad);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kRejectedAtLoad);
+  EXPECT_EQ(r.error->message.rfind("dq.type.x_zero_point:", 0), 0u) << r.error->message;
+}
+
+TEST(PluginBackend, ExamplePluginComputesLikeAFloat32Kernel) {
+  auto b = MakeBackend("plugin:example", {});
+  ASSERT_EQ(b->Open(), std::nullopt);
+  EXPECT_EQ(b->name(), "example-f32");
+  const Case c = Int8Case();
+  const BackendResult r = RunWith(*b, c);
+  ASSERT_FALSE(r.error) << r.error->message;
+  const OracleResult oracle = RunOracle(c);
+  ASSERT_EQ(r.outputs.size(), 1u);
+  EXPECT_EQ(r.outputs[0].codes, oracle.outputs[0].exact);
+  EXPECT_EQ(r.outputs[0].shape, oracle.outputs[0].shape);
+  // What it does not implement it says so, as unsupported.
+  Case f16 = c;
+  f16.inputs[1] = MakeScalar(D::kFloat16, 0.5);
+  const BackendResult u = RunWith(*b, f16);
+  ASSERT_TRUE(u.error);
+  EXPECT_EQ(u.error->kind, ErrorKind::kUnsupported);
+}
+
+TEST(PluginBackend, BrokenPluginFailsOnlyItsOwnCases) {
+  BackendOptions options;
+  options.timeout_seconds = 1;
+  auto b = MakeBackend(std::string("plugin:") + QCONFORM_BROKEN_PLUGIN, options);
+  const BackendResult ok1 = RunWith(*b, CaseOfType(D::kInt8, "int8"));
+  ASSERT_FALSE(ok1.error) << ok1.error->message;
+  const BackendResult crash = RunWith(*b, CaseOfType(D::kInt16, "int16"));
+  ASSERT_TRUE(crash.error);
+  EXPECT_EQ(crash.error->kind, ErrorKind::kCrash) << crash.error->message;
+  const BackendResult hang = RunWith(*b, CaseOfType(D::kUint16, "uint16"));
+  ASSERT_TRUE(hang.error);
+  EXPECT_EQ(hang.error->kind, ErrorKind::kTimeout) << hang.error->message;
+  const BackendResult shape = RunWith(*b, CaseOfType(D::kInt32, "int32"));
+  ASSERT_FALSE(shape.error);
+  EXPECT_EQ(shape.outputs.at(0).shape, (std::vector<int64_t>{4, 1}));  // the comparator's job
+  const BackendResult ok2 = RunWith(*b, CaseOfType(D::kUint8, "uint8"));
+  ASSERT_FALSE(ok2.error) << ok2.error->message;
+  EXPECT_EQ(ok2.outputs.at(0).codes, RunOracle(CaseOfType(D::kUint8, "u")).outputs[0].exact);
+}
+
+TEST(PluginBackend, MissingLibraryIsACrashWithTheLoaderMessage) {
+  const BackendResult r =
+      RunWith(*MakeBackend("plugin:/nonexistent/libnothing.so", {}), Int8Case());
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kCrash);
+  EXPECT_NE(r.error->message.find("before the handshake"), std::string::npos);
+}
+
+TEST(OnnxRuntimeBackend, RunsCasesAndReportsTheBindingsLimitsAsUnsupported) {
+  auto b = MakeBackend("onnxruntime", {});
+  ASSERT_EQ(b->Open(), std::nullopt);
+  EXPECT_EQ(b->name(), "onnxruntime");
+  EXPECT_EQ(b->version(), "1.30.0");
+  const Case c = Int8Case();
+  BackendResult r = RunWith(*b, c);
+  ASSERT_FALSE(r.error) << r.error->message;
+  EXPECT_EQ(r.outputs.at(0).codes, RunOracle(c).outputs[0].exact);
+  // float8 x cannot be fed through the binding: the adapter makes it an initializer.
+  const Case f8 = MakeCase(
+      "DequantizeLinear", 21,
+      {MakeTensor(D::kFloat8E4M3FN, {3}, {-448, 0.5, 1}), MakeScalar(D::kFloat, 2)}, {}, "", "f8");
+  EXPECT_TRUE(b->Adapt(f8).inputs[0]->is_initializer);
+  r = RunWith(*b, f8);
+  ASSERT_FALSE(r.error) << r.error->message;
+  EXPECT_EQ(r.outputs.at(0).codes, RunOracle(f8).outputs[0].exact);
+  // A bfloat16 output cannot come back through the binding.
+  const Case bf16 = MakeCase("DequantizeLinear", 23,
+                             {MakeTensor(D::kInt8, {2}, {1, 2}), MakeScalar(D::kFloat, 2)},
+                             {{"output_dtype", static_cast<int64_t>(D::kBfloat16)}}, "", "bf16");
+  r = RunWith(*b, bf16);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kUnsupported) << r.error->message;
+  // And a refusal is a refusal, with ORT's own words.
+  Case bad = c;
+  bad.inputs[1] = MakeTensor(D::kFloat, {5}, {1, 1, 1, 1, 1});  // per-axis length 5 != 3
+  bad.attributes["axis"] = Attribute::Int(1);
+  r = RunWith(*b, bad);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kRejectedAtRun) << r.error->message;
+}
+
+}  // namespace
+}  // namespace qconform

@@ -1,0 +1,186 @@
+// The conformance suite as GoogleTest tests: one test per golden case, in a test suite per
+// operator version (DequantizeLinear_v21.dq21_int4_blocked_axis1_zp), run against one backend.
+//
+//   conformance_test --backend=onnxruntime [--golden=DIR] [--expectations=FILE] [--timeout=S]
+//                    [--strict] [gtest flags]
+//
+// $QCONFORM_BACKEND chooses the backend when --backend is not given (default: oracle). A case
+// passes when the oracle finds the backend's result admissible, and also when it fails exactly
+// as the backend's expectations baseline says (printed as XFAIL); unsupported cases are skipped.
+// A new failure, a changed failure kind and an unexpected pass fail the test. GoogleTest's
+// sharding (GTEST_TOTAL_SHARDS, GTEST_SHARD_INDEX) splits the suite across CI machines.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "tools/conformance_run.h"
+
+namespace qconform::tools {
+namespace {
+
+struct Settings {
+  std::string backend = "oracle";
+  std::string golden = QCONFORM_GOLDEN_DIR;
+  std::string expectations;  // default: the backend's checked-in baseline
+  bool expectations_given = false;
+  BackendOptions backend_options;
+  CompareOptions compare;
+};
+
+Settings& settings() {
+  static Settings s;
+  return s;
+}
+
+// One backend process for the whole binary: the long-lived adapter is the point.
+struct Shared {
+  std::unique_ptr<Backend> backend;
+  BackendInfo info;
+  Expectations baseline;
+  std::string baseline_path;
+  std::string error;  // why the backend could not start
+};
+
+Shared& shared() {
+  static Shared s = [] {
+    Shared out;
+    try {
+      out.backend = MakeBackend(settings().backend, settings().backend_options);
+      if (std::optional<std::string> e = out.backend->Open()) throw std::runtime_error(*e);
+      out.info = {out.backend->name(), out.backend->version(), out.backend->capabilities()};
+      out.baseline_path =
+          settings().expectations_given ? settings().expectations : DefaultBaselinePath(out.info);
+      if (!out.baseline_path.empty() && std::filesystem::exists(out.baseline_path)) {
+        out.baseline = LoadExpectations(out.baseline_path);
+      }
+      std::cout << "[ BACKEND  ] " << out.info.name << " " << out.info.version << "; baseline "
+                << (out.baseline_path.empty() ? "(none)" : out.baseline_path) << "\n";
+    } catch (const std::exception& e) {
+      out.error = e.what();
+    }
+    return out;
+  }();
+  return s;
+}
+
+class ConformanceTest : public ::testing::Test {
+ public:
+  explicit ConformanceTest(const Case* c) : case_(c) {}
+
+  void TestBody() override {
+    Shared& s = shared();
+    ASSERT_TRUE(s.error.empty()) << "backend " << settings().backend << ": " << s.error;
+    const CaseResult r = JudgeCase(*case_, s.backend->Run(*case_), settings().compare);
+    const Expectation* expected = FindExpectation(s.baseline, r.id);
+    const Gate gate = Classify(r, expected);
+    RecordProperty("kind", r.kind);
+    RecordProperty("gate", std::string(GateName(gate)));
+    switch (gate) {
+      case Gate::kPass:
+        return;
+      case Gate::kSkip:
+        GTEST_SKIP() << "unsupported by " << s.info.name << ": " << r.detail;
+      case Gate::kExpectedFailure:
+        std::cout << "[  XFAIL   ] " << r.id << " " << r.kind << ": " << expected->reason << "\n";
+        return;
+      case Gate::kUnexpectedPass:
+        ADD_FAILURE() << r.id << " passes (" << r.kind << ") but " << s.baseline_path << " expects "
+                      << expected->kind << " (" << expected->reason
+                      << "): update the baseline with qconform baseline --save";
+        return;
+      case Gate::kNewFailure:
+      case Gate::kChangedFailure: {
+        std::string lines;
+        for (const std::string& m : r.mismatches) lines += "\n  " + m;
+        ADD_FAILURE() << r.id << ": " << GateName(gate) << ": " << r.kind << ": " << r.detail
+                      << (expected ? "\n  the baseline expects " + expected->kind : "") << lines;
+        return;
+      }
+    }
+  }
+
+ private:
+  const Case* case_;
+};
+
+// Baseline entries must name cases that exist: a stale entry hides nothing but misleads.
+class BaselineTest : public ::testing::Test {
+ public:
+  explicit BaselineTest(const std::vector<CatalogueCase>* cases) : cases_(cases) {}
+  void TestBody() override {
+    Shared& s = shared();
+    ASSERT_TRUE(s.error.empty()) << s.error;
+    for (const Expectation& e : s.baseline) {
+      const bool found = std::any_of(cases_->begin(), cases_->end(),
+                                     [&](const CatalogueCase& c) { return c.c.id == e.id; });
+      EXPECT_TRUE(found) << s.baseline_path << " lists " << e.id
+                         << ", which is not in the catalogue";
+    }
+  }
+
+ private:
+  const std::vector<CatalogueCase>* cases_;
+};
+
+std::string Identifier(std::string s) {
+  for (char& ch : s) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return s;
+}
+
+void ParseFlags(int argc, char** argv) {
+  if (const char* env = std::getenv("QCONFORM_BACKEND"); env && *env) settings().backend = env;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const std::string& name) -> std::optional<std::string> {
+      if (a.rfind(name + "=", 0) == 0) return a.substr(name.size() + 1);
+      return std::nullopt;
+    };
+    if (auto v = value("--backend")) {
+      settings().backend = *v;
+    } else if (auto v = value("--golden")) {
+      settings().golden = *v;
+    } else if (auto v = value("--expectations")) {
+      settings().expectations = *v;
+      settings().expectations_given = true;
+    } else if (auto v = value("--timeout")) {
+      settings().backend_options.timeout_seconds = std::stod(*v);
+    } else if (a == "--strict") {
+      settings().compare.strict = true;
+    } else {
+      std::cerr << "conformance_test: unknown argument " << a << "\n";
+      std::exit(2);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace qconform::tools
+
+int main(int argc, char** argv) {
+  using namespace qconform::tools;
+  ::testing::InitGoogleTest(&argc, argv);
+  ParseFlags(argc, argv);
+  static std::vector<CatalogueCase> cases;
+  try {
+    cases = LoadCatalogue(settings().golden);
+  } catch (const std::exception& e) {
+    std::cerr << "conformance_test: " << e.what() << "\n";
+    return 2;
+  }
+  for (const CatalogueCase& c : cases) {
+    const std::string domain = c.c.domain.empty() ? "" : Identifier(c.c.domain) + "_";
+    const std::string suite = domain + c.c.op_type + "_v" + std::to_string(c.c.opset);
+    const qconform::Case* pointer = &c.c;
+    ::testing::RegisterTest(
+        suite.c_str(), Identifier(c.c.id).c_str(), nullptr, nullptr, __FILE__, __LINE__,
+        [pointer]() -> ::testing::Test* { return new ConformanceTest(pointer); });
+  }
+  ::testing::RegisterTest("Baseline", "EntriesNameCatalogueCases", nullptr, nullptr, __FILE__,
+                          __LINE__, []() -> ::testing::Test* { return new BaselineTest(&cases); });
+  return RUN_ALL_TESTS();
+}

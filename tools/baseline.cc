@@ -1,0 +1,86 @@
+// `qconform baseline --backend B [--save]`: runs the catalogue, prints how the backend's results
+// differ from its checked-in baseline, and with --save rewrites the baseline (keeping the
+// written reasons of entries whose kind did not change).
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+#include "tools/args.h"
+#include "tools/commands.h"
+#include "tools/conformance_run.h"
+
+namespace qconform::tools {
+
+RunOptions ParseRunOptions(const Args& args);
+std::vector<CatalogueCase> SelectCases(const Args& args);
+RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOptions& options,
+                           const BackendInfo& info, const std::string& baseline,
+                           bool whole_catalogue, std::ostream* stream);
+
+namespace {
+
+std::string FormatBaseline(const BackendInfo& info, const Expectations& entries) {
+  std::string out = "# qconform expectations baseline for " + info.name + " " + info.version +
+                    "\n# <case-id> <kind> <reason>; kinds: wrong-outputs, accepted-invalid,\n"
+                    "# rejected-valid, crash, timeout, protocol-error. Regenerate with\n"
+                    "#   qconform baseline --backend <backend> --save\n"
+                    "# and edit the reasons: they are what a reader of the report sees.\n";
+  for (const Expectation& e : entries) out += e.id + " " + e.kind + " " + e.reason + "\n";
+  return out;
+}
+
+}  // namespace
+
+int RunBaseline(const std::vector<std::string>& argv) {
+  const Args args(argv, {"--save", "--strict", "--strict-zero"},
+                  {"--backend", "--expectations", "-j", "--jobs", "--timeout", "--golden"});
+  if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
+  const RunOptions options = ParseRunOptions(args);
+  const std::vector<CatalogueCase> cases = SelectCases(args);
+  const BackendInfo info = DescribeBackend(options.backend, options.backend_options);
+  const std::string path = args.value("--expectations", DefaultBaselinePath(info));
+  if (path.empty()) {
+    throw UsageError("the " + info.name + " backend has no baseline: it must pass every case");
+  }
+  const Expectations old = std::ifstream(path).good() ? LoadExpectations(path) : Expectations{};
+  const RunSummary s = RunWithProgress(cases, options, info, path, true, nullptr);
+
+  Expectations now;
+  for (const CaseResult& r : s.results) {
+    if (r.outcome != Outcome::kFail) continue;
+    const Expectation* before = FindExpectation(old, r.id);
+    std::string reason = before && before->kind == r.kind ? before->reason : r.detail;
+    if (reason.size() > 300) reason = reason.substr(0, 297) + "...";
+    for (char& ch : reason) {
+      if (ch == '\n') ch = ' ';
+    }
+    now.push_back({r.id, r.kind, reason});
+  }
+  int changes = 0;
+  for (const Expectation& e : now) {
+    const Expectation* before = FindExpectation(old, e.id);
+    if (!before) {
+      std::printf("+ %s %s %s\n", e.id.c_str(), e.kind.c_str(), e.reason.substr(0, 160).c_str());
+      ++changes;
+    } else if (before->kind != e.kind) {
+      std::printf("~ %s %s -> %s\n", e.id.c_str(), before->kind.c_str(), e.kind.c_str());
+      ++changes;
+    }
+  }
+  for (const Expectation& e : old) {
+    if (!FindExpectation(now, e.id)) {
+      std::printf("- %s %s (now passes, is skipped or is gone)\n", e.id.c_str(), e.kind.c_str());
+      ++changes;
+    }
+  }
+  std::printf("%d change%s against %s (%zu entries now)\n", changes, changes == 1 ? "" : "s",
+              path.c_str(), now.size());
+  if (args.flag("--save")) {
+    std::ofstream(path) << FormatBaseline(info, now);
+    std::printf("saved %s\n", path.c_str());
+    return 0;
+  }
+  return changes == 0 ? 0 : 1;
+}
+
+}  // namespace qconform::tools

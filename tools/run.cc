@@ -1,0 +1,87 @@
+// `qconform run --backend B`: the main job. The golden catalogue (and generated cases) against a
+// backend, judged by the oracle, gated by the backend's baseline, written up as a report.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "tools/args.h"
+#include "tools/commands.h"
+#include "tools/conformance_run.h"
+#include "tools/progress.h"
+#include "tools/report.h"
+
+namespace qconform::tools {
+namespace fs = std::filesystem;
+
+RunOptions ParseRunOptions(const Args& args) {
+  RunOptions options;
+  options.backend = args.value("--backend");
+  if (options.backend.empty()) throw UsageError("--backend is required (see --help)");
+  options.compare.strict = args.flag("--strict");
+  options.compare.strict_zero = args.flag("--strict-zero");
+  options.jobs = static_cast<int>(args.integer("-j", args.integer("--jobs", 1)));
+  if (options.jobs < 1 || options.jobs > 256) throw UsageError("-j must be between 1 and 256");
+  const int64_t timeout = args.integer("--timeout", 10);
+  if (timeout < 1) throw UsageError("--timeout must be at least 1 second");
+  options.backend_options.timeout_seconds = static_cast<double>(timeout);
+  return options;
+}
+
+std::vector<CatalogueCase> SelectCases(const Args& args) {
+  const std::string golden = args.value("--golden", SourceDir() + "/golden");
+  if (!fs::is_directory(golden)) throw UsageError("no golden catalogue at " + golden);
+  std::vector<CatalogueCase> cases = LoadCatalogue(golden, args.values("--filter"));
+  if (cases.empty()) throw UsageError("no case matches the filter");
+  return cases;
+}
+
+RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOptions& options,
+                           const BackendInfo& info, const std::string& baseline,
+                           bool whole_catalogue, std::ostream* stream) {
+  Progress progress(cases.size(), info.name);
+  size_t failing = 0;
+  return ExecuteRun(cases, options, info, baseline, whole_catalogue,
+                    [&](const CaseResult& r, Gate g, size_t done) {
+                      failing += r.outcome == Outcome::kFail;
+                      if (stream) *stream << JsonRecord(r, g) << "\n" << std::flush;
+                      progress.Update(done, failing);
+                    });
+}
+
+int RunRun(const std::vector<std::string>& argv) {
+  const Args args(argv, {"--strict", "--strict-zero"},
+                  {"--backend", "--filter", "--report", "-j", "--jobs", "--timeout",
+                   "--expectations", "--golden"});
+  if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
+  const RunOptions options = ParseRunOptions(args);
+  const std::vector<CatalogueCase> cases = SelectCases(args);
+  const BackendInfo info = DescribeBackend(options.backend, options.backend_options);
+  const std::string baseline = args.value("--expectations", DefaultBaselinePath(info));
+  const std::string report = args.value("--report", "qconform-report");
+  fs::create_directories(report);
+  // Streamed as results arrive: a run stopped half way keeps what it obtained.
+  std::ofstream stream(fs::path(report) / "results.jsonl");
+  std::printf("qconform run: %zu cases against %s %s (%s)\n", cases.size(), info.name.c_str(),
+              info.version.c_str(), info.capabilities.c_str());
+  std::fflush(stdout);
+  const RunSummary s =
+      RunWithProgress(cases, options, info, baseline, args.values("--filter").empty(), &stream);
+  WriteReport(report, s, cases);
+
+  // The news first: what differs from the baseline.
+  for (size_t i = 0; i < s.results.size(); ++i) {
+    if (GateOk(s.gates[i])) continue;
+    const CaseResult& r = s.results[i];
+    std::printf("%-16s %s  %s: %s\n", std::string(GateName(s.gates[i])).c_str(), r.id.c_str(),
+                r.kind.c_str(), r.detail.substr(0, 240).c_str());
+  }
+  for (const std::string& id : s.stale_entries) {
+    std::printf("%-16s %s  listed in the baseline, not in the catalogue\n", "stale", id.c_str());
+  }
+  std::printf("\n%s", SummaryLines(s).c_str());
+  std::printf("report: %s/report.md (and report.html, results.json, junit.xml, repro/)\n",
+              report.c_str());
+  return s.gate_ok() ? 0 : 1;
+}
+
+}  // namespace qconform::tools
