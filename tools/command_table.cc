@@ -83,7 +83,9 @@ constexpr Command kCommands[] = {
      "                      junit.xml and repro/ (default: qconform-report)\n"
      "  -j N                N backend processes in parallel (default 1)\n"
      "  --timeout S         seconds per case before the backend is killed (default 10)\n"
-     "  --expectations FILE the baseline (default suites/expectations/<name>-<major.minor>.txt)\n\n"
+     "  --expectations FILE the baseline (default suites/expectations/<name>-<major.minor>.txt)\n"
+     "  --count N, --seed S generated cases added to the golden ones (default 300, seed 20261122;\n"
+     "                      see qconform generate)\n\n"
      "Prints a progress bar, every difference from the baseline, and a summary.\n"
      "exit status: 0 the run matches the baseline; 1 it does not (a new failure, a changed\n"
      "failure kind, an unexpected pass, a stale entry); 2 usage or input errors.\n\n"
@@ -100,6 +102,20 @@ constexpr Command kCommands[] = {
      "exit status: 0 saved, or no differences; 1 differences (without --save); 2 usage errors.\n\n"
      "example:\n  qconform baseline --backend onnxruntime --save\n",
      RunBaseline},
+    {"generate", "write deterministic generated cases (valid and invalid) as case directories",
+     "usage: qconform generate --out DIR [--seed S] [--count N] [--version V]... "
+     "[--invalid-percent P]\n\n"
+     "Generates N DequantizeLinear cases (default 100) from seed S (default 1) with qconform's "
+     "own\n"
+     "PRNG: the same seed writes byte-identical files on any machine. Valid cases are biased to\n"
+     "the edges (extreme codes, -0, subnormals, NaN, ties, partial blocks, odd shapes) and carry\n"
+     "the oracle's exact outputs; P percent (default 20) break exactly one rule and carry none.\n"
+     "DIR/manifest.tsv lists each case with 'outputs' or 'reject:<rule-id>'.\n\n"
+     "  --version V   only this version (10, 13, 19, 21, 23, 24, 25, com.microsoft:1); "
+     "repeatable\n\n"
+     "exit status: 0 written; 1 a generated case did not get its intended verdict; 2 usage.\n\n"
+     "example:\n  qconform generate --seed 7 --count 1000 --out /tmp/gen --version 21\n",
+     RunGenerate},
 };
 
 }  // namespace

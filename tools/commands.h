@@ -26,5 +26,6 @@ int RunExplain(const std::vector<std::string>& args);
 int RunGolden(const std::vector<std::string>& args);
 int RunRun(const std::vector<std::string>& args);
 int RunBaseline(const std::vector<std::string>& args);
+int RunGenerate(const std::vector<std::string>& args);
 
 }  // namespace qconform::tools

@@ -15,6 +15,10 @@
 
 namespace qconform::tools {
 
+// The generated cases every run adds to the golden catalogue (qconform run --count/--seed).
+constexpr int kDefaultGeneratedCount = 300;
+constexpr uint64_t kDefaultGeneratedSeed = 20261122;
+
 // A case and what the catalogue says about it.
 struct CatalogueCase {
   Case c;

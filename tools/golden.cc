@@ -12,6 +12,7 @@
 #include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/manifest.h"
+#include "tools/oracle_case.h"
 
 namespace qconform::tools {
 namespace {
@@ -23,33 +24,11 @@ size_t WriteCatalogue(const fs::path& dir) {
   std::vector<ManifestEntry> manifest;
   for (const GoldenCase& g : DequantizeGoldenCatalogue()) {
     const Case& c = g.c;
-    const OracleResult result = RunOracle(c);
-    std::string expected = "outputs";
-    if (const Finding* rule = result.rejection()) {
-      expected = "reject:" + std::string(rule->rule->id);
-    } else if (!result.findings.empty()) {
-      expected = "implementation-defined:" + std::string(result.findings[0].rule->id);
-    }
+    const std::string expected = WriteOracleCase((dir / c.id).string(), c);
     if (!g.intended_rule.empty() && expected != "reject:" + g.intended_rule) {
       throw std::runtime_error("golden case " + c.id + " is meant to break " + g.intended_rule +
                                " but the oracle says " + expected);
     }
-    std::vector<OutputSpec> specs;
-    std::vector<Tensor> outputs;
-    const std::vector<std::string> names = OperatorIoNames(c.op_type).outputs;
-    for (size_t k = 0; k < result.outputs.size(); ++k) {
-      const OutputEvaluation& y = result.outputs[k];
-      specs.push_back({names.at(k), y.data_type, y.shape});
-      outputs.push_back(Tensor{y.data_type, y.shape, y.exact, false});
-    }
-    if (result.outputs.empty()) {
-      // A must-reject case still declares its output; the type is the scale's when known.
-      const Tensor* scale = c.input(1);
-      const Tensor* x = c.input(0);
-      specs.push_back(
-          {names.at(0), scale ? scale->data_type : 1, x ? x->shape : std::vector<int64_t>{}});
-    }
-    WriteCaseDirectory((dir / c.id).string(), c, specs, outputs);
     manifest.push_back({c.id, c.op_type, c.domain, c.opset, g.features, expected, g.decision});
   }
   std::ofstream(dir / "manifest.tsv", std::ios::binary) << FormatManifest(manifest);

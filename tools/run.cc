@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "generators/dequantize_generator.h"
 #include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/conformance_run.h"
@@ -27,10 +28,23 @@ RunOptions ParseRunOptions(const Args& args) {
   return options;
 }
 
+BatchOptions ParseBatchOptions(const Args& args, int default_count);
+
 std::vector<CatalogueCase> SelectCases(const Args& args) {
   const std::string golden = args.value("--golden", SourceDir() + "/golden");
   if (!fs::is_directory(golden)) throw UsageError("no golden catalogue at " + golden);
-  std::vector<CatalogueCase> cases = LoadCatalogue(golden, args.values("--filter"));
+  const std::vector<std::string> filter = args.values("--filter");
+  std::vector<CatalogueCase> cases = LoadCatalogue(golden, filter);
+  // Plus a seeded batch of generated cases: the same seed, the same cases, the same baseline.
+  BatchOptions batch = ParseBatchOptions(args, kDefaultGeneratedCount);
+  if (!args.has("--seed")) batch.seed = kDefaultGeneratedSeed;
+  for (InvalidCase& g : GenerateDequantizeBatch(batch)) {
+    const bool keep =
+        filter.empty() || std::any_of(filter.begin(), filter.end(), [&](const std::string& f) {
+          return g.c.id.find(f) != std::string::npos;
+        });
+    if (keep) cases.push_back({std::move(g.c), ""});
+  }
   if (cases.empty()) throw UsageError("no case matches the filter");
   return cases;
 }
@@ -49,9 +63,10 @@ RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOpt
 }
 
 int RunRun(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--strict", "--strict-zero"},
-                  {"--backend", "--filter", "--report", "-j", "--jobs", "--timeout",
-                   "--expectations", "--golden"});
+  const Args args(
+      argv, {"--strict", "--strict-zero"},
+      {"--backend", "--filter", "--report", "-j", "--jobs", "--timeout", "--expectations",
+       "--golden", "--seed", "--count", "--version", "--invalid-percent"});
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
   const RunOptions options = ParseRunOptions(args);
   const std::vector<CatalogueCase> cases = SelectCases(args);

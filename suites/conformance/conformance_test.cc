@@ -16,6 +16,7 @@
 #include <iostream>
 #include <memory>
 
+#include "generators/dequantize_generator.h"
 #include "tools/conformance_run.h"
 
 namespace qconform::tools {
@@ -162,6 +163,7 @@ void ParseFlags(int argc, char** argv) {
 }  // namespace qconform::tools
 
 int main(int argc, char** argv) {
+  using namespace qconform;
   using namespace qconform::tools;
   ::testing::InitGoogleTest(&argc, argv);
   ParseFlags(argc, argv);
@@ -172,9 +174,16 @@ int main(int argc, char** argv) {
     std::cerr << "conformance_test: " << e.what() << "\n";
     return 2;
   }
+  // The same seeded batch of generated cases as `qconform run`.
+  BatchOptions batch;
+  batch.seed = kDefaultGeneratedSeed;
+  batch.count = kDefaultGeneratedCount;
+  for (InvalidCase& g : GenerateDequantizeBatch(batch)) cases.push_back({std::move(g.c), ""});
   for (const CatalogueCase& c : cases) {
     const std::string domain = c.c.domain.empty() ? "" : Identifier(c.c.domain) + "_";
-    const std::string suite = domain + c.c.op_type + "_v" + std::to_string(c.c.opset);
+    // Opsets before the operator existed share one group (golden's dq9 cases).
+    const int64_t version = c.c.domain.empty() && c.c.opset < 10 ? 9 : c.c.opset;
+    const std::string suite = domain + c.c.op_type + "_v" + std::to_string(version);
     const qconform::Case* pointer = &c.c;
     ::testing::RegisterTest(
         suite.c_str(), Identifier(c.c.id).c_str(), nullptr, nullptr, __FILE__, __LINE__,

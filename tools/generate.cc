@@ -1,0 +1,82 @@
+// `qconform generate --seed S --count N --out DIR`: deterministic generated cases (our own PRNG:
+// the same seed gives byte-identical files on any machine), each a case directory with the
+// oracle's outputs, or none and the rule id in the manifest for the deliberately invalid ones.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "generators/dequantize_generator.h"
+#include "oracle/schema.h"
+#include "tools/args.h"
+#include "tools/commands.h"
+#include "tools/manifest.h"
+#include "tools/oracle_case.h"
+
+namespace qconform::tools {
+namespace fs = std::filesystem;
+
+// The batch options from --seed, --count, --op, --version, --invalid-percent.
+BatchOptions ParseBatchOptions(const Args& args, int default_count) {
+  BatchOptions options;
+  const int64_t seed = args.integer("--seed", 1);
+  if (seed < 0) throw UsageError("--seed must be a non-negative integer");
+  options.seed = static_cast<uint64_t>(seed);
+  options.count = static_cast<int>(args.integer("--count", default_count));
+  if (options.count < 0 || options.count > 10000000) throw UsageError("--count must be 0..10^7");
+  options.invalid_percent = static_cast<int>(args.integer("--invalid-percent", 20));
+  if (options.invalid_percent < 0 || options.invalid_percent > 100) {
+    throw UsageError("--invalid-percent must be 0..100");
+  }
+  const std::string op = args.value("--op", "DequantizeLinear");
+  if (op != "DequantizeLinear") {
+    throw UsageError("--op " + op +
+                     ": the generators know DequantizeLinear (ai.onnx and com.microsoft)");
+  }
+  for (const std::string& v : args.values("--version")) {
+    bool found = false;
+    for (const OpSchema* s : DequantizeSchemas()) {
+      const std::string label = (s->domain.empty() ? "" : std::string(s->domain) + ":") +
+                                std::to_string(s->since_version);
+      if (label == v) {
+        options.schemas.push_back(s);
+        found = true;
+      }
+    }
+    if (!found) {
+      throw UsageError(
+          "--version " + v +
+          ": not a DequantizeLinear version (10, 13, 19, 21, 23, 24, 25, com.microsoft:1)");
+    }
+  }
+  return options;
+}
+
+int RunGenerate(const std::vector<std::string>& argv) {
+  const Args args(argv, {},
+                  {"--seed", "--count", "--out", "--op", "--version", "--invalid-percent"});
+  if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
+  if (!args.has("--out")) throw UsageError("--out DIR is required");
+  const BatchOptions options = ParseBatchOptions(args, 100);
+  const fs::path out(args.value("--out"));
+  fs::create_directories(out);
+  std::vector<ManifestEntry> manifest;
+  int invalid = 0;
+  for (const InvalidCase& g : GenerateDequantizeBatch(options)) {
+    const std::string expected = WriteOracleCase((out / g.c.id).string(), g.c);
+    if (!g.rule.empty() && expected != "reject:" + g.rule) {
+      std::fprintf(stderr, "qconform generate: %s was meant to break %s, the oracle says %s\n",
+                   g.c.id.c_str(), g.rule.c_str(), expected.c_str());
+      return 1;
+    }
+    invalid += !g.rule.empty();
+    manifest.push_back({g.c.id, g.c.op_type, g.c.domain, g.c.opset,
+                        g.rule.empty() ? "generated:valid" : "generated:invalid", expected,
+                        g.rule.empty() ? "generated" : "breaks " + g.rule});
+  }
+  std::ofstream(out / "manifest.tsv", std::ios::binary) << FormatManifest(manifest);
+  std::printf("wrote %zu cases (%d invalid) into %s with manifest.tsv (seed %llu)\n",
+              manifest.size(), invalid, out.c_str(), static_cast<unsigned long long>(options.seed));
+  return 0;
+}
+
+}  // namespace qconform::tools
