@@ -29,12 +29,6 @@ std::string Env(const char* name, const char* fallback) {
   return v && *v ? v : fallback;
 }
 
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
 }  // namespace
 
 std::string_view ErrorKindName(ErrorKind k) {

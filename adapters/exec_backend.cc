@@ -57,6 +57,12 @@ BackendResult Failure(ErrorKind kind, std::string message) {
 
 }  // namespace
 
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
 ExecBackend::ExecBackend(std::string command, BackendOptions options, std::string label)
     : command_(std::move(command)),
       options_(std::move(options)),

@@ -11,6 +11,9 @@
 
 namespace qconform {
 
+// s as one word of a /bin/sh command line.
+std::string ShellQuote(const std::string& s);
+
 class ExecBackend : public Backend {
  public:
   // `label` names the backend until the handshake gives its own name.

@@ -8,14 +8,9 @@
 #include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/conformance_run.h"
+#include "tools/run_options.h"
 
 namespace qconform::tools {
-
-RunOptions ParseRunOptions(const Args& args);
-std::vector<CatalogueCase> SelectCases(const Args& args);
-RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOptions& options,
-                           const BackendInfo& info, const std::string& baseline,
-                           bool whole_catalogue, std::ostream* stream);
 
 namespace {
 
@@ -38,13 +33,14 @@ int RunBaseline(const std::vector<std::string>& argv) {
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
   const RunOptions options = ParseRunOptions(args);
   const std::vector<CatalogueCase> cases = SelectCases(args);
-  const BackendInfo info = DescribeBackend(options.backend, options.backend_options);
+  OpenedBackend opened = OpenBackend(options.backend, options.backend_options);
+  const BackendInfo info = opened.info;
   const std::string path = args.value("--expectations", DefaultBaselinePath(info));
   if (path.empty()) {
     throw UsageError("the " + info.name + " backend has no baseline: it must pass every case");
   }
   const Expectations old = std::ifstream(path).good() ? LoadExpectations(path) : Expectations{};
-  const RunSummary s = RunWithProgress(cases, options, info, path, true, nullptr);
+  const RunSummary s = RunWithProgress(cases, options, std::move(opened), path, true, nullptr);
 
   Expectations now;
   for (const CaseResult& r : s.results) {

@@ -21,16 +21,17 @@ std::string SourceDir() {
   return env && *env ? env : QCONFORM_SOURCE_DIR;
 }
 
+bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter) {
+  return filter.empty() || std::any_of(filter.begin(), filter.end(), [&](const std::string& f) {
+           return id.find(f) != std::string::npos;
+         });
+}
+
 std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
                                          const std::vector<std::string>& filter) {
   std::vector<CatalogueCase> out;
   for (const std::string& path : FindCaseDirectories({dir})) {
-    const std::string name = fs::path(path).filename().string();
-    const bool keep =
-        filter.empty() || std::any_of(filter.begin(), filter.end(), [&](const std::string& f) {
-          return name.find(f) != std::string::npos;
-        });
-    if (!keep) continue;
+    if (!MatchesFilter(fs::path(path).filename().string(), filter)) continue;
     CaseDirectory d = ReadCaseDirectory(path);
     for (DataSet& ds : d.data_sets) out.push_back({std::move(ds.c), path});
   }
@@ -205,24 +206,25 @@ Gate Classify(const CaseResult& r, const Expectation* e) {
   return Gate::kNewFailure;
 }
 
-BackendInfo DescribeBackend(const std::string& spec, const BackendOptions& options) {
+OpenedBackend OpenBackend(const std::string& spec, const BackendOptions& options) {
   std::unique_ptr<Backend> b = MakeBackend(spec, options);
   // An exec backend names itself in its handshake.
   if (std::optional<std::string> error = b->Open()) throw std::runtime_error(*error);
-  return {b->name(), b->version(), b->capabilities()};
+  BackendInfo info{b->name(), b->version(), b->capabilities()};
+  return {std::move(b), std::move(info)};
 }
 
 std::vector<CaseResult> RunCases(const std::vector<CatalogueCase>& cases, const RunOptions& options,
+                                 std::unique_ptr<Backend> first,
                                  const std::function<void(const CaseResult&, size_t)>& on_result) {
   std::vector<CaseResult> results(cases.size());
   std::atomic<size_t> next{0};
   std::mutex lock;
   size_t done = 0;
   std::string first_error;
-  auto worker = [&] {
-    std::unique_ptr<Backend> backend;
+  auto worker = [&](std::unique_ptr<Backend> backend) {
     try {
-      backend = MakeBackend(options.backend, options.backend_options);
+      if (!backend) backend = MakeBackend(options.backend, options.backend_options);
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> hold(lock);
       if (first_error.empty()) first_error = e.what();
@@ -241,7 +243,9 @@ std::vector<CaseResult> RunCases(const std::vector<CatalogueCase>& cases, const 
   };
   const int jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(cases.size())));
   std::vector<std::thread> threads;
-  for (int k = 0; k < jobs; ++k) threads.emplace_back(worker);
+  for (int k = 0; k < jobs; ++k) {
+    threads.emplace_back(worker, k == 0 ? std::move(first) : std::unique_ptr<Backend>());
+  }
   for (std::thread& t : threads) t.join();
   if (!first_error.empty() && done == 0) throw std::runtime_error(first_error);
   return results;
@@ -252,19 +256,19 @@ bool RunSummary::gate_ok() const {
 }
 
 RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions& options,
-                      const BackendInfo& info, const std::string& baseline_path,
-                      bool whole_catalogue,
+                      OpenedBackend opened, const std::string& baseline_path, bool whole_catalogue,
                       const std::function<void(const CaseResult&, Gate, size_t)>& on_result) {
   RunSummary s;
-  s.backend = info;
+  s.backend = opened.info;
   s.baseline_path = baseline_path;
   const Expectations baseline = baseline_path.empty() || !fs::exists(baseline_path)
                                     ? Expectations{}
                                     : LoadExpectations(baseline_path);
   const auto start = std::chrono::steady_clock::now();
-  s.results = RunCases(cases, options, [&](const CaseResult& r, size_t done) {
-    on_result(r, Classify(r, FindExpectation(baseline, r.id)), done);
-  });
+  s.results =
+      RunCases(cases, options, std::move(opened.backend), [&](const CaseResult& r, size_t done) {
+        on_result(r, Classify(r, FindExpectation(baseline, r.id)), done);
+      });
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::set<std::string> seen;
   for (const CaseResult& r : s.results) {

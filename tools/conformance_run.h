@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct CatalogueCase {
   Case c;
   std::string source;  // the case directory it came from ("" for generated cases)
 };
+
+// Whether a case id is selected by --filter: it contains one of the substrings (all when empty).
+bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter);
 
 // Every case directory under `dir` (the golden catalogue), sorted by id. `filter` keeps the ids
 // containing any of its substrings (all when empty). Throws CaseIoError on an unreadable case.
@@ -86,9 +90,18 @@ struct RunOptions {
 struct BackendInfo {
   std::string name, version, capabilities;
 };
-BackendInfo DescribeBackend(const std::string& spec, const BackendOptions& options);
+// A backend made and opened (an exec backend's process started, its handshake read), so that
+// its name and version are known before the run; the run's first worker then uses it.
+struct OpenedBackend {
+  std::unique_ptr<Backend> backend;
+  BackendInfo info;
+};
+// Throws std::invalid_argument / std::runtime_error when the backend cannot be made or started.
+OpenedBackend OpenBackend(const std::string& spec, const BackendOptions& options);
+// `first` (may be null) serves the first worker; the others make their own.
 std::vector<CaseResult> RunCases(
     const std::vector<CatalogueCase>& cases, const RunOptions& options,
+    std::unique_ptr<Backend> first,
     const std::function<void(const CaseResult&, size_t done)>& on_result);
 
 // A whole run, judged against a baseline.
@@ -106,8 +119,7 @@ struct RunSummary {
 // are stale only when `whole_catalogue` (a filtered run cannot tell). `on_result` sees each
 // result and its gate as it arrives.
 RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions& options,
-                      const BackendInfo& info, const std::string& baseline_path,
-                      bool whole_catalogue,
+                      OpenedBackend opened, const std::string& baseline_path, bool whole_catalogue,
                       const std::function<void(const CaseResult&, Gate, size_t done)>& on_result);
 
 // The checked-in baseline of a backend: suites/expectations/<name>-<major>.<minor>.txt

@@ -11,6 +11,7 @@
 #include "tools/commands.h"
 #include "tools/manifest.h"
 #include "tools/oracle_case.h"
+#include "tools/run_options.h"
 
 namespace qconform::tools {
 namespace fs = std::filesystem;

@@ -10,6 +10,7 @@
 #include "tools/conformance_run.h"
 #include "tools/progress.h"
 #include "tools/report.h"
+#include "tools/run_options.h"
 
 namespace qconform::tools {
 namespace fs = std::filesystem;
@@ -28,8 +29,6 @@ RunOptions ParseRunOptions(const Args& args) {
   return options;
 }
 
-BatchOptions ParseBatchOptions(const Args& args, int default_count);
-
 std::vector<CatalogueCase> SelectCases(const Args& args) {
   const std::string golden = args.value("--golden", SourceDir() + "/golden");
   if (!fs::is_directory(golden)) throw UsageError("no golden catalogue at " + golden);
@@ -39,22 +38,18 @@ std::vector<CatalogueCase> SelectCases(const Args& args) {
   BatchOptions batch = ParseBatchOptions(args, kDefaultGeneratedCount);
   if (!args.has("--seed")) batch.seed = kDefaultGeneratedSeed;
   for (InvalidCase& g : GenerateDequantizeBatch(batch)) {
-    const bool keep =
-        filter.empty() || std::any_of(filter.begin(), filter.end(), [&](const std::string& f) {
-          return g.c.id.find(f) != std::string::npos;
-        });
-    if (keep) cases.push_back({std::move(g.c), ""});
+    if (MatchesFilter(g.c.id, filter)) cases.push_back({std::move(g.c), ""});
   }
   if (cases.empty()) throw UsageError("no case matches the filter");
   return cases;
 }
 
 RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOptions& options,
-                           const BackendInfo& info, const std::string& baseline,
-                           bool whole_catalogue, std::ostream* stream) {
-  Progress progress(cases.size(), info.name);
+                           OpenedBackend opened, const std::string& baseline, bool whole_catalogue,
+                           std::ostream* stream) {
+  Progress progress(cases.size(), opened.info.name);
   size_t failing = 0;
-  return ExecuteRun(cases, options, info, baseline, whole_catalogue,
+  return ExecuteRun(cases, options, std::move(opened), baseline, whole_catalogue,
                     [&](const CaseResult& r, Gate g, size_t done) {
                       failing += r.outcome == Outcome::kFail;
                       if (stream) *stream << JsonRecord(r, g) << "\n" << std::flush;
@@ -70,7 +65,8 @@ int RunRun(const std::vector<std::string>& argv) {
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
   const RunOptions options = ParseRunOptions(args);
   const std::vector<CatalogueCase> cases = SelectCases(args);
-  const BackendInfo info = DescribeBackend(options.backend, options.backend_options);
+  OpenedBackend opened = OpenBackend(options.backend, options.backend_options);
+  const BackendInfo info = opened.info;
   const std::string baseline = args.value("--expectations", DefaultBaselinePath(info));
   const std::string report = args.value("--report", "qconform-report");
   fs::create_directories(report);
@@ -79,8 +75,8 @@ int RunRun(const std::vector<std::string>& argv) {
   std::printf("qconform run: %zu cases against %s %s (%s)\n", cases.size(), info.name.c_str(),
               info.version.c_str(), info.capabilities.c_str());
   std::fflush(stdout);
-  const RunSummary s =
-      RunWithProgress(cases, options, info, baseline, args.values("--filter").empty(), &stream);
+  const RunSummary s = RunWithProgress(cases, options, std::move(opened), baseline,
+                                       args.values("--filter").empty(), &stream);
   WriteReport(report, s, cases);
 
   // The news first: what differs from the baseline.

@@ -19,10 +19,6 @@ constexpr int32_t kAbortingOutputs[] = {
     static_cast<int32_t>(DataType::kInt4), static_cast<int32_t>(DataType::kUint4),
     static_cast<int32_t>(DataType::kInt2), static_cast<int32_t>(DataType::kUint2)};
 
-std::string Quote(const std::string& s) {
-  return "'" + s + "'";
-}
-
 }  // namespace
 
 std::string OnnxRuntimeBackend::ModulesDir() {
@@ -35,8 +31,9 @@ std::string OnnxRuntimeBackend::RunnerScript() {
 }
 
 OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options)
-    : ExecBackend("NODE_PATH=" + Quote(ModulesDir()) + " exec node " + Quote(RunnerScript()),
-                  options, "onnxruntime") {
+    : ExecBackend(
+          "NODE_PATH=" + ShellQuote(ModulesDir()) + " exec node " + ShellQuote(RunnerScript()),
+          options, "onnxruntime") {
   if (!std::filesystem::exists(ModulesDir() + "/onnxruntime-node/package.json")) {
     throw std::runtime_error("onnxruntime-node is not installed in " + ModulesDir() +
                              ": run tools/setup.sh (or set QCONFORM_ORT_MODULES)");

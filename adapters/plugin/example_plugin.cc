@@ -95,12 +95,14 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   const qconform_tensor* zp =
       node->input_count > 2 && node->inputs[2].data_type != 0 ? &node->inputs[2] : nullptr;
   if (!Supported(x.data_type)) {
-    return Fail(QCONFORM_UNSUPPORTED, message, message_size, "x type not implemented");
+    // Deliberately partial, like a first kernel: float8/float4 x is reported, not guessed at.
+    return Fail(QCONFORM_UNSUPPORTED, message, message_size, "only integer x types (int2 too narrow)");
   }
   if (scale.data_type != kFloat) {
     return Fail(QCONFORM_UNSUPPORTED, message, message_size, "only float32 x_scale");
   }
-  if (IntAttribute(node, "output_dtype", kFloat) != kFloat) {
+  const int64_t output_dtype = IntAttribute(node, "output_dtype", 0);  // 0: the scale's type
+  if (output_dtype != 0 && output_dtype != kFloat) {
     return Fail(QCONFORM_UNSUPPORTED, message, message_size, "only float32 output");
   }
 #ifdef QCONFORM_BROKEN_PLUGIN
