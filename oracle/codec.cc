@@ -1,6 +1,7 @@
 #include "oracle/codec.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace qconform {
 namespace {
@@ -141,6 +142,16 @@ Exact Decode(const ElementType& t, uint32_t code) {
 
 std::optional<uint32_t> Encode(const ElementType& t, const Exact& v, Saturation saturation) {
   return t.is_integer() ? EncodeInteger(t, v) : EncodeFloat(t, v, saturation);
+}
+
+std::string HexCode(const ElementType& t, uint32_t code) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%0*x", (t.bits + 3) / 4, code);
+  return buf;
+}
+
+std::string DescribeCode(const ElementType& t, uint32_t code) {
+  return HexCode(t, code) + " (" + Decode(t, code).ToString() + ")";
 }
 
 BigInt RoundHalfEven(const Rational& r) {

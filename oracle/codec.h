@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "oracle/element_type.h"
 #include "oracle/exact.h"
@@ -27,6 +28,11 @@ std::optional<uint32_t> Encode(const ElementType& t, const Exact& v, Saturation 
 
 // The code a value beyond the range gets (the table described at Saturation).
 uint32_t OverflowCode(const ElementType& t, bool negative, Saturation saturation);
+
+// "0x7f", zero-padded to the type's width.
+std::string HexCode(const ElementType& t, uint32_t code);
+// "0x7f (127)": the code and its exact value, for messages.
+std::string DescribeCode(const ElementType& t, uint32_t code);
 
 // Round-half-even of a rational to an integer (the quotient rounding of QuantizeLinear).
 BigInt RoundHalfEven(const Rational& r);

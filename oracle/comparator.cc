@@ -1,23 +1,11 @@
 #include "oracle/comparator.h"
 
-#include <cstdio>
-
 #include "oracle/codec.h"
 #include "oracle/fast_codec.h"
 #include "oracle/scale_index.h"
 
 namespace qconform {
 namespace {
-
-std::string Hex(const ElementType& t, uint32_t code) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%0*x", (t.bits + 3) / 4, code);
-  return buf;
-}
-
-std::string CodeAndValue(const ElementType& t, uint32_t code) {
-  return Hex(t, code) + " (" + Decode(t, code).ToString() + ")";
-}
 
 enum class Equality { kEqual, kEqualButZeroSign, kDifferent };
 
@@ -41,6 +29,30 @@ int64_t Ordinal(const ElementType& t, uint32_t code) {
   return (code & t.sign_bit()) != 0 ? -magnitude : magnitude;
 }
 
+// Every expected output against the observed ones.
+Judgement CompareOutputs(const Case& c, const std::vector<OutputEvaluation>& expected,
+                         const Observed& observed, const CompareOptions& options) {
+  Judgement j;
+  j.verdict = Verdict::kConformant;
+  for (size_t k = 0; k < expected.size(); ++k) {
+    if (k >= observed.outputs.size()) {
+      j.verdict = Verdict::kWrongOutputs;
+      j.detail = "output " + expected[k].name + " is missing";
+      break;
+    }
+    OutputComparison cmp = CompareOutput(expected[k], observed.outputs[k], options, c.id);
+    if (!cmp.conforms() && j.verdict == Verdict::kConformant) {
+      j.verdict = Verdict::kWrongOutputs;
+      j.detail = !cmp.structural_error.empty()
+                     ? cmp.structural_error
+                     : std::to_string(cmp.mismatched) + " of " + std::to_string(cmp.elements) +
+                           " elements not admissible; first: " + cmp.mismatches.front().message;
+    }
+    j.outputs.push_back(std::move(cmp));
+  }
+  return j;
+}
+
 }  // namespace
 
 int64_t UlpDistance(const ElementType& t, uint32_t a, uint32_t b) {
@@ -51,8 +63,10 @@ int64_t UlpDistance(const ElementType& t, uint32_t a, uint32_t b) {
 
 std::vector<std::string> OutputComparison::consistent_strategies() const {
   std::vector<std::string> out;
+  const auto free = strategy_matches.find("implementation-defined");
+  const int64_t free_count = free == strategy_matches.end() ? 0 : free->second;
   for (const auto& [name, count] : strategy_matches) {
-    if (count == elements) out.push_back(name);
+    if (name != "implementation-defined" && count + free_count == elements) out.push_back(name);
   }
   return out;
 }
@@ -89,6 +103,11 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
   for (int64_t i = 0; i < r.elements; ++i) {
     const uint32_t got = observed.codes[i];
     const uint32_t want = expected.exact[i];
+    if (expected.is_free(i)) {  // any code is admissible (decisions 13, 15, 17)
+      ++r.admissible;
+      ++r.strategy_matches["implementation-defined"];
+      continue;
+    }
     const Equality vs_exact = Compare(*t, got, want, options.strict_zero);
     bool zero_sign = vs_exact == Equality::kEqualButZeroSign;
     bool matched = vs_exact != Equality::kDifferent;
@@ -110,10 +129,10 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
     } else {
       ++r.mismatched;
       if (r.mismatches.size() < options.max_reported) {
-        std::string allowed = Hex(*t, want) + " (exact)";
+        std::string allowed = HexCode(*t, want) + " (exact)";
         if (!options.strict) {
           for (const StrategyOutput& s : expected.alternatives) {
-            allowed += ", " + Hex(*t, s.codes[i]) + " (" + s.strategy + ")";
+            allowed += ", " + HexCode(*t, s.codes[i]) + " (" + s.strategy + ")";
           }
         }
         const int64_t ulp = UlpDistance(*t, got, want);
@@ -121,7 +140,7 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
             case_id + "[i=" + std::to_string(i) + " " +
             ShapeString(Coordinates(expected.shape, i)) + "] " +
             (expected.describe_inputs ? expected.describe_inputs(i) + " " : "") + "-> got " +
-            CodeAndValue(*t, got) + ", exact " + CodeAndValue(*t, want) + ", admissible {" +
+            DescribeCode(*t, got) + ", exact " + DescribeCode(*t, want) + ", admissible {" +
             allowed + "}, " +
             (ulp < 0 ? std::string("NaN vs number") : std::to_string(ulp) + " ulp from exact");
         r.mismatches.push_back({i, got, std::move(message)});
@@ -169,22 +188,15 @@ Judgement Judge(const Case& c, const OracleResult& oracle, const Observed& obser
     j.detail = observed.message;
     return j;
   }
-  j.verdict = Verdict::kConformant;
-  for (size_t k = 0; k < oracle.outputs.size(); ++k) {
-    if (k >= observed.outputs.size()) {
-      j.verdict = Verdict::kWrongOutputs;
-      j.detail = "output " + oracle.outputs[k].name + " is missing";
-      break;
+  j = CompareOutputs(c, oracle.outputs, observed, options);
+  // Whole results the specification also admits (decision 13): the first that fits explains it.
+  for (const OracleOutcome& other : oracle.other_outcomes) {
+    if (j.verdict == Verdict::kConformant) break;
+    Judgement alt = CompareOutputs(c, other.outputs, observed, options);
+    if (alt.verdict == Verdict::kConformant) {
+      j = std::move(alt);
+      j.detail = "matches the admissible outcome '" + other.name + "'";
     }
-    OutputComparison cmp = CompareOutput(oracle.outputs[k], observed.outputs[k], options, c.id);
-    if (!cmp.conforms() && j.verdict == Verdict::kConformant) {
-      j.verdict = Verdict::kWrongOutputs;
-      j.detail = !cmp.structural_error.empty()
-                     ? cmp.structural_error
-                     : std::to_string(cmp.mismatched) + " of " + std::to_string(cmp.elements) +
-                           " elements not admissible; first: " + cmp.mismatches.front().message;
-    }
-    j.outputs.push_back(std::move(cmp));
   }
   return j;
 }

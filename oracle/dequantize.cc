@@ -1,7 +1,6 @@
 #include "oracle/dequantize.h"
 
 #include <cmath>
-#include <cstdio>
 
 #include "oracle/codec.h"
 #include "oracle/fast_codec.h"
@@ -20,6 +19,8 @@ const ElementType* WorkingType(Strategy s, const ElementType& output_type) {
       return &element_type(DataType::kFloat);
     case Strategy::kOut:
       return &output_type;
+    case Strategy::kPrecision:  // QuantizeLinear's; no DequantizeLinear row admits it
+      return nullptr;
   }
   return nullptr;
 }
@@ -30,12 +31,6 @@ uint32_t Round(const ElementType& t, const Exact& v) {
 }
 double RoundFast(const ElementType& t, double v) {
   return DecodeDouble(t, *EncodeDouble(t, v, Saturation::kNone));
-}
-
-std::string Hex(const ElementType& t, uint32_t code) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%0*x", (t.bits + 3) / 4, code);
-  return buf;
 }
 
 }  // namespace
@@ -63,7 +58,7 @@ DequantizeSteps DequantizeElement(const ElementType& x_type, uint32_t x,
 }
 
 OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
-                                    const DequantizePlan& plan, const EvaluateOptions& options) {
+                                    const QuantizationPlan& plan, const EvaluateOptions& options) {
   const Tensor& x = *c.input(0);
   const Tensor& scale = *c.input(1);
   const Tensor* zero_point = c.input(2);
@@ -124,7 +119,7 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
   result.describe_inputs = [&xt, &st, &x, &scale, zero_point, index](int64_t i) {
     const int64_t k = index(i);
     auto operand = [](const char* name, const ElementType& t, uint32_t code) {
-      return std::string(name) + "=" + Hex(t, code) + " (" + Decode(t, code).ToString() + ")";
+      return std::string(name) + "=" + DescribeCode(t, code);
     };
     std::string s = operand("x", xt, x.codes[i]);
     if (zero_point != nullptr) s += " " + operand("x_zero_point", xt, zero_point->codes[k]);

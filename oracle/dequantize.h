@@ -5,9 +5,9 @@
 #pragma once
 
 #include "generators/case.h"
-#include "oracle/dequantize_validation.h"
 #include "oracle/evaluation.h"
 #include "oracle/exact.h"
+#include "oracle/linear_validation.h"
 
 namespace qconform {
 
@@ -18,7 +18,7 @@ struct EvaluateOptions {
 };
 
 OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
-                                    const DequantizePlan& plan, const EvaluateOptions& options);
+                                    const QuantizationPlan& plan, const EvaluateOptions& options);
 
 // One element through one strategy, exactly as the evaluator computes it; `working` is the type
 // the strategy rounds operands and product to (nullptr for the exact strategy). Exposed for

@@ -23,9 +23,23 @@ struct OutputEvaluation {
   std::vector<int64_t> shape;
   Codes exact;
   std::vector<StrategyOutput> alternatives;
+  // Elements the specification leaves open (NaN quantized to an integer type, decision 15;
+  // DynamicQuantizeLinear's undefined outputs, decision 13): any code is admissible there.
+  // Empty, or one flag per element.
+  std::vector<uint8_t> implementation_defined;
+  bool is_free(size_t i) const {
+    return i < implementation_defined.size() && implementation_defined[i] != 0;
+  }
   // The inputs behind element i, for messages: "x=0x07 (7) x_zero_point=0x01 (1) x_scale=...".
   // It refers to the evaluated case's tensors: call it only while that case lives.
   std::function<std::string(int64_t)> describe_inputs;
+};
+
+// A whole result the specification admits besides the primary one (decision 13: all-zero
+// input to DynamicQuantizeLinear), with the name reports give it.
+struct OracleOutcome {
+  std::string name;
+  std::vector<OutputEvaluation> outputs;
 };
 
 }  // namespace qconform

@@ -88,6 +88,18 @@ Exact operator-(const Exact& a, const Exact& b) {
   return Exact::Finite(std::move(d), negative_zero);
 }
 
+Exact operator+(const Exact& a, const Exact& b) {
+  if (a.is_nan() || b.is_nan()) return Exact::NaN();
+  if (a.is_infinity() && b.is_infinity()) {
+    return a.is_negative() == b.is_negative() ? a : Exact::NaN();
+  }
+  if (a.is_infinity()) return a;
+  if (b.is_infinity()) return b;
+  // An exact zero sum is +0, except (-0) + (-0) = -0.
+  const bool negative_zero = a.is_zero() && b.is_zero() && a.is_negative() && b.is_negative();
+  return Exact::Finite(a.value() + b.value(), negative_zero);
+}
+
 Exact operator*(const Exact& a, const Exact& b) {
   if (a.is_nan() || b.is_nan()) return Exact::NaN();
   const bool negative = a.is_negative() != b.is_negative();

@@ -50,7 +50,9 @@ class Exact {
 };
 
 // IEEE 754 semantics for specials and signed zeros, exact arithmetic for finite values:
-// x - x is +0, (-0) - (+0) is -0, inf * 0 and inf - inf are NaN, a nonzero / 0 is inf.
+// x - x is +0, (-0) - (+0) and (-0) + (-0) are -0, inf * 0 and inf - inf are NaN, a nonzero / 0 is
+// inf.
+Exact operator+(const Exact& a, const Exact& b);
 Exact operator-(const Exact& a, const Exact& b);
 Exact operator*(const Exact& a, const Exact& b);
 Exact operator/(const Exact& a, const Exact& b);

@@ -2,14 +2,44 @@
 
 #include <algorithm>
 
+#include "oracle/dynamic_quantize.h"
+#include "oracle/quantize.h"
+
 namespace qconform {
 namespace {
 
 OracleResult RunDequantize(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
   OracleResult r;
-  DequantizeValidation v = ValidateDequantize(c, schema);
+  LinearValidation v = ValidateDequantize(c, schema);
   r.findings = std::move(v.findings);
   if (v.plan) r.outputs.push_back(EvaluateDequantize(c, schema, *v.plan, options));
+  return r;
+}
+
+OracleResult RunQuantize(const Case& c, const OpSchema& schema, const EvaluateOptions&) {
+  OracleResult r;
+  LinearValidation v = ValidateQuantize(c, schema);
+  r.findings = std::move(v.findings);
+  if (!v.plan) return r;
+  r.outputs.push_back(EvaluateQuantize(c, schema, *v.plan));
+  const OutputEvaluation& y = r.outputs.back();
+  for (size_t i = 0; i < y.implementation_defined.size(); ++i) {
+    if (!y.is_free(i)) continue;
+    r.findings.push_back({&RuleById("ql.nan.integer"),
+                          schema.label() + ": y[" + std::to_string(i) + "] (" +
+                              y.describe_inputs(static_cast<int64_t>(i)) + ") is NaN into " +
+                              DataTypeName(y.data_type) + ", which has no NaN"});
+    break;
+  }
+  return r;
+}
+
+OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOptions&) {
+  DynamicQuantizeResult d = RunDynamicQuantize(c, schema);
+  OracleResult r;
+  r.findings = std::move(d.findings);
+  r.outputs = std::move(d.outputs);
+  r.other_outcomes = std::move(d.other_outcomes);
   return r;
 }
 
@@ -20,6 +50,8 @@ struct OperatorEntry {
 
 constexpr OperatorEntry kOperators[] = {
     {"DequantizeLinear", RunDequantize},
+    {"QuantizeLinear", RunQuantize},
+    {"DynamicQuantizeLinear", RunDynamic},
 };
 
 struct DomainOpset {

@@ -25,6 +25,7 @@ struct OracleResult {
   const OpSchema* schema = nullptr;       // the resolved version; nullptr if none exists
   std::vector<Finding> findings;          // every rule the case breaks, in check order
   std::vector<OutputEvaluation> outputs;  // empty when the case is must-reject
+  std::vector<OracleOutcome> other_outcomes;
 
   // The first must-reject finding, or nullptr.
   const Finding* rejection() const;

@@ -44,9 +44,43 @@ const std::vector<G> kBlocked = {G::kPerTensor, G::kPerAxis, G::kBlocked};
 
 const std::vector<Strategy> kExactF32 = {Strategy::kExact, Strategy::kF32};
 const std::vector<Strategy> kExactF32Out = {Strategy::kExact, Strategy::kF32, Strategy::kOut};
+const std::vector<Strategy> kExactF32Precision = {Strategy::kExact, Strategy::kF32,
+                                                  Strategy::kPrecision};
+const std::vector<Strategy> kExactOnly = {Strategy::kExact};
+
+// QuantizeLinear (quantize-schemas.md): T1 for x, the y types growing version by version.
+const std::vector<D> kQlX10 = {D::kFloat, D::kInt32};
+const std::vector<D> kQlX19 = {D::kFloat, D::kFloat16, D::kBfloat16, D::kInt32};
+const std::vector<D> kQlScale23 = kQlX19;
+const std::vector<D> kQlScale24 = {D::kFloat, D::kFloat16, D::kBfloat16, D::kInt32, D::kFloat8E8M0};
+const std::vector<D> kQlY10 = {D::kInt8, D::kUint8};
+const std::vector<D> kQlY19 = {D::kInt8,           D::kUint8,      D::kFloat8E4M3FN,
+                               D::kFloat8E4M3FNUZ, D::kFloat8E5M2, D::kFloat8E5M2FNUZ};
+const std::vector<D> kQlY21 = [] {
+  std::vector<D> v = kQlY19;
+  for (D t : {D::kInt16, D::kUint16, D::kInt4, D::kUint4}) v.push_back(t);
+  return v;
+}();
+const std::vector<D> kQlY23 = [] {
+  std::vector<D> v = kQlY21;
+  v.push_back(D::kFloat4E2M1);
+  return v;
+}();
+const std::vector<D> kQlY25 = [] {
+  std::vector<D> v = kQlY23;
+  v.push_back(D::kInt2);
+  v.push_back(D::kUint2);
+  return v;
+}();
+const std::vector<AttributeSpec> kQlAttrs19 = {{"axis", 1}, {"saturate", 1}};
+const std::vector<AttributeSpec> kQlAttrs21 = {
+    {"axis", 1}, {"saturate", 1}, {"block_size", 0}, {"output_dtype", 0}};
+const std::vector<AttributeSpec> kQlAttrs23 = {
+    {"axis", 1}, {"saturate", 1}, {"block_size", 0}, {"output_dtype", 0}, {"precision", 0}};
 
 constexpr auto kScale = OutputRule::kScaleType;
 constexpr auto kDtype = OutputRule::kOutputDtypeElseScaleType;
+constexpr auto kZp = OutputRule::kZeroPointElseOutputDtypeElseUint8;
 
 // clang-format off
 const std::vector<OpSchema> kSchemas = {
@@ -68,6 +102,24 @@ const std::vector<OpSchema> kSchemas = {
   {"com.microsoft", "DequantizeLinear", 1, {D::kInt8, D::kUint8}, {D::kFloat, D::kFloat16}, {D::kFloat, D::kFloat16},
    kScale, {{"axis", std::nullopt}}, kPerAxis, true, kExactF32,
    "seed 000, com.microsoft DequantizeLinear-1"},
+  // QuantizeLinear: quantize-schemas.md; the y types are the zero point's (output_types).
+  {"", "QuantizeLinear", 10, kQlX10, kFloatOnly, kQlY10, kZp, kNoAttributes, kPerTensor, false, kExactF32,
+   "quantize-schemas.md, QuantizeLinear-10"},
+  {"", "QuantizeLinear", 13, kQlX10, kFloatOnly, kQlY10, kZp, kAxis, kPerAxis, false, kExactF32,
+   "quantize-schemas.md, QuantizeLinear-13"},
+  {"", "QuantizeLinear", 19, kQlX19, kQlX19, kQlY19, kZp, kQlAttrs19, kPerAxis, false, kExactF32,
+   "quantize-schemas.md, QuantizeLinear-19", true},
+  {"", "QuantizeLinear", 21, kQlX19, kQlX19, kQlY21, kZp, kQlAttrs21, kBlocked, false, kExactF32,
+   "quantize-schemas.md, QuantizeLinear-21", true},
+  {"", "QuantizeLinear", 23, kQlX19, kQlScale23, kQlY23, kZp, kQlAttrs23, kBlocked, false, kExactF32Precision,
+   "quantize-schemas.md, QuantizeLinear-23", false, kFloats},
+  {"", "QuantizeLinear", 24, kQlX19, kQlScale24, kQlY23, kZp, kQlAttrs23, kBlocked, false, kExactF32Precision,
+   "quantize-schemas.md, QuantizeLinear-24", false, kFloats},
+  {"", "QuantizeLinear", 25, kQlX19, kQlScale24, kQlY25, kZp, kQlAttrs23, kBlocked, false, kExactF32Precision,
+   "quantize-schemas.md, QuantizeLinear-25", false, kFloats},
+  // DynamicQuantizeLinear: seed 003; its outputs are fixed (y, y_zero_point uint8; y_scale float).
+  {"", "DynamicQuantizeLinear", 11, kFloatOnly, {}, {D::kUint8}, OutputRule::kFixed, kNoAttributes, kPerTensor,
+   false, kExactOnly, "seed 003, DynamicQuantizeLinear-11"},
 };
 // clang-format on
 
@@ -97,6 +149,8 @@ std::string_view StrategyName(Strategy s) {
       return "f32";
     case Strategy::kOut:
       return "out";
+    case Strategy::kPrecision:
+      return "precision";
   }
   return "?";
 }
@@ -124,6 +178,13 @@ bool OpSchema::allows_output(DataType t) const {
 std::string OpSchema::label() const {
   return (domain.empty() ? "" : std::string(domain) + ".") + std::string(op_type) + "-" +
          std::to_string(since_version);
+}
+
+std::string_view OpSchema::scale_name() const {
+  return op_type == "QuantizeLinear" ? "y_scale" : "x_scale";
+}
+std::string_view OpSchema::zero_point_name() const {
+  return op_type == "QuantizeLinear" ? "y_zero_point" : "x_zero_point";
 }
 
 std::span<const OpSchema> AllSchemas() {

@@ -22,6 +22,10 @@ std::string_view GranularityName(Granularity g);
 enum class OutputRule {
   kScaleType,                 // 10-21, com.microsoft: "x_scale determines the output type"
   kOutputDtypeElseScaleType,  // 23+: output_dtype when non-zero, else x_scale's type
+  // QuantizeLinear: y_zero_point's type when given, else output_dtype when the version has it
+  // and it is non-zero, else uint8 ("Default is uint8 with zero point of 0").
+  kZeroPointElseOutputDtypeElseUint8,
+  kFixed,  // DynamicQuantizeLinear: uint8, always
 };
 
 // The ways real implementations compute (x - x_zero_point) * x_scale that a version admits
@@ -30,6 +34,9 @@ enum class Strategy {
   kExact,  // the real product, rounded once
   kF32,    // x - zp and x_scale rounded to float32, multiplied in float32
   kOut,    // x - zp and x_scale rounded to the output type, multiplied in it (23+)
+  // QuantizeLinear 23+: x and y_scale rounded to the `precision` type (0: y_scale's type), the
+  // quotient rounded to it, then rounded half to even to y (decision 14).
+  kPrecision,
 };
 std::string_view StrategyName(Strategy s);
 
@@ -42,9 +49,11 @@ struct OpSchema {
   std::string_view domain;  // "" for ai.onnx
   std::string_view op_type;
   int since_version;
-  std::vector<DataType> x_types;       // T1 (T in 10, 13)
-  std::vector<DataType> scale_types;   // T2 (tensor(float) in 10, 13)
-  std::vector<DataType> output_types;  // T3 (23+); for earlier versions the scale types
+  std::vector<DataType> x_types;      // T1 (T in 10, 13)
+  std::vector<DataType> scale_types;  // T2 (tensor(float) in 10, 13)
+  // DequantizeLinear: T3 (23+), for earlier versions the scale types. QuantizeLinear: the types
+  // of y_zero_point and y.
+  std::vector<DataType> output_types;
   OutputRule output_rule;
   std::vector<AttributeSpec> attributes;
   std::vector<Granularity> granularities;
@@ -52,6 +61,10 @@ struct OpSchema {
   bool axis_presence_selects_granularity;
   std::vector<Strategy> strategies;
   std::string_view source;  // where the row comes from
+  // QuantizeLinear 19, 21: "y_scale: T1", the type of x.
+  bool scale_type_is_x_type = false;
+  // QuantizeLinear 23+: the types `precision` may name (empty: the version has no precision).
+  std::vector<DataType> precision_types = {};
 
   const AttributeSpec* attribute(std::string_view name) const;
   bool allows(Granularity g) const;
@@ -59,6 +72,9 @@ struct OpSchema {
   bool allows_scale(DataType t) const;
   bool allows_output(DataType t) const;
   std::string label() const;  // "DequantizeLinear-21"
+  // The names of the inputs in the schema: x, x_scale, x_zero_point or x, y_scale, y_zero_point.
+  std::string_view scale_name() const;
+  std::string_view zero_point_name() const;
 };
 
 std::span<const OpSchema> AllSchemas();

@@ -105,6 +105,7 @@ int RunCheck(const std::vector<std::string>& argv) {
             model_ops.size() == 1 && std::find(ops.begin(), ops.end(), model_ops[0]) != ops.end();
         if (!selected) {
           ++skipped;
+          seen.insert(std::filesystem::path(path).filename().string());  // filtered, not stale
           if (!args.flag("--quiet")) {
             std::printf("SKIP   %s (not a single %s node)\n",
                         std::filesystem::path(path).filename().c_str(),

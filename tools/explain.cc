@@ -19,8 +19,8 @@ std::string Show(const ElementType& t, uint32_t code) {
 }
 
 void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index) {
-  const DequantizeValidation v = ValidateDequantize(c, *result.schema);
-  const DequantizePlan& plan = *v.plan;
+  const LinearValidation v = ValidateDequantize(c, *result.schema);
+  const QuantizationPlan& plan = *v.plan;
   const Tensor& x = *c.input(0);
   const Tensor& scale = *c.input(1);
   const Tensor* zp = c.input(2);

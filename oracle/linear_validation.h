@@ -1,0 +1,81 @@
+// Validation shared by the linear quantization operators (DequantizeLinear, QuantizeLinear):
+// inputs, shapes, attributes, granularity (per-tensor, per-axis, blocked). The two operators
+// differ only in their type rules and in which zero-point values they question; each supplies
+// those as a subclass of LinearChecker. Checks run in a fixed order (inputs, attributes, types,
+// granularity, values) and stop after the first group that finds a must-reject rule, so a case
+// that breaks one rule reports exactly that rule. Rule ids are the operator's prefix ("dq",
+// "ql") followed by the rule's name, e.g. "ql.blocked.block_size_range".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generators/case.h"
+#include "oracle/codec.h"
+#include "oracle/rules.h"
+#include "oracle/schema.h"
+
+namespace qconform {
+
+// What validation settled, for the evaluator.
+struct QuantizationPlan {
+  const ElementType* x_type = nullptr;
+  const ElementType* scale_type = nullptr;
+  const ElementType* output_type = nullptr;
+  Granularity granularity = Granularity::kPerTensor;
+  int axis = 0;            // in [0, rank) for per-axis and blocked
+  int64_t block_size = 0;  // > 0 for blocked
+  // QuantizeLinear: float8 overflow by the `saturate` attribute (decision 16); the type the
+  // `precision` strategy divides in (decision 14).
+  Saturation saturation = Saturation::kSaturate;
+  const ElementType* precision_type = nullptr;
+};
+
+struct LinearValidation {
+  std::vector<Finding> findings;
+  std::optional<QuantizationPlan> plan;  // set unless a must-reject rule was found
+};
+
+class LinearChecker {
+ public:
+  LinearChecker(const Case& c, const OpSchema& s, std::string rule_prefix);
+  virtual ~LinearChecker() = default;
+  LinearValidation Run();
+
+ protected:
+  // The operator's own rules: types (sets plan_ types) and zero-point values.
+  virtual bool CheckTypes() = 0;
+  virtual void CheckValues() = 0;
+
+  // Records a finding of rule `<prefix>.<name>`.
+  void Add(std::string_view name, std::string message);
+  bool Rejected() const;
+  // An attribute's value: set on the node, else the schema's default, else nullopt.
+  std::optional<int64_t> AttributeValue(const std::string& name) const;
+
+  const Case& case_;
+  const OpSchema& schema_;
+  const Tensor* x_ = nullptr;
+  const Tensor* scale_ = nullptr;
+  const Tensor* zero_point_ = nullptr;
+  QuantizationPlan plan_{};
+  const std::string scale_name_;  // x_scale or y_scale
+  const std::string zp_name_;     // x_zero_point or y_zero_point
+
+ private:
+  bool CheckInputs();
+  bool CheckAttributes();
+  bool CheckGranularity();
+  void PlanPerTensor();
+  void SetGranularity(Granularity g, int axis, int64_t block_size);
+
+  const std::string prefix_;
+  const std::string op_;
+  LinearValidation out_;
+};
+
+LinearValidation ValidateDequantize(const Case& c, const OpSchema& schema);
+LinearValidation ValidateQuantize(const Case& c, const OpSchema& schema);
+
+}  // namespace qconform
