@@ -1,4 +1,4 @@
-// Helpers shared by the DequantizeLinear oracle tests.
+// Helpers shared by the oracle tests (DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -21,14 +21,21 @@ inline Case Dq(int64_t opset, Tensor x, Tensor scale, std::optional<Tensor> zero
                   "dq" + std::to_string(opset));
 }
 
+inline Case Ql(int64_t opset, Tensor x, Tensor scale, std::optional<Tensor> zero_point = {},
+               const std::map<std::string, int64_t>& attributes = {}) {
+  std::vector<std::optional<Tensor>> inputs = {std::move(x), std::move(scale)};
+  if (zero_point) inputs.push_back(std::move(zero_point));
+  return MakeCase("QuantizeLinear", opset, std::move(inputs), attributes, "",
+                  "ql" + std::to_string(opset));
+}
+
 // The exact output, decoded to doubles (every output type's values are doubles).
-inline std::vector<double> ExactValues(const OracleResult& r) {
+inline std::vector<double> ExactValues(const OracleResult& r, size_t output = 0) {
   std::vector<double> out;
-  if (r.outputs.empty()) return out;
-  const ElementType& t = *find_element_type(r.outputs[0].data_type);
-  for (size_t i = 0; i < r.outputs[0].exact.size(); ++i) {
-    out.push_back(DecodeDouble(t, r.outputs[0].exact[i]));
-  }
+  if (r.outputs.size() <= output) return out;
+  const OutputEvaluation& o = r.outputs[output];
+  const ElementType& t = *find_element_type(o.data_type);
+  for (size_t i = 0; i < o.exact.size(); ++i) out.push_back(DecodeDouble(t, o.exact[i]));
   return out;
 }
 
@@ -67,5 +74,6 @@ inline ::testing::AssertionResult IsImplementationDefinedBy(const OracleResult& 
 }
 
 constexpr int64_t kAllDqOpsets[] = {10, 13, 19, 21, 23, 24, 25};
+constexpr int64_t kAllQlOpsets[] = {10, 13, 19, 21, 23, 24, 25};
 
 }  // namespace qconform::testing
