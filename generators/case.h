@@ -43,6 +43,9 @@ struct Case {
   int64_t opset = 0;                            // the opset the model imports for `domain`
   std::map<std::string, Attribute> attributes;  // only the attributes the node sets
   std::vector<std::optional<Tensor>> inputs;    // nullopt: an absent optional input
+  // The implementation profile the case is judged under ("" = plain ONNX; "tensorrt"), kept
+  // in the model's metadata_props as qconform.profile. See oracle/profiles/.
+  std::string profile;
 
   const Tensor* input(size_t k) const {
     return k < inputs.size() && inputs[k] ? &*inputs[k] : nullptr;

@@ -16,6 +16,8 @@ namespace qconform {
 namespace fs = std::filesystem;
 namespace {
 
+constexpr const char* kProfileKey = "qconform.profile";
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw CaseIoError(path + ": cannot open");
@@ -256,6 +258,9 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
     throw CaseIoError(model_path + ": opset_import: no opset for domain '" + base.domain + "'");
   }
   for (const auto& a : node.attribute()) base.attributes[a.name()] = AttributeFromProto(a);
+  for (const auto& m : model.metadata_props()) {
+    if (m.key() == kProfileKey) base.profile = m.value();
+  }
 
   std::map<std::string, const onnx::TensorProto*> initializers;
   for (const auto& t : graph.initializer()) initializers[t.name()] = &t;
@@ -331,6 +336,11 @@ onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& output
   // registered beside (com.microsoft ops run in ai.onnx 13 models).
   const int64_t onnx_opset = c.domain.empty() ? c.opset : 13;
   model.set_ir_version(IrVersionForOpset(onnx_opset));
+  if (!c.profile.empty()) {
+    auto* m = model.add_metadata_props();
+    m->set_key(kProfileKey);
+    m->set_value(c.profile);
+  }
   model.set_producer_name("qconform");
   model.set_producer_version("1");
   auto* onnx_import = model.add_opset_import();

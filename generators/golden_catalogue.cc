@@ -430,4 +430,10 @@ std::vector<GoldenCase> DequantizeGoldenCatalogue() {
   return c.cases;
 }
 
+std::vector<GoldenCase> GoldenCatalogue() {
+  std::vector<GoldenCase> all = DequantizeGoldenCatalogue();
+  for (GoldenCase& g : QuantizeGoldenCatalogue()) all.push_back(std::move(g));
+  return all;
+}
+
 }  // namespace qconform

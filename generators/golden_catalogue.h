@@ -20,5 +20,9 @@ struct GoldenCase {
 };
 
 std::vector<GoldenCase> DequantizeGoldenCatalogue();
+// QuantizeLinear, DynamicQuantizeLinear and the TensorRT profile (quantize_golden_catalogue.cc).
+std::vector<GoldenCase> QuantizeGoldenCatalogue();
+// Both, in that order: what golden/ holds.
+std::vector<GoldenCase> GoldenCatalogue();
 
 }  // namespace qconform

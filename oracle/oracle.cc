@@ -92,6 +92,19 @@ int64_t NewestKnownOpset(std::string_view domain) {
 }
 
 OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
+  if (!c.profile.empty()) {
+    const Profile* profile = FindProfile(c.profile);
+    if (profile == nullptr) {
+      throw OracleError("case " + c.id + ": unknown profile '" + c.profile +
+                        "' (known: " + ProfileNames() + ")");
+    }
+    Case plain = profile->read_as(c);
+    plain.profile.clear();
+    OracleResult r = RunOracle(plain, options);
+    for (Finding& f : profile->check(c)) r.findings.push_back(std::move(f));
+    if (r.must_reject()) r.outputs.clear(), r.other_outcomes.clear();
+    return r;
+  }
   const std::string label = OperatorLabel(c.domain, c.op_type, c.opset);
   const OperatorEntry* entry = nullptr;
   for (const OperatorEntry& e : kOperators) {

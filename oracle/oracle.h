@@ -9,6 +9,7 @@
 #include "generators/case.h"
 #include "oracle/dequantize.h"
 #include "oracle/evaluation.h"
+#include "oracle/profiles/profile.h"
 #include "oracle/rules.h"
 #include "oracle/schema.h"
 
@@ -34,6 +35,8 @@ struct OracleResult {
   bool rejection_admissible() const { return !findings.empty(); }
 };
 
+// Under a profile (c.profile, oracle/profiles/), the case is read as that implementation
+// reads it, and what the profile forbids is rejected with the profile's rule ids.
 OracleResult RunOracle(const Case& c, const EvaluateOptions& options = {});
 
 // The newest opset of a domain the oracle knows ("" = ai.onnx: 25; com.microsoft: 1).

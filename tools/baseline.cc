@@ -28,8 +28,8 @@ std::string FormatBaseline(const BackendInfo& info, const Expectations& entries)
 
 int RunBaseline(const std::vector<std::string>& argv) {
   const Args args(argv, {"--save", "--strict", "--strict-zero"},
-                  {"--backend", "--expectations", "-j", "--jobs", "--timeout", "--golden", "--seed",
-                   "--count", "--version", "--invalid-percent"});
+                  {"--backend", "--profile", "--expectations", "-j", "--jobs", "--timeout",
+                   "--golden", "--seed", "--count", "--version", "--invalid-percent"});
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
   const RunOptions options = ParseRunOptions(args);
   const std::vector<CatalogueCase> cases = SelectCases(args);

@@ -28,12 +28,17 @@ bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter
 }
 
 std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
-                                         const std::vector<std::string>& filter) {
+                                         const std::vector<std::string>& filter,
+                                         const std::string& profile) {
   std::vector<CatalogueCase> out;
   for (const std::string& path : FindCaseDirectories({dir})) {
     if (!MatchesFilter(fs::path(path).filename().string(), filter)) continue;
     CaseDirectory d = ReadCaseDirectory(path);
-    for (DataSet& ds : d.data_sets) out.push_back({std::move(ds.c), path});
+    for (DataSet& ds : d.data_sets) {
+      if (!ds.c.profile.empty() && ds.c.profile != profile) continue;
+      ds.c.profile = profile;
+      out.push_back({std::move(ds.c), path});
+    }
   }
   return out;
 }

@@ -30,9 +30,12 @@ struct CatalogueCase {
 bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter);
 
 // Every case directory under `dir` (the golden catalogue), sorted by id. `filter` keeps the ids
-// containing any of its substrings (all when empty). Throws CaseIoError on an unreadable case.
+// containing any of its substrings (all when empty). Cases are judged under `profile`: a case
+// written for another profile is left out, a plain case takes this one (so a TensorRT run
+// judges every case by TensorRT's rules). Throws CaseIoError on an unreadable case.
 std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
-                                         const std::vector<std::string>& filter = {});
+                                         const std::vector<std::string>& filter = {},
+                                         const std::string& profile = "");
 
 // The report's coordinates of a case.
 struct CaseFeatures {

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 // Writes every case and manifest.tsv into dir (which must exist); returns the case count.
 size_t WriteCatalogue(const fs::path& dir) {
   std::vector<ManifestEntry> manifest;
-  for (const GoldenCase& g : DequantizeGoldenCatalogue()) {
+  for (const GoldenCase& g : GoldenCatalogue()) {
     const Case& c = g.c;
     const std::string expected = WriteOracleCase((dir / c.id).string(), c);
     if (!g.intended_rule.empty() && expected != "reject:" + g.intended_rule) {

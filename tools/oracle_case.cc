@@ -5,6 +5,28 @@
 
 namespace qconform::tools {
 
+namespace {
+
+// DequantizeLinear: y of x_scale's type; QuantizeLinear: y of y_zero_point's type, else uint8;
+// DynamicQuantizeLinear: uint8 y, float y_scale, uint8 y_zero_point.
+std::vector<OutputSpec> DeclaredOutputs(const Case& c) {
+  const std::vector<std::string> names = OperatorIoNames(c.op_type).outputs;
+  const Tensor* x = c.input(0);
+  const std::vector<int64_t> shape = x ? x->shape : std::vector<int64_t>{};
+  const auto type_of = [&](size_t k, int32_t fallback) {
+    const Tensor* t = c.input(k);
+    return t ? t->data_type : fallback;
+  };
+  const int32_t u8 = static_cast<int32_t>(DataType::kUint8);
+  if (c.op_type == "QuantizeLinear") return {{names.at(0), type_of(2, u8), shape}};
+  if (c.op_type == "DynamicQuantizeLinear") {
+    return {{names.at(0), u8, shape}, {names.at(1), 1, {}}, {names.at(2), u8, {}}};
+  }
+  return {{names.at(0), type_of(1, 1), shape}};
+}
+
+}  // namespace
+
 std::string WriteOracleCase(const std::string& dir, const Case& c) {
   const OracleResult result = RunOracle(c);
   std::string expected = "outputs";
@@ -22,10 +44,8 @@ std::string WriteOracleCase(const std::string& dir, const Case& c) {
     outputs.push_back(Tensor{y.data_type, y.shape, y.exact, false});
   }
   if (result.outputs.empty()) {
-    const Tensor* scale = c.input(1);
-    const Tensor* x = c.input(0);
-    specs.push_back(
-        {names.at(0), scale ? scale->data_type : 1, x ? x->shape : std::vector<int64_t>{}});
+    // A must-reject case still declares its outputs, typed as a runtime would infer them.
+    for (const OutputSpec& s : DeclaredOutputs(c)) specs.push_back(s);
   }
   WriteCaseDirectory(dir, c, specs, outputs);
   return expected;

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "generators/dequantize_generator.h"
+#include "oracle/profiles/profile.h"
 #include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/conformance_run.h"
@@ -33,11 +34,16 @@ std::vector<CatalogueCase> SelectCases(const Args& args) {
   const std::string golden = args.value("--golden", SourceDir() + "/golden");
   if (!fs::is_directory(golden)) throw UsageError("no golden catalogue at " + golden);
   const std::vector<std::string> filter = args.values("--filter");
-  std::vector<CatalogueCase> cases = LoadCatalogue(golden, filter);
+  const std::string profile = args.value("--profile", "");
+  if (!profile.empty() && FindProfile(profile) == nullptr) {
+    throw UsageError("--profile " + profile + " is not a profile (known: " + ProfileNames() + ")");
+  }
+  std::vector<CatalogueCase> cases = LoadCatalogue(golden, filter, profile);
   // Plus a seeded batch of generated cases: the same seed, the same cases, the same baseline.
   BatchOptions batch = ParseBatchOptions(args, kDefaultGeneratedCount);
   if (!args.has("--seed")) batch.seed = kDefaultGeneratedSeed;
   for (InvalidCase& g : GenerateDequantizeBatch(batch)) {
+    g.c.profile = profile;
     if (MatchesFilter(g.c.id, filter)) cases.push_back({std::move(g.c), ""});
   }
   if (cases.empty()) throw UsageError("no case matches the filter");
@@ -60,8 +66,8 @@ RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOpt
 int RunRun(const std::vector<std::string>& argv) {
   const Args args(
       argv, {"--strict", "--strict-zero"},
-      {"--backend", "--filter", "--report", "-j", "--jobs", "--timeout", "--expectations",
-       "--golden", "--seed", "--count", "--version", "--invalid-percent"});
+      {"--backend", "--filter", "--profile", "--report", "-j", "--jobs", "--timeout",
+       "--expectations", "--golden", "--seed", "--count", "--version", "--invalid-percent"});
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
   const RunOptions options = ParseRunOptions(args);
   const std::vector<CatalogueCase> cases = SelectCases(args);

@@ -19,8 +19,8 @@ using namespace qconform::testing;
 using D = DataType;
 
 Case DynQl(std::vector<int64_t> shape, const std::vector<double>& x) {
-  return MakeCase("DynamicQuantizeLinear", 11, {MakeTensor(D::kFloat, std::move(shape), x)}, {},
-                  "", "dynql");
+  return MakeCase("DynamicQuantizeLinear", 11, {MakeTensor(D::kFloat, std::move(shape), x)}, {}, "",
+                  "dynql");
 }
 
 // The procedure in host float arithmetic.
@@ -130,7 +130,8 @@ TEST(DynamicQuantizeLinear, QuotientsAtTiesAdmitTheThreeReadings) {
 
 Observed AllZeroObserved(size_t n, uint32_t scale, uint32_t zero_point, uint32_t y) {
   Observed o;
-  o.outputs.push_back({static_cast<int32_t>(D::kUint8), {static_cast<int64_t>(n)},
+  o.outputs.push_back({static_cast<int32_t>(D::kUint8),
+                       {static_cast<int64_t>(n)},
                        Codes(8, std::vector<uint32_t>(n, y))});
   o.outputs.push_back({static_cast<int32_t>(D::kFloat), {}, Codes(32, {scale})});
   o.outputs.push_back({static_cast<int32_t>(D::kUint8), {}, Codes(8, {zero_point})});
@@ -187,13 +188,13 @@ TEST(DynamicQuantizeLinear, NonFiniteAndEmptyInputsAreImplementationDefined) {
 
 TEST(DynamicQuantizeLinear, RulesRejectTheirCases) {
   const Tensor x = MakeTensor(D::kFloat, {2}, {1, 2});
-  EXPECT_TRUE(IsRejectedBy(
-      RunOracle(MakeCase("DynamicQuantizeLinear", 11, {x, x}, {}, "", "two")), "dynql.inputs.count"));
-  EXPECT_TRUE(IsRejectedBy(RunOracle(MakeCase("DynamicQuantizeLinear", 11, {x}, {{"axis", 0}},
-                                               "", "attr")),
-                           "dynql.attr.undefined"));
+  EXPECT_TRUE(IsRejectedBy(RunOracle(MakeCase("DynamicQuantizeLinear", 11, {x, x}, {}, "", "two")),
+                           "dynql.inputs.count"));
+  EXPECT_TRUE(
+      IsRejectedBy(RunOracle(MakeCase("DynamicQuantizeLinear", 11, {x}, {{"axis", 0}}, "", "attr")),
+                   "dynql.attr.undefined"));
   EXPECT_TRUE(IsRejectedBy(RunOracle(MakeCase("DynamicQuantizeLinear", 11,
-                                               {MakeTensor(D::kFloat16, {1}, {1})}, {}, "", "f16")),
+                                              {MakeTensor(D::kFloat16, {1}, {1})}, {}, "", "f16")),
                            "dynql.type.x"));
   EXPECT_TRUE(IsRejectedBy(RunOracle(MakeCase("DynamicQuantizeLinear", 10, {x}, {}, "", "v10")),
                            "op.not_in_opset"));

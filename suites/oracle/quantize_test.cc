@@ -38,8 +38,8 @@ TEST(QuantizeLinear, DefaultExampleInEveryVersion) {
 // Decision 14: the quotient is rounded before the zero point is added. With an odd zero point,
 // rounding the sum instead would give 32768 for 3/2 + 32767, not 2 + 32767 = 32769.
 TEST(QuantizeLinear, RoundsTheQuotientBeforeAddingTheZeroPoint) {
-  const OracleResult r = RunOracle(Ql(21, FloatX({3, -3, 1, 5}), MakeScalar(D::kFloat, 2),
-                                      MakeScalar(D::kUint16, 32767)));
+  const OracleResult r = RunOracle(
+      Ql(21, FloatX({3, -3, 1, 5}), MakeScalar(D::kFloat, 2), MakeScalar(D::kUint16, 32767)));
   ASSERT_TRUE(IsValid(r));
   EXPECT_EQ(ExactValues(r), (std::vector<double>{32769, 32765, 32767, 32769}));
   const OracleResult halves =
@@ -69,7 +69,7 @@ TEST(QuantizeLinear, IntegerTypesSaturateAndInfinitiesClamp) {
     D type;
     double lo, hi;
   };
-  const Row rows[] = {{D::kUint8, 0, 255},       {D::kInt8, -128, 127}, {D::kUint16, 0, 65535},
+  const Row rows[] = {{D::kUint8, 0, 255},        {D::kInt8, -128, 127}, {D::kUint16, 0, 65535},
                       {D::kInt16, -32768, 32767}, {D::kUint4, 0, 15},    {D::kInt4, -8, 7},
                       {D::kUint2, 0, 3},          {D::kInt2, -2, 1}};
   for (const Row& row : rows) {
@@ -83,8 +83,8 @@ TEST(QuantizeLinear, IntegerTypesSaturateAndInfinitiesClamp) {
 
 // Decision 15: NaN into an integer type is left to the implementation, element by element.
 TEST(QuantizeLinear, NanIntoAnIntegerIsImplementationDefinedForThatElementOnly) {
-  const OracleResult r = RunOracle(Ql(21, FloatX({1, kNan, 3}), MakeScalar(D::kFloat, 1),
-                                      MakeScalar(D::kInt8, 0)));
+  const OracleResult r =
+      RunOracle(Ql(21, FloatX({1, kNan, 3}), MakeScalar(D::kFloat, 1), MakeScalar(D::kInt8, 0)));
   ASSERT_TRUE(IsImplementationDefinedBy(r, "ql.nan.integer"));
   const OutputEvaluation& y = r.outputs[0];
   EXPECT_FALSE(y.is_free(0));
@@ -106,18 +106,18 @@ TEST(QuantizeLinear, Float8FollowsTheSaturateTable) {
     uint32_t code;
   };
   const Row rows[] = {
-      {D::kFloat8E4M3FN, 1, 1e6, 0x7E},     {D::kFloat8E4M3FN, 1, kInf, 0x7E},
-      {D::kFloat8E4M3FN, 1, -kInf, 0xFE},   {D::kFloat8E4M3FN, 0, 1e6, 0x7F},
-      {D::kFloat8E4M3FN, 0, kInf, 0x7F},    {D::kFloat8E4M3FN, 0, 464, 0x7E},  // the tie: 448
-      {D::kFloat8E4M3FN, 0, 465, 0x7F},     {D::kFloat8E4M3FN, 1, 465, 0x7E},
-      {D::kFloat8E5M2, 1, 1e6, 0x7B},       {D::kFloat8E5M2, 0, 1e6, 0x7C},  // +inf
-      {D::kFloat8E5M2, 0, -kInf, 0xFC},     {D::kFloat8E5M2FNUZ, 0, 1e6, 0x80},  // NaN
-      {D::kFloat8E4M3FNUZ, 1, 1e6, 0x7F},   {D::kFloat8E4M3FNUZ, 1, -0.0, 0x00},  // no -0
-      {D::kFloat8E4M3FN, 1, kNan, 0x7F},    {D::kFloat8E4M3FN, 1, -0.0, 0x80},
+      {D::kFloat8E4M3FN, 1, 1e6, 0x7E},   {D::kFloat8E4M3FN, 1, kInf, 0x7E},
+      {D::kFloat8E4M3FN, 1, -kInf, 0xFE}, {D::kFloat8E4M3FN, 0, 1e6, 0x7F},
+      {D::kFloat8E4M3FN, 0, kInf, 0x7F},  {D::kFloat8E4M3FN, 0, 464, 0x7E},  // the tie: 448
+      {D::kFloat8E4M3FN, 0, 465, 0x7F},   {D::kFloat8E4M3FN, 1, 465, 0x7E},
+      {D::kFloat8E5M2, 1, 1e6, 0x7B},     {D::kFloat8E5M2, 0, 1e6, 0x7C},       // +inf
+      {D::kFloat8E5M2, 0, -kInf, 0xFC},   {D::kFloat8E5M2FNUZ, 0, 1e6, 0x80},   // NaN
+      {D::kFloat8E4M3FNUZ, 1, 1e6, 0x7F}, {D::kFloat8E4M3FNUZ, 1, -0.0, 0x00},  // no -0
+      {D::kFloat8E4M3FN, 1, kNan, 0x7F},  {D::kFloat8E4M3FN, 1, -0.0, 0x80},
   };
   for (const Row& row : rows) {
-    SCOPED_TRACE(std::string(element_type(row.type).name) + " saturate=" +
-                 std::to_string(row.saturate) + " x=" + std::to_string(row.x));
+    SCOPED_TRACE(std::string(element_type(row.type).name) +
+                 " saturate=" + std::to_string(row.saturate) + " x=" + std::to_string(row.x));
     const OracleResult r = RunOracle(Ql(21, FloatX({row.x}), MakeScalar(D::kFloat, 1),
                                         MakeScalar(row.type, 0), {{"saturate", row.saturate}}));
     ASSERT_TRUE(IsValid(r));
@@ -128,15 +128,15 @@ TEST(QuantizeLinear, Float8FollowsTheSaturateTable) {
 // Decision 17: float4e2m1 always saturates, whatever `saturate` says; NaN is left open.
 TEST(QuantizeLinear, Float4AlwaysSaturatesAndLeavesNanOpen) {
   for (int64_t saturate : {0, 1}) {
-    const OracleResult r = RunOracle(Ql(23, FloatX({100, kInf, -kInf, 5, 0.25}),
-                                        MakeScalar(D::kFloat, 1), MakeScalar(D::kFloat4E2M1, 0),
-                                        {{"saturate", saturate}}));
+    const OracleResult r =
+        RunOracle(Ql(23, FloatX({100, kInf, -kInf, 5, 0.25}), MakeScalar(D::kFloat, 1),
+                     MakeScalar(D::kFloat4E2M1, 0), {{"saturate", saturate}}));
     ASSERT_TRUE(IsValid(r));
     // 5 is the tie between 4 (mantissa 0, even) and 6: 4; 0.25 ties 0 and 0.5: 0.
     EXPECT_EQ(ExactValues(r), (std::vector<double>{6, 6, -6, 4, 0}));
   }
-  const OracleResult nan = RunOracle(Ql(23, FloatX({kNan}), MakeScalar(D::kFloat, 1),
-                                        MakeScalar(D::kFloat4E2M1, 0)));
+  const OracleResult nan =
+      RunOracle(Ql(23, FloatX({kNan}), MakeScalar(D::kFloat, 1), MakeScalar(D::kFloat4E2M1, 0)));
   ASSERT_TRUE(IsImplementationDefinedBy(nan, "ql.nan.integer"));
   EXPECT_TRUE(nan.outputs[0].is_free(0));
 }
@@ -176,13 +176,13 @@ TEST(QuantizeLinear, F32StrategyRoundsTheQuotientToFloat32First) {
 TEST(QuantizeLinear, PrecisionStrategyDividesInThePrecisionType) {
   std::vector<double> xs;
   for (int i = 0; i < 64; ++i) xs.push_back(600 + 3 * i);  // quotients where float16 steps by 0.5
-  const double s = 1.0009765625;  // float16 0x3C01
+  const double s = 1.0009765625;                           // float16 0x3C01
   for (const auto& [scale_type, precision] :
        {std::pair{D::kFloat16, int64_t{0}}, std::pair{D::kFloat, int64_t{10}}}) {
     SCOPED_TRACE("precision " + std::to_string(precision));
-    const OracleResult r = RunOracle(Ql(23, MakeTensor(D::kFloat16, {64}, xs),
-                                        MakeScalar(scale_type, s), MakeScalar(D::kInt16, 0),
-                                        {{"precision", precision}}));
+    const OracleResult r =
+        RunOracle(Ql(23, MakeTensor(D::kFloat16, {64}, xs), MakeScalar(scale_type, s),
+                     MakeScalar(D::kInt16, 0), {{"precision", precision}}));
     ASSERT_TRUE(IsValid(r));
     const OutputEvaluation& y = r.outputs[0];
     ASSERT_EQ(y.alternatives.size(), 2u);
@@ -202,14 +202,15 @@ TEST(QuantizeLinear, PrecisionStrategyDividesInThePrecisionType) {
 
 // Per-axis and blocked granularity index y_scale as DequantizeLinear does.
 TEST(QuantizeLinear, PerAxisAndBlockedScales) {
-  const OracleResult axis = RunOracle(Ql(13, MakeTensor(D::kFloat, {2, 3}, {2, 4, 6, 8, 10, 12}),
-                                         MakeTensor(D::kFloat, {3}, {2, 4, 6}),
-                                         MakeTensor(D::kInt8, {3}, {0, 1, -1})));
+  const OracleResult axis =
+      RunOracle(Ql(13, MakeTensor(D::kFloat, {2, 3}, {2, 4, 6, 8, 10, 12}),
+                   MakeTensor(D::kFloat, {3}, {2, 4, 6}), MakeTensor(D::kInt8, {3}, {0, 1, -1})));
   ASSERT_TRUE(IsValid(axis));
   EXPECT_EQ(ExactValues(axis), (std::vector<double>{1, 2, 0, 4, 3, 1}));  // 10/4 = 2.5 -> 2
-  const OracleResult blocked = RunOracle(Ql(
-      21, MakeTensor(D::kFloat, {2, 3}, {2, 4, 6, 8, 10, 12}), MakeTensor(D::kFloat, {2, 2}, {2, 4, 1, 2}),
-      MakeTensor(D::kUint8, {2, 2}, {0, 0, 0, 0}), {{"axis", 1}, {"block_size", 2}}));
+  const OracleResult blocked =
+      RunOracle(Ql(21, MakeTensor(D::kFloat, {2, 3}, {2, 4, 6, 8, 10, 12}),
+                   MakeTensor(D::kFloat, {2, 2}, {2, 4, 1, 2}),
+                   MakeTensor(D::kUint8, {2, 2}, {0, 0, 0, 0}), {{"axis", 1}, {"block_size", 2}}));
   ASSERT_TRUE(IsValid(blocked));
   EXPECT_EQ(ExactValues(blocked), (std::vector<double>{1, 2, 2, 8, 10, 6}));
 }
@@ -217,8 +218,8 @@ TEST(QuantizeLinear, PerAxisAndBlockedScales) {
 // Decision 11 as it applies to QuantizeLinear: a non-zero float8 zero point is left open, and
 // the formula adds it to the rounded quotient.
 TEST(QuantizeLinear, NonZeroFloatZeroPointIsImplementationDefined) {
-  const OracleResult r = RunOracle(Ql(21, FloatX({1, 2}), MakeScalar(D::kFloat, 1),
-                                      MakeScalar(D::kFloat8E4M3FN, 1)));
+  const OracleResult r =
+      RunOracle(Ql(21, FloatX({1, 2}), MakeScalar(D::kFloat, 1), MakeScalar(D::kFloat8E4M3FN, 1)));
   ASSERT_TRUE(IsImplementationDefinedBy(r, "ql.zero_point.float_nonzero"));
   EXPECT_EQ(ExactValues(r), (std::vector<double>{2, 3}));
 }
@@ -249,10 +250,16 @@ TEST(QuantizeLinear, EachRuleRejectsItsCase) {
       {"e8m0 scale in 23", 23, {x, MakeScalar(D::kFloat8E8M0, 1)}, {}, "ql.type.y_scale"},
       {"int16 zero point in 19", 19, {x, s, MakeScalar(D::kInt16, 1)}, {}, "ql.type.y_zero_point"},
       {"int2 zero point in 24", 24, {x, s, MakeScalar(D::kInt2, 1)}, {}, "ql.type.y_zero_point"},
-      {"float4 zero point in 21", 21, {x, s, MakeScalar(D::kFloat4E2M1, 1)}, {},
+      {"float4 zero point in 21",
+       21,
+       {x, s, MakeScalar(D::kFloat4E2M1, 1)},
+       {},
        "ql.type.y_zero_point"},
       {"output_dtype float", 21, {x, s}, {{"output_dtype", 1}}, "ql.output_dtype.type"},
-      {"output_dtype vs zero point", 21, {x, s, zp}, {{"output_dtype", 3}},
+      {"output_dtype vs zero point",
+       21,
+       {x, s, zp},
+       {{"output_dtype", 3}},
        "ql.output_dtype.zero_point"},
       {"precision int8", 23, {x, s}, {{"precision", 3}}, "ql.precision.type"},
       {"precision e8m0", 24, {x, s}, {{"precision", 24}}, "ql.precision.type"},
@@ -260,13 +267,22 @@ TEST(QuantizeLinear, EachRuleRejectsItsCase) {
       {"1-D scale in 10", 10, {x, s3}, {}, "ql.scale.rank"},
       {"axis out of range", 13, {x, s3}, {{"axis", 2}}, "ql.axis.range"},
       {"per-axis length", 13, {x, s3}, {{"axis", 0}}, "ql.per_axis.length"},
-      {"negative block_size", 21, {x, MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
-       {{"block_size", -1}}, "ql.blocked.block_size_negative"},
+      {"negative block_size",
+       21,
+       {x, MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
+       {{"block_size", -1}},
+       "ql.blocked.block_size_negative"},
       {"blocked rank", 21, {x, s3}, {{"block_size", 1}}, "ql.blocked.rank"},
-      {"blocked dims", 21, {x, MakeTensor(D::kFloat, {3, 2}, {1, 2, 3, 4, 5, 6})},
-       {{"block_size", 2}}, "ql.blocked.dims"},
-      {"block_size range", 21, {x, MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
-       {{"block_size", 1}}, "ql.blocked.block_size_range"},
+      {"blocked dims",
+       21,
+       {x, MakeTensor(D::kFloat, {3, 2}, {1, 2, 3, 4, 5, 6})},
+       {{"block_size", 2}},
+       "ql.blocked.dims"},
+      {"block_size range",
+       21,
+       {x, MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
+       {{"block_size", 1}},
+       "ql.blocked.block_size_range"},
       {"opset 9", 9, {x, s}, {}, "op.not_in_opset"},
   };
   for (const RuleCase& rc : cases) {
@@ -285,16 +301,16 @@ TEST(QuantizeLinear, ValidNeighboursOfTheRuleCases) {
   EXPECT_TRUE(IsValid(RunOracle(Ql(24, x16, MakeScalar(D::kFloat8E8M0, 1)))));
   EXPECT_TRUE(IsValid(RunOracle(Ql(21, FloatX({1}), MakeScalar(D::kFloat, 1),
                                    MakeScalar(D::kInt8, 1), {{"output_dtype", 3}}))));
-  EXPECT_TRUE(IsValid(RunOracle(Ql(25, FloatX({1}), MakeScalar(D::kFloat, 1),
-                                   MakeScalar(D::kInt2, 1)))));
+  EXPECT_TRUE(
+      IsValid(RunOracle(Ql(25, FloatX({1}), MakeScalar(D::kFloat, 1), MakeScalar(D::kInt2, 1)))));
   EXPECT_TRUE(IsValid(RunOracle(Ql(23, FloatX({1}), MakeScalar(D::kInt32, 2)))));
 }
 
 // An e8m0 or int32 scale with precision 0 divides in float32 (the only float type the schema
 // leaves): the `precision` strategy then equals `f32`.
 TEST(QuantizeLinear, PrecisionZeroWithANonFloatScaleDividesInFloat32) {
-  const OracleResult r = RunOracle(Ql(24, FloatX({3, 0.001953125, 7.75}), MakeScalar(D::kFloat8E8M0, 0.5),
-                                      MakeScalar(D::kInt16, 0)));
+  const OracleResult r = RunOracle(Ql(24, FloatX({3, 0.001953125, 7.75}),
+                                      MakeScalar(D::kFloat8E8M0, 0.5), MakeScalar(D::kInt16, 0)));
   ASSERT_TRUE(IsValid(r));
   EXPECT_EQ(r.outputs[0].alternatives[1].codes, r.outputs[0].alternatives[0].codes);
   EXPECT_EQ(ExactValues(r), (std::vector<double>{6, 0, 16}));

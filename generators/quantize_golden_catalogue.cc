@@ -1,0 +1,419 @@
+// The golden catalogue's QuantizeLinear, DynamicQuantizeLinear and TensorRT-profile cases.
+// Values come from a PRNG seeded by the case id (the same on every machine); x is drawn as
+// quotients around y's range (ties, saturation, both signs) times a power-of-two scale, so the
+// cases exercise rounding and saturation rather than mostly saturating.
+#include <cmath>
+
+#include "generators/case_builder.h"
+#include "generators/golden_catalogue.h"
+#include "generators/prng.h"
+#include "oracle/codec.h"
+#include "oracle/schema.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+using Attrs = std::map<std::string, int64_t>;
+
+uint64_t Seed(const std::string& s) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  for (unsigned char ch : s) h = (h ^ ch) * 0x100000001b3ull;
+  return h;
+}
+
+std::string Name(D t) {
+  return std::string(element_type(t).name);
+}
+
+// The y range a quotient is drawn around: the integer range, or +-(max finite) for floats.
+std::pair<double, double> Range(D y) {
+  const ElementType& t = element_type(y);
+  if (t.is_integer())
+    return {static_cast<double>(integer_min(t)), static_cast<double>(integer_max(t))};
+  const double max = Decode(t, max_finite_code(t)).is_finite()
+                         ? static_cast<double>(Decode(t, max_finite_code(t)).value())
+                         : 1;
+  return {-max, max};
+}
+
+// n codes of x_type: quotients q (quarter steps, a third of them exact ties k + 0.5, some
+// beyond the range) times 2^e, rounded to x_type.
+std::vector<uint32_t> QuotientCodes(D x_type, D y, double scale, size_t n, Prng& prng) {
+  const auto [lo, hi] = Range(y);
+  const double span = hi - lo;
+  std::vector<uint32_t> codes(n);
+  for (uint32_t& c : codes) {
+    const double u = static_cast<double>(prng.Below(1u << 20)) / (1u << 20);
+    double q = lo - span / 8 + u * span * 1.25;
+    q = prng.Below(3) == 0 ? std::floor(q) + 0.5 : std::round(q * 4) / 4;
+    c = *Encode(element_type(x_type), Exact::FromDouble(q * scale), Saturation::kNone);
+  }
+  return codes;
+}
+
+class Catalogue {
+ public:
+  std::vector<GoldenCase> cases;
+
+  void Add(Case c, std::string features, std::string decision, std::string rule = "") {
+    cases.push_back({std::move(c), std::move(features), std::move(decision), std::move(rule)});
+  }
+
+  // A QuantizeLinear case: x around y's range, scale 2^-2 (exact in every scale type), zero
+  // point random in y's range (integers) or 0 (floats, decision 11).
+  void AddQuantize(const std::string& id, int64_t v, D x, D scale, D y, std::vector<int64_t> shape,
+                   std::vector<int64_t> scale_shape, bool zero_point, Attrs attributes,
+                   const std::string& granularity, const std::string& decision) {
+    Prng prng(Seed(id));
+    const int64_t n = Tensor{1, shape, {}, false}.element_count();
+    const int64_t m = Tensor{1, scale_shape, {}, false}.element_count();
+    const ElementType& yt = element_type(y);
+    // One scale for the case: a power of two (exact in every scale type), 1 or 2 for int32.
+    const double s = scale == D::kInt32 ? 1 + static_cast<double>(prng.Below(2))
+                                        : std::ldexp(1, -static_cast<int>(prng.Below(3)));
+    const uint32_t scale_code =
+        *Encode(element_type(scale), Exact::FromDouble(s), Saturation::kNone);
+    std::vector<uint32_t> scales(static_cast<size_t>(m), scale_code),
+        zps(static_cast<size_t>(m), 0);
+    if (yt.is_integer()) {
+      for (uint32_t& c : zps) c = prng.Next32() & yt.code_mask();
+    }
+    std::vector<std::optional<Tensor>> inputs = {
+        MakeTensorFromCodes(x, shape, QuotientCodes(x, y, s, static_cast<size_t>(n), prng)),
+        MakeTensorFromCodes(scale, scale_shape, scales)};
+    if (zero_point) {
+      inputs.push_back(MakeTensorFromCodes(y, scale_shape, zps));
+    } else if (y != D::kUint8) {
+      attributes["output_dtype"] = static_cast<int64_t>(y);
+    }
+    Add(MakeCase("QuantizeLinear", v, std::move(inputs), attributes, "", id),
+        "type:" + Name(x) + ",scale:" + Name(scale) + ",output:" + Name(y) +
+            ",granularity:" + granularity + ",zero_point:" + (zero_point ? "yes" : "no"),
+        decision);
+  }
+
+  // Every version x y type x granularity (x float), float8 under both saturate values.
+  void QuantizeSweep(const OpSchema& s) {
+    const int64_t v = s.since_version;
+    const std::string p = "ql" + std::to_string(v);
+    const bool has_output_dtype = s.attribute("output_dtype") != nullptr;
+    for (D y : s.output_types) {
+      const bool float8 = element_type(y).is_float() && element_type(y).bits == 8;
+      const std::vector<int64_t> saturates =
+          float8 ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{-1};
+      for (int64_t saturate : saturates) {
+        Attrs a;
+        std::string suffix;
+        if (saturate >= 0) a["saturate"] = saturate, suffix = "-sat" + std::to_string(saturate);
+        const std::string id = p + "-" + Name(y) + suffix;
+        AddQuantize(id + "-pt-zp", v, D::kFloat, D::kFloat, y, {3, 4}, {}, true, a, "per-tensor",
+                    "decision 14" + std::string(float8 ? ", 16" : ""));
+        if (has_output_dtype) {
+          AddQuantize(id + "-pt-output-dtype", v, D::kFloat, D::kFloat, y, {2, 3}, {}, false, a,
+                      "per-tensor", "output_dtype picks y");
+        }
+        if (!s.allows(Granularity::kPerAxis)) continue;
+        Attrs axis = a;
+        axis["axis"] = 0;
+        AddQuantize(id + "-axis0-zp", v, D::kFloat, D::kFloat, y, {3, 2}, {3}, true, axis,
+                    "per-axis", "decision 5");
+        if (!s.allows(Granularity::kBlocked)) continue;
+        Attrs blocked = a;
+        blocked["axis"] = -1, blocked["block_size"] = 2;
+        AddQuantize(id + "-blocked-zp", v, D::kFloat, D::kFloat, y, {2, 5}, {2, 3}, true, blocked,
+                    "blocked", "decision 6 (partial last block)");
+      }
+    }
+    // Every x type (y int8), and for 23+ every scale type with the precision attribute.
+    for (D x : s.x_types) {
+      const D scale = s.scale_type_is_x_type || s.allows_scale(x) ? x : D::kFloat;
+      AddQuantize(p + "-x" + Name(x) + "-int8", v, x, scale, D::kInt8, {2, 4}, {}, true, {},
+                  "per-tensor", "decision 14");
+    }
+    if (s.precision_types.empty()) return;
+    for (D scale : s.scale_types) {
+      AddQuantize(p + "-scale" + Name(scale) + "-int16", v, D::kFloat, scale, D::kInt16, {2, 4}, {},
+                  true, {}, "per-tensor", "decision 14 (precision 0: the scale's type)");
+    }
+    for (D precision : s.precision_types) {
+      AddQuantize(p + "-precision" + Name(precision) + "-uint16", v, D::kFloat, D::kFloat,
+                  D::kUint16, {2, 4}, {}, true, {{"precision", static_cast<int64_t>(precision)}},
+                  "per-tensor", "decision 14 (precision)");
+    }
+  }
+
+  void QuantizeEdges() {
+    const double inf = INFINITY;
+    auto x = [](std::vector<double> v) {  // the float32 values nearest to v
+      for (double& d : v) d = static_cast<float>(d);
+      return MakeTensor(D::kFloat, {static_cast<int64_t>(v.size())}, v);
+    };
+    const Tensor one = MakeScalar(D::kFloat, 1);
+    Add(MakeCase("QuantizeLinear", 25,
+                 {x({inf, -inf, 1e30, -1e30, -0.0}), one, MakeScalar(D::kInt8, 0)}, {}, "",
+                 "ql25-int8-infinities"),
+        "type:float,output:int8,granularity:per-tensor,edges:inf", "decision 15: +-inf saturate");
+    Add(MakeCase("QuantizeLinear", 25,
+                 {x({inf, -inf, 1e30, 5, -5, 0.25, -0.0}), one, MakeScalar(D::kFloat4E2M1, 0)},
+                 {{"saturate", 0}}, "", "ql25-float4e2m1-saturates"),
+        "type:float,output:float4e2m1,granularity:per-tensor,edges:inf",
+        "decision 17: float4e2m1 always saturates");
+    for (D y : {D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2, D::kFloat8E5M2FNUZ}) {
+      for (int64_t saturate : {0, 1}) {
+        Add(MakeCase("QuantizeLinear", 21,
+                     {x({inf, -inf, 1e9, -1e9, 464, 465, -0.0, NAN}), one, MakeScalar(y, 0)},
+                     {{"saturate", saturate}}, "",
+                     "ql21-" + Name(y) + "-sat" + std::to_string(saturate) + "-edges"),
+            "type:float,output:" + Name(y) + ",granularity:per-tensor,edges:saturate",
+            "decision 16: the saturate table");
+      }
+    }
+    std::vector<double> ties;
+    for (int k = -6; k < 6; ++k) ties.push_back(k + 0.5);
+    Add(MakeCase("QuantizeLinear", 13, {x(ties), one, MakeScalar(D::kInt8, 3)}, {}, "",
+                 "ql13-ties-odd-zero-point"),
+        "type:float,output:int8,granularity:per-tensor,trap:ties",
+        "decision 14: round the quotient, then add the zero point");
+    Add(MakeCase(
+            "QuantizeLinear", 13,
+            {x({0, 2, 3, 1000, -254, -1000}), MakeScalar(D::kFloat, 2), MakeScalar(D::kUint8, 128)},
+            {}, "", "ql13-seed-default"),
+        "type:float,output:uint8,granularity:per-tensor,seed:onnx-default", "the upstream example");
+    Add(MakeCase("QuantizeLinear", 21, {x({1, NAN, -1}), one, MakeScalar(D::kUint8, 0)}, {}, "",
+                 "ql21-impl-nan-to-uint8"),
+        "type:float,implementation-defined:ql.nan.integer", "decision 15");
+    Add(MakeCase("QuantizeLinear", 21, {x({1, 2}), one, MakeScalar(D::kFloat8E4M3FN, 1)}, {}, "",
+                 "ql21-impl-float8-zero-point"),
+        "type:float,implementation-defined:ql.zero_point.float_nonzero", "decision 11 for QL");
+  }
+
+  void Negative(const std::string& id, int64_t v, std::vector<std::optional<Tensor>> inputs,
+                Attrs attributes, const std::string& rule, const std::string& decision,
+                const std::string& op = "QuantizeLinear") {
+    Add(MakeCase(op, v, std::move(inputs), attributes, "", id), "negative:" + rule, decision, rule);
+  }
+
+  void QuantizeNegatives() {
+    const Tensor x = MakeTensor(D::kFloat, {2, 3}, {1, 2, 3, 4, 5, 6});
+    const Tensor s = MakeScalar(D::kFloat, 0.5);
+    const Tensor s3 = MakeTensor(D::kFloat, {3}, {1, 2, 4});
+    Negative("ql21-reject-missing-scale", 21, {x}, {}, "ql.inputs.count", "Between 2 and 3 inputs");
+    Negative("ql13-reject-saturate-attribute", 13, {x, s}, {{"saturate", 1}}, "ql.attr.undefined",
+             "saturate arrives in 19");
+    Negative("ql21-reject-precision-attribute", 21, {x, s}, {{"precision", 1}}, "ql.attr.undefined",
+             "precision arrives in 23");
+    Negative("ql13-reject-float16-x", 13, {MakeScalar(D::kFloat16, 1), s}, {}, "ql.type.x", "T1");
+    Negative("ql19-reject-scale-not-x-type", 19, {MakeScalar(D::kFloat16, 1), s}, {},
+             "ql.type.y_scale", "19: y_scale is T1, x's type");
+    Negative("ql23-reject-scale-e8m0", 23, {x, MakeScalar(D::kFloat8E8M0, 1)}, {},
+             "ql.type.y_scale", "e8m0 scales arrive in 24");
+    Negative("ql19-reject-int16-zero-point", 19, {x, s, MakeScalar(D::kInt16, 1)}, {},
+             "ql.type.y_zero_point", "int16 arrives in 21");
+    Negative("ql24-reject-int2-zero-point", 24, {x, s, MakeScalar(D::kInt2, 1)}, {},
+             "ql.type.y_zero_point", "int2 arrives in 25");
+    Negative("ql21-reject-output-dtype-float", 21, {x, s}, {{"output_dtype", 1}},
+             "ql.output_dtype.type", "output_dtype is a y type");
+    Negative("ql21-reject-output-dtype-vs-zero-point", 21, {x, s, MakeScalar(D::kUint8, 1)},
+             {{"output_dtype", 3}}, "ql.output_dtype.zero_point",
+             "output_dtype and y_zero_point agree");
+    Negative("ql23-reject-precision-int8", 23, {x, s}, {{"precision", 3}}, "ql.precision.type",
+             "precision is a float type");
+    Negative("ql21-reject-zero-point-shape", 21, {x, s, MakeTensor(D::kUint8, {1}, {0})}, {},
+             "ql.shape.zero_point", "Shape must match y_scale");
+    Negative("ql10-reject-scale-1d", 10, {x, s3}, {}, "ql.scale.rank", "10: scalars");
+    Negative("ql13-reject-axis-out-of-range", 13, {x, s3}, {{"axis", 2}}, "ql.axis.range",
+             "decision 5");
+    Negative("ql13-reject-per-axis-length", 13, {x, s3}, {{"axis", 0}}, "ql.per_axis.length",
+             "decision 5");
+    Negative("ql21-reject-blocked-dims", 21, {x, MakeTensor(D::kFloat, {3, 2}, {1, 2, 3, 4, 5, 6})},
+             {{"block_size", 2}}, "ql.blocked.dims", "decision 6");
+    Negative("ql21-reject-block-size-range", 21, {x, MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
+             {{"block_size", 1}}, "ql.blocked.block_size_range", "decision 6");
+    Negative("ql9-reject-not-in-opset", 9, {x, s}, {}, "op.not_in_opset",
+             "QuantizeLinear arrives in opset 10");
+    Negative("dynql11-reject-float16", 11, {MakeTensor(D::kFloat16, {2}, {1, 2})}, {},
+             "dynql.type.x", "T1 is float", "DynamicQuantizeLinear");
+    Negative("dynql11-reject-attribute", 11, {MakeTensor(D::kFloat, {2}, {1, 2})}, {{"axis", 0}},
+             "dynql.attr.undefined", "no attributes", "DynamicQuantizeLinear");
+  }
+
+  void AddDynamic(const std::string& id, std::vector<int64_t> shape, const std::vector<double>& x,
+                  const std::string& edges, const std::string& decision) {
+    Add(MakeCase("DynamicQuantizeLinear", 11, {MakeTensor(D::kFloat, std::move(shape), x)}, {}, "",
+                 id),
+        "type:float,output:uint8,granularity:per-tensor,edges:" + edges, decision);
+  }
+
+  void Dynamic() {
+    auto f = [](std::vector<double> v) {
+      for (double& d : v) d = static_cast<float>(d);
+      return v;
+    };
+    AddDynamic("dynql11-seed-default", {6}, f({0, 2, -3, -2.5, 1.34, 0.5}), "seed",
+               "seed 003 example 1: scale 0.0196078438, zero point 153");
+    AddDynamic("dynql11-seed-max-adjusted", {6}, f({-1.0, -2.1, -1.3, -2.5, -3.34, -4.0}), "seed",
+               "seed 003 example 2: scale 0.0156862754, zero point 255");
+    AddDynamic("dynql11-seed-min-adjusted", {3, 4},
+               f({1, 2.1, 1.3, 2.5, 3.34, 4.0, 1.5, 2.6, 3.9, 4.0, 3.0, 2.345}), "seed",
+               "seed 003 example 3: scale 0.0156862754, zero point 0");
+    std::vector<double> ties = {0, 1};
+    const float scale = 1.0f / 255.0f;
+    for (int k = 0; k < 255; k += 7) {
+      const auto t = static_cast<float>((k + 0.5) * static_cast<double>(scale));
+      ties.push_back(std::nextafter(t, 0.0f)), ties.push_back(t),
+          ties.push_back(std::nextafter(t, 1.0f));
+    }
+    AddDynamic("dynql11-ties", {static_cast<int64_t>(ties.size())}, ties, "ties",
+               "decision 12: quotients within a float32 step of k + 0.5");
+    AddDynamic("dynql11-single-positive", {1}, {3.25}, "single", "decision 12");
+    AddDynamic("dynql11-single-negative", {1, 1}, {-0.75}, "single", "decision 12");
+    AddDynamic("dynql11-large-range", {4}, f({1.0e38, -2.0e38, 1e30, -7}), "large-range",
+               "decision 12: a range of 3e38, near float32's largest");
+    AddDynamic("dynql11-wide-range", {5}, f({65504, -1e-3, 1e-30, 12345.678, -0.0}), "wide-range",
+               "decision 12");
+    AddDynamic("dynql11-impl-all-zero", {2, 2}, {0, -0.0, 0, 0}, "all-zero",
+               "decision 13: y_scale 0, 1/255 or 1");
+    AddDynamic("dynql11-impl-nan", {3}, {1, NAN, 2}, "nan", "decision 13: NaN");
+    AddDynamic("dynql11-impl-empty", {0}, {}, "empty", "decision 13: empty x");
+  }
+
+  // The TensorRT profile: the seed's examples as QuantizeLinear and DequantizeLinear cases, and
+  // one case per profile rule (each valid ONNX, refused by TensorRT).
+  void AddTrt(Case c, const std::string& features, const std::string& decision,
+              const std::string& rule = "") {
+    c.profile = "tensorrt";
+    Add(std::move(c), "profile:tensorrt," + features, decision, rule);
+  }
+
+  void TensorRt() {
+    Tensor x1 = MakeTensor(D::kFloat, {1, 1, 3, 3},
+                           {0.56f, 0.89f, 1.4f, -0.56f, 0.39f, 6.0f, 0.67f, 0.11f, -3.6f});
+    Tensor scale1 = MakeTensor(D::kFloat, {1}, {1.0f / 127.0f});
+    scale1.is_initializer = true;
+    Tensor zp1 = MakeTensor(D::kInt8, {1}, {0});
+    zp1.is_initializer = true;
+    AddTrt(
+        MakeCase("QuantizeLinear", 21, {x1, scale1, zp1}, {{"axis", 3}}, "", "trt-seed1-quantize"),
+        "type:float,output:int8,granularity:per-tensor,seed:002-example-1",
+        "seed 002 example 1, the Quantize half (6.0 and -3.6 saturate)");
+    const std::vector<double> q1 = {71, 113, 127, -71, 50, 127, 85, 14, -128};
+    AddTrt(MakeCase("DequantizeLinear", 21, {MakeTensor(D::kInt8, {1, 1, 3, 3}, q1), scale1, zp1},
+                    {{"axis", 3}}, "", "trt-seed1-dequantize"),
+           "type:int8,output:float,granularity:per-tensor,seed:002-example-1",
+           "seed 002 example 1, the Dequantize half: exact k * RN32(1/127), not the seed's rounded "
+           "print");
+    Tensor w = MakeTensor(
+        D::kFloat, {4, 8},
+        {1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 4.0, 4.0, 1.1f, 1.2f, 2.1f, 2.2f, 3.1f, 3.2f, 4.1f, 4.2f,
+         4.0, 4.0, 5.0, 5.0, 6.0, 6.0, 7.0, 7.0, 4.1f, 4.2f, 5.1f, 5.2f, 6.1f, 6.2f, 7.1f, 7.2f});
+    w.is_initializer = true;
+    Tensor scale2 = MakeTensor(D::kFloat, {2, 8}, {1, 1, 2, 2, 3, 3, 4, 4, 4, 4, 5, 5, 6, 6, 7, 7});
+    scale2.is_initializer = true;
+    Tensor zp2 = MakeTensorFromCodes(D::kInt4, {2, 8}, std::vector<uint32_t>(16, 0));
+    zp2.is_initializer = true;
+    AddTrt(MakeCase("QuantizeLinear", 21, {w, scale2, zp2}, {{"axis", 0}, {"block_size", 2}}, "",
+                    "trt-seed2-quantize-int4-blocks"),
+           "type:float,output:int4,granularity:blocked,seed:002-example-2",
+           "seed 002 example 2, the Quantize half");
+    AddTrt(MakeCase("DequantizeLinear", 21,
+                    {MakeTensor(D::kInt4, {4, 8}, std::vector<double>(32, 1)), scale2, zp2},
+                    {{"axis", 0}, {"block_size", 2}}, "", "trt-seed2-dequantize-int4-blocks"),
+           "type:int4,output:float,granularity:blocked,seed:002-example-2",
+           "seed 002 example 2, the Dequantize half");
+    Tensor fp8 = MakeScalar(D::kFloat8E4M3FN, 0);
+    fp8.is_initializer = true;
+    Tensor one = MakeScalar(D::kFloat, 1);
+    one.is_initializer = true;
+    const Tensor xs = MakeTensor(D::kFloat, {4}, {1000, -1000, 448, 3.3f});
+    AddTrt(MakeCase("QuantizeLinear", 21, {xs, one, fp8}, {{"saturate", 0}}, "",
+                    "trt-fp8-always-saturates"),
+           "type:float,output:float8e4m3fn,granularity:per-tensor",
+           "TensorRT reads saturate=0 as 1: FP8 clamps to +-448");
+    // One case per profile rule: valid ONNX, refused by TensorRT.
+    const Tensor plain_scale = MakeScalar(D::kFloat, 1);
+    Tensor neg = MakeScalar(D::kFloat, -0.5);
+    neg.is_initializer = true;
+    Tensor zp_nonzero = MakeScalar(D::kInt8, 3);
+    zp_nonzero.is_initializer = true;
+    Tensor u8 = MakeScalar(D::kUint8, 0);
+    u8.is_initializer = true;
+    Tensor per_axis = MakeTensor(D::kFloat, {4}, {1, 2, 3, 4});
+    per_axis.is_initializer = true;
+    Tensor scale3d = MakeTensor(D::kFloat, {1, 2, 2}, {1, 2, 3, 4});
+    scale3d.is_initializer = true;
+    Tensor x3d = MakeTensor(D::kFloat, {1, 4, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+    const Tensor x = MakeTensor(D::kFloat, {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+    const Tensor i8 = MakeScalar(D::kInt8, 0);
+    struct Row {
+      const char* id;
+      Case c;
+      const char* rule;
+    };
+    Tensor i8i = i8;
+    i8i.is_initializer = true;
+    Tensor partial = MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4});
+    partial.is_initializer = true;
+    Tensor partial_zp = MakeTensorFromCodes(D::kInt4, {2, 2}, {0, 0, 0, 0});
+    partial_zp.is_initializer = true;
+    Tensor x25 = MakeTensor(D::kFloat, {2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    Tensor x3 = MakeTensor(D::kFloat, {3}, {1, 2, 3});
+    Tensor int4_scalar = MakeScalar(D::kInt4, 0);
+    int4_scalar.is_initializer = true;
+    const Row rows[] = {
+        {"trt-reject-dynamic", MakeCase("DynamicQuantizeLinear", 11, {x}, {}, "", ""), "trt.op"},
+        {"trt-reject-scale-input",
+         MakeCase("QuantizeLinear", 21, {x, plain_scale, i8i}, {}, "", ""), "trt.scale.constant"},
+        {"trt-reject-negative-scale", MakeCase("QuantizeLinear", 21, {x, neg, i8i}, {}, "", ""),
+         "trt.scale.positive"},
+        {"trt-reject-zero-point-nonzero",
+         MakeCase("QuantizeLinear", 21, {x, one, zp_nonzero}, {}, "", ""),
+         "trt.zero_point.nonzero"},
+        {"trt-reject-uint8", MakeCase("QuantizeLinear", 21, {x, one, u8}, {}, "", ""),
+         "trt.type.quantized"},
+        {"trt-reject-per-axis-activation",
+         MakeCase("QuantizeLinear", 21, {x, per_axis, std::nullopt},
+                  {{"axis", 1}, {"output_dtype", 3}}, "", ""),
+         "trt.per_axis.constant"},
+        {"trt-reject-scale-rank-3",
+         MakeCase("QuantizeLinear", 21, {x3d, scale3d},
+                  {{"axis", 1}, {"block_size", 2}, {"output_dtype", 22}}, "", ""),
+         "trt.scale.rank"},
+        {"trt-reject-blocked-int8",
+         MakeCase("QuantizeLinear", 21, {x, partial},
+                  {{"axis", 1}, {"block_size", 2}, {"output_dtype", 3}}, "", ""),
+         "trt.blocked.type"},
+        {"trt-reject-partial-block",
+         MakeCase("QuantizeLinear", 21, {x25, partial, partial_zp},
+                  {{"axis", 1}, {"block_size", 3}}, "", ""),
+         "trt.blocked.partial"},
+        {"trt-reject-odd-int4", MakeCase("QuantizeLinear", 21, {x3, one, int4_scalar}, {}, "", ""),
+         "trt.subbyte.odd"},
+        {"trt-reject-scalar-x",
+         MakeCase("QuantizeLinear", 21, {MakeScalar(D::kFloat, 1), one, i8i}, {}, "", ""),
+         "trt.x.scalar"},
+    };
+    for (const Row& r : rows) {
+      Case c = r.c;
+      c.id = r.id;
+      AddTrt(std::move(c), std::string("negative:") + r.rule, "quantize-schemas.md, TensorRT",
+             r.rule);
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<GoldenCase> QuantizeGoldenCatalogue() {
+  Catalogue c;
+  for (const OpSchema& s : AllSchemas()) {
+    if (s.op_type == "QuantizeLinear") c.QuantizeSweep(s);
+  }
+  c.QuantizeEdges();
+  c.QuantizeNegatives();
+  c.Dynamic();
+  c.TensorRt();
+  return c.cases;
+}
+
+}  // namespace qconform

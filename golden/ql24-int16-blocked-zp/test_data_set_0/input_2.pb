@@ -1,0 +1,2 @@
+By_zero_pointJãO>[K
+^zúÊ
