@@ -236,31 +236,39 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
     throw CaseIoError(model_path + ": not a ModelProto (truncated or corrupt)");
   }
   const onnx::GraphProto& graph = model.graph();
-  if (graph.node_size() != 1) {
+  // One node, or a chain of two where the second node's x is the first node's output (the
+  // Quantize -> Dequantize models of the TensorRT examples).
+  const bool chain = graph.node_size() == 2 && graph.node(1).input_size() > 0 &&
+                     graph.node(0).output_size() > 0 &&
+                     graph.node(1).input(0) == graph.node(0).output(0);
+  if (graph.node_size() != 1 && !chain) {
     throw CaseIoError(model_path + ": graph.node: the model has " +
                       std::to_string(graph.node_size()) +
-                      " nodes; qconform reads single-node models");
+                      " nodes; qconform reads single-node models and Quantize -> Dequantize pairs");
   }
-  const onnx::NodeProto& node = graph.node(0);
-  Case base;
-  base.id = fs::path(dir).filename().string();
-  base.op_type = node.op_type();
-  base.domain = node.domain() == "ai.onnx" ? "" : node.domain();
-  bool found_opset = false;
-  for (const auto& o : model.opset_import()) {
-    const std::string d = o.domain() == "ai.onnx" ? "" : o.domain();
-    if (d == base.domain) {
-      base.opset = o.version();
-      found_opset = true;
+  const auto header = [&](const onnx::NodeProto& node) {
+    Case c;
+    c.id = fs::path(dir).filename().string();
+    c.op_type = node.op_type();
+    c.domain = node.domain() == "ai.onnx" ? "" : node.domain();
+    bool found_opset = false;
+    for (const auto& o : model.opset_import()) {
+      const std::string d = o.domain() == "ai.onnx" ? "" : o.domain();
+      if (d == c.domain) {
+        c.opset = o.version();
+        found_opset = true;
+      }
     }
-  }
-  if (!found_opset) {
-    throw CaseIoError(model_path + ": opset_import: no opset for domain '" + base.domain + "'");
-  }
-  for (const auto& a : node.attribute()) base.attributes[a.name()] = AttributeFromProto(a);
-  for (const auto& m : model.metadata_props()) {
-    if (m.key() == kProfileKey) base.profile = m.value();
-  }
+    if (!found_opset) {
+      throw CaseIoError(model_path + ": opset_import: no opset for domain '" + c.domain + "'");
+    }
+    for (const auto& a : node.attribute()) c.attributes[a.name()] = AttributeFromProto(a);
+    for (const auto& m : model.metadata_props()) {
+      if (m.key() == kProfileKey) c.profile = m.value();
+    }
+    return c;
+  };
+  const Case base = header(graph.node(0));
 
   std::map<std::string, const onnx::TensorProto*> initializers;
   for (const auto& t : graph.initializer()) initializers[t.name()] = &t;
@@ -276,21 +284,19 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
   std::vector<fs::path> sets = DataSetDirectories(dir);
   const bool no_data = sets.empty();
   if (no_data) sets.push_back(fs::path(dir) / "test_data_set_0");
-  for (const fs::path& set : sets) {
-    DataSet ds;
-    ds.path = set.string();
-    ds.c = base;
-    if (sets.size() > 1) ds.c.id = base.id + "/" + set.filename().string();
+  // A node's inputs: initializers, graph inputs fed by input_K.pb, or (a chained x) absent.
+  const auto read_inputs = [&](const onnx::NodeProto& node, const fs::path& set, Case& c,
+                               const std::string& chained) {
     for (int k = 0; k < node.input_size(); ++k) {
       const std::string& name = node.input(k);
-      if (name.empty()) {
-        ds.c.inputs.emplace_back(std::nullopt);
+      if (name.empty() || name == chained) {
+        c.inputs.emplace_back(std::nullopt);
         continue;
       }
       if (auto it = initializers.find(name); it != initializers.end()) {
         Tensor t = TensorFromProto(*it->second, model_path + ": initializer '" + name + "'");
         t.is_initializer = true;
-        ds.c.inputs.emplace_back(std::move(t));
+        c.inputs.emplace_back(std::move(t));
         continue;
       }
       const auto pos = std::find(fed.begin(), fed.end(), name);
@@ -302,7 +308,20 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
           (set / ("input_" + std::to_string(pos - fed.begin()) + ".pb")).string();
       if (no_data || !fs::exists(file))
         throw CaseIoError(file + ": missing (input '" + name + "')");
-      ds.c.inputs.emplace_back(ReadTensorFile(file));
+      c.inputs.emplace_back(ReadTensorFile(file));
+    }
+  };
+  for (const fs::path& set : sets) {
+    DataSet ds;
+    ds.path = set.string();
+    ds.c = base;
+    if (sets.size() > 1) ds.c.id = base.id + "/" + set.filename().string();
+    read_inputs(graph.node(0), set, ds.c, "");
+    if (chain) {
+      Case second = header(graph.node(1));
+      second.id = ds.c.id + "/" + second.op_type;
+      read_inputs(graph.node(1), set, second, graph.node(0).output(0));
+      ds.then = std::move(second);
     }
     for (size_t k = 0; k < out.output_names.size(); ++k) {
       const std::string file = (set / ("output_" + std::to_string(k) + ".pb")).string();
@@ -377,6 +396,50 @@ onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& output
   }
   for (const auto& [name, a] : c.attributes) *node->add_attribute() = AttributeToProto(name, a);
   return model;
+}
+
+onnx::ModelProto BuildChainModel(const Case& first, const Case& second, const OutputSpec& output) {
+  // The first node's model, its output renamed to feed the second node's x.
+  const std::string link = "y_quantized";
+  onnx::ModelProto model = BuildModel(first, {{link, 0, {}}});
+  onnx::GraphProto* graph = model.mutable_graph();
+  graph->clear_output();
+  onnx::NodeProto* node = graph->add_node();
+  node->set_op_type(second.op_type);
+  node->set_name(second.op_type);
+  node->add_input(link);
+  const OperatorIo io = OperatorIoNames(second.op_type);
+  for (size_t k = 1; k < second.inputs.size(); ++k) {
+    if (!second.inputs[k]) {
+      node->add_input("");
+      continue;
+    }
+    // Constants of the second node; their names must not clash with the first node's.
+    const std::string name = "dq_" + io.inputs.at(k);
+    node->add_input(name);
+    *graph->add_initializer() = TensorToProto(*second.inputs[k], name);
+  }
+  for (const auto& [name, a] : second.attributes)
+    *node->add_attribute() = AttributeToProto(name, a);
+  node->add_output(output.name);
+  SetValueInfo(graph->add_output(), output.name, output.data_type, output.shape);
+  return model;
+}
+
+void WriteChainDirectory(const std::string& dir, const Case& first, const Case& second,
+                         const OutputSpec& spec, const Tensor& output) {
+  const fs::path root(dir);
+  const fs::path set = root / "test_data_set_0";
+  fs::create_directories(set);
+  WriteFile((root / "model.onnx").string(), Serialize(BuildChainModel(first, second, spec)));
+  const OperatorIo io = OperatorIoNames(first.op_type);
+  int fed = 0;
+  for (size_t k = 0; k < first.inputs.size(); ++k) {
+    if (!first.inputs[k] || first.inputs[k]->is_initializer) continue;
+    WriteTensorFile((set / ("input_" + std::to_string(fed++) + ".pb")).string(), *first.inputs[k],
+                    io.inputs.at(k));
+  }
+  WriteTensorFile((set / "output_0.pb").string(), output, spec.name);
 }
 
 void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector<OutputSpec>& specs,

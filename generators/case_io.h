@@ -38,6 +38,9 @@ struct DataSet {
   Case c;                        // the node with this data set's inputs
   std::vector<Tensor> outputs;   // output_K.pb files present, in graph-output order
   std::vector<bool> has_output;  // which output_K.pb exist
+  // A chain model's second node, whose x (absent here) is c's first output; the data set's
+  // outputs are then the second node's.
+  std::optional<Case> then;
 };
 
 struct CaseDirectory {
@@ -76,6 +79,12 @@ onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& output
 // outputs (none for a case that must be rejected).
 void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector<OutputSpec>& specs,
                         const std::vector<Tensor>& outputs);
+// A Quantize -> Dequantize model: `first`'s output y feeds `second`'s x (absent in `second`);
+// `second`'s other inputs become initializers. The data set holds first's graph inputs and the
+// chain's one output.
+onnx::ModelProto BuildChainModel(const Case& first, const Case& second, const OutputSpec& output);
+void WriteChainDirectory(const std::string& dir, const Case& first, const Case& second,
+                         const OutputSpec& spec, const Tensor& output);
 void WriteTensorFile(const std::string& path, const Tensor& tensor, const std::string& name);
 
 // onnx::checker on the model where Debian's ONNX 1.12 knows the opset (ai.onnx <= 17); returns

@@ -5,6 +5,7 @@
 // Values come from a PRNG seeded by the case id, so the catalogue is the same on every machine.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct GoldenCase {
   std::string features;  // comma-separated key:value tags, e.g. "type:int4,granularity:blocked"
   std::string decision;  // what the case exercises: a decision number or a seed example
   std::string intended_rule;  // for negative cases: the rule the oracle must name; else ""
+  // A second node fed by c's output (a Quantize -> Dequantize model); its x is absent.
+  std::optional<Case> then = {};
 };
 
 std::vector<GoldenCase> DequantizeGoldenCatalogue();

@@ -321,6 +321,28 @@ class Catalogue {
                     {{"axis", 0}, {"block_size", 2}}, "", "trt-seed2-dequantize-int4-blocks"),
            "type:int4,output:float,granularity:blocked,seed:002-example-2",
            "seed 002 example 2, the Dequantize half");
+    // The seed's two networks as Quantize -> Dequantize models any ONNX runner can load.
+    Case chain1 =
+        MakeCase("QuantizeLinear", 21, {x1, scale1, zp1}, {{"axis", 3}}, "", "trt-seed1-qdq");
+    chain1.profile = "tensorrt";
+    Case dq1 = MakeCase("DequantizeLinear", 21, {std::nullopt, scale1, zp1}, {{"axis", 3}});
+    dq1.profile = "tensorrt";
+    AddTrt(chain1,
+           "type:float,output:float,granularity:per-tensor,chain:QuantizeLinear>DequantizeLinear,"
+           "seed:002-example-1",
+           "seed 002 example 1 as one model: exact values, not the seed's rounded print");
+    cases.back().then = dq1;
+    Case chain2 = MakeCase("QuantizeLinear", 21, {w, scale2, zp2}, {{"axis", 0}, {"block_size", 2}},
+                           "", "trt-seed2-qdq-int4-blocks");
+    Case dq2 = MakeCase("DequantizeLinear", 21, {std::nullopt, scale2, zp2},
+                        {{"axis", 0}, {"block_size", 2}});
+    dq2.profile = "tensorrt";
+    AddTrt(
+        chain2,
+        "type:float,output:float,granularity:blocked,chain:QuantizeLinear>DequantizeLinear,seed:"
+        "002-example-2",
+        "seed 002 example 2 as one model (the weights are an initializer: the model has no input)");
+    cases.back().then = dq2;
     Tensor fp8 = MakeScalar(D::kFloat8E4M3FN, 0);
     fp8.is_initializer = true;
     Tensor one = MakeScalar(D::kFloat, 1);

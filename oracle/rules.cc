@@ -135,8 +135,6 @@ constexpr Rule kRules[] = {
      "quantize-schemas.md: \"1-D = per-channel ... only for constant inputs (weights)\""},
     {"trt.blocked.type", kReject, "block quantization of a type other than FP4, FP8, INT4",
      "quantize-schemas.md: \"block quantization, only for FP4, FP8 and INT4\""},
-    {"trt.blocked.axis", kReject, "blocking along a dimension other than the last two",
-     "quantize-schemas.md: \"exactly one blocking dimension (the last or second-to-last)\""},
     {"trt.blocked.partial", kReject, "a partial last block",
      "quantize-schemas.md: \"the block size inferred from the shapes ... partial last blocks are not supported\""},
     {"trt.x.scalar", kReject, "a scalar input", "quantize-schemas.md: \"The input must not be a scalar.\""},

@@ -36,6 +36,7 @@ std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
     CaseDirectory d = ReadCaseDirectory(path);
     for (DataSet& ds : d.data_sets) {
       if (!ds.c.profile.empty() && ds.c.profile != profile) continue;
+      if (ds.then) continue;  // chain models are for ONNX runners (qconform check), not runs
       ds.c.profile = profile;
       out.push_back({std::move(ds.c), path});
     }

@@ -14,6 +14,11 @@ int RunEval(const std::vector<std::string>& argv) {
   if (args.positional().size() != 1) throw UsageError("eval takes one CASE_DIR (see --help)");
   const CaseDirectory dir = ReadCaseDirectory(args.positional()[0]);
   const DataSet& data = dir.data_sets.front();
+  if (data.then) {
+    throw UsageError(dir.path +
+                     ": a two-node chain model; eval writes single-node outputs "
+                     "(qconform check judges chains, qconform golden writes them)");
+  }
   const OracleResult result = RunOracle(data.c);
   if (const Finding* rule = result.rejection()) {
     std::printf("rejected %s: %s\n", std::string(rule->rule->id).c_str(), rule->message.c_str());

@@ -24,7 +24,8 @@ size_t WriteCatalogue(const fs::path& dir) {
   std::vector<ManifestEntry> manifest;
   for (const GoldenCase& g : GoldenCatalogue()) {
     const Case& c = g.c;
-    const std::string expected = WriteOracleCase((dir / c.id).string(), c);
+    const std::string expected = g.then ? WriteOracleChain((dir / c.id).string(), c, *g.then)
+                                        : WriteOracleCase((dir / c.id).string(), c);
     if (!g.intended_rule.empty() && expected != "reject:" + g.intended_rule) {
       throw std::runtime_error("golden case " + c.id + " is meant to break " + g.intended_rule +
                                " but the oracle says " + expected);

@@ -3,6 +3,8 @@
 #include "generators/case_io.h"
 #include "oracle/oracle.h"
 
+#include <stdexcept>
+
 namespace qconform::tools {
 
 namespace {
@@ -49,6 +51,22 @@ std::string WriteOracleCase(const std::string& dir, const Case& c) {
   }
   WriteCaseDirectory(dir, c, specs, outputs);
   return expected;
+}
+
+std::string WriteOracleChain(const std::string& dir, const Case& first, const Case& second) {
+  const auto valid = [&](const OracleResult& r, const Case& c) {
+    if (!r.findings.empty() || r.outputs.empty() || !r.outputs[0].implementation_defined.empty()) {
+      throw std::runtime_error("chain " + dir + ": " + c.op_type + " is not plainly valid");
+    }
+    return r.outputs[0];
+  };
+  const OutputEvaluation y = valid(RunOracle(first), first);
+  Case fed = second;
+  fed.inputs.at(0) = Tensor{y.data_type, y.shape, y.exact, false};
+  const OutputEvaluation out = valid(RunOracle(fed), fed);
+  WriteChainDirectory(dir, first, second, {"y", out.data_type, out.shape},
+                      Tensor{out.data_type, out.shape, out.exact, false});
+  return "outputs";
 }
 
 }  // namespace qconform::tools

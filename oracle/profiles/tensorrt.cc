@@ -134,12 +134,9 @@ class Checker {
       Add("trt.blocked.type", "block quantization of " + DataTypeName(quantized));
     }
     if (scale_rank != rank) return;  // the ONNX rules reject it
+    // Rank <= 2, so the blocked axis is always one of the last two, as TensorRT requires.
     int64_t axis = IntAttribute(c_, "axis", 1);
     if (axis < 0) axis += rank;
-    if (axis != rank - 1 && axis != rank - 2) {
-      Add("trt.blocked.axis",
-          "blocking along axis " + std::to_string(axis) + " of rank " + std::to_string(rank));
-    }
     if (axis < 0 || axis >= rank) return;
     const int64_t di = x.shape[axis], si = scale.shape[axis];
     const int64_t block_size = IntAttribute(c_, "block_size", 0);
