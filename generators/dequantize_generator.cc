@@ -6,6 +6,9 @@
 
 #include "generators/edge_values.h"
 #include "oracle/element_type.h"
+#include "oracle/fast_codec.h"
+
+#include <cmath>
 
 namespace qconform {
 namespace {
@@ -78,17 +81,15 @@ std::vector<const OpSchema*> DequantizeSchemas() {
   return out;
 }
 
-Case GenerateValidDequantize(Choices& ch, const OpSchema& s, const GeneratorLimits& limits) {
-  Case c;
-  c.op_type = std::string(s.op_type);
-  c.domain = std::string(s.domain);
-  c.opset = s.since_version;
-  const DataType x_type = ch.Pick(s.x_types);
-  const DataType scale_type = ch.Pick(s.scale_types);
-  if (s.output_rule == OutputRule::kOutputDtypeElseScaleType &&
-      (!s.allows_output(scale_type) || ch.Chance(35))) {
-    c.attributes["output_dtype"] = Attribute::Int(static_cast<int64_t>(ch.Pick(s.output_types)));
-  }
+namespace {
+
+// The shapes of a case and the attributes that go with them (axis, block_size): every
+// granularity, axis spelling and block size the version allows. Shared by DequantizeLinear and
+// QuantizeLinear, whose granularity rules are the same.
+struct Layout {
+  std::vector<int64_t> shape, scale_shape;
+};
+Layout GenerateLayout(Choices& ch, const OpSchema& s, const GeneratorLimits& limits, Case& c) {
   const Granularity g = limits.granularity && s.allows(*limits.granularity)
                             ? *limits.granularity
                             : ch.Pick(s.granularities);
@@ -135,23 +136,157 @@ Case GenerateValidDequantize(Choices& ch, const OpSchema& s, const GeneratorLimi
     scale_shape[axis] = (d + block - 1) / block;
   }
 
+  return {shape, scale_shape};
+}
+
+Case NewCase(const OpSchema& s) {
+  Case c;
+  c.op_type = std::string(s.op_type);
+  c.domain = std::string(s.domain);
+  c.opset = s.since_version;
+  return c;
+}
+
+}  // namespace
+
+Case GenerateValidDequantize(Choices& ch, const OpSchema& s, const GeneratorLimits& limits) {
+  Case c = NewCase(s);
+  const DataType x_type = ch.Pick(s.x_types);
+  const DataType scale_type = ch.Pick(s.scale_types);
+  if (s.output_rule == OutputRule::kOutputDtypeElseScaleType &&
+      (!s.allows_output(scale_type) || ch.Chance(35))) {
+    c.attributes["output_dtype"] = Attribute::Int(static_cast<int64_t>(ch.Pick(s.output_types)));
+  }
+  const auto [shape, scale_shape] = GenerateLayout(ch, s, limits, c);
   c.inputs.push_back(InputTensor(ch, x_type, shape));
   c.inputs.push_back(ScaleTensor(ch, scale_type, scale_shape));
   if (ch.Chance(55)) c.inputs.push_back(ZeroPointTensor(ch, x_type, scale_shape));
   return c;
 }
 
+std::vector<const OpSchema*> QuantizeSchemas() {
+  std::vector<const OpSchema*> out;
+  for (const OpSchema& s : AllSchemas()) {
+    if (s.op_type == "QuantizeLinear") out.push_back(&s);
+  }
+  return out;
+}
+
 namespace {
 
-// One way to break one rule: whether it applies to a valid case, and how.
+// Codes with NaN replaced by +0: for a y type without NaN, a NaN quotient is
+// implementation-defined (decision 15), which a valid case must not have.
+void DropNans(const ElementType& t, Codes& codes) {
+  for (size_t i = 0; i < codes.size(); ++i) {
+    if (is_nan_code(t, codes[i])) codes.set(i, 0);
+  }
+}
+
+// Scales for QuantizeLinear: magnitudes in [2^-14, 2^15], so that the scale is finite and
+// non-zero in every type a strategy divides in (float16 included): 0/0 and inf/inf would be NaN
+// quotients, which are implementation-defined for integer y.
+void ScaleInWorkingRange(const ElementType& t, Codes& codes) {
+  for (size_t i = 0; i < codes.size(); ++i) {
+    const double v = std::fabs(DecodeDouble(t, codes[i]));
+    if (!(v >= 0x1p-14 && v <= 0x1p15)) codes.set(i, EncodeDouble(t, 1, Saturation::kNone).value());
+  }
+}
+
+}  // namespace
+
+Case GenerateValidQuantize(Choices& ch, const OpSchema& s, const GeneratorLimits& limits) {
+  Case c = NewCase(s);
+  const DataType x_type = ch.Pick(s.x_types);
+  const DataType scale_type = s.scale_type_is_x_type ? x_type : ch.Pick(s.scale_types);
+  const DataType y_type = ch.Pick(s.output_types);
+  const bool has_output_dtype = s.attribute("output_dtype") != nullptr;
+  // Without a zero point, y is uint8 unless output_dtype says otherwise.
+  const bool zero_point = ch.Chance(55) || (y_type != DataType::kUint8 && !has_output_dtype);
+  if (has_output_dtype && (!zero_point || ch.Chance(20))) {
+    c.attributes["output_dtype"] = Attribute::Int(static_cast<int64_t>(y_type));
+  }
+  if (s.attribute("saturate") != nullptr && ch.Chance(40)) {
+    c.attributes["saturate"] = Attribute::Int(static_cast<int64_t>(ch.Below(2)));
+  }
+  if (!s.precision_types.empty() && ch.Chance(30)) {
+    c.attributes["precision"] = Attribute::Int(static_cast<int64_t>(ch.Pick(s.precision_types)));
+  }
+  const auto [shape, scale_shape] = GenerateLayout(ch, s, limits, c);
+  Tensor scale = ScaleTensor(ch, scale_type, scale_shape);
+  ScaleInWorkingRange(element_type(scale_type), scale.codes);
+  // x: edge codes, and quotients at ties: (k + 1/2) * the first scale, k around y's range.
+  Tensor x = InputTensor(ch, x_type, shape);
+  const ElementType& xt = element_type(x_type);
+  const ElementType& yt = element_type(y_type);
+  const double first_scale =
+      scale.codes.empty() ? 1 : DecodeDouble(element_type(scale_type), scale.codes[0]);
+  const double lo = yt.is_integer() ? static_cast<double>(integer_min(yt)) : -8;
+  const double hi = yt.is_integer() ? static_cast<double>(integer_max(yt)) : 8;
+  for (size_t i = 0; i < x.codes.size(); ++i) {
+    if (!ch.Chance(35)) continue;
+    const double k = lo - 2 + static_cast<double>(ch.Below(static_cast<uint64_t>(hi - lo) + 4));
+    x.codes.set(i, EncodeDouble(xt, (k + 0.5) * first_scale, Saturation::kNone).value_or(0));
+  }
+  if (!yt.has_nan()) DropNans(xt, x.codes);
+  c.inputs.push_back(std::move(x));
+  c.inputs.push_back(std::move(scale));
+  if (zero_point) {
+    c.inputs.push_back(
+        yt.is_integer() ? InputTensor(ch, y_type, scale_shape)
+                        : Tensor{static_cast<int32_t>(y_type), scale_shape,
+                                 Codes(yt.bits, static_cast<size_t>(Count(scale_shape))), false});
+  }
+  return c;
+}
+
+Case GenerateDynamicQuantize(Choices& ch, const GeneratorLimits& limits) {
+  const OpSchema& s = *ResolveSchema("", "DynamicQuantizeLinear", 11);
+  Case c = NewCase(s);
+  const int rank = 1 + static_cast<int>(ch.Below(3));
+  std::vector<int64_t> shape(static_cast<size_t>(rank));
+  for (int64_t& d : shape) d = 1 + static_cast<int64_t>(ch.Below(5));
+  while (Count(shape) > limits.max_elements) {
+    auto largest = std::max_element(shape.begin(), shape.end());
+    *largest = (*largest + 1) / 2;
+  }
+  // Finite values, edge-biased (NaN and inf are implementation-defined, decision 13); one
+  // chance in ten of an all-positive or all-negative tensor (zero point 0 or 255).
+  Tensor x = InputTensor(ch, DataType::kFloat, shape);
+  const ElementType& f = element_type(DataType::kFloat);
+  const int sign = ch.Chance(20) ? (ch.Chance(50) ? 1 : -1) : 0;
+  for (size_t i = 0; i < x.codes.size(); ++i) {
+    double v = DecodeDouble(f, x.codes[i]);
+    if (!std::isfinite(v)) v = 1;
+    if (sign != 0) v = sign * std::fabs(v);
+    x.codes.set(i, EncodeDouble(f, v, Saturation::kNone).value());
+  }
+  c.inputs.push_back(std::move(x));
+  return c;
+}
+
+namespace {
+
+// One way to break one rule: whether it applies to a valid case, and how. `rule` is the
+// rule's name after the operator's prefix ("dq." or "ql."), or a whole id ("op...."); `op`
+// limits the mutation to one operator ("" for both).
 struct Mutation {
   std::string rule;
+  std::string_view op;
   std::function<bool(const OpSchema&, const Case&)> applies;
   std::function<void(Choices&, const OpSchema&, Case&)> apply;
 };
 
 DataType TypeOf(const Tensor& t) {
   return static_cast<DataType>(t.data_type);
+}
+
+// The zero point's type: x's for DequantizeLinear; for QuantizeLinear y's (the zero point's
+// own, else output_dtype, else uint8).
+DataType ZeroPointType(const Case& c) {
+  if (c.op_type != "QuantizeLinear") return TypeOf(*c.input(0));
+  if (c.input(2)) return TypeOf(*c.input(2));
+  const Attribute* o = c.attribute("output_dtype");
+  return o && o->i != 0 ? static_cast<DataType>(o->i) : DataType::kUint8;
 }
 
 std::vector<DataType> TypesOutside(const std::vector<DataType>& allowed) {
@@ -187,11 +322,11 @@ void Reshape(Choices& ch, Case& c, std::vector<int64_t> shape) {
 
 const std::vector<Mutation>& Mutations() {
   static const std::vector<Mutation> kMutations = {
-      {"op.not_in_opset", [](const OpSchema& s, const Case&) { return s.domain.empty(); },
+      {"op.not_in_opset", "", [](const OpSchema& s, const Case&) { return s.domain.empty(); },
        [](Choices& ch, const OpSchema&, Case& c) {
          c.opset = 1 + static_cast<int64_t>(ch.Below(9));
        }},
-      {"dq.inputs.count", [](const OpSchema&, const Case&) { return true; },
+      {"inputs.count", "", [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema&, Case& c) {
          if (ch.Chance(50)) {
            c.inputs[1] = std::nullopt;  // x_scale missing
@@ -200,15 +335,15 @@ const std::vector<Mutation>& Mutations() {
            c.inputs.push_back(*c.input(0));  // a fourth input
          }
        }},
-      {"dq.attr.undefined", [](const OpSchema&, const Case&) { return true; },
+      {"attr.undefined", "", [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema& s, Case& c) {
-         std::vector<std::string> undefined = {"saturate"};
-         for (const char* name : {"axis", "block_size", "output_dtype", "precision"}) {
+         std::vector<std::string> undefined = {"zero_point"};  // no version has it
+         for (const char* name : {"axis", "saturate", "block_size", "output_dtype", "precision"}) {
            if (s.attribute(name) == nullptr) undefined.push_back(name);
          }
          c.attributes[ch.Pick(undefined)] = Attribute::Int(0);
        }},
-      {"dq.attr.type", [](const OpSchema& s, const Case&) { return !s.attributes.empty(); },
+      {"attr.type", "", [](const OpSchema& s, const Case&) { return !s.attributes.empty(); },
        [](Choices& ch, const OpSchema& s, Case& c) {
          const std::string name(s.attributes[ch.Below(s.attributes.size())].name);
          Attribute a;
@@ -216,30 +351,31 @@ const std::vector<Mutation>& Mutations() {
          a.f = 1.0;
          c.attributes[name] = a;
        }},
-      {"dq.type.x", [](const OpSchema& s, const Case&) { return !TypesOutside(s.x_types).empty(); },
+      {"type.x", "DequantizeLinear",
+       [](const OpSchema& s, const Case&) { return !TypesOutside(s.x_types).empty(); },
        [](Choices& ch, const OpSchema& s, Case& c) {
          c.inputs[0] = InputTensor(ch, ch.Pick(TypesOutside(s.x_types)), c.input(0)->shape);
          if (c.inputs.size() > 2) c.inputs.resize(2);  // its zero point would break another rule
        }},
-      {"dq.type.x_scale",
+      {"type.x_scale", "DequantizeLinear",
        [](const OpSchema& s, const Case&) { return !TypesOutside(s.scale_types).empty(); },
        [](Choices& ch, const OpSchema& s, Case& c) {
          c.inputs[1] = ScaleTensor(ch, ch.Pick(TypesOutside(s.scale_types)), c.input(1)->shape);
        }},
-      {"dq.type.x_zero_point", [](const OpSchema&, const Case&) { return true; },
+      {"type.x_zero_point", "DequantizeLinear", [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema&, Case& c) {
          std::vector<DataType> others = TypesOutside({TypeOf(*c.input(0))});
          while (c.inputs.size() < 3) c.inputs.push_back(std::nullopt);
          c.inputs[2] = InputTensor(ch, ch.Pick(others), c.input(1)->shape);
        }},
-      {"dq.output_dtype.type",
+      {"output_dtype.type", "DequantizeLinear",
        [](const OpSchema& s, const Case&) { return s.attribute("output_dtype") != nullptr; },
        [](Choices& ch, const OpSchema& s, Case& c) {
          std::vector<int64_t> bad = {3, 2, 6, 7, 9, 11, 99};  // integers, bool, double, unknown
          for (DataType t : TypesOutside(s.output_types)) bad.push_back(static_cast<int64_t>(t));
          c.attributes["output_dtype"] = Attribute::Int(ch.Pick(bad));
        }},
-      {"dq.output_dtype.required",
+      {"output_dtype.required", "DequantizeLinear",
        [](const OpSchema& s, const Case&) {
          return s.attribute("output_dtype") != nullptr &&
                 std::any_of(s.scale_types.begin(), s.scale_types.end(),
@@ -253,14 +389,14 @@ const std::vector<Mutation>& Mutations() {
          c.inputs[1] = ScaleTensor(ch, ch.Pick(no_output), c.input(1)->shape);
          c.attributes.erase("output_dtype");
        }},
-      {"dq.shape.zero_point", [](const OpSchema&, const Case&) { return true; },
+      {"shape.zero_point", "", [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema&, Case& c) {
          std::vector<int64_t> shape = c.input(1)->shape;
          shape.push_back(1);  // the same elements, another shape
          while (c.inputs.size() < 3) c.inputs.push_back(std::nullopt);
-         c.inputs[2] = ZeroPointTensor(ch, TypeOf(*c.input(0)), shape);
+         c.inputs[2] = ZeroPointTensor(ch, ZeroPointType(c), shape);
        }},
-      {"dq.scale.rank",
+      {"scale.rank", "",
        [](const OpSchema& s, const Case& c) {
          return !s.axis_presence_selects_granularity && !c.input(0)->shape.empty() &&
                 (s.granularities.size() == 1 || !IsBlocked(c));
@@ -274,7 +410,7 @@ const std::vector<Mutation>& Mutations() {
          c.attributes.erase("block_size");
          Reshape(ch, c, shape);
        }},
-      {"dq.axis.range",
+      {"axis.range", "",
        [](const OpSchema& s, const Case& c) { return s.attribute("axis") && AxisMatters(c); },
        [](Choices& ch, const OpSchema&, Case& c) {
          const auto rank = static_cast<int64_t>(c.input(0)->shape.size());
@@ -282,24 +418,24 @@ const std::vector<Mutation>& Mutations() {
              Attribute::Int(ch.Chance(50) ? -rank - 1 - static_cast<int64_t>(ch.Below(2))
                                           : rank + static_cast<int64_t>(ch.Below(2)));
        }},
-      {"dq.per_axis.length",
+      {"per_axis.length", "",
        [](const OpSchema&, const Case& c) { return !IsBlocked(c) && AxisMatters(c); },
        [](Choices& ch, const OpSchema&, Case& c) {
          const int64_t d = c.input(0)->shape[AxisOf(c)];
          Reshape(ch, c, {d == 0 ? 2 : d + 1});
        }},
-      {"dq.blocked.block_size_negative",
+      {"blocked.block_size_negative", "",
        [](const OpSchema& s, const Case&) { return s.attribute("block_size") != nullptr; },
        [](Choices& ch, const OpSchema&, Case& c) {
          c.attributes["block_size"] = Attribute::Int(-1 - static_cast<int64_t>(ch.Below(3)));
        }},
-      {"dq.blocked.rank", [](const OpSchema&, const Case& c) { return IsBlocked(c); },
+      {"blocked.rank", "", [](const OpSchema&, const Case& c) { return IsBlocked(c); },
        [](Choices& ch, const OpSchema&, Case& c) {
          std::vector<int64_t> shape = c.input(1)->shape;
          shape.push_back(1);
          Reshape(ch, c, shape);
        }},
-      {"dq.blocked.dims",
+      {"blocked.dims", "",
        [](const OpSchema&, const Case& c) { return IsBlocked(c) && c.input(0)->shape.size() >= 2; },
        [](Choices& ch, const OpSchema&, Case& c) {
          const int axis = AxisOf(c);
@@ -309,19 +445,19 @@ const std::vector<Mutation>& Mutations() {
          shape[d] += 1;
          Reshape(ch, c, shape);
        }},
-      {"dq.blocked.block_size_range", [](const OpSchema&, const Case& c) { return IsBlocked(c); },
+      {"blocked.block_size_range", "", [](const OpSchema&, const Case& c) { return IsBlocked(c); },
        [](Choices& ch, const OpSchema&, Case& c) {
          std::vector<int64_t> shape = c.input(1)->shape;
          shape[AxisOf(c)] += 1 + static_cast<int64_t>(ch.Below(2));  // one block too many
          Reshape(ch, c, shape);
        }},
-      {"dq.ms.axis_absent_not_scalar",
+      {"ms.axis_absent_not_scalar", "DequantizeLinear",
        [](const OpSchema& s, const Case&) { return s.axis_presence_selects_granularity; },
        [](Choices& ch, const OpSchema&, Case& c) {
          c.attributes.erase("axis");
          Reshape(ch, c, {2 + static_cast<int64_t>(ch.Below(3))});
        }},
-      {"dq.ms.axis_present_not_1d",
+      {"ms.axis_present_not_1d", "DequantizeLinear",
        [](const OpSchema& s, const Case& c) {
          return s.axis_presence_selects_granularity && !c.input(0)->shape.empty();
        },
@@ -329,8 +465,45 @@ const std::vector<Mutation>& Mutations() {
          c.attributes["axis"] = Attribute::Int(0);
          Reshape(ch, c, {});
        }},
+      // QuantizeLinear's type rules.
+      {"type.x", "QuantizeLinear", [](const OpSchema&, const Case&) { return true; },
+       [](Choices& ch, const OpSchema& s, Case& c) {
+         c.inputs[0] = InputTensor(ch, ch.Pick(TypesOutside(s.x_types)), c.input(0)->shape);
+       }},
+      {"type.y_scale", "QuantizeLinear", [](const OpSchema&, const Case&) { return true; },
+       [](Choices& ch, const OpSchema& s, Case& c) {
+         c.inputs[1] = ScaleTensor(ch, ch.Pick(TypesOutside(s.scale_types)), c.input(1)->shape);
+       }},
+      {"type.y_zero_point", "QuantizeLinear", [](const OpSchema&, const Case&) { return true; },
+       [](Choices& ch, const OpSchema& s, Case& c) {
+         while (c.inputs.size() < 3) c.inputs.push_back(std::nullopt);
+         c.inputs[2] = InputTensor(ch, ch.Pick(TypesOutside(s.output_types)), c.input(1)->shape);
+       }},
+      {"output_dtype.type", "QuantizeLinear",
+       [](const OpSchema& s, const Case&) { return s.attribute("output_dtype") != nullptr; },
+       [](Choices& ch, const OpSchema& s, Case& c) {
+         std::vector<int64_t> bad = {1, 10, 16, 11, 99};  // floats, double, unknown
+         for (DataType t : TypesOutside(s.output_types)) bad.push_back(static_cast<int64_t>(t));
+         c.attributes["output_dtype"] = Attribute::Int(ch.Pick(bad));
+       }},
+      {"precision.type", "QuantizeLinear",
+       [](const OpSchema& s, const Case&) { return !s.precision_types.empty(); },
+       [](Choices& ch, const OpSchema& s, Case& c) {
+         std::vector<int64_t> bad = {3, 6, 11, 99};  // int8, int32, double, unknown
+         for (DataType t : TypesOutside(s.precision_types)) bad.push_back(static_cast<int64_t>(t));
+         c.attributes["precision"] = Attribute::Int(ch.Pick(bad));
+       }},
   };
   return kMutations;
+}
+
+bool MutationFits(const Mutation& m, const OpSchema& s) {
+  return m.op.empty() || m.op == s.op_type;
+}
+
+std::string RuleIdOf(const Mutation& m, const OpSchema& s) {
+  if (m.rule.rfind("op.", 0) == 0) return m.rule;
+  return std::string(s.op_type == "QuantizeLinear" ? "ql." : "dq.") + m.rule;
 }
 
 }  // namespace
@@ -342,13 +515,16 @@ std::vector<InvalidCase> GenerateDequantizeBatch(const BatchOptions& options) {
   std::vector<InvalidCase> out;
   for (int n = 0; n < options.count; ++n) {
     const OpSchema& s = *ch.Pick(schemas);
-    InvalidCase g = ch.Chance(options.invalid_percent)
-                        ? GenerateInvalidDequantize(ch, s, options.limits)
-                        : InvalidCase{GenerateValidDequantize(ch, s, options.limits), ""};
+    // DynamicQuantizeLinear has no invalid generator: its few rules are golden cases.
+    const bool dynamic = s.op_type == "DynamicQuantizeLinear";
+    InvalidCase g = !dynamic && ch.Chance(options.invalid_percent)
+                        ? GenerateInvalid(ch, s, options.limits)
+                        : InvalidCase{GenerateValid(ch, s, options.limits), ""};
+    const char* op = dynamic ? "dynql" : s.op_type == "QuantizeLinear" ? "ql" : "dq";
     char id[96];
-    std::snprintf(id, sizeof id, "gen-%llu-%05d-%s%s%d",
+    std::snprintf(id, sizeof id, "gen-%llu-%05d-%s%s%s%d",
                   static_cast<unsigned long long>(options.seed), n, s.domain.empty() ? "" : "ms",
-                  g.rule.empty() ? "dq" : "dq-invalid-", s.since_version);
+                  op, g.rule.empty() ? "" : "-invalid-", s.since_version);
     g.c.id = id;
     out.push_back(std::move(g));
   }
@@ -358,13 +534,14 @@ std::vector<InvalidCase> GenerateDequantizeBatch(const BatchOptions& options) {
 std::vector<std::string> BreakableRules(const OpSchema& schema) {
   std::vector<std::string> out;
   for (const Mutation& m : Mutations()) {
+    if (!MutationFits(m, schema)) continue;
     // Applicable to some case of the version: probe with the predicate's schema-only part by
     // trying a few generated cases.
     PrngChoices ch(0x5eed);
     for (int k = 0; k < 64; ++k) {
-      const Case c = GenerateValidDequantize(ch, schema);
+      const Case c = GenerateValid(ch, schema, {});
       if (m.applies(schema, c)) {
-        out.push_back(m.rule);
+        out.push_back(RuleIdOf(m, schema));
         break;
       }
     }
@@ -374,14 +551,32 @@ std::vector<std::string> BreakableRules(const OpSchema& schema) {
 
 InvalidCase GenerateInvalidDequantize(Choices& ch, const OpSchema& schema,
                                       const GeneratorLimits& limits) {
-  Case c = GenerateValidDequantize(ch, schema, limits);
-  const std::vector<Mutation>& all = Mutations();
+  return GenerateInvalid(ch, schema, limits);
+}
+
+InvalidCase GenerateInvalidQuantize(Choices& ch, const OpSchema& schema,
+                                    const GeneratorLimits& limits) {
+  return GenerateInvalid(ch, schema, limits);
+}
+
+Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits) {
+  if (schema.op_type == "QuantizeLinear") return GenerateValidQuantize(ch, schema, limits);
+  if (schema.op_type == "DynamicQuantizeLinear") return GenerateDynamicQuantize(ch, limits);
+  return GenerateValidDequantize(ch, schema, limits);
+}
+
+InvalidCase GenerateInvalid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits) {
+  Case c = GenerateValid(ch, schema, limits);
+  std::vector<const Mutation*> all;  // the operator's mutations, in table order
+  for (const Mutation& m : Mutations()) {
+    if (MutationFits(m, schema)) all.push_back(&m);
+  }
   const size_t start = ch.Below(all.size());
   for (size_t k = 0; k < all.size(); ++k) {
-    const Mutation& m = all[(start + k) % all.size()];
+    const Mutation& m = *all[(start + k) % all.size()];
     if (!m.applies(schema, c)) continue;
     m.apply(ch, schema, c);
-    return {std::move(c), m.rule};
+    return {std::move(c), RuleIdOf(m, schema)};
   }
   // dq.attr.undefined always applies; this is never reached.
   return {std::move(c), ""};

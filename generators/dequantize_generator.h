@@ -68,9 +68,24 @@ struct InvalidCase {
 InvalidCase GenerateInvalidDequantize(Choices& ch, const OpSchema& schema,
                                       const GeneratorLimits& limits = {});
 
+// QuantizeLinear: the same layouts; x edge-biased plus quotients at ties around y's range, no
+// NaN x for a y without NaN, scales within float16's normal range (no NaN quotient in any
+// strategy): valid with no finding at all.
+std::vector<const OpSchema*> QuantizeSchemas();
+Case GenerateValidQuantize(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
+InvalidCase GenerateInvalidQuantize(Choices& ch, const OpSchema& schema,
+                                    const GeneratorLimits& limits = {});
+// DynamicQuantizeLinear-11: finite float x of rank 1-3, edge-biased, sometimes all of one sign.
+Case GenerateDynamicQuantize(Choices& ch, const GeneratorLimits& limits = {});
+
+// Any operator's valid or one-rule-broken case, by the schema row's operator.
+Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits);
+InvalidCase GenerateInvalid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits);
+
 // A deterministic batch for `qconform generate` and `qconform run`: `count` cases from one
-// seed, valid ones and (invalid_percent of them) invalid ones, over the given versions (all
-// DequantizeLinear versions when empty). Ids: gen-<seed>-<n>-<operator-version>.
+// seed, valid ones and (invalid_percent of them) invalid ones, over the given schema rows (all
+// DequantizeLinear versions when empty; QuantizeLinear and DynamicQuantizeLinear rows too).
+// Ids: gen-<seed>-<n>-<dq|msdq|ql|dynql>[-invalid-]<version>.
 struct BatchOptions {
   uint64_t seed = 1;
   int count = 100;

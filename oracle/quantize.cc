@@ -48,7 +48,9 @@ QuantizeSteps QuantizeElement(const ElementType& x_type, uint32_t x, const Eleme
   s.zero_point = zero_point ? Decode(output_type, *zero_point) : Exact();
   s.code = Encode(output_type, s.quotient, saturation);
   if (s.zero_point.is_zero() || !s.code) return s;
-  const Exact rounded = s.quotient.is_finite() && output_type.is_integer()
+  // +-inf stays infinite: -inf + zp is still -inf, which saturates (decision 15).
+  const Exact rounded = !s.quotient.is_finite() ? s.quotient
+                        : output_type.is_integer()
                             ? Exact::Finite(Rational(RoundHalfEven(s.quotient.value())))
                             : Decode(output_type, *s.code);
   s.code = Encode(output_type, rounded + s.zero_point, saturation);

@@ -106,16 +106,17 @@ constexpr Command kCommands[] = {
      "example:\n  qconform baseline --backend onnxruntime --save\n",
      RunBaseline},
     {"generate", "write deterministic generated cases (valid and invalid) as case directories",
-     "usage: qconform generate --out DIR [--seed S] [--count N] [--version V]... "
+     "usage: qconform generate --out DIR [--op OP] [--seed S] [--count N] [--version V]... "
      "[--invalid-percent P]\n\n"
-     "Generates N DequantizeLinear cases (default 100) from seed S (default 1) with qconform's "
-     "own\n"
+     "Generates N cases of OP (DequantizeLinear by default; QuantizeLinear, DynamicQuantizeLinear\n"
+     "or all) from seed S (default 1) with qconform's own\n"
      "PRNG: the same seed writes byte-identical files on any machine. Valid cases are biased to\n"
      "the edges (extreme codes, -0, subnormals, NaN, ties, partial blocks, odd shapes) and carry\n"
      "the oracle's exact outputs; P percent (default 20) break exactly one rule and carry none.\n"
      "DIR/manifest.tsv lists each case with 'outputs' or 'reject:<rule-id>'.\n\n"
-     "  --version V   only this version (10, 13, 19, 21, 23, 24, 25, com.microsoft:1); "
-     "repeatable\n\n"
+     "  --op OP       the operator (default DequantizeLinear)\n"
+     "  --version V   only this version of OP (10, 13, 19, 21, 23, 24, 25, com.microsoft:1, 11);\n"
+     "                repeatable\n\n"
      "exit status: 0 written; 1 a generated case did not get its intended verdict; 2 usage.\n\n"
      "example:\n  qconform generate --seed 7 --count 1000 --out /tmp/gen --version 21\n",
      RunGenerate},

@@ -28,14 +28,22 @@ BatchOptions ParseBatchOptions(const Args& args, int default_count) {
   if (options.invalid_percent < 0 || options.invalid_percent > 100) {
     throw UsageError("--invalid-percent must be 0..100");
   }
+  // The operators the generators know; "all" is every one of them.
   const std::string op = args.value("--op", "DequantizeLinear");
-  if (op != "DequantizeLinear") {
-    throw UsageError("--op " + op +
-                     ": the generators know DequantizeLinear (ai.onnx and com.microsoft)");
+  std::vector<const OpSchema*> rows;
+  for (const OpSchema& s : AllSchemas()) {
+    if (op == "all" || s.op_type == op) rows.push_back(&s);
   }
+  if (rows.empty()) {
+    throw UsageError("--op " + op +
+                     ": the generators know DequantizeLinear, QuantizeLinear, "
+                     "DynamicQuantizeLinear, or all");
+  }
+  if (op != "DequantizeLinear") options.schemas = rows;
+  if (args.has("--version")) options.schemas.clear();
   for (const std::string& v : args.values("--version")) {
     bool found = false;
-    for (const OpSchema* s : DequantizeSchemas()) {
+    for (const OpSchema* s : rows) {
       const std::string label = (s->domain.empty() ? "" : std::string(s->domain) + ":") +
                                 std::to_string(s->since_version);
       if (label == v) {
@@ -43,11 +51,7 @@ BatchOptions ParseBatchOptions(const Args& args, int default_count) {
         found = true;
       }
     }
-    if (!found) {
-      throw UsageError(
-          "--version " + v +
-          ": not a DequantizeLinear version (10, 13, 19, 21, 23, 24, 25, com.microsoft:1)");
-    }
+    if (!found) throw UsageError("--version " + v + ": not a version of " + op);
   }
   return options;
 }

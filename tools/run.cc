@@ -64,10 +64,10 @@ RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOpt
 }
 
 int RunRun(const std::vector<std::string>& argv) {
-  const Args args(
-      argv, {"--strict", "--strict-zero"},
-      {"--backend", "--filter", "--profile", "--report", "-j", "--jobs", "--timeout",
-       "--expectations", "--golden", "--seed", "--count", "--version", "--invalid-percent"});
+  const Args args(argv, {"--strict", "--strict-zero"},
+                  {"--backend", "--filter", "--profile", "--report", "-j", "--jobs", "--timeout",
+                   "--expectations", "--golden", "--seed", "--count", "--version",
+                   "--invalid-percent", "--op"});
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
   const RunOptions options = ParseRunOptions(args);
   const std::vector<CatalogueCase> cases = SelectCases(args);

@@ -42,10 +42,8 @@ void showValue(const Case& c, std::ostream& os) {
   }
 }
 
-namespace {
 namespace fs = std::filesystem;
 
-// Writes the case where a person can run it, then fails the property.
 void FailWith(const Case& c, const std::string& property, const std::string& what) {
   const char* env = std::getenv("QCONFORM_REPRO_DIR");
   const fs::path dir = fs::path(env && *env ? env : QCONFORM_REPRO_DIR) / property;
@@ -59,6 +57,8 @@ void FailWith(const Case& c, const std::string& property, const std::string& wha
   }
   RC_FAIL(what + where);
 }
+
+namespace {
 
 // Cases are drawn inside gen::exec so that a counterexample is shown as the Case (showValue),
 // not as the list of choices behind it.

@@ -7,6 +7,7 @@
 #include <rapidcheck.h>
 
 #include <ostream>
+#include <string>
 
 #include "generators/case.h"
 #include "generators/dequantize_generator.h"
@@ -22,5 +23,9 @@ class RcChoices : public Choices {
 
 // A case as RapidCheck prints a counterexample: every attribute and input, codes in hex.
 void showValue(const Case& c, std::ostream& os);
+
+// Writes the case as a case directory under $QCONFORM_REPRO_DIR/<property> (a minimal
+// reproducer a person can run), then fails the property with `what`.
+void FailWith(const Case& c, const std::string& property, const std::string& what);
 
 }  // namespace qconform
