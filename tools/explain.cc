@@ -5,6 +5,7 @@
 #include "generators/case_io.h"
 #include "oracle/codec.h"
 #include "oracle/oracle.h"
+#include "oracle/quantize.h"
 #include "oracle/scale_index.h"
 #include "tools/args.h"
 #include "tools/commands.h"
@@ -63,6 +64,41 @@ void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index)
   }
 }
 
+void ExplainQuantize(const Case& c, const OracleResult& result, int64_t index) {
+  const LinearValidation v = ValidateQuantize(c, *result.schema);
+  const QuantizationPlan& plan = *v.plan;
+  const Tensor& x = *c.input(0);
+  const Tensor& scale = *c.input(1);
+  const Tensor* zp = c.input(2);
+  const int64_t k = ScaleIndex(plan.granularity, x.shape, plan.axis, plan.block_size)(index);
+  std::printf("%s, %s; element %lld uses y_scale element %lld\n\n", result.schema->label().c_str(),
+              std::string(GranularityName(plan.granularity)).c_str(), static_cast<long long>(index),
+              static_cast<long long>(k));
+  const std::optional<uint32_t> zc = zp ? std::optional<uint32_t>(zp->codes[k]) : std::nullopt;
+  std::printf("  x            %s\n", Show(*plan.x_type, x.codes[index]).c_str());
+  std::printf("  y_scale      %s\n", Show(*plan.scale_type, scale.codes[k]).c_str());
+  std::printf("  y_zero_point %s\n", zc ? Show(*plan.output_type, *zc).c_str() : "absent (0)");
+  std::printf("  y type       %s%s\n\n", std::string(plan.output_type->name).c_str(),
+              plan.saturation == Saturation::kSaturate ? "" : " (saturate=0)");
+  for (Strategy s : result.schema->strategies) {
+    const ElementType* working = QuantizeWorkingType(s, plan);
+    const QuantizeSteps st =
+        QuantizeElement(*plan.x_type, x.codes[index], *plan.scale_type, scale.codes[k], zc, working,
+                        *plan.output_type, plan.saturation);
+    std::printf("  [%s]\n", std::string(StrategyName(s)).c_str());
+    if (working != nullptr) {
+      std::printf("    x, y_scale in %-9s = %s, %s\n", std::string(working->name).c_str(),
+                  st.x_rounded.ToString().c_str(), st.scale_rounded.ToString().c_str());
+    }
+    std::printf("    x / y_scale            = %s%s\n", st.quotient.ToString().c_str(),
+                working ? "" : "  (exact)");
+    std::printf("    round half to even, + %s, saturate -> %s\n\n",
+                st.zero_point.ToString().c_str(),
+                st.code ? Show(*plan.output_type, *st.code).c_str()
+                        : "implementation-defined (NaN into a type without NaN)");
+  }
+}
+
 }  // namespace
 
 int RunExplain(const std::vector<std::string>& argv) {
@@ -85,6 +121,7 @@ int RunExplain(const std::vector<std::string>& argv) {
   }
   std::printf("case %s: ", c.id.c_str());
   if (c.op_type == "DequantizeLinear") ExplainDequantize(c, result, index);
+  if (c.op_type == "QuantizeLinear") ExplainQuantize(c, result, index);
   for (const Finding& f : result.findings) {
     std::printf("note: implementation-defined %s: %s\n", std::string(f.rule->id).c_str(),
                 f.message.c_str());
