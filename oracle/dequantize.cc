@@ -1,6 +1,9 @@
 #include "oracle/dequantize.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "oracle/codec.h"
 #include "oracle/fast_codec.h"
@@ -31,6 +34,80 @@ uint32_t Round(const ElementType& t, const Exact& v) {
 }
 double RoundFast(const ElementType& t, double v) {
   return DecodeDouble(t, *EncodeDouble(t, v, Saturation::kNone));
+}
+
+// The direct table: integer x, a float32 or float16 scale, a float32 or float16 output, and
+// working types among those. Then x - zp (at most 17 bits) times the scale (at most 24) is
+// exact in a double, and the host's IEEE conversions and float arithmetic round exactly as the
+// strategies say: (float)/(_Float16) of the exact double product rounds once (`exact`);
+// (float)d * (float)s is float32's product (`f32`); (_Float16)d * (_Float16)s float16's (`out`).
+// Tests cross-check it with the multiprecision path.
+bool IsF32OrF16(const ElementType& t) {
+  return t.id == DataType::kFloat || t.id == DataType::kFloat16;
+}
+
+bool DirectApplies(const ElementType& xt, const ElementType& st, const ElementType& out,
+                   const std::vector<const ElementType*>& working) {
+  if (!xt.is_integer() || xt.bits > 16 || !IsF32OrF16(st) || !IsF32OrF16(out)) return false;
+  return std::all_of(working.begin(), working.end(),
+                     [](const ElementType* w) { return IsF32OrF16(*w); });
+}
+
+uint32_t Bits(const ElementType& t, double v) {
+  if (std::isnan(v)) return t.canonical_nan;  // the codec's NaN, whatever the host's payload
+  if (t.id == DataType::kFloat) return std::bit_cast<uint32_t>(static_cast<float>(v));
+  return std::bit_cast<uint16_t>(static_cast<_Float16>(v));
+}
+
+// Fills table[j * size + code] for every x code; false when the scale is not finite (the
+// general path handles inf and NaN).
+bool FillDirect(const ElementType& xt, std::optional<uint32_t> zc, const ElementType& st,
+                uint32_t sc, const ElementType& out, const std::vector<const ElementType*>& working,
+                size_t size, uint32_t* table) {
+  const double s = DecodeDouble(st, sc);
+  if (!std::isfinite(s)) return false;
+  const double zp = zc ? DecodeDouble(xt, *zc) : 0.0;
+  for (uint32_t code = 0; code < size; ++code) {
+    const double d = DecodeDouble(xt, code) - zp;
+    table[code] = Bits(out, d * s);
+    for (size_t j = 0; j < working.size(); ++j) {
+      double p;
+      if (working[j]->id == DataType::kFloat) {
+        p = static_cast<float>(d) * static_cast<float>(s);
+      } else {
+        // The operands rounded to float16 multiply exactly in float (11 + 11 bits); one
+        // conversion rounds the product to float16.
+        const float product = static_cast<float>(static_cast<_Float16>(d)) *
+                              static_cast<float>(static_cast<_Float16>(s));
+        p = static_cast<double>(static_cast<_Float16>(product));
+      }
+      table[(j + 1) * size + code] = Bits(out, p);
+    }
+  }
+  return true;
+}
+
+// out[i] = table[x[i] & mask] for i in [b, e): x one byte per code, out 1, 2 or 4 bytes.
+template <class T>
+void Gather(const uint8_t* x, int64_t b, int64_t e, const uint32_t* table, uint32_t mask,
+            uint8_t* out) {
+  for (int64_t i = b; i < e; ++i) {
+    const T v = static_cast<T>(table[x[i] & mask]);
+    std::memcpy(out + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));  // little-endian host
+  }
+}
+
+void GatherRun(const Codes& x, int64_t b, int64_t e, const uint32_t* table, uint32_t mask,
+               Codes& out) {
+  static_assert(std::endian::native == std::endian::little, "Codes are little-endian");
+  switch (out.width()) {
+    case 1:
+      return Gather<uint8_t>(x.data(), b, e, table, mask, out.data());
+    case 2:
+      return Gather<uint16_t>(x.data(), b, e, table, mask, out.data());
+    default:
+      return Gather<uint32_t>(x.data(), b, e, table, mask, out.data());
+  }
 }
 
 }  // namespace
@@ -72,28 +149,23 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
   result.name = "y";
   result.data_type = static_cast<int32_t>(out.id);
   result.shape = x.shape;
-  result.exact = Codes(out.bits, static_cast<size_t>(n));
+  result.exact = Codes(out.bits, static_cast<size_t>(n), Codes::kUninitialized);
   std::vector<const ElementType*> working;
   for (Strategy s : schema.strategies) {
     if (s == Strategy::kExact) continue;
-    result.alternatives.push_back(
-        {std::string(StrategyName(s)), Codes(out.bits, static_cast<size_t>(n))});
+    result.alternatives.push_back({std::string(StrategyName(s)),
+                                   Codes(out.bits, static_cast<size_t>(n), Codes::kUninitialized)});
     working.push_back(WorkingType(s, out));
   }
 
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t k = index(i);
-    const uint32_t xc = x.codes[i];
-    const std::optional<uint32_t> zc =
-        zero_point ? std::optional<uint32_t>(zero_point->codes[k]) : std::nullopt;
-    const uint32_t sc = scale.codes[k];
+  // One element through every strategy: codes[0] exact, codes[1 + j] alternative j.
+  const auto evaluate = [&](uint32_t xc, std::optional<uint32_t> zc, uint32_t sc, uint32_t* codes) {
     if (!options.fast_path) {
-      result.exact.set(i, DequantizeElement(xt, xc, zc, st, sc, nullptr, out).code);
+      codes[0] = DequantizeElement(xt, xc, zc, st, sc, nullptr, out).code;
       for (size_t j = 0; j < working.size(); ++j) {
-        result.alternatives[j].codes.set(
-            i, DequantizeElement(xt, xc, zc, st, sc, working[j], out).code);
+        codes[1 + j] = DequantizeElement(xt, xc, zc, st, sc, working[j], out).code;
       }
-      continue;
+      return;
     }
     // Fast path. Every input type decodes exactly into a double, and x - zp is exact there
     // (at most 33 significant bits, exponents far inside the double's range). The exact
@@ -102,17 +174,53 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
     const double s = DecodeDouble(st, sc);
     const double product = difference * s;
     if (!std::isfinite(difference) || !std::isfinite(s) || ProductIsExact(difference, s, product)) {
-      result.exact.set(i, *EncodeDouble(out, product, Saturation::kNone));
+      codes[0] = *EncodeDouble(out, product, Saturation::kNone);
     } else {
-      result.exact.set(i, DequantizeElement(xt, xc, zc, st, sc, nullptr, out).code);
+      codes[0] = DequantizeElement(xt, xc, zc, st, sc, nullptr, out).code;
     }
     // A working type has at most 24 significant bits, so the product of two rounded operands
     // is exact in a double and one more rounding gives the working type's product.
     for (size_t j = 0; j < working.size(); ++j) {
       const ElementType& w = *working[j];
       const double p = RoundFast(w, RoundFast(w, difference) * RoundFast(w, s));
-      result.alternatives[j].codes.set(i, *EncodeDouble(out, p, Saturation::kNone));
+      codes[1 + j] = *EncodeDouble(out, p, Saturation::kNone);
     }
+  };
+
+  std::vector<Codes*> outputs = {&result.exact};
+  for (StrategyOutput& a : result.alternatives) outputs.push_back(&a.codes);
+  const size_t strategies = outputs.size();
+  std::vector<uint32_t> one(strategies);
+  // Narrow x (at most 8 bits): within a run of one scale element, y depends on x's code alone,
+  // so each strategy's result for every code, computed as above, is a table that serves the
+  // whole run. Runs shorter than twice the table go element by element.
+  const bool narrow = options.fast_path && xt.bits <= 8;
+  const size_t table_size = size_t{1} << xt.bits;
+  std::vector<uint32_t> table(narrow ? strategies * table_size : 0);
+  const bool direct = narrow && DirectApplies(xt, st, out, working);
+  for (int64_t b = 0; b < n;) {
+    const int64_t e = index.run_end(b, n);
+    const int64_t k = index(b);
+    const std::optional<uint32_t> zc =
+        zero_point ? std::optional<uint32_t>(zero_point->codes[k]) : std::nullopt;
+    const uint32_t sc = scale.codes[k];
+    if (narrow && static_cast<size_t>(e - b) >= 2 * table_size) {
+      if (!direct || !FillDirect(xt, zc, st, sc, out, working, table_size, table.data())) {
+        for (uint32_t code = 0; code < table_size; ++code) {
+          evaluate(code, zc, sc, one.data());
+          for (size_t j = 0; j < strategies; ++j) table[j * table_size + code] = one[j];
+        }
+      }
+      for (size_t j = 0; j < strategies; ++j) {
+        GatherRun(x.codes, b, e, &table[j * table_size], table_size - 1, *outputs[j]);
+      }
+    } else {
+      for (int64_t i = b; i < e; ++i) {
+        evaluate(x.codes[i], zc, sc, one.data());
+        for (size_t j = 0; j < strategies; ++j) outputs[j]->set(i, one[j]);
+      }
+    }
+    b = e;
   }
 
   // References into the case: valid while the case lives (see OutputEvaluation).

@@ -1,6 +1,7 @@
 #include "oracle/fast_codec.h"
 
 #include <algorithm>
+#include <bit>
 #include <cfenv>
 #include <cmath>
 #include <limits>
@@ -8,19 +9,28 @@
 namespace qconform {
 namespace {
 
+// 2^e as a double, for e in the normal range of doubles (every type's exponents are).
+double Pow2(int e) {
+  return std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52);
+}
+
 double DecodeFloatDouble(const ElementType& t, uint32_t code) {
   code &= t.code_mask();
   if (is_nan_code(t, code)) return std::numeric_limits<double>::quiet_NaN();
   const FloatFormat& f = t.fp;
-  const double sign = (code & t.sign_bit()) != 0 ? -1.0 : 1.0;
-  if (is_infinity_code(t, code)) return sign * std::numeric_limits<double>::infinity();
+  const uint64_t sign = (code & t.sign_bit()) != 0 ? uint64_t{1} << 63 : 0;
+  if (is_infinity_code(t, code)) return std::bit_cast<double>(sign | 0x7FF0000000000000ull);
   const int exponent = static_cast<int>((code >> f.mantissa_bits) & ((1u << f.exponent_bits) - 1u));
-  const double mantissa = static_cast<double>(code & ((1u << f.mantissa_bits) - 1u));
+  const uint64_t mantissa = code & ((1u << f.mantissa_bits) - 1u);
   if (exponent == 0 && f.has_subnormals) {
-    return sign * std::ldexp(mantissa, 1 - f.bias - f.mantissa_bits);
+    // m * 2^(1 - bias - M): exact (m has at most 23 bits), and -0 keeps its sign.
+    const double v = static_cast<double>(mantissa) * Pow2(1 - f.bias - f.mantissa_bits);
+    return sign ? -v : v;
   }
-  return sign * std::ldexp(std::ldexp(1.0, f.mantissa_bits) + mantissa,
-                           exponent - f.bias - f.mantissa_bits);
+  // A normal value is a normal double: the same significand bits, the exponent re-biased.
+  const uint64_t bits = sign | (static_cast<uint64_t>(exponent - f.bias + 1023) << 52) |
+                        (mantissa << (52 - f.mantissa_bits));
+  return std::bit_cast<double>(bits);
 }
 
 std::optional<uint32_t> EncodeFloatDouble(const ElementType& t, double v, Saturation saturation) {
@@ -30,21 +40,36 @@ std::optional<uint32_t> EncodeFloatDouble(const ElementType& t, double v, Satura
   if (!f.has_sign && negative) return t.canonical_nan;
   const uint32_t sign = negative ? t.sign_bit() : 0u;
   if (std::isinf(v)) return OverflowCode(t, negative, saturation);
-  if (v == 0.0) {
-    if (!f.has_subnormals) return 0u;
+  const uint64_t bits = std::bit_cast<uint64_t>(v) & ~(uint64_t{1} << 63);
+  // Doubles below 2^-1022 are far below every type's smallest value (2^-149 at most): zero.
+  if (bits < (uint64_t{1} << 52)) {
+    if (!f.has_subnormals) return 0u;  // e8m0: the nearest value to 0 is 2^-127
     return f.nan == NanEncoding::kNegativeZero ? 0u : sign;
   }
-  const double magnitude = std::fabs(v);
+  // Step 1: the binade, clamped to the smallest normal one (subnormals share its quantum).
+  const int e = static_cast<int>(bits >> 52) - 1023;
+  const uint64_t significand = (bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);
   const int min_exponent = f.has_subnormals ? 1 - f.bias : -f.bias;
-  int exponent = std::max(std::ilogb(magnitude), min_exponent);
-  // Scaling by a power of two is exact; nearbyint rounds half to even in the default mode.
-  double q = std::nearbyint(std::ldexp(magnitude, f.mantissa_bits - exponent));
-  const double hidden = std::ldexp(1.0, f.mantissa_bits);
+  int exponent = std::max(e, min_exponent);
+  // Step 2: the significand in units of 2^(exponent - M), rounded half to even: drop `shift`
+  // low bits of the 53-bit significand (at least 52 - 23 of them, at most all).
+  const int shift = 52 - f.mantissa_bits + (exponent - e);
+  uint64_t q;
+  if (shift >= 54) {
+    q = 0;  // below half the quantum
+  } else {
+    q = significand >> shift;
+    const uint64_t rest = significand & ((uint64_t{1} << shift) - 1);
+    const uint64_t half = uint64_t{1} << (shift - 1);
+    if (rest > half || (rest == half && (q & 1) != 0)) ++q;
+  }
+  // Step 3: rounding may carry into the next binade.
+  const uint64_t hidden = uint64_t{1} << f.mantissa_bits;
   if (q == 2 * hidden) {
     q = hidden;
     ++exponent;
   }
-  if (q == 0.0 && !f.has_subnormals) return 0u;
+  if (q == 0 && !f.has_subnormals) return 0u;
   if (exponent + f.bias >= (1 << f.exponent_bits)) return OverflowCode(t, negative, saturation);
   uint32_t code;
   if (q >= hidden) {

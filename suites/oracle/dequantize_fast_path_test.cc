@@ -108,3 +108,72 @@ TEST(DequantizeFastPath, BlockedEqualsMultiprecision) {
 
 }  // namespace
 }  // namespace qconform
+
+namespace qconform {
+namespace {
+
+using namespace qconform::testing;
+
+// The table kernels: a narrow x type in runs long enough for a per-run table (every code,
+// twice, per scale element), per-tensor and per-axis, for every version x narrow input type x
+// scale type x output type, with edge scales (subnormal, huge, negative, zero, inf, NaN). The
+// direct table (integer x, float32/float16 scale and output) and the general one must both
+// equal the multiprecision path.
+TEST(DequantizeFastPath, TableKernelsEqualMultiprecision) {
+  Prng prng(7);
+  int64_t elements = 0;
+  for (const OpSchema& schema : AllSchemas()) {
+    if (schema.op_type != "DequantizeLinear" || !schema.domain.empty()) continue;
+    for (DataType x_type : schema.x_types) {
+      const ElementType& xt = element_type(x_type);
+      if (xt.bits > 8) continue;
+      for (DataType scale_type : schema.scale_types) {
+        std::vector<std::optional<DataType>> outputs = {std::nullopt};
+        if (schema.attribute("output_dtype")) {
+          for (DataType o : schema.output_types) outputs.push_back(o);
+        }
+        for (const std::optional<DataType>& output : outputs) {
+          if (!output && !schema.allows_output(scale_type)) continue;
+          const ElementType& st = element_type(scale_type);
+          // Two rows of 2 * 2^bits codes each: every code twice, shuffled.
+          const uint32_t n = 2u << xt.bits;
+          std::vector<uint32_t> x(2 * n);
+          for (uint32_t i = 0; i < 2 * n; ++i) x[i] = (i * 2654435761u >> 7) & xt.code_mask();
+          std::vector<uint32_t> scales = {prng.Next32() & st.code_mask(),
+                                          EdgeCodes(st, prng, 0)[prng.Below(5)]};
+          std::map<std::string, int64_t> attributes = {{"axis", 0}};
+          if (output) attributes["output_dtype"] = static_cast<int64_t>(*output);
+          std::vector<uint32_t> zp(2, 0);
+          if (xt.is_integer() && x_type != DataType::kInt32) {
+            zp = {prng.Next32() & xt.code_mask(), prng.Next32() & xt.code_mask()};
+          }
+          // Version 10 has no axis: one scale for the whole tensor.
+          const bool per_axis = schema.attribute("axis") != nullptr;
+          if (!per_axis) attributes.erase("axis"), scales.resize(1), zp.resize(1);
+          const std::vector<int64_t> scale_shape =
+              per_axis ? std::vector<int64_t>{2} : std::vector<int64_t>{};
+          const Case c =
+              Dq(schema.since_version, MakeTensorFromCodes(x_type, {2, static_cast<int64_t>(n)}, x),
+                 MakeTensorFromCodes(scale_type, scale_shape, scales),
+                 MakeTensorFromCodes(x_type, scale_shape, zp), attributes);
+          const OracleResult fast = RunOracle(c, {.fast_path = true});
+          const OracleResult slow = RunOracle(c, {.fast_path = false});
+          ASSERT_EQ(fast.outputs.size(), 1u) << Describe(fast);
+          SCOPED_TRACE(schema.label() + " " + std::string(xt.name) + " scale " +
+                       std::string(st.name) + " scales " + DescribeCode(st, scales[0]) + ", " +
+                       DescribeCode(st, scales[1]));
+          ASSERT_EQ(fast.outputs[0].exact, slow.outputs[0].exact);
+          for (size_t k = 0; k < fast.outputs[0].alternatives.size(); ++k) {
+            ASSERT_EQ(fast.outputs[0].alternatives[k].codes, slow.outputs[0].alternatives[k].codes)
+                << fast.outputs[0].alternatives[k].strategy;
+          }
+          elements += 2 * n;
+        }
+      }
+    }
+  }
+  EXPECT_GT(elements, 100000);
+}
+
+}  // namespace
+}  // namespace qconform

@@ -84,12 +84,12 @@ TEST(QuantizeLinear, IntegerTypesSaturateAndInfinitiesClamp) {
 // With a zero point, +-inf still saturates: -inf + 232 is -inf, so uint8 0 (found by the
 // generated cases: the oracle once rounded -inf to 0 first and then added the zero point).
 TEST(QuantizeLinear, InfinitiesSaturateWhateverTheZeroPoint) {
-  const OracleResult u8 = RunOracle(Ql(13, FloatX({-kInf, kInf}), MakeScalar(D::kFloat, 1),
-                                       MakeScalar(D::kUint8, 232)));
+  const OracleResult u8 = RunOracle(
+      Ql(13, FloatX({-kInf, kInf}), MakeScalar(D::kFloat, 1), MakeScalar(D::kUint8, 232)));
   ASSERT_TRUE(IsValid(u8));
   EXPECT_EQ(ExactValues(u8), (std::vector<double>{0, 255}));
-  const OracleResult i16 = RunOracle(Ql(21, FloatX({-kInf, kInf}), MakeScalar(D::kFloat, 1),
-                                        MakeScalar(D::kInt16, -9339)));
+  const OracleResult i16 = RunOracle(
+      Ql(21, FloatX({-kInf, kInf}), MakeScalar(D::kFloat, 1), MakeScalar(D::kInt16, -9339)));
   ASSERT_TRUE(IsValid(i16));
   EXPECT_EQ(ExactValues(i16), (std::vector<double>{-32768, 32767}));
 }
