@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "oracle/codec.h"
+#include "oracle/dyadic.h"
 #include "oracle/fast_codec.h"
 #include "oracle/scale_index.h"
 
@@ -112,6 +113,51 @@ void GatherRun(const Codes& x, int64_t b, int64_t e, const uint32_t* table, uint
 
 }  // namespace
 
+DyadicRun::DyadicRun(const ElementType& x_type, std::optional<uint32_t> zero_point,
+                     const ElementType& scale_type, uint32_t scale,
+                     const std::vector<const ElementType*>& working, const ElementType& output_type)
+    : x_type_(x_type), output_type_(output_type), working_(working) {
+  scale_ = DecodeDyadic(scale_type, scale);
+  zero_point_ = zero_point ? DecodeDyadic(x_type, *zero_point) : Dyadic{};  // absent: +0
+  for (const ElementType* w : working_) {
+    scale_rounded_.push_back(scale_ ? Round(*w, *scale_) : std::nullopt);
+  }
+}
+
+std::optional<Dyadic> DyadicRun::Round(const ElementType& w, const Dyadic& v) {
+  return DecodeDyadic(w, EncodeDyadic(w, v));  // nullopt when it overflows to inf
+}
+
+bool DyadicRun::Evaluate(uint32_t x, uint32_t* codes) const {
+  const std::optional<Dyadic> xv = DecodeDyadic(x_type_, x);
+  if (!xv || !scale_ || !zero_point_) return false;
+  const Dyadic difference = *xv - *zero_point_;
+  codes[0] = EncodeDyadic(output_type_, difference * *scale_);
+  for (size_t j = 0; j < working_.size(); ++j) {
+    const ElementType& w = *working_[j];
+    const std::optional<Dyadic> d = Round(w, difference);
+    if (!d || !scale_rounded_[j]) return false;
+    const std::optional<Dyadic> product = Round(w, *d * *scale_rounded_[j]);
+    if (!product) return false;
+    codes[1 + j] = EncodeDyadic(output_type_, *product);
+  }
+  return true;
+}
+
+std::optional<uint32_t> DequantizeElementDyadic(const ElementType& x_type, uint32_t x,
+                                                std::optional<uint32_t> zero_point,
+                                                const ElementType& scale_type, uint32_t scale,
+                                                const ElementType* working,
+                                                const ElementType& output_type) {
+  std::vector<const ElementType*> w;
+  if (working != nullptr) w.push_back(working);
+  uint32_t codes[2];
+  if (!DyadicRun(x_type, zero_point, scale_type, scale, w, output_type).Evaluate(x, codes)) {
+    return std::nullopt;
+  }
+  return codes[w.size()];
+}
+
 DequantizeSteps DequantizeElement(const ElementType& x_type, uint32_t x,
                                   std::optional<uint32_t> zero_point, const ElementType& scale_type,
                                   uint32_t scale, const ElementType* working,
@@ -159,12 +205,18 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
   }
 
   // One element through every strategy: codes[0] exact, codes[1 + j] alternative j.
+  // The run being evaluated: its scale and zero point, decoded once for the dyadic path.
+  std::optional<DyadicRun> run;
   const auto evaluate = [&](uint32_t xc, std::optional<uint32_t> zc, uint32_t sc, uint32_t* codes) {
+    // The multiprecision path: 64-bit dyadic integers, or the rationals of Exact for NaN and
+    // infinities (and, with options.reference, for everything).
+    const auto exact = [&](const ElementType* w) {
+      return DequantizeElement(xt, xc, zc, st, sc, w, out).code;
+    };
     if (!options.fast_path) {
-      codes[0] = DequantizeElement(xt, xc, zc, st, sc, nullptr, out).code;
-      for (size_t j = 0; j < working.size(); ++j) {
-        codes[1 + j] = DequantizeElement(xt, xc, zc, st, sc, working[j], out).code;
-      }
+      if (!options.reference && run->Evaluate(xc, codes)) return;
+      codes[0] = exact(nullptr);
+      for (size_t j = 0; j < working.size(); ++j) codes[1 + j] = exact(working[j]);
       return;
     }
     // Fast path. Every input type decodes exactly into a double, and x - zp is exact there
@@ -175,8 +227,10 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
     const double product = difference * s;
     if (!std::isfinite(difference) || !std::isfinite(s) || ProductIsExact(difference, s, product)) {
       codes[0] = *EncodeDouble(out, product, Saturation::kNone);
+    } else if (run->Evaluate(xc, codes)) {
+      return;  // not a double: the dyadic path gave every strategy
     } else {
-      codes[0] = DequantizeElement(xt, xc, zc, st, sc, nullptr, out).code;
+      codes[0] = exact(nullptr);
     }
     // A working type has at most 24 significant bits, so the product of two rounded operands
     // is exact in a double and one more rounding gives the working type's product.
@@ -204,6 +258,7 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
     const std::optional<uint32_t> zc =
         zero_point ? std::optional<uint32_t>(zero_point->codes[k]) : std::nullopt;
     const uint32_t sc = scale.codes[k];
+    run.emplace(xt, zc, st, sc, working, out);
     if (narrow && static_cast<size_t>(e - b) >= 2 * table_size) {
       if (!direct || !FillDirect(xt, zc, st, sc, out, working, table_size, table.data())) {
         for (uint32_t code = 0; code < table_size; ++code) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "generators/case.h"
+#include "oracle/dyadic.h"
 #include "oracle/evaluation.h"
 #include "oracle/exact.h"
 #include "oracle/linear_validation.h"
@@ -15,6 +16,9 @@ struct EvaluateOptions {
   // Use the double fast path where it is provably exact (falling back to multiprecision where
   // it is not). Off: every element through Boost.Multiprecision. Both must agree.
   bool fast_path = true;
+  // The multiprecision path in Boost.Multiprecision rationals (Exact) for every element, instead
+  // of 128-bit dyadic integers: the reference the dyadic arithmetic is tested against.
+  bool reference = false;
 };
 
 OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
@@ -32,5 +36,33 @@ DequantizeSteps DequantizeElement(const ElementType& x_type, uint32_t x,
                                   std::optional<uint32_t> zero_point, const ElementType& scale_type,
                                   uint32_t scale, const ElementType* working,
                                   const ElementType& output_type);
+
+// The multiprecision path for one run of elements sharing a scale and zero point (decoded and
+// rounded to each working type once): every strategy of an element in dyadic arithmetic.
+class DyadicRun {
+ public:
+  DyadicRun(const ElementType& x_type, std::optional<uint32_t> zero_point,
+            const ElementType& scale_type, uint32_t scale,
+            const std::vector<const ElementType*>& working, const ElementType& output_type);
+  // codes[0] exact, codes[1 + j] working type j; false when an input or a rounded operand is
+  // NaN or infinite (the rationals decide then).
+  bool Evaluate(uint32_t x, uint32_t* codes) const;
+
+ private:
+  static std::optional<Dyadic> Round(const ElementType& w, const Dyadic& v);
+  const ElementType& x_type_;
+  const ElementType& output_type_;
+  std::vector<const ElementType*> working_;
+  std::optional<Dyadic> scale_, zero_point_;
+  std::vector<std::optional<Dyadic>> scale_rounded_;
+};
+
+// The same element in dyadic arithmetic (oracle/dyadic.h); nullopt when an input or a
+// rounded operand is NaN or infinite (then DequantizeElement decides).
+std::optional<uint32_t> DequantizeElementDyadic(const ElementType& x_type, uint32_t x,
+                                                std::optional<uint32_t> zero_point,
+                                                const ElementType& scale_type, uint32_t scale,
+                                                const ElementType* working,
+                                                const ElementType& output_type);
 
 }  // namespace qconform

@@ -177,3 +177,63 @@ TEST(DequantizeFastPath, TableKernelsEqualMultiprecision) {
 
 }  // namespace
 }  // namespace qconform
+
+namespace qconform {
+namespace {
+
+using namespace qconform::testing;
+
+// The multiprecision path's dyadic arithmetic equals the rationals of Exact, element by element:
+// every code of every DequantizeLinear input type of at most 8 bits (edges and random codes for
+// wider ones) against several zero points, every scale type's edge codes, every output type and
+// every working type.
+TEST(DequantizeFastPath, DyadicEqualsRationals) {
+  Prng prng(11);
+  const std::vector<DataType> floats = {DataType::kFloat, DataType::kFloat16, DataType::kBfloat16};
+  const std::vector<DataType> scale_types = {DataType::kFloat, DataType::kFloat16,
+                                             DataType::kBfloat16, DataType::kFloat8E8M0};
+  const OpSchema& v25 = *ResolveSchema("", "DequantizeLinear", 25);
+  int64_t compared = 0, fallbacks = 0;
+  for (DataType x_type : v25.x_types) {
+    const ElementType& xt = element_type(x_type);
+    std::vector<uint32_t> xs;
+    if (xt.bits <= 8) {
+      for (uint32_t c = 0; c <= xt.code_mask(); ++c) xs.push_back(c);
+    } else {
+      xs = EdgeCodes(xt, prng, 200);
+    }
+    const std::vector<uint32_t> zps = EdgeCodes(xt, prng, 2);
+    for (DataType scale_type : scale_types) {
+      const ElementType& st = element_type(scale_type);
+      for (uint32_t sc : EdgeCodes(st, prng, 2)) {
+        for (DataType out_type : floats) {
+          const ElementType& out = element_type(out_type);
+          for (const ElementType* w :
+               {static_cast<const ElementType*>(nullptr), &element_type(DataType::kFloat), &out}) {
+            for (uint32_t zc : {zps[0], zps[prng.Below(zps.size())]}) {
+              for (uint32_t xc : xs) {
+                const std::optional<uint32_t> z =
+                    x_type == DataType::kInt32 ? std::optional<uint32_t>() : zc;
+                const auto dyadic = DequantizeElementDyadic(xt, xc, z, st, sc, w, out);
+                if (!dyadic) {
+                  ++fallbacks;
+                  continue;
+                }
+                const uint32_t rational = DequantizeElement(xt, xc, z, st, sc, w, out).code;
+                ASSERT_EQ(*dyadic, rational)
+                    << xt.name << " x=" << DescribeCode(xt, xc) << " scale=" << DescribeCode(st, sc)
+                    << " out " << out.name << " working " << (w ? w->name : "exact");
+                ++compared;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 1000000);
+  EXPECT_GT(fallbacks, 0) << "NaN and inf inputs go to the rationals";
+}
+
+}  // namespace
+}  // namespace qconform
