@@ -199,8 +199,8 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
   std::vector<const ElementType*> working;
   for (Strategy s : schema.strategies) {
     if (s == Strategy::kExact) continue;
-    result.alternatives.push_back({std::string(StrategyName(s)),
-                                   Codes(out.bits, static_cast<size_t>(n), Codes::kUninitialized)});
+    // Stored only once it differs from the exact result (most strategies never do).
+    result.alternatives.push_back({std::string(StrategyName(s)), Codes(), true});
     working.push_back(WorkingType(s, out));
   }
 
@@ -241,9 +241,17 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
     }
   };
 
-  std::vector<Codes*> outputs = {&result.exact};
-  for (StrategyOutput& a : result.alternatives) outputs.push_back(&a.codes);
-  const size_t strategies = outputs.size();
+  const size_t strategies = 1 + working.size();
+  // Alternative j is materialized (the exact codes so far copied in) at its first element
+  // that differs from the exact one; until then it is "the same as exact".
+  const auto materialize = [&](size_t j, int64_t upto) {
+    StrategyOutput& a = result.alternatives[j];
+    if (!a.same_as_exact) return;
+    a.codes = Codes(out.bits, static_cast<size_t>(n), Codes::kUninitialized);
+    std::memcpy(a.codes.data(), result.exact.data(),
+                static_cast<size_t>(upto) * static_cast<size_t>(result.exact.width()));
+    a.same_as_exact = false;
+  };
   std::vector<uint32_t> one(strategies);
   // Narrow x (at most 8 bits): within a run of one scale element, y depends on x's code alone,
   // so each strategy's result for every code, computed as above, is a table that serves the
@@ -266,13 +274,24 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
           for (size_t j = 0; j < strategies; ++j) table[j * table_size + code] = one[j];
         }
       }
-      for (size_t j = 0; j < strategies; ++j) {
-        GatherRun(x.codes, b, e, &table[j * table_size], table_size - 1, *outputs[j]);
+      GatherRun(x.codes, b, e, table.data(), table_size - 1, result.exact);
+      for (size_t j = 0; j + 1 < strategies; ++j) {
+        const uint32_t* t = &table[(j + 1) * table_size];
+        if (std::equal(t, t + table_size, table.data()) && result.alternatives[j].same_as_exact) {
+          continue;
+        }
+        materialize(j, b);
+        GatherRun(x.codes, b, e, t, table_size - 1, result.alternatives[j].codes);
       }
     } else {
       for (int64_t i = b; i < e; ++i) {
         evaluate(x.codes[i], zc, sc, one.data());
-        for (size_t j = 0; j < strategies; ++j) outputs[j]->set(i, one[j]);
+        result.exact.set(i, one[0]);
+        for (size_t j = 0; j + 1 < strategies; ++j) {
+          if (one[1 + j] != one[0]) materialize(j, i);
+          if (!result.alternatives[j].same_as_exact)
+            result.alternatives[j].codes.set(i, one[1 + j]);
+        }
       }
     }
     b = e;

@@ -14,7 +14,9 @@ namespace qconform {
 
 struct StrategyOutput {
   std::string strategy;  // "f32", "out", ...
-  Codes codes;
+  Codes codes;           // empty when same_as_exact
+  // Every element equals the exact result (kept without a copy: large tensors need the memory).
+  bool same_as_exact = false;
 };
 
 struct OutputEvaluation {
@@ -27,6 +29,13 @@ struct OutputEvaluation {
   // DynamicQuantizeLinear's undefined outputs, decision 13): any code is admissible there.
   // Empty, or one flag per element.
   std::vector<uint8_t> implementation_defined;
+  // Alternative j's code for element i, and all of its codes.
+  uint32_t alternative(size_t j, size_t i) const {
+    return alternatives[j].same_as_exact ? exact[i] : alternatives[j].codes[i];
+  }
+  const Codes& alternative_codes(size_t j) const {
+    return alternatives[j].same_as_exact ? exact : alternatives[j].codes;
+  }
   bool is_free(size_t i) const {
     return i < implementation_defined.size() && implementation_defined[i] != 0;
   }

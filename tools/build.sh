@@ -4,14 +4,16 @@
 #   tools/build.sh run [ARGS...]    the main job: the conformance run against ONNX Runtime
 #                                   (ARGS go to qconform run, e.g. --backend plugin:LIB.so)
 #   tools/build.sh test [ARGS...]   every test, through ctest (ARGS go to ctest, e.g. -L oracle)
+#   tools/build.sh bench [ARGS...]  the benchmarks and their table (bench/RESULTS.md; ARGS go to
+#                                   qconform_bench, e.g. --benchmark_filter=oracle_fast)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${QCONFORM_BUILD_DIR:-$root/build}
 
-usage() { sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 command=${1:-}
 case "$command" in
-  run|test) shift ;;
+  run|test|bench) shift ;;
   -h|--help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
@@ -25,4 +27,5 @@ case "$command" in
     # Defaults first: a later --backend or --report in ARGS wins.
     exec "$build/tools/qconform" run --backend onnxruntime --report "$build/report/onnxruntime" "$@" ;;
   test) cd "$build" && exec ctest --output-on-failure -j"$(nproc)" "$@" ;;
+  bench) exec "$build/bench/qconform_bench" "$@" ;;
 esac

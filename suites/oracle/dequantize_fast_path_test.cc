@@ -74,7 +74,7 @@ TEST(DequantizeFastPath, EqualsMultiprecisionEverywhere) {
           EXPECT_EQ(fast.outputs[0].exact, slow.outputs[0].exact) << what;
           ASSERT_EQ(fast.outputs[0].alternatives.size(), slow.outputs[0].alternatives.size());
           for (size_t k = 0; k < fast.outputs[0].alternatives.size(); ++k) {
-            EXPECT_EQ(fast.outputs[0].alternatives[k].codes, slow.outputs[0].alternatives[k].codes)
+            EXPECT_EQ(fast.outputs[0].alternative_codes(k), slow.outputs[0].alternative_codes(k))
                 << what << " strategy " << fast.outputs[0].alternatives[k].strategy;
           }
           elements += n;
@@ -102,7 +102,7 @@ TEST(DequantizeFastPath, BlockedEqualsMultiprecision) {
   ASSERT_TRUE(IsValid(fast));
   EXPECT_EQ(fast.outputs[0].exact, slow.outputs[0].exact);
   for (size_t k = 0; k < fast.outputs[0].alternatives.size(); ++k) {
-    EXPECT_EQ(fast.outputs[0].alternatives[k].codes, slow.outputs[0].alternatives[k].codes);
+    EXPECT_EQ(fast.outputs[0].alternative_codes(k), slow.outputs[0].alternative_codes(k));
   }
 }
 
@@ -164,7 +164,7 @@ TEST(DequantizeFastPath, TableKernelsEqualMultiprecision) {
                        DescribeCode(st, scales[1]));
           ASSERT_EQ(fast.outputs[0].exact, slow.outputs[0].exact);
           for (size_t k = 0; k < fast.outputs[0].alternatives.size(); ++k) {
-            ASSERT_EQ(fast.outputs[0].alternatives[k].codes, slow.outputs[0].alternatives[k].codes)
+            ASSERT_EQ(fast.outputs[0].alternative_codes(k), slow.outputs[0].alternative_codes(k))
                 << fast.outputs[0].alternatives[k].strategy;
           }
           elements += 2 * n;

@@ -105,10 +105,10 @@ TEST(DynamicQuantizeLinear, QuotientsAtTiesAdmitTheThreeReadings) {
     const double q = std::floor(static_cast<double>(x) / scale);
     const double tie = (q + 0.5) * static_cast<double>(scale);
     const double exact = x > tie ? q + 1 : x < tie ? q : (std::fmod(q, 2) == 0 ? q : q + 1);
-    EXPECT_EQ(y.alternatives[0].codes[i], std::fmin(exact, 255)) << "x=" << x;
-    EXPECT_EQ(y.alternatives[1].codes[i], Saturate(std::nearbyint(x * reciprocal))) << "x=" << x;
-    differ_exact += y.alternatives[0].codes[i] != y.exact[i];
-    differ_reciprocal += y.alternatives[1].codes[i] != y.exact[i];
+    EXPECT_EQ(y.alternative(0, i), std::fmin(exact, 255)) << "x=" << x;
+    EXPECT_EQ(y.alternative(1, i), Saturate(std::nearbyint(x * reciprocal))) << "x=" << x;
+    differ_exact += y.alternative(0, i) != y.exact[i];
+    differ_reciprocal += y.alternative(1, i) != y.exact[i];
   }
   EXPECT_GT(differ_exact, 0) << "the ties must separate the exact quotient from the procedure";
   EXPECT_GT(differ_reciprocal, 0);

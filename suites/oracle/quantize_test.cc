@@ -177,8 +177,8 @@ TEST(QuantizeLinear, F32StrategyRoundsTheQuotientToFloat32First) {
   for (size_t i = 0; i < xs.size(); ++i) {
     const float x = static_cast<float>(xs[i]);
     EXPECT_EQ(y.exact[i], std::nearbyint(xs[i] / static_cast<double>(s))) << "x=" << x;
-    EXPECT_EQ(y.alternatives[0].codes[i], std::nearbyint(x / s)) << "x=" << x;
-    differing += y.exact[i] != y.alternatives[0].codes[i];
+    EXPECT_EQ(y.alternative(0, i), std::nearbyint(x / s)) << "x=" << x;
+    differing += y.exact[i] != y.alternative(0, i);
   }
   EXPECT_GT(differing, 0);
 }
@@ -204,10 +204,10 @@ TEST(QuantizeLinear, PrecisionStrategyDividesInThePrecisionType) {
     int differing = 0;
     for (size_t i = 0; i < xs.size(); ++i) {
       const auto q16 = static_cast<_Float16>(static_cast<float>(xs[i]) / static_cast<float>(s));
-      EXPECT_EQ(DecodeDouble(i16, y.alternatives[1].codes[i]),
+      EXPECT_EQ(DecodeDouble(i16, y.alternative(1, i)),
                 std::nearbyint(static_cast<double>(q16)))
           << "x=" << xs[i];
-      differing += y.alternatives[1].codes[i] != y.exact[i];
+      differing += y.alternative(1, i) != y.exact[i];
     }
     EXPECT_GT(differing, 0) << "float16 division must differ from the exact one somewhere";
   }
@@ -325,7 +325,7 @@ TEST(QuantizeLinear, PrecisionZeroWithANonFloatScaleDividesInFloat32) {
   const OracleResult r = RunOracle(Ql(24, FloatX({3, 0.001953125, 7.75}),
                                       MakeScalar(D::kFloat8E8M0, 0.5), MakeScalar(D::kInt16, 0)));
   ASSERT_TRUE(IsValid(r));
-  EXPECT_EQ(r.outputs[0].alternatives[1].codes, r.outputs[0].alternatives[0].codes);
+  EXPECT_EQ(r.outputs[0].alternative_codes(1), r.outputs[0].alternative_codes(0));
   EXPECT_EQ(ExactValues(r), (std::vector<double>{6, 0, 16}));
 }
 

@@ -114,7 +114,7 @@ bool SameEvaluation(const OutputEvaluation& a, const OutputEvaluation& b, std::s
   }
   for (size_t k = 0; k < a.alternatives.size(); ++k) {
     if (a.alternatives[k].strategy != b.alternatives[k].strategy ||
-        !(a.alternatives[k].codes == b.alternatives[k].codes)) {
+        !(a.alternative_codes(k) == b.alternative_codes(k))) {
       why = "strategy " + a.alternatives[k].strategy + " differs";
       return false;
     }
@@ -173,7 +173,7 @@ RC_GTEST_PROP(DequantizeProperties, ExactAndEveryAlternativeAreAdmissibleAndShap
   const OutputEvaluation& y = r.outputs[0];
   if (y.shape != c.input(0)->shape) FailWith(c, "shape-kept", "output shape differs from x's");
   std::vector<const Codes*> candidates = {&y.exact};
-  for (const StrategyOutput& s : y.alternatives) candidates.push_back(&s.codes);
+  for (size_t j = 0; j < y.alternatives.size(); ++j) candidates.push_back(&y.alternative_codes(j));
   for (const Codes* codes : candidates) {
     const OutputComparison cmp =
         CompareOutput(y, ObservedTensor{y.data_type, y.shape, *codes}, {}, c.id);

@@ -86,7 +86,7 @@ RC_GTEST_PROP(QuantizeProperties, F32StrategyEqualsHostFloatDivision, ()) {
   for (size_t i = 0; i < x.codes.size(); ++i) {
     const float q = std::bit_cast<float>(x.codes[i]) / s;
     const double want = std::fmin(hi, std::fmax(lo, static_cast<double>(std::nearbyint(q)) + z));
-    const double got = DecodeDouble(y_type, r.outputs[0].alternatives[0].codes[i]);
+    const double got = DecodeDouble(y_type, r.outputs[0].alternative(0, i));
     if (got != want) {
       FailWith(c, "ql-f32-equals-host",
                "element " + std::to_string(i) + ": oracle f32 gives " + std::to_string(got) +
