@@ -144,6 +144,33 @@ std::optional<uint32_t> Encode(const ElementType& t, const Exact& v, Saturation 
   return t.is_integer() ? EncodeInteger(t, v) : EncodeFloat(t, v, saturation);
 }
 
+uint64_t ShiftRoundHalfEven(uint64_t m, int shift) {
+  if (shift > 64) return 0;  // below half the quantum
+  const uint64_t q = shift == 64 ? 0 : m >> shift;
+  const uint64_t rest = shift == 64 ? m : m & ((uint64_t{1} << shift) - 1);
+  const uint64_t half = uint64_t{1} << (shift - 1);
+  return rest > half || (rest == half && (q & 1) != 0) ? q + 1 : q;
+}
+
+uint32_t AssembleFloatCode(const ElementType& t, uint64_t q, int exponent, bool negative,
+                           Saturation saturation) {
+  const FloatFormat& f = t.fp;
+  const uint64_t hidden = uint64_t{1} << f.mantissa_bits;
+  if (q == 2 * hidden) {  // rounding carried into the next binade
+    q = hidden;
+    ++exponent;
+  }
+  if (q == 0 && !f.has_subnormals) return 0u;  // e8m0: 2^-127 is the nearest value to 0
+  if (exponent + f.bias >= (1 << f.exponent_bits)) return OverflowCode(t, negative, saturation);
+  const uint32_t code = q >= hidden
+                            ? (static_cast<uint32_t>(exponent + f.bias) << f.mantissa_bits) |
+                                  static_cast<uint32_t>(q - hidden)
+                            : static_cast<uint32_t>(q);
+  if (code > max_finite_code(t)) return OverflowCode(t, negative, saturation);
+  if (code == 0 && f.nan == NanEncoding::kNegativeZero) return 0u;
+  return (negative ? t.sign_bit() : 0u) | code;
+}
+
 std::string HexCode(const ElementType& t, uint32_t code) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%0*x", (t.bits + 3) / 4, code);

@@ -29,6 +29,15 @@ std::optional<uint32_t> Encode(const ElementType& t, const Exact& v, Saturation 
 // The code a value beyond the range gets (the table described at Saturation).
 uint32_t OverflowCode(const ElementType& t, bool negative, Saturation saturation);
 
+// The integer encoders' shared steps (fast_codec.cc and dyadic.cc round a binary significand):
+// m / 2^shift rounded half to even (shift >= 1; 0 when shift is beyond m's bits + 1).
+uint64_t ShiftRoundHalfEven(uint64_t m, int shift);
+// The code of +-q * 2^(exponent - M), q the rounded significand in quantum units (at most
+// 2^(M+1)) of the binade `exponent`: a carry into the next binade, a type without zero,
+// overflow by `saturation`, and the fnuz types' missing -0.
+uint32_t AssembleFloatCode(const ElementType& t, uint64_t q, int exponent, bool negative,
+                           Saturation saturation);
+
 // "0x7f", zero-padded to the type's width.
 std::string HexCode(const ElementType& t, uint32_t code);
 // "0x7f (127)": the code and its exact value, for messages.

@@ -12,11 +12,7 @@ class DequantizeChecker : public LinearChecker {
 
  private:
   bool CheckTypes() override {
-    plan_.x_type = find_element_type(x_->data_type);
-    if (plan_.x_type == nullptr || !schema_.allows_x(plan_.x_type->id)) {
-      Add("type.x", "x has type " + DataTypeName(x_->data_type) + "; T1 is (" +
-                        TypeListString(schema_.x_types) + ")");
-    }
+    CheckXType();
     plan_.scale_type = find_element_type(scale_->data_type);
     if (plan_.scale_type == nullptr || !schema_.allows_scale(plan_.scale_type->id)) {
       Add("type.x_scale", "x_scale has type " + DataTypeName(scale_->data_type) + "; T2 is (" +

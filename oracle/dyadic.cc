@@ -97,36 +97,8 @@ uint32_t EncodeDyadic(const ElementType& t, const Dyadic& v) {
   }
   // Step 2: m * 2^(e - quantum) rounded half to even.
   const int shift = (exponent - f.mantissa_bits) - v.e;
-  uint64_t q;
-  if (shift <= 0) {
-    q = Shl(v.m, -shift);
-  } else if (shift > static_cast<int>(Msb(v.m)) + 1) {
-    q = 0;  // below half the quantum
-  } else {
-    q = v.m >> shift;
-    const uint64_t rest = v.m - (q << shift);
-    const uint64_t half = uint64_t{1} << (shift - 1);
-    if (rest > half || (rest == half && (q & 1) != 0)) ++q;
-  }
-  // Step 3: a carry into the next binade; then assemble as the codec does.
-  const uint64_t hidden = uint64_t{1} << f.mantissa_bits;
-  if (q == 2 * hidden) {
-    q = hidden;
-    ++exponent;
-  }
-  if (q == 0 && !f.has_subnormals) return 0u;
-  if (exponent + f.bias >= (1 << f.exponent_bits))
-    return OverflowCode(t, v.negative, Saturation::kNone);
-  uint32_t code;
-  if (q >= hidden) {
-    code = (static_cast<uint32_t>(exponent + f.bias) << f.mantissa_bits) |
-           static_cast<uint32_t>(q - hidden);
-  } else {
-    code = static_cast<uint32_t>(q);
-  }
-  if (code > max_finite_code(t)) return OverflowCode(t, v.negative, Saturation::kNone);
-  if (code == 0 && f.nan == NanEncoding::kNegativeZero) return 0u;
-  return sign | code;
+  const uint64_t q = shift <= 0 ? Shl(v.m, -shift) : ShiftRoundHalfEven(v.m, shift);
+  return AssembleFloatCode(t, q, exponent, v.negative, Saturation::kNone);
 }
 
 }  // namespace qconform

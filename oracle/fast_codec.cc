@@ -38,13 +38,12 @@ std::optional<uint32_t> EncodeFloatDouble(const ElementType& t, double v, Satura
   if (std::isnan(v)) return t.has_nan() ? std::optional<uint32_t>(t.canonical_nan) : std::nullopt;
   const bool negative = std::signbit(v);
   if (!f.has_sign && negative) return t.canonical_nan;
-  const uint32_t sign = negative ? t.sign_bit() : 0u;
   if (std::isinf(v)) return OverflowCode(t, negative, saturation);
   const uint64_t bits = std::bit_cast<uint64_t>(v) & ~(uint64_t{1} << 63);
   // Doubles below 2^-1022 are far below every type's smallest value (2^-149 at most): zero.
   if (bits < (uint64_t{1} << 52)) {
     if (!f.has_subnormals) return 0u;  // e8m0: the nearest value to 0 is 2^-127
-    return f.nan == NanEncoding::kNegativeZero ? 0u : sign;
+    return f.nan == NanEncoding::kNegativeZero || !negative ? 0u : t.sign_bit();
   }
   // Step 1: the binade, clamped to the smallest normal one (subnormals share its quantum).
   const int e = static_cast<int>(bits >> 52) - 1023;
@@ -54,33 +53,8 @@ std::optional<uint32_t> EncodeFloatDouble(const ElementType& t, double v, Satura
   // Step 2: the significand in units of 2^(exponent - M), rounded half to even: drop `shift`
   // low bits of the 53-bit significand (at least 52 - 23 of them, at most all).
   const int shift = 52 - f.mantissa_bits + (exponent - e);
-  uint64_t q;
-  if (shift >= 54) {
-    q = 0;  // below half the quantum
-  } else {
-    q = significand >> shift;
-    const uint64_t rest = significand & ((uint64_t{1} << shift) - 1);
-    const uint64_t half = uint64_t{1} << (shift - 1);
-    if (rest > half || (rest == half && (q & 1) != 0)) ++q;
-  }
-  // Step 3: rounding may carry into the next binade.
-  const uint64_t hidden = uint64_t{1} << f.mantissa_bits;
-  if (q == 2 * hidden) {
-    q = hidden;
-    ++exponent;
-  }
-  if (q == 0 && !f.has_subnormals) return 0u;
-  if (exponent + f.bias >= (1 << f.exponent_bits)) return OverflowCode(t, negative, saturation);
-  uint32_t code;
-  if (q >= hidden) {
-    code = (static_cast<uint32_t>(exponent + f.bias) << f.mantissa_bits) |
-           static_cast<uint32_t>(q - hidden);
-  } else {
-    code = static_cast<uint32_t>(q);
-  }
-  if (code > max_finite_code(t)) return OverflowCode(t, negative, saturation);
-  if (code == 0 && f.nan == NanEncoding::kNegativeZero) return 0u;
-  return sign | code;
+  return AssembleFloatCode(t, ShiftRoundHalfEven(significand, shift), exponent, negative,
+                           saturation);
 }
 
 std::optional<uint32_t> EncodeIntegerDouble(const ElementType& t, double v) {

@@ -19,6 +19,14 @@ void LinearChecker::Add(std::string_view name, std::string message) {
       {&RuleById(prefix_ + "." + std::string(name)), op_ + ": " + std::move(message)});
 }
 
+void LinearChecker::CheckXType() {
+  plan_.x_type = find_element_type(x_->data_type);
+  if (plan_.x_type == nullptr || !schema_.allows_x(plan_.x_type->id)) {
+    Add("type.x", "x has type " + DataTypeName(x_->data_type) + "; T1 is (" +
+                      TypeListString(schema_.x_types) + ")");
+  }
+}
+
 bool LinearChecker::Rejected() const {
   return std::any_of(out_.findings.begin(), out_.findings.end(),
                      [](const Finding& f) { return f.rule->severity == Severity::kMustReject; });

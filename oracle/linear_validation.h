@@ -48,6 +48,8 @@ class LinearChecker {
   virtual bool CheckTypes() = 0;
   virtual void CheckValues() = 0;
 
+  // T1: x's type among the version's x types (rule type.x); sets plan_.x_type.
+  void CheckXType();
   // Records a finding of rule `<prefix>.<name>`.
   void Add(std::string_view name, std::string message);
   bool Rejected() const;
