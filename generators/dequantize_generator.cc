@@ -7,6 +7,7 @@
 #include "generators/edge_values.h"
 #include "oracle/element_type.h"
 #include "oracle/fast_codec.h"
+#include "oracle/oracle.h"
 
 #include <cmath>
 
@@ -517,9 +518,17 @@ std::vector<InvalidCase> GenerateDequantizeBatch(const BatchOptions& options) {
     const OpSchema& s = *ch.Pick(schemas);
     // DynamicQuantizeLinear has no invalid generator: its few rules are golden cases.
     const bool dynamic = s.op_type == "DynamicQuantizeLinear";
-    InvalidCase g = !dynamic && ch.Chance(options.invalid_percent)
-                        ? GenerateInvalid(ch, s, options.limits)
-                        : InvalidCase{GenerateValid(ch, s, options.limits), ""};
+    InvalidCase g;
+    if (!dynamic && ch.Chance(options.invalid_percent)) {
+      g = GenerateInvalid(ch, s, options.limits);
+    } else if (options.profile.empty()) {
+      g.c = GenerateValid(ch, s, options.limits);
+    } else if (std::optional<Case> c = GenerateForProfile(ch, s, options.profile, options.limits)) {
+      g.c = std::move(*c);
+    } else {
+      continue;  // the profile forbids this version
+    }
+    g.c.profile = options.profile;
     const char* op = dynamic ? "dynql" : s.op_type == "QuantizeLinear" ? "ql" : "dq";
     char id[96];
     std::snprintf(id, sizeof id, "gen-%llu-%05d-%s%s%s%d",
@@ -557,6 +566,30 @@ InvalidCase GenerateInvalidDequantize(Choices& ch, const OpSchema& schema,
 InvalidCase GenerateInvalidQuantize(Choices& ch, const OpSchema& schema,
                                     const GeneratorLimits& limits) {
   return GenerateInvalid(ch, schema, limits);
+}
+
+std::optional<Case> GenerateForProfile(Choices& ch, const OpSchema& schema,
+                                       const std::string& profile, const GeneratorLimits& limits) {
+  for (int attempt = 0; attempt < 2000; ++attempt) {
+    Case c = GenerateValid(ch, schema, limits);
+    c.profile = profile;
+    for (size_t k = 0; k < c.inputs.size(); ++k) {
+      if (!c.inputs[k]) continue;
+      Tensor& t = *c.inputs[k];
+      t.is_initializer = true;  // weights: constant x, scale and zero point
+      const ElementType& et = element_type(static_cast<DataType>(t.data_type));
+      for (size_t i = 0; i < t.codes.size(); ++i) {
+        if (k == 2) t.codes.set(i, 0);  // zero points all zero
+        if (k == 1 && et.is_float()) {  // scales positive and finite
+          const double v = std::fabs(DecodeDouble(et, t.codes[i]));
+          const double fixed = std::isfinite(v) && v > 0 ? v : 1.0;
+          t.codes.set(i, EncodeDouble(et, fixed, Saturation::kNone).value());
+        }
+      }
+    }
+    if (RunOracle(c).findings.empty()) return c;
+  }
+  return std::nullopt;
 }
 
 Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits) {

@@ -78,6 +78,14 @@ InvalidCase GenerateInvalidQuantize(Choices& ch, const OpSchema& schema,
 // DynamicQuantizeLinear-11: finite float x of rank 1-3, edge-biased, sometimes all of one sign.
 Case GenerateDynamicQuantize(Choices& ch, const GeneratorLimits& limits = {});
 
+// A valid case that an implementation profile (oracle/profiles/) accepts as well: generated
+// cases are made constant (initializers), with zero zero points and positive scales, until the
+// oracle under the profile finds nothing to reject (nullopt after 2,000 tries: the profile
+// forbids the version, as TensorRT does DynamicQuantizeLinear).
+std::optional<Case> GenerateForProfile(Choices& ch, const OpSchema& schema,
+                                       const std::string& profile,
+                                       const GeneratorLimits& limits = {});
+
 // Any operator's valid or one-rule-broken case, by the schema row's operator.
 Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits);
 InvalidCase GenerateInvalid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits);
@@ -92,6 +100,9 @@ struct BatchOptions {
   int invalid_percent = 20;
   std::vector<const OpSchema*> schemas;
   GeneratorLimits limits;
+  // An implementation profile ("tensorrt"): valid cases are ones the profile accepts too,
+  // every case carries it.
+  std::string profile;
 };
 std::vector<InvalidCase> GenerateDequantizeBatch(const BatchOptions& options);
 

@@ -115,6 +115,7 @@ constexpr Command kCommands[] = {
      "the oracle's exact outputs; P percent (default 20) break exactly one rule and carry none.\n"
      "DIR/manifest.tsv lists each case with 'outputs' or 'reject:<rule-id>'.\n\n"
      "  --op OP       the operator (default DequantizeLinear)\n"
+     "  --profile P   valid cases are ones profile P (tensorrt) accepts too; all carry it\n"
      "  --version V   only this version of OP (10, 13, 19, 21, 23, 24, 25, com.microsoft:1, 11);\n"
      "                repeatable\n\n"
      "exit status: 0 written; 1 a generated case did not get its intended verdict; 2 usage.\n\n"

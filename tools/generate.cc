@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "generators/dequantize_generator.h"
+#include "oracle/profiles/profile.h"
 #include "oracle/schema.h"
 #include "tools/args.h"
 #include "tools/commands.h"
@@ -27,6 +28,11 @@ BatchOptions ParseBatchOptions(const Args& args, int default_count) {
   options.invalid_percent = static_cast<int>(args.integer("--invalid-percent", 20));
   if (options.invalid_percent < 0 || options.invalid_percent > 100) {
     throw UsageError("--invalid-percent must be 0..100");
+  }
+  options.profile = args.value("--profile", "");
+  if (!options.profile.empty() && FindProfile(options.profile) == nullptr) {
+    throw UsageError("--profile " + options.profile +
+                     " is not a profile (known: " + ProfileNames() + ")");
   }
   // The operators the generators know; "all" is every one of them.
   const std::string op = args.value("--op", "DequantizeLinear");
@@ -57,8 +63,9 @@ BatchOptions ParseBatchOptions(const Args& args, int default_count) {
 }
 
 int RunGenerate(const std::vector<std::string>& argv) {
-  const Args args(argv, {},
-                  {"--seed", "--count", "--out", "--op", "--version", "--invalid-percent"});
+  const Args args(
+      argv, {},
+      {"--seed", "--count", "--out", "--op", "--version", "--invalid-percent", "--profile"});
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
   if (!args.has("--out")) throw UsageError("--out DIR is required");
   const BatchOptions options = ParseBatchOptions(args, 100);

@@ -5,7 +5,6 @@
 #include <fstream>
 
 #include "generators/dequantize_generator.h"
-#include "oracle/profiles/profile.h"
 #include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/conformance_run.h"
@@ -34,16 +33,11 @@ std::vector<CatalogueCase> SelectCases(const Args& args) {
   const std::string golden = args.value("--golden", SourceDir() + "/golden");
   if (!fs::is_directory(golden)) throw UsageError("no golden catalogue at " + golden);
   const std::vector<std::string> filter = args.values("--filter");
-  const std::string profile = args.value("--profile", "");
-  if (!profile.empty() && FindProfile(profile) == nullptr) {
-    throw UsageError("--profile " + profile + " is not a profile (known: " + ProfileNames() + ")");
-  }
-  std::vector<CatalogueCase> cases = LoadCatalogue(golden, filter, profile);
   // Plus a seeded batch of generated cases: the same seed, the same cases, the same baseline.
   BatchOptions batch = ParseBatchOptions(args, kDefaultGeneratedCount);
   if (!args.has("--seed")) batch.seed = kDefaultGeneratedSeed;
+  std::vector<CatalogueCase> cases = LoadCatalogue(golden, filter, batch.profile);
   for (InvalidCase& g : GenerateDequantizeBatch(batch)) {
-    g.c.profile = profile;
     if (MatchesFilter(g.c.id, filter)) cases.push_back({std::move(g.c), ""});
   }
   if (cases.empty()) throw UsageError("no case matches the filter");
