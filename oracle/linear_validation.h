@@ -77,6 +77,11 @@ class LinearChecker {
   LinearValidation out_;
 };
 
+// QuantizeLinear's y type as a case spells it: y_zero_point's type when given, else
+// output_dtype when set and non-zero, else uint8 ("Default is uint8"). Whether the version
+// allows it is validation's business.
+int32_t QuantizeOutputDataType(const Case& c);
+
 LinearValidation ValidateDequantize(const Case& c, const OpSchema& schema);
 LinearValidation ValidateQuantize(const Case& c, const OpSchema& schema);
 

@@ -46,9 +46,8 @@ class QuantizeChecker : public LinearChecker {
         Add("output_dtype.zero_point", "output_dtype is " + name + " but y_zero_point has type " +
                                            DataTypeName(zero_point_->data_type));
       }
-      if (zero_point_ == nullptr) plan_.output_type = t;
     }
-    if (plan_.output_type == nullptr) plan_.output_type = &element_type(DataType::kUint8);
+    plan_.output_type = find_element_type(QuantizeOutputDataType(case_));
     CheckPrecision();
     plan_.saturation =
         AttributeValue("saturate").value_or(1) != 0 ? Saturation::kSaturate : Saturation::kNone;
@@ -94,6 +93,16 @@ class QuantizeChecker : public LinearChecker {
 };
 
 }  // namespace
+
+int32_t QuantizeOutputDataType(const Case& c) {
+  if (const Tensor* zero_point = c.input(2)) return zero_point->data_type;
+  const Attribute* output_dtype = c.attribute("output_dtype");
+  if (output_dtype != nullptr && output_dtype->kind == Attribute::Kind::kInt &&
+      output_dtype->i != 0) {
+    return static_cast<int32_t>(output_dtype->i);
+  }
+  return static_cast<int32_t>(DataType::kUint8);
+}
 
 LinearValidation ValidateQuantize(const Case& c, const OpSchema& schema) {
   return QuantizeChecker(c, schema).Run();

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "oracle/element_type.h"
+#include "oracle/linear_validation.h"
 
 namespace qconform {
 namespace {
@@ -53,12 +54,7 @@ Case OnnxRuntimeBackend::Adapt(const Case& c) const {
 
 std::optional<std::string> OnnxRuntimeBackend::KnownUnsupported(const Case& c) const {
   if (c.op_type != "QuantizeLinear") return std::nullopt;
-  // QuantizeLinear's output type: output_dtype, else the zero point's type, else uint8.
-  int32_t y_type = static_cast<int32_t>(DataType::kUint8);
-  if (c.inputs.size() > 2 && c.inputs[2]) y_type = c.inputs[2]->data_type;
-  if (auto it = c.attributes.find("output_dtype"); it != c.attributes.end() && it->second.i != 0) {
-    y_type = static_cast<int32_t>(it->second.i);
-  }
+  const int32_t y_type = QuantizeOutputDataType(c);
   if (std::find(std::begin(kAbortingOutputs), std::end(kAbortingOutputs), y_type) !=
       std::end(kAbortingOutputs)) {
     return "onnxruntime-node aborts the process on " + DataTypeName(y_type) +

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "oracle/codec.h"
+#include "oracle/linear_validation.h"
 #include "oracle/profiles/profile.h"
 #include "oracle/schema.h"
 
@@ -44,10 +45,7 @@ class Checker {
     const Tensor* zero_point = c_.input(2);
     if (x == nullptr || scale == nullptr) return std::move(out_);  // the ONNX rules say it
     const int32_t output_dtype = static_cast<int32_t>(IntAttribute(c_, "output_dtype", 0));
-    const int32_t quantized = dq                  ? x->data_type
-                              : zero_point        ? zero_point->data_type
-                              : output_dtype != 0 ? output_dtype
-                                                  : static_cast<int32_t>(D::kUint8);
+    const int32_t quantized = dq ? x->data_type : QuantizeOutputDataType(c_);
     const int32_t real = dq ? (output_dtype != 0 ? output_dtype : scale->data_type) : x->data_type;
     if (!In(kQuantized, quantized)) {
       Add("trt.type.quantized", "the quantized type is " + DataTypeName(quantized) +
