@@ -12,31 +12,31 @@ namespace {
 
 using D = DataType;
 
-Tensor Random(D type, std::vector<int64_t> shape, uint64_t seed) {
+// A tensor of `type` whose element codes come from code(prng).
+template <class CodeOf>
+Tensor Filled(D type, std::vector<int64_t> shape, uint64_t seed, CodeOf code) {
   const ElementType& t = element_type(type);
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   Prng prng(seed);
   Tensor out{static_cast<int32_t>(type), std::move(shape), Codes(t.bits, static_cast<size_t>(n)),
              false};
-  for (int64_t i = 0; i < n; ++i)
-    out.codes.set(static_cast<size_t>(i), prng.Next32() & t.code_mask());
+  for (int64_t i = 0; i < n; ++i) out.codes.set(static_cast<size_t>(i), code(t, prng));
   return out;
+}
+
+// Uniformly random codes (NaN and inf included for float types: they are valid inputs).
+Tensor Random(D type, std::vector<int64_t> shape, uint64_t seed) {
+  return Filled(type, std::move(shape), seed,
+                [](const ElementType& t, Prng& prng) { return prng.Next32() & t.code_mask(); });
 }
 
 // Scales (1 + k/64) * 2^-7, k random: exact in every float scale type with 7+ mantissa bits.
 Tensor Scales(D type, std::vector<int64_t> shape, uint64_t seed) {
-  const ElementType& t = element_type(type);
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  Prng prng(seed);
-  Tensor out{static_cast<int32_t>(type), std::move(shape), Codes(t.bits, static_cast<size_t>(n)),
-             false};
-  for (int64_t i = 0; i < n; ++i) {
+  return Filled(type, std::move(shape), seed, [](const ElementType& t, Prng& prng) {
     const double v = (1 + static_cast<double>(prng.Below(64)) / 64) / 128;
-    out.codes.set(static_cast<size_t>(i), *Encode(t, Exact::FromDouble(v), Saturation::kNone));
-  }
-  return out;
+    return *Encode(t, Exact::FromDouble(v), Saturation::kNone);
+  });
 }
 
 size_t Bytes(const Tensor& t) {
