@@ -27,6 +27,16 @@ bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter
          });
 }
 
+std::vector<InvalidCase> GeneratedBatches(const BatchOptions& batch) {
+  std::vector<InvalidCase> cases = GenerateDequantizeBatch(batch);
+  if (!batch.schemas.empty()) return cases;
+  BatchOptions quantize = batch;
+  quantize.schemas = QuantizeSchemas();
+  quantize.count = batch.count / 2;
+  for (InvalidCase& g : GenerateDequantizeBatch(quantize)) cases.push_back(std::move(g));
+  return cases;
+}
+
 std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
                                          const std::vector<std::string>& filter,
                                          const std::string& profile) {

@@ -11,6 +11,7 @@
 
 #include "adapters/backend.h"
 #include "generators/case.h"
+#include "generators/dequantize_generator.h"
 #include "oracle/comparator.h"
 #include "tools/expectations.h"
 
@@ -19,6 +20,11 @@ namespace qconform::tools {
 // The generated cases every run adds to the golden catalogue (qconform run --count/--seed).
 constexpr int kDefaultGeneratedCount = 300;
 constexpr uint64_t kDefaultGeneratedSeed = 20261122;
+
+// The generated batches of a run: `batch` (DequantizeLinear unless it names schemas), and when
+// it names none, half as many QuantizeLinear cases from the same seed. `qconform run` and the
+// conformance suites use the same, so they share one baseline.
+std::vector<InvalidCase> GeneratedBatches(const BatchOptions& batch);
 
 // A case and what the catalogue says about it.
 struct CatalogueCase {

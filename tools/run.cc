@@ -37,7 +37,7 @@ std::vector<CatalogueCase> SelectCases(const Args& args) {
   BatchOptions batch = ParseBatchOptions(args, kDefaultGeneratedCount);
   if (!args.has("--seed")) batch.seed = kDefaultGeneratedSeed;
   std::vector<CatalogueCase> cases = LoadCatalogue(golden, filter, batch.profile);
-  for (InvalidCase& g : GenerateDequantizeBatch(batch)) {
+  for (InvalidCase& g : GeneratedBatches(batch)) {
     if (MatchesFilter(g.c.id, filter)) cases.push_back({std::move(g.c), ""});
   }
   if (cases.empty()) throw UsageError("no case matches the filter");

@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
   BatchOptions batch;
   batch.seed = kDefaultGeneratedSeed;
   batch.count = kDefaultGeneratedCount;
-  for (InvalidCase& g : GenerateDequantizeBatch(batch)) cases.push_back({std::move(g.c), ""});
+  for (InvalidCase& g : GeneratedBatches(batch)) cases.push_back({std::move(g.c), ""});
   for (const CatalogueCase& c : cases) {
     const std::string domain = c.c.domain.empty() ? "" : Identifier(c.c.domain) + "_";
     // Opsets before the operator existed share one group (golden's dq9 cases).
