@@ -54,8 +54,10 @@ class Backend {
   virtual Case Adapt(const Case& c) const { return c; }
   // Runs one case. Must not throw for anything the backend does; the run goes on.
   virtual BackendResult Run(const Case& c) = 0;
-  // Runs a batch; adapters with a long-lived process override nothing: Run keeps it alive.
-  std::vector<BackendResult> RunBatch(const std::vector<Case>& cases);
+  // Runs a batch, one result per case. By default case by case; an adapter may run several
+  // cases at once (ONNX Runtime: one model holding every case's node) if the results are the
+  // same as case by case.
+  virtual std::vector<BackendResult> RunBatch(const std::vector<Case>& cases);
 };
 
 // A backend from its command-line spelling:

@@ -1,5 +1,7 @@
 #include "adapters/exec_backend.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -240,12 +242,9 @@ std::optional<std::string> ExecBackend::Open() {
   return Start();
 }
 
-BackendResult ExecBackend::Run(const Case& original) {
-  if (std::optional<std::string> why = KnownUnsupported(original)) {
-    return Failure(ErrorKind::kUnsupported, *why);
-  }
+template <class Write>
+BackendResult ExecBackend::Exchange(const Write& write, const std::vector<std::string>& outputs) {
   if (std::optional<std::string> error = Open()) return Failure(ErrorKind::kCrash, *error);
-  const Case c = Adapt(original);
   const std::string tag = std::to_string(++sequence_);
   const fs::path case_dir = fs::path(work_dir_) / ("case-" + tag);
   const fs::path out_dir = fs::path(work_dir_) / ("out-" + tag);
@@ -257,12 +256,8 @@ BackendResult ExecBackend::Run(const Case& original) {
       fs::remove_all(b, ignored);
     }
   } cleanup{case_dir, out_dir};
-
-  const OperatorIo io = OperatorIoNames(c.op_type);
-  std::vector<OutputSpec> specs;
-  for (const std::string& name : io.outputs) specs.push_back({name, 0, {}});  // untyped
   try {
-    WriteCaseDirectory(case_dir.string(), c, specs, {});
+    write(case_dir.string());
     fs::create_directories(out_dir);
   } catch (const std::exception& e) {
     return Failure(ErrorKind::kProtocolError,
@@ -303,12 +298,11 @@ BackendResult ExecBackend::Run(const Case& original) {
     return Failure(ErrorKind::kProtocolError, "unexpected answer: " + answer.line);
   }
   BackendResult result;
-  for (size_t k = 0; k < specs.size(); ++k) {
+  for (size_t k = 0; k < outputs.size(); ++k) {
     const std::string file = (out_dir / ("output_" + std::to_string(k) + ".pb")).string();
     if (!fs::exists(file)) {
-      return Failure(
-          ErrorKind::kProtocolError,
-          "answered ok but wrote no output_" + std::to_string(k) + ".pb (" + specs[k].name + ")");
+      return Failure(ErrorKind::kProtocolError, "answered ok but wrote no output_" +
+                                                    std::to_string(k) + ".pb (" + outputs[k] + ")");
     }
     try {
       result.outputs.push_back(ReadTensorFile(file));
@@ -317,6 +311,64 @@ BackendResult ExecBackend::Run(const Case& original) {
     }
   }
   return result;
+}
+
+BackendResult ExecBackend::Run(const Case& original) {
+  if (std::optional<std::string> why = KnownUnsupported(original)) {
+    return Failure(ErrorKind::kUnsupported, *why);
+  }
+  const Case c = Adapt(original);
+  const std::vector<std::string> names = OperatorIoNames(c.op_type).outputs;
+  std::vector<OutputSpec> specs;
+  for (const std::string& name : names) specs.push_back({name, 0, {}});  // untyped
+  return Exchange([&](const std::string& dir) { WriteCaseDirectory(dir, c, specs, {}); }, names);
+}
+
+std::vector<BackendResult> ExecBackend::RunBatch(const std::vector<Case>& cases) {
+  const auto same_model_header = [&](const Case& a) {
+    return a.domain == cases.front().domain && a.opset == cases.front().opset &&
+           a.profile == cases.front().profile;
+  };
+  if (!merge_batches_ || cases.size() < 2 ||
+      !std::all_of(cases.begin(), cases.end(), same_model_header)) {
+    return Backend::RunBatch(cases);
+  }
+  // Cases the backend is known not to run are answered alone (at once); the others merge.
+  std::vector<BackendResult> results(cases.size());
+  std::vector<size_t> merged_index;
+  std::vector<Case> adapted;
+  std::vector<size_t> counts;
+  std::vector<std::string> outputs;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (KnownUnsupported(cases[i])) {
+      results[i] = Run(cases[i]);
+      continue;
+    }
+    merged_index.push_back(i);
+    adapted.push_back(Adapt(cases[i]));
+    const std::vector<std::string> names = OperatorIoNames(cases[i].op_type).outputs;
+    counts.push_back(names.size());
+    for (const std::string& name : names) {
+      outputs.push_back("c" + std::to_string(adapted.size() - 1) + "_" + name);  // as merged
+    }
+  }
+  if (adapted.size() < 2) {
+    for (size_t i : merged_index) results[i] = Run(cases[i]);
+    return results;
+  }
+  BackendResult merged =
+      Exchange([&](const std::string& dir) { WriteMergedCaseDirectory(dir, adapted); }, outputs);
+  if (merged.error) {  // each case alone decides
+    for (size_t i : merged_index) results[i] = Run(cases[i]);
+    return results;
+  }
+  size_t k = 0;
+  for (size_t m = 0; m < merged_index.size(); ++m) {
+    for (size_t j = 0; j < counts[m]; ++j) {
+      results[merged_index[m]].outputs.push_back(std::move(merged.outputs[k++]));
+    }
+  }
+  return results;
 }
 
 }  // namespace qconform

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "adapters/backend.h"
 
@@ -25,8 +26,14 @@ class ExecBackend : public Backend {
   std::string capabilities() const override;
   std::optional<std::string> Open() override;
   BackendResult Run(const Case& c) override;
+  // With merge_batches: cases of one domain and opset go to the runner as one model holding
+  // each case's node (names prefixed per case); any error and each case runs alone, so a batch
+  // never changes a result. Without: case by case.
+  std::vector<BackendResult> RunBatch(const std::vector<Case>& cases) override;
 
  protected:
+  // The runner takes any model, several nodes included (ONNX Runtime's runner does).
+  bool merge_batches_ = false;
   // A reason this backend cannot run the case, decided before anything is sent (for limits
   // known in advance, like a binding that cannot carry a type). nullopt: try it.
   virtual std::optional<std::string> KnownUnsupported(const Case&) const { return std::nullopt; }
@@ -40,6 +47,9 @@ class ExecBackend : public Backend {
   void Stop();                         // kill the process group and reap it
   Answer ReadAnswer(double seconds);
   std::string ExitDescription();
+  // Writes a case directory with `write`, sends it, and reads one output_K.pb per name.
+  template <class Write>
+  BackendResult Exchange(const Write& write, const std::vector<std::string>& outputs);
 
   std::string command_;
   BackendOptions options_;

@@ -442,6 +442,54 @@ void WriteChainDirectory(const std::string& dir, const Case& first, const Case& 
   WriteTensorFile((set / "output_0.pb").string(), output, spec.name);
 }
 
+void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases) {
+  onnx::ModelProto model;
+  std::vector<std::pair<std::string, const Tensor*>> fed;  // graph inputs, in order
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const Case& c = cases[k];
+    const OperatorIo io = OperatorIoNames(c.op_type);
+    std::vector<OutputSpec> specs;
+    for (const std::string& name : io.outputs) specs.push_back({name, 0, {}});  // untyped
+    onnx::ModelProto m = BuildModel(c, specs);
+    const std::string prefix = "c" + std::to_string(k) + "_";
+    onnx::GraphProto* g = m.mutable_graph();
+    for (auto& node : *g->mutable_node()) {
+      node.set_name(prefix + node.name());
+      for (auto& in : *node.mutable_input()) {
+        if (!in.empty()) in = prefix + in;
+      }
+      for (auto& out : *node.mutable_output()) out = prefix + out;
+    }
+    for (auto& t : *g->mutable_initializer()) t.set_name(prefix + t.name());
+    for (auto& v : *g->mutable_input()) v.set_name(prefix + v.name());
+    for (auto& v : *g->mutable_output()) v.set_name(prefix + v.name());
+    for (size_t i = 0; i < c.inputs.size(); ++i) {
+      if (c.inputs[i] && !c.inputs[i]->is_initializer) {
+        fed.emplace_back(
+            prefix + (i < io.inputs.size() ? io.inputs[i] : "input_" + std::to_string(i)),
+            &*c.inputs[i]);
+      }
+    }
+    if (k == 0) {
+      model = std::move(m);
+      continue;
+    }
+    onnx::GraphProto* all = model.mutable_graph();
+    for (const auto& node : g->node()) *all->add_node() = node;
+    for (const auto& t : g->initializer()) *all->add_initializer() = t;
+    for (const auto& v : g->input()) *all->add_input() = v;
+    for (const auto& v : g->output()) *all->add_output() = v;
+  }
+  const fs::path root(dir);
+  const fs::path set = root / "test_data_set_0";
+  fs::create_directories(set);
+  WriteFile((root / "model.onnx").string(), Serialize(model));
+  for (size_t j = 0; j < fed.size(); ++j) {
+    WriteTensorFile((set / ("input_" + std::to_string(j) + ".pb")).string(), *fed[j].second,
+                    fed[j].first);
+  }
+}
+
 void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector<OutputSpec>& specs,
                         const std::vector<Tensor>& outputs) {
   const fs::path root(dir);

@@ -79,6 +79,11 @@ onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& output
 // outputs (none for a case that must be rejected).
 void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector<OutputSpec>& specs,
                         const std::vector<Tensor>& outputs);
+// Several cases of one domain and opset as one model: case k's node, inputs, initializers and
+// outputs with names prefixed "c<k>_", graph inputs and outputs case after case (input_J.pb
+// numbered through). For runners that run independent nodes at once.
+void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases);
+
 // A Quantize -> Dequantize model: `first`'s output y feeds `second`'s x (absent in `second`);
 // `second`'s other inputs become initializers. The data set holds first's graph inputs and the
 // chain's one output.

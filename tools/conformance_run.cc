@@ -87,13 +87,18 @@ std::string_view OutcomeName(Outcome o) {
   return "?";
 }
 
-CaseResult JudgeCase(const Case& c, const BackendResult& observed, const CompareOptions& options) {
+CaseResult JudgeCase(const Case& c, const BackendResult& observed, const CompareOptions& options,
+                     const OracleResult* precomputed) {
   CaseResult r;
   r.id = c.id;
   r.observed = observed;
   OracleResult oracle;
   try {
-    oracle = RunOracle(c);
+    if (precomputed != nullptr) {
+      oracle = *precomputed;
+    } else {
+      oracle = RunOracle(c);
+    }
   } catch (const std::exception& e) {
     r.features = FeaturesOf(c, false);
     r.kind = "oracle-error";
@@ -232,9 +237,26 @@ OpenedBackend OpenBackend(const std::string& spec, const BackendOptions& options
 
 std::vector<CaseResult> RunCases(const std::vector<CatalogueCase>& cases, const RunOptions& options,
                                  std::unique_ptr<Backend> first,
-                                 const std::function<void(const CaseResult&, size_t)>& on_result) {
-  std::vector<CaseResult> results(cases.size());
-  std::atomic<size_t> next{0};
+                                 const std::function<void(const CaseResult&, size_t)>& on_result,
+                                 const std::function<bool(const std::string&)>& run_alone) {
+  const size_t n = cases.size();
+  // The oracle once per case: it decides which cases may share a batch, then judges them.
+  std::vector<std::optional<OracleResult>> oracles(n);
+  std::vector<bool> batchable(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    try {
+      oracles[i] = RunOracle(cases[i].c);
+    } catch (const std::exception&) {
+      continue;  // JudgeCase reports it
+    }
+    batchable[i] = oracles[i]->findings.empty() && !(run_alone && run_alone(cases[i].c.id));
+  }
+  const auto same_header = [&](size_t a, size_t b) {
+    return cases[a].c.domain == cases[b].c.domain && cases[a].c.opset == cases[b].c.opset &&
+           cases[a].c.profile == cases[b].c.profile;
+  };
+  std::vector<CaseResult> results(n);
+  size_t next = 0;
   std::mutex lock;
   size_t done = 0;
   std::string first_error;
@@ -246,18 +268,37 @@ std::vector<CaseResult> RunCases(const std::vector<CatalogueCase>& cases, const 
       if (first_error.empty()) first_error = e.what();
       return;
     }
-    for (size_t i; (i = next.fetch_add(1)) < cases.size();) {
+    for (;;) {
+      size_t b, e;
+      {
+        std::lock_guard<std::mutex> hold(lock);
+        if (next >= n) break;
+        b = next;
+        e = b + 1;
+        while (e < n && e - b < kBatchSize && batchable[b] && batchable[e] && same_header(b, e)) {
+          ++e;
+        }
+        next = e;
+      }
       const auto start = std::chrono::steady_clock::now();
-      const BackendResult observed = backend->Run(cases[i].c);
-      CaseResult r = JudgeCase(cases[i].c, observed, options.compare);
-      if (r.outcome == Outcome::kFail) r.as_run = backend->Adapt(cases[i].c);
-      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::lock_guard<std::mutex> hold(lock);
-      results[i] = std::move(r);
-      on_result(results[i], ++done);
+      std::vector<Case> batch;
+      for (size_t i = b; i < e; ++i) batch.push_back(cases[i].c);
+      std::vector<BackendResult> observed = backend->RunBatch(batch);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+          static_cast<double>(e - b);
+      for (size_t i = b; i < e; ++i) {
+        CaseResult r = JudgeCase(cases[i].c, observed[i - b], options.compare,
+                                 oracles[i] ? &*oracles[i] : nullptr);
+        if (r.outcome == Outcome::kFail) r.as_run = backend->Adapt(cases[i].c);
+        r.seconds = seconds;
+        std::lock_guard<std::mutex> hold(lock);
+        results[i] = std::move(r);
+        on_result(results[i], ++done);
+      }
     }
   };
-  const int jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(cases.size())));
+  const int jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(n)));
   std::vector<std::thread> threads;
   for (int k = 0; k < jobs; ++k) {
     threads.emplace_back(worker, k == 0 ? std::move(first) : std::unique_ptr<Backend>());
@@ -281,10 +322,12 @@ RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions&
                                     ? Expectations{}
                                     : LoadExpectations(baseline_path);
   const auto start = std::chrono::steady_clock::now();
-  s.results =
-      RunCases(cases, options, std::move(opened.backend), [&](const CaseResult& r, size_t done) {
+  s.results = RunCases(
+      cases, options, std::move(opened.backend),
+      [&](const CaseResult& r, size_t done) {
         on_result(r, Classify(r, FindExpectation(baseline, r.id)), done);
-      });
+      },
+      [&](const std::string& id) { return FindExpectation(baseline, id) != nullptr; });
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::set<std::string> seen;
   for (const CaseResult& r : s.results) {

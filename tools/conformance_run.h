@@ -73,7 +73,9 @@ struct CaseResult {
   std::optional<Case> as_run;  // failures only: the case as the backend received it
 };
 
-CaseResult JudgeCase(const Case& c, const BackendResult& observed, const CompareOptions& options);
+// `oracle`: the oracle's result for c when the caller has it already (else computed here).
+CaseResult JudgeCase(const Case& c, const BackendResult& observed, const CompareOptions& options,
+                     const OracleResult* oracle = nullptr);
 
 // The baseline's view of a result.
 enum class Gate {
@@ -108,10 +110,15 @@ struct OpenedBackend {
 // Throws std::invalid_argument / std::runtime_error when the backend cannot be made or started.
 OpenedBackend OpenBackend(const std::string& spec, const BackendOptions& options);
 // `first` (may be null) serves the first worker; the others make their own.
+// Cases the oracle finds nothing to question, of one domain and opset, and not `run_alone`
+// (the baseline's known failures) go to the backend in batches of up to kBatchSize
+// (Backend::RunBatch: the same results, fewer sessions); every other case alone.
+constexpr size_t kBatchSize = 16;
 std::vector<CaseResult> RunCases(
     const std::vector<CatalogueCase>& cases, const RunOptions& options,
     std::unique_ptr<Backend> first,
-    const std::function<void(const CaseResult&, size_t done)>& on_result);
+    const std::function<void(const CaseResult&, size_t done)>& on_result,
+    const std::function<bool(const std::string& id)>& run_alone = {});
 
 // A whole run, judged against a baseline.
 struct RunSummary {

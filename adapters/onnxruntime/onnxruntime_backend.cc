@@ -39,6 +39,8 @@ OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options)
     throw std::runtime_error("onnxruntime-node is not installed in " + ModulesDir() +
                              ": run tools/setup.sh (or set QCONFORM_ORT_MODULES)");
   }
+  // runner.js maps any model's graph inputs and outputs: several cases share one session.
+  merge_batches_ = true;
 }
 
 Case OnnxRuntimeBackend::Adapt(const Case& c) const {

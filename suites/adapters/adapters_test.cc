@@ -282,6 +282,47 @@ TEST(PluginBackend, MissingLibraryIsACrashWithTheLoaderMessage) {
   EXPECT_NE(r.error->message.find("before the handshake"), std::string::npos);
 }
 
+// A batch runs as one model holding every case's node; its results must be the case-by-case
+// ones, also when a case in it is refused (then each case runs alone) or cannot be carried.
+TEST(OnnxRuntimeBackend, BatchesGiveTheSameResultsAsCaseByCase) {
+  auto b = MakeBackend("onnxruntime", {});
+  ASSERT_EQ(b->Open(), std::nullopt);
+  std::vector<Case> all;
+  for (int k = 0; k < 6; ++k) {
+    all.push_back(MakeCase("DequantizeLinear", 21,
+                           {MakeTensor(D::kInt8, {2, 3}, {-128, -1, 0, 1, 7, 127}),
+                            MakeTensor(D::kFloat, {3}, {0.5, 0.25 * (k + 1), 3}),
+                            MakeTensor(D::kInt8, {3}, {1, 0, static_cast<double>(-k)})},
+                           {{"axis", 1}}, "", "batch" + std::to_string(k)));
+  }
+  all.push_back(MakeCase("DequantizeLinear", 21,
+                         {MakeTensor(D::kFloat8E4M3FN, {2}, {-448, 1}), MakeScalar(D::kFloat, 2)},
+                         {}, "", "f8"));  // x becomes an initializer
+  const std::vector<Case> valid = all;
+  all.push_back(MakeCase("DequantizeLinear", 21,
+                         {MakeTensor(D::kInt8, {2}, {1, 2}), MakeScalar(D::kFloat, 2)},
+                         {{"output_dtype", 1}}, "", "refused"));  // no output_dtype in 21
+  all.push_back(MakeCase("DequantizeLinear", 21,
+                         {MakeTensor(D::kInt8, {2}, {1, 2}), MakeScalar(D::kBfloat16, 2)}, {}, "",
+                         "bf16"));  // unsupported by the binding
+  for (const std::vector<Case>* cases : {&valid, static_cast<const std::vector<Case>*>(&all)}) {
+    const std::vector<BackendResult> batched = b->RunBatch(*cases);
+    ASSERT_EQ(batched.size(), cases->size());
+    for (size_t i = 0; i < cases->size(); ++i) {
+      const BackendResult alone = b->Run((*cases)[i]);
+      SCOPED_TRACE((*cases)[i].id);
+      ASSERT_EQ(batched[i].error.has_value(), alone.error.has_value());
+      if (alone.error) {
+        EXPECT_EQ(batched[i].error->kind, alone.error->kind);
+        continue;
+      }
+      ASSERT_EQ(batched[i].outputs.size(), 1u);
+      EXPECT_EQ(batched[i].outputs[0].codes, alone.outputs.at(0).codes);
+      EXPECT_EQ(batched[i].outputs[0].codes, RunOracle((*cases)[i]).outputs[0].exact);
+    }
+  }
+}
+
 TEST(OnnxRuntimeBackend, RunsCasesAndReportsTheBindingsLimitsAsUnsupported) {
   auto b = MakeBackend("onnxruntime", {});
   ASSERT_EQ(b->Open(), std::nullopt);
