@@ -96,7 +96,8 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
       node->input_count > 2 && node->inputs[2].data_type != 0 ? &node->inputs[2] : nullptr;
   if (!Supported(x.data_type)) {
     // Deliberately partial, like a first kernel: float8/float4 x is reported, not guessed at.
-    return Fail(QCONFORM_UNSUPPORTED, message, message_size, "only 4-, 8-, 16- and 32-bit integer x");
+    return Fail(QCONFORM_UNSUPPORTED, message, message_size,
+                "only 4-, 8-, 16- and 32-bit integer x");
   }
   if (scale.data_type != kFloat) {
     return Fail(QCONFORM_UNSUPPORTED, message, message_size, "only float32 x_scale");

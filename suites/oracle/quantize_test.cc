@@ -204,8 +204,7 @@ TEST(QuantizeLinear, PrecisionStrategyDividesInThePrecisionType) {
     int differing = 0;
     for (size_t i = 0; i < xs.size(); ++i) {
       const auto q16 = static_cast<_Float16>(static_cast<float>(xs[i]) / static_cast<float>(s));
-      EXPECT_EQ(DecodeDouble(i16, y.alternative(1, i)),
-                std::nearbyint(static_cast<double>(q16)))
+      EXPECT_EQ(DecodeDouble(i16, y.alternative(1, i)), std::nearbyint(static_cast<double>(q16)))
           << "x=" << xs[i];
       differing += y.alternative(1, i) != y.exact[i];
     }
