@@ -121,13 +121,6 @@ std::vector<fs::path> DataSetDirectories(const fs::path& dir) {
 
 }  // namespace
 
-OperatorIo OperatorIoNames(const std::string& op_type) {
-  if (op_type == "DequantizeLinear") return {{"x", "x_scale", "x_zero_point"}, {"y"}};
-  if (op_type == "QuantizeLinear") return {{"x", "y_scale", "y_zero_point"}, {"y"}};
-  if (op_type == "DynamicQuantizeLinear") return {{"x"}, {"y", "y_scale", "y_zero_point"}};
-  return {{}, {}};
-}
-
 Tensor TensorFromProto(const onnx::TensorProto& p, const std::string& where) {
   Tensor t;
   t.data_type = p.data_type();

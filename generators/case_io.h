@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "generators/case.h"
+#include "oracle/schema.h"  // OperatorIoNames
 
 namespace onnx {
 class ModelProto;
@@ -24,13 +25,6 @@ class CaseIoError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-// The inputs and outputs an operator's schema names ("x", "x_scale", "x_zero_point" -> "y").
-struct OperatorIo {
-  std::vector<std::string> inputs;
-  std::vector<std::string> outputs;
-};
-OperatorIo OperatorIoNames(const std::string& op_type);
 
 // One test_data_set_N of a case directory.
 struct DataSet {

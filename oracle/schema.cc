@@ -180,11 +180,27 @@ std::string OpSchema::label() const {
          std::to_string(since_version);
 }
 
-std::string_view OpSchema::scale_name() const {
-  return op_type == "QuantizeLinear" ? "y_scale" : "x_scale";
+std::string OpSchema::scale_name() const {
+  return OperatorIoNames(std::string(op_type)).inputs.at(1);
 }
-std::string_view OpSchema::zero_point_name() const {
-  return op_type == "QuantizeLinear" ? "y_zero_point" : "x_zero_point";
+std::string OpSchema::zero_point_name() const {
+  return OperatorIoNames(std::string(op_type)).inputs.at(2);
+}
+
+OperatorIo OperatorIoNames(const std::string& op_type) {
+  struct Row {
+    std::string_view op_type;
+    OperatorIo io;
+  };
+  static const Row kRows[] = {
+      {"DequantizeLinear", {{"x", "x_scale", "x_zero_point"}, {"y"}}},
+      {"QuantizeLinear", {{"x", "y_scale", "y_zero_point"}, {"y"}}},
+      {"DynamicQuantizeLinear", {{"x"}, {"y", "y_scale", "y_zero_point"}}},
+  };
+  for (const Row& r : kRows) {
+    if (r.op_type == op_type) return r.io;
+  }
+  return {};
 }
 
 std::span<const OpSchema> AllSchemas() {

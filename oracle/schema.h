@@ -72,12 +72,20 @@ struct OpSchema {
   bool allows_scale(DataType t) const;
   bool allows_output(DataType t) const;
   std::string label() const;  // "DequantizeLinear-21"
-  // The names of the inputs in the schema: x, x_scale, x_zero_point or x, y_scale, y_zero_point.
-  std::string_view scale_name() const;
-  std::string_view zero_point_name() const;
+  // The names of the scale and zero-point inputs (OperatorIoNames): x_scale or y_scale, ...
+  std::string scale_name() const;
+  std::string zero_point_name() const;
 };
 
 std::span<const OpSchema> AllSchemas();
+
+// The inputs and outputs an operator's schema names ("x", "x_scale", "x_zero_point" -> "y"),
+// one table for the oracle's messages and for case files; empty for an unknown operator.
+struct OperatorIo {
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+};
+OperatorIo OperatorIoNames(const std::string& op_type);
 
 // Opset resolution: a model importing opset N of the domain uses the newest version <= N.
 // nullptr when the operator did not exist yet at N (or the oracle does not know it).
