@@ -1,6 +1,5 @@
 #include "adapters/backend.h"
 
-#include <array>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -11,39 +10,12 @@
 namespace qconform {
 namespace {
 
-struct KindName {
-  ErrorKind kind;
-  std::string_view name;
-};
-constexpr std::array<KindName, 6> kKindNames = {{
-    {ErrorKind::kRejectedAtLoad, "rejected-at-load"},
-    {ErrorKind::kRejectedAtRun, "rejected-at-run"},
-    {ErrorKind::kUnsupported, "unsupported"},
-    {ErrorKind::kCrash, "crash"},
-    {ErrorKind::kTimeout, "timeout"},
-    {ErrorKind::kProtocolError, "protocol-error"},
-}};
-
 std::string Env(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
   return v && *v ? v : fallback;
 }
 
 }  // namespace
-
-std::string_view ErrorKindName(ErrorKind k) {
-  for (const KindName& n : kKindNames) {
-    if (n.kind == k) return n.name;
-  }
-  return "?";
-}
-
-std::optional<ErrorKind> ErrorKindFromName(std::string_view name) {
-  for (const KindName& n : kKindNames) {
-    if (n.name == name) return n.kind;
-  }
-  return std::nullopt;
-}
 
 std::vector<BackendResult> Backend::RunBatch(const std::vector<Case>& cases) {
   std::vector<BackendResult> results;

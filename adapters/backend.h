@@ -9,30 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "generators/case.h"
+#include "oracle/core/case.h"
+#include "verdict/observation.h"
 
 namespace qconform {
-
-enum class ErrorKind {
-  kRejectedAtLoad,  // refused when the model was loaded (session creation)
-  kRejectedAtRun,   // refused when it ran
-  kUnsupported,     // the backend (or its binding) cannot run this case at all
-  kCrash,           // the backend process died
-  kTimeout,         // no answer within the per-case limit
-  kProtocolError,   // an answer that does not follow the protocol
-};
-std::string_view ErrorKindName(ErrorKind k);
-std::optional<ErrorKind> ErrorKindFromName(std::string_view name);
-
-struct BackendError {
-  ErrorKind kind;
-  std::string message;
-};
-
-struct BackendResult {
-  std::optional<BackendError> error;  // set: no outputs
-  std::vector<Tensor> outputs;
-};
 
 struct BackendOptions {
   double timeout_seconds = 10;  // per case

@@ -16,7 +16,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "generators/case_io.h"
+#include "onnx_io/case_io.h"
 
 namespace qconform {
 namespace fs = std::filesystem;
@@ -318,7 +318,7 @@ BackendResult ExecBackend::Run(const Case& original) {
     return Failure(ErrorKind::kUnsupported, *why);
   }
   const Case c = Adapt(original);
-  const std::vector<std::string> names = OperatorIoNames(c.op_type).outputs;
+  const std::vector<std::string>& names = OutputNames(c);
   std::vector<OutputSpec> specs;
   for (const std::string& name : names) specs.push_back({name, 0, {}});  // untyped
   return Exchange([&](const std::string& dir) { WriteCaseDirectory(dir, c, specs, {}); }, names);
@@ -346,7 +346,7 @@ std::vector<BackendResult> ExecBackend::RunBatch(const std::vector<Case>& cases)
     }
     merged_index.push_back(i);
     adapted.push_back(Adapt(cases[i]));
-    const std::vector<std::string> names = OperatorIoNames(cases[i].op_type).outputs;
+    const std::vector<std::string>& names = OutputNames(cases[i]);
     counts.push_back(names.size());
     for (const std::string& name : names) {
       outputs.push_back("c" + std::to_string(adapted.size() - 1) + "_" + name);  // as merged

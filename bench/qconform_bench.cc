@@ -24,8 +24,8 @@
 
 #include "adapters/backend.h"
 #include "bench/workloads.h"
-#include "oracle/comparator.h"
-#include "oracle/oracle.h"
+#include "oracle/semantics/oracle.h"
+#include "verdict/comparator.h"
 
 // The replaced allocation functions below pair malloc with free; GCC cannot see that the
 // inlined std::allocator calls go through them and warns of a mismatch.

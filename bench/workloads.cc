@@ -3,9 +3,9 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "generators/case_builder.h"
-#include "generators/prng.h"
-#include "oracle/codec.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/core/codec.h"
+#include "oracle/core/prng.h"
 
 namespace qconform::bench {
 namespace {

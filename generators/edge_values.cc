@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "oracle/codec.h"
+#include "oracle/core/codec.h"
 
 namespace qconform {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "oracle/element_type.h"
+#include "oracle/core/element_type.h"
 
 namespace qconform {
 

@@ -2,10 +2,10 @@
 
 #include <map>
 
-#include "generators/case_builder.h"
-#include "generators/prng.h"
-#include "oracle/codec.h"
-#include "oracle/schema.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/core/codec.h"
+#include "oracle/core/prng.h"
+#include "oracle/registry/schema.h"
 
 namespace qconform {
 namespace {
@@ -116,7 +116,7 @@ class Catalogue {
 
   // Every scale type and output type, on int8 (and uint4 blocked where it exists).
   void ScaleAndOutputSweep(const OpSchema& s) {
-    const bool has_output_dtype = s.output_rule == OutputRule::kOutputDtypeElseScaleType;
+    const bool has_output_dtype = s.attribute("output_dtype") != nullptr;
     for (D scale : s.scale_types) {
       std::vector<std::optional<D>> outputs;
       if (s.allows_output(scale)) outputs.push_back(std::nullopt);
@@ -418,7 +418,7 @@ class Catalogue {
 std::vector<GoldenCase> DequantizeGoldenCatalogue() {
   Catalogue c;
   for (const OpSchema& s : AllSchemas()) {
-    if (s.op_type != "DequantizeLinear") continue;
+    if (s.kind() != OperatorKind::kDequantizeLinear) continue;
     c.TypeSweep(s);
     c.ScaleAndOutputSweep(s);
   }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/case.h"
+#include "oracle/core/case.h"
 
 namespace qconform {
 

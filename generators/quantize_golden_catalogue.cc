@@ -4,11 +4,11 @@
 // cases exercise rounding and saturation rather than mostly saturating.
 #include <cmath>
 
-#include "generators/case_builder.h"
 #include "generators/golden_catalogue.h"
-#include "generators/prng.h"
-#include "oracle/codec.h"
-#include "oracle/schema.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/core/codec.h"
+#include "oracle/core/prng.h"
+#include "oracle/registry/schema.h"
 
 namespace qconform {
 namespace {
@@ -429,7 +429,7 @@ class Catalogue {
 std::vector<GoldenCase> QuantizeGoldenCatalogue() {
   Catalogue c;
   for (const OpSchema& s : AllSchemas()) {
-    if (s.op_type == "QuantizeLinear") c.QuantizeSweep(s);
+    if (s.kind() == OperatorKind::kQuantizeLinear) c.QuantizeSweep(s);
   }
   c.QuantizeEdges();
   c.QuantizeNegatives();

@@ -5,22 +5,25 @@
 #include <fstream>
 #include <map>
 
+#include "runner/conformance_run.h"
 #include "tools/args.h"
 #include "tools/commands.h"
-#include "tools/conformance_run.h"
 #include "tools/run_options.h"
 
 namespace qconform::tools {
 
 namespace {
 
-std::string FormatBaseline(const BackendInfo& info, const Expectations& entries) {
-  std::string out = "# qconform expectations baseline for " + info.name + " " + info.version +
-                    "\n# <case-id> <kind> <reason>; kinds: wrong-outputs, accepted-invalid,\n"
-                    "# rejected-valid, crash, timeout, protocol-error. Regenerate with\n"
-                    "#   qconform baseline --backend <backend> --save\n"
-                    "# and edit the reasons: they are what a reader of the report sees.\n";
-  for (const Expectation& e : entries) out += e.id + " " + e.kind + " " + e.reason + "\n";
+std::string FormatBaseline(const BackendInfo& info, const std::vector<Expectation>& entries) {
+  std::string out =
+      std::string(kExpectationsHeader) + "\n# the baseline of " + info.name + " " + info.version +
+      "\n# <case-id> <kind> <reason>; kinds: wrong-outputs, accepted-invalid,\n"
+      "# rejected-valid, crash, timeout, protocol-error, case-error. Regenerate with\n"
+      "#   qconform baseline --backend <backend> --save\n"
+      "# and edit the reasons: they are what a reader of the report sees.\n";
+  for (const Expectation& e : entries) {
+    out += e.id + " " + std::string(KindName(e.kind)) + " " + e.reason + "\n";
+  }
   return out;
 }
 
@@ -40,40 +43,45 @@ int RunBaseline(const std::vector<std::string>& argv) {
     throw UsageError("the " + info.name + " backend has no baseline: it must pass every case");
   }
   const Expectations old = std::ifstream(path).good() ? LoadExpectations(path) : Expectations{};
-  const RunSummary s = RunWithProgress(cases, options, std::move(opened), path, true, nullptr);
+  const RunSummary s =
+      RunWithProgress(cases, options, std::move(opened), old, BaselineScope(args), nullptr);
 
   Expectations now;
   for (const CaseResult& r : s.results) {
-    if (r.outcome != Outcome::kFail) continue;
-    const Expectation* before = FindExpectation(old, r.id);
+    if (r.outcome() != Outcome::kFail) continue;
+    const Expectation* before = old.find(r.id);
     std::string reason = before && before->kind == r.kind ? before->reason : r.detail;
     if (reason.size() > 300) reason = reason.substr(0, 297) + "...";
     for (char& ch : reason) {
       if (ch == '\n') ch = ' ';
     }
-    now.push_back({r.id, r.kind, reason});
+    now.entries.push_back({r.id, r.kind, reason});
   }
   int changes = 0;
-  for (const Expectation& e : now) {
-    const Expectation* before = FindExpectation(old, e.id);
+  const auto name = [](Kind k) { return std::string(KindName(k)); };
+  for (const Expectation& e : now.entries) {
+    const Expectation* before = old.find(e.id);
     if (!before) {
-      std::printf("+ %s %s %s\n", e.id.c_str(), e.kind.c_str(), e.reason.substr(0, 160).c_str());
+      std::printf("+ %s %s %s\n", e.id.c_str(), name(e.kind).c_str(),
+                  e.reason.substr(0, 160).c_str());
       ++changes;
     } else if (before->kind != e.kind) {
-      std::printf("~ %s %s -> %s\n", e.id.c_str(), before->kind.c_str(), e.kind.c_str());
+      std::printf("~ %s %s -> %s\n", e.id.c_str(), name(before->kind).c_str(),
+                  name(e.kind).c_str());
       ++changes;
     }
   }
-  for (const Expectation& e : old) {
-    if (!FindExpectation(now, e.id)) {
-      std::printf("- %s %s (now passes, is skipped or is gone)\n", e.id.c_str(), e.kind.c_str());
+  for (const Expectation& e : old.entries) {
+    if (!now.find(e.id)) {
+      std::printf("- %s %s (now passes, is skipped or is gone)\n", e.id.c_str(),
+                  name(e.kind).c_str());
       ++changes;
     }
   }
   std::printf("%d change%s against %s (%zu entries now)\n", changes, changes == 1 ? "" : "s",
-              path.c_str(), now.size());
+              path.c_str(), now.entries.size());
   if (args.flag("--save")) {
-    std::ofstream(path) << FormatBaseline(info, now);
+    std::ofstream(path) << FormatBaseline(info, now.entries);
     std::printf("saved %s\n", path.c_str());
     return 0;
   }

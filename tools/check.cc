@@ -1,44 +1,43 @@
-// `qconform check PATH...`: every case directory under the paths, its stored outputs compared
-// with the oracle. One line per case, details for each failing element, a closing count.
+// `qconform check PATH...`: every case directory under the paths, its stored outputs judged
+// against the oracle by the one judge (verdict/judge.h) and gated by an expectations file like
+// any run (verdict/gate.h): the same kinds, the same gate, the same lines as `qconform run`.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <regex>
-#include <sstream>
+#include <set>
 
-#include "generators/case_io.h"
-#include "oracle/comparator.h"
+#include "onnx_io/case_io.h"
+#include "onnx_io/manifest.h"
 #include "tools/args.h"
 #include "tools/commands.h"
-#include "tools/expectations.h"
-#include "tools/manifest.h"
+#include "tools/run_options.h"
+#include "verdict/gate.h"
 
 namespace qconform::tools {
 namespace {
 
-struct Outcome {
-  std::string kind;  // PASS, FAIL, REJECTED-BY-ORACLE, ERROR
-  std::string detail;
-  std::vector<std::string> lines;  // per-element details
-};
-
-std::string Fingerprint(const Judgement& j) {
-  std::string s;
-  for (const OutputComparison& o : j.outputs) {
-    if (o.admissible == 0) continue;
-    const auto strategies = o.consistent_strategies();
-    s += (s.empty() ? "" : "; ") + o.name + ": " + std::to_string(o.admissible) + " of " +
-         std::to_string(o.elements) + " elements admissible via ";
-    std::string names;
-    for (const std::string& n : strategies) names += (names.empty() ? "" : "/") + n;
-    s += names.empty() ? "a mix of strategies" : names;
+// A data set's stored outputs as an observation: no output file at all reads as a refusal.
+BackendResult StoredOutputs(const DataSet& data) {
+  BackendResult observed;
+  const bool any =
+      std::any_of(data.has_output.begin(), data.has_output.end(), [](bool b) { return b; });
+  if (!any) {
+    observed.error = BackendError{ErrorKind::kRejectedAtLoad, "the data set has no output files"};
   }
-  return s.empty() ? "exact" : s;
+  observed.outputs = data.outputs;
+  return observed;
 }
 
-Outcome CheckDataSet(const DataSet& data, const CompareOptions& options,
-                     const ManifestEntry* expected) {
+CaseResult CaseErrorResult(const std::string& id, const std::string& detail) {
+  CaseResult r;
+  r.id = id;
+  r.kind = Kind::kCaseError;
+  r.detail = detail;
+  return r;
+}
+
+CaseResult CheckDataSet(const DataSet& data, const CompareOptions& options,
+                        const ManifestEntry* manifest) {
   OracleResult oracle = RunOracle(data.c);
   const Case* judged = &data.c;
   Case second;
@@ -47,51 +46,21 @@ Outcome CheckDataSet(const DataSet& data, const CompareOptions& options,
     // first node's alternative strategies are not composed: the chain is judged exactly.)
     const OutputEvaluation& y = oracle.outputs.at(0);
     if (!y.implementation_defined.empty()) {
-      return {"ERROR", "the chain passes through implementation-defined elements", {}};
+      return CaseErrorResult(data.c.id, "the chain passes through implementation-defined elements");
     }
     second = *data.then;
+    second.id = data.c.id;
     second.inputs.at(0) = Tensor{y.data_type, y.shape, y.exact, false};
     oracle = RunOracle(second);
     judged = &second;
   }
-  const bool has_outputs =
-      std::any_of(data.has_output.begin(), data.has_output.end(), [](bool b) { return b; });
-  if (expected != nullptr) {
-    // The manifest says what the case is; the oracle must say the same.
-    const std::string got =
-        oracle.must_reject() ? "reject:" + std::string(oracle.rejection()->rule->id) : "outputs";
-    if (expected->expected.rfind("reject:", 0) == 0 && got != expected->expected) {
-      return {"FAIL", "manifest expects " + expected->expected + ", the oracle says " + got, {}};
-    }
+  // The manifest says what a negative case is; the oracle must say the same.
+  if (manifest != nullptr && manifest->expected.rfind("reject:", 0) == 0 &&
+      ExpectedSummary(oracle) != manifest->expected) {
+    return CaseErrorResult(data.c.id, "manifest expects " + manifest->expected +
+                                          ", the oracle says " + ExpectedSummary(oracle));
   }
-  if (const Finding* rule = oracle.rejection()) {
-    const std::string why = std::string(rule->rule->id) + ": " + rule->message;
-    if (has_outputs) return {"REJECTED-BY-ORACLE", why, {}};
-    return {"PASS", "rejected as required (" + std::string(rule->rule->id) + ")", {}};
-  }
-  if (!has_outputs) {
-    if (oracle.rejection_admissible()) {
-      return {
-          "PASS",
-          "no outputs; refusing is admissible (" + std::string(oracle.findings[0].rule->id) + ")",
-          {}};
-    }
-    return {"FAIL", "no output files, but the case is valid", {}};
-  }
-  Observed observed;
-  for (const Tensor& t : data.outputs) observed.outputs.push_back({t.data_type, t.shape, t.codes});
-  const Judgement j = Judge(*judged, oracle, observed, options);
-  if (IsPass(j.verdict)) return {"PASS", Fingerprint(j), {}};
-  Outcome o{"FAIL", j.detail, {}};
-  for (const OutputComparison& c : j.outputs) {
-    for (const Mismatch& m : c.mismatches) o.lines.push_back(m.message);
-    if (c.mismatched > static_cast<int64_t>(c.mismatches.size())) {
-      o.lines.push_back("... " +
-                        std::to_string(c.mismatched - static_cast<int64_t>(c.mismatches.size())) +
-                        " more mismatches in " + c.name);
-    }
-  }
-  return o;
+  return JudgeCase(*judged, oracle, StoredOutputs(data), options);
 }
 
 }  // namespace
@@ -103,15 +72,22 @@ int RunCheck(const std::vector<std::string>& argv) {
   options.strict = args.flag("--strict");
   options.strict_zero = args.flag("--strict-zero");
   const std::vector<std::string> ops = args.values("--op");
-  const Expectations expectations =
-      args.has("--expectations") ? LoadExpectations(args.value("--expectations")) : Expectations{};
+  Expectations expectations;
+  if (args.has("--expectations")) {
+    const std::string path = args.value("--expectations");
+    if (!std::filesystem::is_regular_file(path)) {
+      throw UsageError("--expectations " + path + ": no such file");
+    }
+    expectations = LoadExpectations(path);
+  }
   Manifest manifest;
   for (const std::string& p : args.positional()) MergeManifest(manifest, p);
 
-  int passed = 0, failed = 0, skipped = 0, expected_failures = 0;
-  std::set<std::string> seen;
+  std::vector<CaseResult> results;
+  std::set<std::string> filtered_out;
+  int skipped = 0;
   for (const std::string& path : FindCaseDirectories(args.positional())) {
-    std::vector<std::pair<std::string, Outcome>> results;
+    const std::string name = std::filesystem::path(path).filename().string();
     try {
       if (!ops.empty()) {
         const std::vector<std::string> model_ops = ModelOperatorTypes(path);
@@ -119,10 +95,9 @@ int RunCheck(const std::vector<std::string>& argv) {
             model_ops.size() == 1 && std::find(ops.begin(), ops.end(), model_ops[0]) != ops.end();
         if (!selected) {
           ++skipped;
-          seen.insert(std::filesystem::path(path).filename().string());  // filtered, not stale
+          filtered_out.insert(name);
           if (!args.flag("--quiet")) {
-            std::printf("SKIP   %s (not a single %s node)\n",
-                        std::filesystem::path(path).filename().c_str(),
+            std::printf("%-16s %s  (not a single %s node)\n", "skip", name.c_str(),
                         ops.size() == 1 ? ops[0].c_str() : "selected");
           }
           continue;
@@ -131,55 +106,40 @@ int RunCheck(const std::vector<std::string>& argv) {
       const CaseDirectory dir = ReadCaseDirectory(path);
       for (const DataSet& data : dir.data_sets) {
         try {
-          const ManifestEntry* entry =
-              manifest.count(data.c.id) ? &manifest.at(data.c.id) : nullptr;
-          results.emplace_back(data.c.id, CheckDataSet(data, options, entry));
+          const auto entry = manifest.find(data.c.id);
+          results.push_back(
+              CheckDataSet(data, options, entry == manifest.end() ? nullptr : &entry->second));
         } catch (const std::exception& e) {
-          results.emplace_back(data.c.id, Outcome{"ERROR", e.what(), {}});
+          results.push_back(CaseErrorResult(data.c.id, e.what()));
         }
       }
     } catch (const std::exception& e) {
-      results.emplace_back(std::filesystem::path(path).filename().string(),
-                           Outcome{"ERROR", e.what(), {}});
-    }
-    for (auto& [id, outcome] : results) {
-      seen.insert(id);
-      std::string kind = outcome.kind;
-      std::string detail = outcome.detail;
-      if (const Expectation* e = FindExpectation(expectations, id)) {
-        if (kind == "PASS") {
-          kind = "XPASS";
-          detail =
-              "expected " + e->kind + " (" + e->reason + ") but it passes: update the expectations";
-        } else if (kind == e->kind) {
-          kind = "XFAIL";
-          detail = e->reason + " [" + detail + "]";
-        } else {
-          detail = "expected " + e->kind + " but got " + kind + ": " + detail;
-          kind = "FAIL";
-        }
-      }
-      const bool pass = kind == "PASS" || kind == "XFAIL";
-      (pass ? passed : failed) += 1;
-      expected_failures += kind == "XFAIL";
-      if (!pass || !args.flag("--quiet")) {
-        std::printf("%-6s %s  %s\n", kind.c_str(), id.c_str(), detail.c_str());
-        for (const std::string& line : outcome.lines) std::printf("         %s\n", line.c_str());
-      }
+      results.push_back(CaseErrorResult(name, e.what()));
     }
   }
-  for (const Expectation& e : expectations) {
-    if (!seen.count(e.id)) {
-      std::printf("STALE  %s  listed in the expectations but not found\n", e.id.c_str());
-      ++failed;
-    }
+  const GateVerdict gate = ApplyGate(
+      results, expectations, [&](const std::string& id) { return !filtered_out.count(id); });
+  int passed = 0, failed = 0, expected_failures = 0;
+  for (size_t i = 0; i < results.size(); ++i) {
+    const bool ok = GateOk(gate.gates[i]);
+    (ok ? passed : failed) += 1;
+    expected_failures += gate.gates[i] == Gate::kExpectedFailure;
+    if (ok && args.flag("--quiet")) continue;
+    PrintGateLine(gate.gates[i], results[i]);
+    for (const std::string& line : results[i].mismatches)
+      std::printf("         %s\n", line.c_str());
+  }
+  for (const std::string& id : gate.stale_entries) {
+    std::printf("%-16s %s  listed in the expectations but not found\n", "stale", id.c_str());
+    ++failed;
   }
   std::printf("\n%d passed, %d failed", passed, failed);
   if (skipped) std::printf(", %d skipped", skipped);
   std::printf("\n");
-  if (expected_failures)
-    std::printf("(%d of the passes are expected failures, see the expectations)\n",
-                expected_failures);
+  if (expected_failures) {
+    std::printf("(%d of the passes are expected failures, see %s)\n", expected_failures,
+                expectations.path.c_str());
+  }
   return failed == 0 ? 0 : 1;
 }
 

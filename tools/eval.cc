@@ -2,8 +2,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "generators/case_io.h"
-#include "oracle/oracle.h"
+#include "onnx_io/case_io.h"
+#include "oracle/semantics/oracle.h"
 #include "tools/args.h"
 #include "tools/commands.h"
 

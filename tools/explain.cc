@@ -1,12 +1,13 @@
 // `qconform explain CASE_DIR --index I`: the exact computation of one output element, step by
 // step, for every strategy the version admits.
 #include <cstdio>
+#include <iterator>
 
-#include "generators/case_io.h"
-#include "oracle/codec.h"
-#include "oracle/oracle.h"
-#include "oracle/quantize.h"
-#include "oracle/scale_index.h"
+#include "onnx_io/case_io.h"
+#include "oracle/core/codec.h"
+#include "oracle/semantics/oracle.h"
+#include "oracle/semantics/quantize.h"
+#include "oracle/semantics/scale_index.h"
 #include "tools/args.h"
 #include "tools/commands.h"
 
@@ -20,8 +21,7 @@ std::string Show(const ElementType& t, uint32_t code) {
 }
 
 void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index) {
-  const LinearValidation v = ValidateDequantize(c, *result.schema);
-  const QuantizationPlan& plan = *v.plan;
+  const QuantizationPlan& plan = *result.plan;
   const Tensor& x = *c.input(0);
   const Tensor& scale = *c.input(1);
   const Tensor* zp = c.input(2);
@@ -41,9 +41,7 @@ void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index)
   std::printf("  x_scale      %s\n", Show(*plan.scale_type, scale.codes[k]).c_str());
   std::printf("  output type  %s\n\n", std::string(plan.output_type->name).c_str());
   for (Strategy s : result.schema->strategies) {
-    const ElementType* working = s == Strategy::kExact ? nullptr
-                                 : s == Strategy::kF32 ? &element_type(DataType::kFloat)
-                                                       : plan.output_type;
+    const ElementType* working = WorkingType(s, plan);
     const DequantizeSteps st = DequantizeElement(*plan.x_type, x.codes[index], zc, *plan.scale_type,
                                                  scale.codes[k], working, *plan.output_type);
     std::printf("  [%s]\n", std::string(StrategyName(s)).c_str());
@@ -65,8 +63,7 @@ void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index)
 }
 
 void ExplainQuantize(const Case& c, const OracleResult& result, int64_t index) {
-  const LinearValidation v = ValidateQuantize(c, *result.schema);
-  const QuantizationPlan& plan = *v.plan;
+  const QuantizationPlan& plan = *result.plan;
   const Tensor& x = *c.input(0);
   const Tensor& scale = *c.input(1);
   const Tensor* zp = c.input(2);
@@ -81,7 +78,7 @@ void ExplainQuantize(const Case& c, const OracleResult& result, int64_t index) {
   std::printf("  y type       %s%s\n\n", std::string(plan.output_type->name).c_str(),
               plan.saturation == Saturation::kSaturate ? "" : " (saturate=0)");
   for (Strategy s : result.schema->strategies) {
-    const ElementType* working = QuantizeWorkingType(s, plan);
+    const ElementType* working = WorkingType(s, plan);
     const QuantizeSteps st =
         QuantizeElement(*plan.x_type, x.codes[index], *plan.scale_type, scale.codes[k], zc, working,
                         *plan.output_type, plan.saturation);
@@ -98,6 +95,16 @@ void ExplainQuantize(const Case& c, const OracleResult& result, int64_t index) {
                         : "implementation-defined (NaN into a type without NaN)");
   }
 }
+
+// DynamicQuantizeLinear's steps are not shown (its findings and outputs are).
+void ExplainFindingsOnly(const Case&, const OracleResult&, int64_t) {
+  std::printf("(no step-by-step view for this operator; its findings follow)\n");
+}
+
+// The explainer of each kind of operator (the registry's OperatorKind), in kind order.
+using Explainer = void (*)(const Case&, const OracleResult&, int64_t);
+constexpr Explainer kExplainByKind[] = {ExplainDequantize, ExplainQuantize, ExplainFindingsOnly};
+static_assert(std::size(kExplainByKind) == kOperatorKinds);
 
 }  // namespace
 
@@ -120,8 +127,7 @@ int RunExplain(const std::vector<std::string>& argv) {
                      ")");
   }
   std::printf("case %s: ", c.id.c_str());
-  if (c.op_type == "DequantizeLinear") ExplainDequantize(c, result, index);
-  if (c.op_type == "QuantizeLinear") ExplainQuantize(c, result, index);
+  kExplainByKind[static_cast<size_t>(result.op->kind)](c, result, index);
   for (const Finding& f : result.findings) {
     std::printf("note: implementation-defined %s: %s\n", std::string(f.rule->id).c_str(),
                 f.message.c_str());

@@ -5,13 +5,15 @@
 #include <filesystem>
 #include <fstream>
 
-#include "generators/dequantize_generator.h"
-#include "oracle/profiles/profile.h"
-#include "oracle/schema.h"
+#include "generators/batch.h"
+#include "generators/profile_cases.h"
+#include "generators/valid_cases.h"
+#include "onnx_io/manifest.h"
+#include "onnx_io/oracle_case.h"
+#include "oracle/registry/schema.h"
+#include "oracle/semantics/profiles/profile.h"
 #include "tools/args.h"
 #include "tools/commands.h"
-#include "tools/manifest.h"
-#include "tools/oracle_case.h"
 #include "tools/run_options.h"
 
 namespace qconform::tools {
@@ -36,16 +38,12 @@ BatchOptions ParseBatchOptions(const Args& args, int default_count) {
   }
   // The operators the generators know; "all" is every one of them.
   const std::string op = args.value("--op", "DequantizeLinear");
-  std::vector<const OpSchema*> rows;
-  for (const OpSchema& s : AllSchemas()) {
-    if (op == "all" || s.op_type == op) rows.push_back(&s);
-  }
+  const std::vector<const OpSchema*> rows = SchemasNamed(op);
   if (rows.empty()) {
-    throw UsageError("--op " + op +
-                     ": the generators know DequantizeLinear, QuantizeLinear, "
-                     "DynamicQuantizeLinear, or all");
+    throw UsageError("--op " + op + ": the generators know " + OperatorNames() + ", or all");
   }
-  if (op != "DequantizeLinear") options.schemas = rows;
+  // DequantizeLinear is the default batch (GenerateBatch with no rows).
+  if (rows != SchemasOf(OperatorKind::kDequantizeLinear)) options.schemas = rows;
   if (args.has("--version")) options.schemas.clear();
   for (const std::string& v : args.values("--version")) {
     bool found = false;
@@ -73,7 +71,7 @@ int RunGenerate(const std::vector<std::string>& argv) {
   fs::create_directories(out);
   std::vector<ManifestEntry> manifest;
   int invalid = 0;
-  for (const InvalidCase& g : GenerateDequantizeBatch(options)) {
+  for (const GeneratedCase& g : GenerateBatch(options)) {
     const std::string expected = WriteOracleCase((out / g.c.id).string(), g.c);
     if (!g.rule.empty() && expected != "reject:" + g.rule) {
       std::fprintf(stderr, "qconform generate: %s was meant to break %s, the oracle says %s\n",

@@ -6,13 +6,13 @@
 #include <fstream>
 #include <map>
 
-#include "generators/case_io.h"
 #include "generators/golden_catalogue.h"
-#include "oracle/oracle.h"
+#include "onnx_io/case_io.h"
+#include "onnx_io/manifest.h"
+#include "onnx_io/oracle_case.h"
+#include "oracle/semantics/oracle.h"
 #include "tools/args.h"
 #include "tools/commands.h"
-#include "tools/manifest.h"
-#include "tools/oracle_case.h"
 
 namespace qconform::tools {
 namespace {

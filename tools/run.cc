@@ -4,12 +4,14 @@
 #include <filesystem>
 #include <fstream>
 
-#include "generators/dequantize_generator.h"
+#include "generators/batch.h"
+#include "generators/profile_cases.h"
+#include "generators/valid_cases.h"
+#include "report/report.h"
+#include "runner/conformance_run.h"
 #include "tools/args.h"
 #include "tools/commands.h"
-#include "tools/conformance_run.h"
 #include "tools/progress.h"
-#include "tools/report.h"
 #include "tools/run_options.h"
 
 namespace qconform::tools {
@@ -37,21 +39,49 @@ std::vector<CatalogueCase> SelectCases(const Args& args) {
   BatchOptions batch = ParseBatchOptions(args, kDefaultGeneratedCount);
   if (!args.has("--seed")) batch.seed = kDefaultGeneratedSeed;
   std::vector<CatalogueCase> cases = LoadCatalogue(golden, filter, batch.profile);
-  for (InvalidCase& g : GeneratedBatches(batch)) {
+  for (GeneratedCase& g : GeneratedBatches(batch)) {
     if (MatchesFilter(g.c.id, filter)) cases.push_back({std::move(g.c), ""});
   }
   if (cases.empty()) throw UsageError("no case matches the filter");
   return cases;
 }
 
+Expectations LoadBaseline(const Args& args, const BackendInfo& info) {
+  if (args.has("--expectations")) {
+    const std::string path = args.value("--expectations");
+    if (!fs::is_regular_file(path)) throw UsageError("--expectations " + path + ": no such file");
+    return LoadExpectations(path);
+  }
+  const std::string path = DefaultBaselinePath(info);
+  return path.empty() || !fs::exists(path) ? Expectations{} : LoadExpectations(path);
+}
+
+void PrintGateLine(Gate g, const CaseResult& r) {
+  std::printf("%-16s %s  %s: %s\n", std::string(GateName(g)).c_str(), r.id.c_str(),
+              std::string(KindName(r.kind)).c_str(), r.detail.substr(0, 240).c_str());
+}
+
+std::function<bool(const std::string&)> BaselineScope(const Args& args) {
+  // The baseline describes the default selection: the golden catalogue and the default
+  // generated batch. Another catalogue or batch cannot tell which entries it should have met.
+  for (const char* option :
+       {"--golden", "--seed", "--count", "--op", "--version", "--profile", "--invalid-percent"}) {
+    if (args.has(option)) return [](const std::string&) { return false; };
+  }
+  return [filter = args.values("--filter")](const std::string& id) {
+    return MatchesFilter(id, filter);
+  };
+}
+
 RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOptions& options,
-                           OpenedBackend opened, const std::string& baseline, bool whole_catalogue,
+                           OpenedBackend opened, const Expectations& baseline,
+                           const std::function<bool(const std::string&)>& in_scope,
                            std::ostream* stream) {
   Progress progress(cases.size(), opened.info.name);
   size_t failing = 0;
-  return ExecuteRun(cases, options, std::move(opened), baseline, whole_catalogue,
+  return ExecuteRun(cases, options, std::move(opened), baseline, in_scope,
                     [&](const CaseResult& r, Gate g, size_t done) {
-                      failing += r.outcome == Outcome::kFail;
+                      failing += r.outcome() == Outcome::kFail;
                       if (stream) *stream << JsonRecord(r, g) << "\n" << std::flush;
                       progress.Update(done, failing);
                     });
@@ -67,7 +97,7 @@ int RunRun(const std::vector<std::string>& argv) {
   const std::vector<CatalogueCase> cases = SelectCases(args);
   OpenedBackend opened = OpenBackend(options.backend, options.backend_options);
   const BackendInfo info = opened.info;
-  const std::string baseline = args.value("--expectations", DefaultBaselinePath(info));
+  const Expectations baseline = LoadBaseline(args, info);
   const std::string report = args.value("--report", "qconform-report");
   fs::create_directories(report);
   // Streamed as results arrive: a run stopped half way keeps what it obtained.
@@ -75,19 +105,18 @@ int RunRun(const std::vector<std::string>& argv) {
   std::printf("qconform run: %zu cases against %s %s (%s)\n", cases.size(), info.name.c_str(),
               info.version.c_str(), info.capabilities.c_str());
   std::fflush(stdout);
-  const RunSummary s = RunWithProgress(cases, options, std::move(opened), baseline,
-                                       args.values("--filter").empty(), &stream);
+  const RunSummary s =
+      RunWithProgress(cases, options, std::move(opened), baseline, BaselineScope(args), &stream);
   WriteReport(report, s, cases);
 
   // The news first: what differs from the baseline.
   for (size_t i = 0; i < s.results.size(); ++i) {
     if (GateOk(s.gates[i])) continue;
     const CaseResult& r = s.results[i];
-    std::printf("%-16s %s  %s: %s\n", std::string(GateName(s.gates[i])).c_str(), r.id.c_str(),
-                r.kind.c_str(), r.detail.substr(0, 240).c_str());
+    PrintGateLine(s.gates[i], r);
   }
   for (const std::string& id : s.stale_entries) {
-    std::printf("%-16s %s  listed in the baseline, not in the catalogue\n", "stale", id.c_str());
+    std::printf("%-16s %s  listed in the baseline, not met by the run\n", "stale", id.c_str());
   }
   std::printf("\n%s", SummaryLines(s).c_str());
   std::printf("report: %s/report.md (and report.html, results.json, junit.xml, repro/)\n",

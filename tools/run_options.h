@@ -2,12 +2,16 @@
 // progress bar (defined in run.cc and generate.cc).
 #pragma once
 
+#include <functional>
 #include <ostream>
+#include <string>
 #include <vector>
 
-#include "generators/dequantize_generator.h"
+#include "generators/batch.h"
+#include "generators/profile_cases.h"
+#include "generators/valid_cases.h"
+#include "runner/conformance_run.h"
 #include "tools/args.h"
-#include "tools/conformance_run.h"
 
 namespace qconform::tools {
 
@@ -17,9 +21,18 @@ RunOptions ParseRunOptions(const Args& args);
 BatchOptions ParseBatchOptions(const Args& args, int default_count);
 // The golden catalogue (--golden, --filter) plus the seeded generated batch.
 std::vector<CatalogueCase> SelectCases(const Args& args);
+// The baseline: --expectations FILE (which must exist), else the backend's checked-in one when
+// it exists, else none.
+Expectations LoadBaseline(const Args& args, const BackendInfo& info);
+// "<gate> <id>  <kind>: <detail>", the line run and check print per case.
+void PrintGateLine(Gate g, const CaseResult& r);
+// Whether a baseline entry belongs to the cases SelectCases picked: only then can a run that
+// did not meet it call it stale.
+std::function<bool(const std::string&)> BaselineScope(const Args& args);
 // ExecuteRun with a progress bar; each result is also streamed to `stream` when given.
 RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOptions& options,
-                           OpenedBackend opened, const std::string& baseline, bool whole_catalogue,
+                           OpenedBackend opened, const Expectations& baseline,
+                           const std::function<bool(const std::string&)>& in_scope,
                            std::ostream* stream);
 
 }  // namespace qconform::tools

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "oracle/codec.h"
-#include "oracle/fast_codec.h"
+#include "oracle/core/codec.h"
+#include "oracle/core/fast_codec.h"
 #include "tools/commands.h"
 
 namespace qconform::tools {

@@ -5,20 +5,27 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "oracle/element_type.h"
-#include "oracle/linear_validation.h"
+#include "oracle/core/element_type.h"
+#include "oracle/registry/operator.h"
 
 namespace qconform {
 namespace {
 
 // The element types onnxruntime-node can pass as a feed (ort.Tensor): the others go into the
 // model as initializers, which ORT reads itself.
-constexpr int32_t kFeedable[] = {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13};
+using D = DataType;
+constexpr DataType kFeedable[] = {D::kFloat,   D::kUint8,  D::kInt8,   D::kUint16,
+                                  D::kInt16,   D::kInt32,  D::kInt64,  D::kBool,
+                                  D::kFloat16, D::kDouble, D::kUint32, D::kUint64};
 
 // Output types the binding aborts the whole process on (not an error it can report).
-constexpr int32_t kAbortingOutputs[] = {
-    static_cast<int32_t>(DataType::kInt4), static_cast<int32_t>(DataType::kUint4),
-    static_cast<int32_t>(DataType::kInt2), static_cast<int32_t>(DataType::kUint2)};
+constexpr DataType kAbortingOutputs[] = {D::kInt4, D::kUint4, D::kInt2, D::kUint2};
+
+template <size_t N>
+bool In(const DataType (&types)[N], int32_t data_type) {
+  return std::find(std::begin(types), std::end(types), static_cast<DataType>(data_type)) !=
+         std::end(types);
+}
 
 }  // namespace
 
@@ -46,8 +53,7 @@ OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options)
 Case OnnxRuntimeBackend::Adapt(const Case& c) const {
   Case adapted = c;
   for (std::optional<Tensor>& t : adapted.inputs) {
-    if (t && std::find(std::begin(kFeedable), std::end(kFeedable), t->data_type) ==
-                 std::end(kFeedable)) {
+    if (t && !In(kFeedable, t->data_type)) {
       t->is_initializer = true;
     }
   }
@@ -55,10 +61,12 @@ Case OnnxRuntimeBackend::Adapt(const Case& c) const {
 }
 
 std::optional<std::string> OnnxRuntimeBackend::KnownUnsupported(const Case& c) const {
-  if (c.op_type != "QuantizeLinear") return std::nullopt;
-  const int32_t y_type = QuantizeOutputDataType(c);
-  if (std::find(std::begin(kAbortingOutputs), std::end(kAbortingOutputs), y_type) !=
-      std::end(kAbortingOutputs)) {
+  // Only a quantizing operator hands back sub-byte codes (a DequantizeLinear asking for them is
+  // refused at load, which the binding reports).
+  const Operator* op = FindOperator(c.domain, c.op_type);
+  if (op == nullptr || !op->output_is_quantized) return std::nullopt;
+  const int32_t y_type = DeclaredOutputType(c);
+  if (In(kAbortingOutputs, y_type)) {
     return "onnxruntime-node aborts the process on " + DataTypeName(y_type) +
            " outputs (a limit of the binding, not of ORT's kernels)";
   }

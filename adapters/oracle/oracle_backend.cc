@@ -1,6 +1,6 @@
 #include "adapters/oracle/oracle_backend.h"
 
-#include "oracle/oracle.h"
+#include "oracle/semantics/oracle.h"
 
 namespace qconform {
 

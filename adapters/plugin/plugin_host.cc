@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "adapters/plugin/qconform_plugin.h"
-#include "generators/case_io.h"
-#include "oracle/element_type.h"
-#include "oracle/packing.h"
+#include "onnx_io/case_io.h"
+#include "oracle/core/element_type.h"
+#include "oracle/core/packing.h"
 
 namespace qconform {
 namespace {

@@ -13,9 +13,9 @@
 #include <thread>
 
 #include "adapters/backend.h"
-#include "generators/case_builder.h"
-#include "generators/case_io.h"
-#include "oracle/oracle.h"
+#include "onnx_io/case_io.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/semantics/oracle.h"
 
 namespace qconform {
 namespace {

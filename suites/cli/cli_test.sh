@@ -36,6 +36,12 @@ expect "eval of a must-reject case exits 3" 3 "^rejected dq.shape.zero_point: De
 expect "eval without a case is a usage error" 2 "eval takes one CASE_DIR" -- "$qconform" eval
 expect "unknown option is a usage error" 2 "unknown option --frobnicate" -- "$qconform" check "$work/axis" --frobnicate
 expect "check passes a correct case" 0 "^1 passed, 0 failed" -- "$qconform" check "$work/axis"
+expect "check and run print the same kind" 0 "^pass +axis  conformant: exact" -- "$qconform" check "$work/axis"
+printf 'test_dequantizelinear_axis wrongoutputs typo\n' > "$work/typo.txt"
+expect "an unknown kind in an expectations file names file:line" 2 "typo.txt:1: unknown kind 'wrongoutputs'" -- "$qconform" check "$work/axis" --expectations "$work/typo.txt"
+printf '# qconform expectations, format 1\n' > "$work/old.txt"
+expect "format 1 expectations are refused with the way to convert" 2 "old.txt:1: format 1 .* is no longer read" -- "$qconform" check "$work/axis" --expectations "$work/old.txt"
+expect "a missing expectations file is a usage error" 2 "no such file" -- "$qconform" check "$work/axis" --expectations "$work/none.txt"
 expect "explain shows the steps" 0 "\[f32\]" -- "$qconform" explain "$work/axis" --index 7
 expect "explain rejects an index out of range" 2 "outside \[0, 18\)" -- "$qconform" explain "$work/axis" --index 18
 expect "help for every command" 0 "usage: qconform check" -- "$qconform" check --help
@@ -49,12 +55,13 @@ flip_low_bit() {  # flips bit 0 of the byte 4 from the end
   printf "$(printf '\\%03o' $((byte ^ 1)))" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
 }
 flip_low_bit "$work/axis/test_data_set_0/output_0.pb"
-expect "check fails a wrong element and names it" 1 "^FAIL .*axis.*\[i=17 \(0,2,2,1\)\] x=0x66 .*1 ulp from exact" -- "$qconform" check "$work/axis"
+expect "check fails a wrong element with run's kind" 1 "^new-failure +axis  wrong-outputs: 1 of 18 elements not admissible" -- "$qconform" check "$work/axis"
+expect "and names the element, its operands and both results" 1 "^ +axis\[i=17 \(0,2,2,1\)\] x=0x66 .*1 ulp from exact" -- "$qconform" check "$work/axis"
 expect "the summary counts it" 1 "^0 passed, 1 failed" -- "$qconform" check "$work/axis"
 
 # A truncated input file is a named error, not a crash.
 head -c 5 "$work/out/output_0.pb" > "$work/axis/test_data_set_0/input_1.pb"
-expect "truncated protobuf is an ERROR naming the file" 1 "^ERROR .*input_1.pb: not a TensorProto" -- "$qconform" check "$work/axis"
+expect "truncated protobuf is a case-error naming the file" 1 "^new-failure +axis  case-error: .*input_1.pb: not a TensorProto" -- "$qconform" check "$work/axis"
 expect "and eval exits 2" 2 "input_1.pb: not a TensorProto" -- "$qconform" eval "$work/axis"
 
 # qconform run: a broken backend (crash on int16, hang on uint16, wrong shape on int32) fails

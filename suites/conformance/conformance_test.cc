@@ -16,8 +16,10 @@
 #include <iostream>
 #include <memory>
 
-#include "generators/dequantize_generator.h"
-#include "tools/conformance_run.h"
+#include "generators/batch.h"
+#include "generators/profile_cases.h"
+#include "generators/valid_cases.h"
+#include "runner/conformance_run.h"
 
 namespace qconform::tools {
 namespace {
@@ -75,9 +77,10 @@ class ConformanceTest : public ::testing::Test {
     Shared& s = shared();
     ASSERT_TRUE(s.error.empty()) << "backend " << settings().backend << ": " << s.error;
     const CaseResult r = JudgeCase(*case_, s.backend->Run(*case_), settings().compare);
-    const Expectation* expected = FindExpectation(s.baseline, r.id);
+    const Expectation* expected = s.baseline.find(r.id);
+    const std::string kind(KindName(r.kind));
     const Gate gate = Classify(r, expected);
-    RecordProperty("kind", r.kind);
+    RecordProperty("kind", kind);
     RecordProperty("gate", std::string(GateName(gate)));
     switch (gate) {
       case Gate::kPass:
@@ -85,19 +88,22 @@ class ConformanceTest : public ::testing::Test {
       case Gate::kSkip:
         GTEST_SKIP() << "unsupported by " << s.info.name << ": " << r.detail;
       case Gate::kExpectedFailure:
-        std::cout << "[  XFAIL   ] " << r.id << " " << r.kind << ": " << expected->reason << "\n";
+        std::cout << "[  XFAIL   ] " << r.id << " " << kind << ": " << expected->reason << "\n";
         return;
       case Gate::kUnexpectedPass:
-        ADD_FAILURE() << r.id << " passes (" << r.kind << ") but " << s.baseline_path << " expects "
-                      << expected->kind << " (" << expected->reason
+        ADD_FAILURE() << r.id << " passes (" << kind << ") but " << s.baseline_path << " expects "
+                      << KindName(expected->kind) << " (" << expected->reason
                       << "): update the baseline with qconform baseline --save";
         return;
       case Gate::kNewFailure:
       case Gate::kChangedFailure: {
         std::string lines;
         for (const std::string& m : r.mismatches) lines += "\n  " + m;
-        ADD_FAILURE() << r.id << ": " << GateName(gate) << ": " << r.kind << ": " << r.detail
-                      << (expected ? "\n  the baseline expects " + expected->kind : "") << lines;
+        ADD_FAILURE() << r.id << ": " << GateName(gate) << ": " << kind << ": " << r.detail
+                      << (expected
+                              ? "\n  the baseline expects " + std::string(KindName(expected->kind))
+                              : "")
+                      << lines;
         return;
       }
     }
@@ -114,7 +120,7 @@ class BaselineTest : public ::testing::Test {
   void TestBody() override {
     Shared& s = shared();
     ASSERT_TRUE(s.error.empty()) << s.error;
-    for (const Expectation& e : s.baseline) {
+    for (const Expectation& e : s.baseline.entries) {
       const bool found = std::any_of(cases_->begin(), cases_->end(),
                                      [&](const CatalogueCase& c) { return c.c.id == e.id; });
       EXPECT_TRUE(found) << s.baseline_path << " lists " << e.id
@@ -178,7 +184,7 @@ int main(int argc, char** argv) {
   BatchOptions batch;
   batch.seed = kDefaultGeneratedSeed;
   batch.count = kDefaultGeneratedCount;
-  for (InvalidCase& g : GeneratedBatches(batch)) cases.push_back({std::move(g.c), ""});
+  for (GeneratedCase& g : GeneratedBatches(batch)) cases.push_back({std::move(g.c), ""});
   for (const CatalogueCase& c : cases) {
     const std::string domain = c.c.domain.empty() ? "" : Identifier(c.c.domain) + "_";
     // Opsets before the operator existed share one group (golden's dq9 cases).

@@ -1,6 +1,6 @@
 // Case I/O: round trips, every way ONNX stores a tensor, named errors for bad files,
 // deterministic bytes, onnx::checker on the models we write, and ONNX's own sub-byte data.
-#include "generators/case_io.h"
+#include "onnx_io/case_io.h"
 
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
@@ -8,8 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "generators/case_builder.h"
-#include "oracle/comparator.h"
+#include "onnx_io/model_builder.h"
+#include "oracle/core/case_builder.h"
+#include "verdict/judge.h"
 
 namespace qconform {
 namespace {
@@ -208,11 +209,10 @@ TEST_F(CaseIo, OnnxSubByteDataReadsLikeOnnxWritesIt) {
     data.c.inputs[2]->shape = {};
     const OracleResult oracle = RunOracle(data.c);
     ASSERT_FALSE(oracle.must_reject()) << name;
-    Observed observed;
-    observed.outputs.push_back(
-        {data.outputs[0].data_type, data.outputs[0].shape, data.outputs[0].codes});
-    const Judgement j = Judge(data.c, oracle, observed, {});
-    EXPECT_TRUE(IsPass(j.verdict)) << name << ": " << j.detail;
+    BackendResult observed;
+    observed.outputs.push_back(data.outputs[0]);
+    const CaseResult j = JudgeCase(data.c, oracle, observed, {});
+    EXPECT_TRUE(IsPass(j.kind)) << name << ": " << j.detail;
     checked += static_cast<int>(data.outputs[0].codes.size());
   }
   EXPECT_GT(checked, 20);

@@ -1,6 +1,7 @@
 // The comparator: exact / admissible / mismatch per element, signed zeros and NaN (decision 3),
 // strict modes, unknown or wrong types and shapes failing, messages, and case-level verdicts.
-#include "oracle/comparator.h"
+#include "verdict/comparator.h"
+#include "verdict/judge.h"
 
 #include <gtest/gtest.h>
 
@@ -115,23 +116,24 @@ TEST(Comparator, CaseVerdicts) {
   const Case invalid = Dq(21, MakeTensor(D::kInt8, {1}, {4}), MakeScalar(D::kUint8, 2));
   const Case impl =
       Dq(21, MakeTensor(D::kInt32, {1}, {4}), MakeScalar(D::kFloat, 0.5), MakeScalar(D::kInt32, 1));
-  const Observed refused{true, "backend says no", {}};
-  const Observed two{false, "", {{1, {1}, Codes(32, {0x40000000})}}};
-  const Observed three{false, "", {{1, {1}, Codes(32, {0x40400000})}}};
-  EXPECT_EQ(Judge(valid, RunOracle(valid), two, {}).verdict, Verdict::kConformant);
-  EXPECT_EQ(Judge(valid, RunOracle(valid), three, {}).verdict, Verdict::kWrongOutputs);
-  EXPECT_EQ(Judge(valid, RunOracle(valid), refused, {}).verdict, Verdict::kRejectedValid);
-  EXPECT_EQ(Judge(invalid, RunOracle(invalid), refused, {}).verdict, Verdict::kRejectedAsRequired);
-  EXPECT_EQ(Judge(invalid, RunOracle(invalid), two, {}).verdict, Verdict::kAcceptedInvalid);
-  EXPECT_EQ(Judge(impl, RunOracle(impl), refused, {}).verdict, Verdict::kRejectedAdmissibly);
-  const Observed one_and_a_half{false, "", {{1, {1}, Codes(32, {0x3FC00000})}}};
-  EXPECT_EQ(Judge(impl, RunOracle(impl), one_and_a_half, {}).verdict, Verdict::kConformant)
+  const BackendResult refused{BackendError{ErrorKind::kRejectedAtRun, "backend says no"}, {}};
+  const BackendResult two{std::nullopt, {Tensor{1, {1}, Codes(32, {0x40000000}), false}}};
+  const BackendResult three{std::nullopt, {Tensor{1, {1}, Codes(32, {0x40400000}), false}}};
+  EXPECT_EQ(JudgeCase(valid, RunOracle(valid), two, {}).kind, Kind::kConformant);
+  EXPECT_EQ(JudgeCase(valid, RunOracle(valid), three, {}).kind, Kind::kWrongOutputs);
+  EXPECT_EQ(JudgeCase(valid, RunOracle(valid), refused, {}).kind, Kind::kRejectedValid);
+  EXPECT_EQ(JudgeCase(invalid, RunOracle(invalid), refused, {}).kind, Kind::kRejectedAsRequired);
+  EXPECT_EQ(JudgeCase(invalid, RunOracle(invalid), two, {}).kind, Kind::kAcceptedInvalid);
+  EXPECT_EQ(JudgeCase(impl, RunOracle(impl), refused, {}).kind, Kind::kRejectedAdmissibly);
+  const BackendResult one_and_a_half{std::nullopt,
+                                     {Tensor{1, {1}, Codes(32, {0x3FC00000}), false}}};
+  EXPECT_EQ(JudgeCase(impl, RunOracle(impl), one_and_a_half, {}).kind, Kind::kConformant)
       << "computing (4 - 1) * 0.5 is admissible too";
-  EXPECT_EQ(Judge(impl, RunOracle(impl), three, {}).verdict, Verdict::kWrongOutputs);
-  const Observed missing{false, "", {}};
-  EXPECT_EQ(Judge(valid, RunOracle(valid), missing, {}).verdict, Verdict::kWrongOutputs);
-  EXPECT_FALSE(IsPass(Verdict::kAcceptedInvalid));
-  EXPECT_TRUE(IsPass(Verdict::kRejectedAdmissibly));
+  EXPECT_EQ(JudgeCase(impl, RunOracle(impl), three, {}).kind, Kind::kWrongOutputs);
+  const BackendResult missing{};
+  EXPECT_EQ(JudgeCase(valid, RunOracle(valid), missing, {}).kind, Kind::kWrongOutputs);
+  EXPECT_FALSE(IsPass(Kind::kAcceptedInvalid));
+  EXPECT_TRUE(IsPass(Kind::kRejectedAdmissibly));
 }
 
 }  // namespace

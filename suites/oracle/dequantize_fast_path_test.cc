@@ -4,8 +4,8 @@
 // blocked.
 #include <gtest/gtest.h>
 
-#include "generators/prng.h"
-#include "oracle/codec.h"
+#include "oracle/core/codec.h"
+#include "oracle/core/prng.h"
 #include "suites/oracle/dq_test_util.h"
 
 namespace qconform {
@@ -35,11 +35,11 @@ TEST(DequantizeFastPath, EqualsMultiprecisionEverywhere) {
   Prng prng(42);
   int64_t elements = 0, cases = 0;
   for (const OpSchema& schema : AllSchemas()) {
-    if (schema.op_type != "DequantizeLinear") continue;
+    if (schema.kind() != OperatorKind::kDequantizeLinear) continue;
     for (DataType x_type : schema.x_types) {
       for (DataType scale_type : schema.scale_types) {
         std::vector<int64_t> outputs = {0};
-        if (schema.output_rule == OutputRule::kOutputDtypeElseScaleType) {
+        if (schema.attribute("output_dtype") != nullptr) {
           for (DataType o : schema.output_types) outputs.push_back(static_cast<int64_t>(o));
         }
         for (int64_t output_dtype : outputs) {
@@ -123,7 +123,7 @@ TEST(DequantizeFastPath, TableKernelsEqualMultiprecision) {
   Prng prng(7);
   int64_t elements = 0;
   for (const OpSchema& schema : AllSchemas()) {
-    if (schema.op_type != "DequantizeLinear" || !schema.domain.empty()) continue;
+    if (schema.kind() != OperatorKind::kDequantizeLinear || !schema.domain.empty()) continue;
     for (DataType x_type : schema.x_types) {
       const ElementType& xt = element_type(x_type);
       if (xt.bits > 8) continue;

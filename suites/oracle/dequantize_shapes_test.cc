@@ -4,7 +4,7 @@
 // double arithmetic that is exact for these small operands, rounded once to float32.
 #include <gtest/gtest.h>
 
-#include "oracle/scale_index.h"
+#include "oracle/semantics/scale_index.h"
 #include "suites/oracle/dq_test_util.h"
 
 namespace qconform {

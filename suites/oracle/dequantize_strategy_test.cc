@@ -9,8 +9,8 @@
 #include <bit>
 #include <cmath>
 
-#include "oracle/comparator.h"
 #include "suites/oracle/dq_test_util.h"
+#include "verdict/comparator.h"
 
 namespace qconform {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "generators/case_builder.h"
-#include "oracle/fast_codec.h"
-#include "oracle/oracle.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/core/fast_codec.h"
+#include "oracle/semantics/oracle.h"
 
 namespace qconform::testing {
 

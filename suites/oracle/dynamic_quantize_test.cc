@@ -8,9 +8,9 @@
 #include <cmath>
 #include <limits>
 
-#include "oracle/comparator.h"
-#include "oracle/dynamic_quantize.h"
+#include "oracle/semantics/dynamic_quantize.h"
 #include "suites/oracle/dq_test_util.h"
+#include "verdict/judge.h"
 
 namespace qconform {
 namespace {
@@ -115,26 +115,28 @@ TEST(DynamicQuantizeLinear, QuotientsAtTiesAdmitTheThreeReadings) {
 
   // The comparator accepts each reading and names it.
   for (const StrategyOutput& alternative : y.alternatives) {
-    Observed observed;
+    BackendResult observed;
     for (size_t k = 0; k < 3; ++k) {
-      observed.outputs.push_back({r.outputs[k].data_type, r.outputs[k].shape, r.outputs[k].exact});
+      observed.outputs.push_back(
+          Tensor{r.outputs[k].data_type, r.outputs[k].shape, r.outputs[k].exact, false});
     }
     observed.outputs[0].codes = alternative.codes;
-    const Judgement j = Judge(DynQl({1}, {0}), r, observed, {});
-    EXPECT_EQ(j.verdict, Verdict::kConformant) << alternative.strategy << ": " << j.detail;
+    const CaseResult j = JudgeCase(DynQl({1}, {0}), r, observed, {});
+    EXPECT_EQ(j.kind, Kind::kConformant) << alternative.strategy << ": " << j.detail;
     const auto consistent = j.outputs[0].consistent_strategies();
     EXPECT_NE(std::find(consistent.begin(), consistent.end(), alternative.strategy),
               consistent.end());
   }
 }
 
-Observed AllZeroObserved(size_t n, uint32_t scale, uint32_t zero_point, uint32_t y) {
-  Observed o;
-  o.outputs.push_back({static_cast<int32_t>(D::kUint8),
-                       {static_cast<int64_t>(n)},
-                       Codes(8, std::vector<uint32_t>(n, y))});
-  o.outputs.push_back({static_cast<int32_t>(D::kFloat), {}, Codes(32, {scale})});
-  o.outputs.push_back({static_cast<int32_t>(D::kUint8), {}, Codes(8, {zero_point})});
+BackendResult AllZeroObserved(size_t n, uint32_t scale, uint32_t zero_point, uint32_t y) {
+  BackendResult o;
+  o.outputs.push_back(Tensor{static_cast<int32_t>(D::kUint8),
+                             {static_cast<int64_t>(n)},
+                             Codes(8, std::vector<uint32_t>(n, y)),
+                             false});
+  o.outputs.push_back(Tensor{static_cast<int32_t>(D::kFloat), {}, Codes(32, {scale}), false});
+  o.outputs.push_back(Tensor{static_cast<int32_t>(D::kUint8), {}, Codes(8, {zero_point}), false});
   return o;
 }
 
@@ -147,17 +149,17 @@ TEST(DynamicQuantizeLinear, AllZeroInputAdmitsThreeOutcomes) {
   EXPECT_EQ(r.outputs[1].exact[0], 0u);
   const uint32_t one_255 = std::bit_cast<uint32_t>(1.0f / 255.0f);
   const uint32_t one = std::bit_cast<uint32_t>(1.0f);
-  EXPECT_EQ(Judge(c, r, AllZeroObserved(4, 0, 17, 9), {}).verdict, Verdict::kConformant);
-  EXPECT_EQ(Judge(c, r, AllZeroObserved(4, one_255, 0, 0), {}).verdict, Verdict::kConformant);
-  EXPECT_EQ(Judge(c, r, AllZeroObserved(4, one, 0, 0), {}).verdict, Verdict::kConformant);
-  EXPECT_EQ(Judge(c, r, AllZeroObserved(4, one, 3, 0), {}).verdict, Verdict::kWrongOutputs)
+  EXPECT_EQ(JudgeCase(c, r, AllZeroObserved(4, 0, 17, 9), {}).kind, Kind::kConformant);
+  EXPECT_EQ(JudgeCase(c, r, AllZeroObserved(4, one_255, 0, 0), {}).kind, Kind::kConformant);
+  EXPECT_EQ(JudgeCase(c, r, AllZeroObserved(4, one, 0, 0), {}).kind, Kind::kConformant);
+  EXPECT_EQ(JudgeCase(c, r, AllZeroObserved(4, one, 3, 0), {}).kind, Kind::kWrongOutputs)
       << "with y_scale 1 the zero point must be 0";
-  EXPECT_EQ(Judge(c, r, AllZeroObserved(4, one, 0, 1), {}).verdict, Verdict::kWrongOutputs);
-  EXPECT_EQ(Judge(c, r, AllZeroObserved(4, std::bit_cast<uint32_t>(0.5f), 0, 0), {}).verdict,
-            Verdict::kWrongOutputs);
-  Observed refused;
-  refused.rejected = true;
-  EXPECT_EQ(Judge(c, r, refused, {}).verdict, Verdict::kRejectedAdmissibly);
+  EXPECT_EQ(JudgeCase(c, r, AllZeroObserved(4, one, 0, 1), {}).kind, Kind::kWrongOutputs);
+  EXPECT_EQ(JudgeCase(c, r, AllZeroObserved(4, std::bit_cast<uint32_t>(0.5f), 0, 0), {}).kind,
+            Kind::kWrongOutputs);
+  BackendResult refused;
+  refused.error = BackendError{ErrorKind::kRejectedAtRun, "refused"};
+  EXPECT_EQ(JudgeCase(c, r, refused, {}).kind, Kind::kRejectedAdmissibly);
 }
 
 // A range too small for a non-zero float32 scale behaves like all-zero, without the other

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 
-#include "oracle/codec.h"
-#include "oracle/quantize.h"
+#include "oracle/core/codec.h"
+#include "oracle/semantics/quantize.h"
 #include "suites/oracle/dq_test_util.h"
 
 namespace qconform {

@@ -10,10 +10,10 @@
 #include <iomanip>
 #include <sstream>
 
-#include "generators/case_io.h"
-#include "oracle/comparator.h"
-#include "oracle/oracle.h"
+#include "onnx_io/case_io.h"
+#include "oracle/semantics/oracle.h"
 #include "suites/properties/rc_choices.h"
+#include "verdict/comparator.h"
 
 namespace qconform {
 
@@ -65,7 +65,7 @@ namespace {
 Case AnyValidCase() {
   return *rc::gen::exec([] {
     RcChoices ch;
-    const std::vector<const OpSchema*> schemas = DequantizeSchemas();
+    const std::vector<const OpSchema*> schemas = SchemasOf(OperatorKind::kDequantizeLinear);
     return GenerateValidDequantize(ch, *ch.Pick(schemas));
   });
 }
@@ -75,7 +75,7 @@ Case PerAxisCase(Granularity also) {
   return *rc::gen::exec([also] {
     RcChoices ch;
     std::vector<const OpSchema*> schemas;
-    for (const OpSchema* s : DequantizeSchemas()) {
+    for (const OpSchema* s : SchemasOf(OperatorKind::kDequantizeLinear)) {
       if (s->allows(Granularity::kPerAxis) && s->allows(also)) schemas.push_back(s);
     }
     GeneratorLimits limits;
@@ -84,11 +84,11 @@ Case PerAxisCase(Granularity also) {
   });
 }
 
-InvalidCase AnyInvalidCase() {
+GeneratedCase AnyInvalidCase() {
   return *rc::gen::exec([] {
     RcChoices ch;
-    const std::vector<const OpSchema*> schemas = DequantizeSchemas();
-    return GenerateInvalidDequantize(ch, *ch.Pick(schemas));
+    const std::vector<const OpSchema*> schemas = SchemasOf(OperatorKind::kDequantizeLinear);
+    return GenerateInvalid(ch, *ch.Pick(schemas));
   });
 }
 
@@ -156,7 +156,7 @@ RC_GTEST_PROP(DequantizeProperties, FastPathEqualsMultiprecision, ()) {
 }
 
 RC_GTEST_PROP(DequantizeProperties, InvalidCasesAreRejectedWithTheirRule, ()) {
-  const InvalidCase bad = AnyInvalidCase();
+  const GeneratedCase bad = AnyInvalidCase();
   RC_TAG(bad.rule);
   const OracleResult r = RunOracle(bad.c);
   const Finding* f = r.rejection();
@@ -260,7 +260,7 @@ RC_GTEST_PROP(DequantizeProperties, BlockedWithOneBlockPerElementEqualsPerAxis, 
 RC_GTEST_PROP(DequantizeProperties, LaterVersionsThatAcceptACaseGiveTheSameExactResult, ()) {
   const Case c = AnyValidCase();
   const Codes exact = Valid(c, "later-versions-agree").outputs[0].exact;
-  for (const OpSchema* later : DequantizeSchemas()) {
+  for (const OpSchema* later : SchemasOf(OperatorKind::kDequantizeLinear)) {
     if (later->domain != c.domain || later->since_version <= c.opset) continue;
     Case again = c;
     again.opset = later->since_version;

@@ -9,9 +9,9 @@
 #include <cmath>
 #include <limits>
 
-#include "oracle/codec.h"
-#include "oracle/fast_codec.h"
-#include "oracle/oracle.h"
+#include "oracle/core/codec.h"
+#include "oracle/core/fast_codec.h"
+#include "oracle/semantics/oracle.h"
 
 namespace qconform {
 namespace {
@@ -191,7 +191,7 @@ TEST_P(Exhaustive, EveryNarrowInputAndZeroPointPair) {
 std::vector<const OpSchema*> DequantizeRows() {
   std::vector<const OpSchema*> rows;
   for (const OpSchema& s : AllSchemas()) {
-    if (s.op_type == "DequantizeLinear") rows.push_back(&s);
+    if (s.kind() == OperatorKind::kDequantizeLinear) rows.push_back(&s);
   }
   return rows;
 }

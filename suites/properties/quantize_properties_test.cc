@@ -7,8 +7,8 @@
 #include <bit>
 #include <cmath>
 
-#include "oracle/fast_codec.h"
-#include "oracle/oracle.h"
+#include "oracle/core/fast_codec.h"
+#include "oracle/semantics/oracle.h"
 #include "suites/properties/rc_choices.h"
 
 namespace qconform {
@@ -17,7 +17,7 @@ namespace {
 Case AnyValidQuantize() {
   return *rc::gen::exec([] {
     RcChoices ch;
-    const std::vector<const OpSchema*> schemas = QuantizeSchemas();
+    const std::vector<const OpSchema*> schemas = SchemasOf(OperatorKind::kQuantizeLinear);
     return GenerateValidQuantize(ch, *ch.Pick(schemas));
   });
 }
@@ -37,10 +37,10 @@ RC_GTEST_PROP(QuantizeProperties, GeneratedValidCasesAreValid, ()) {
 }
 
 RC_GTEST_PROP(QuantizeProperties, InvalidCasesAreRejectedWithTheirRule, ()) {
-  const InvalidCase bad = *rc::gen::exec([] {
+  const GeneratedCase bad = *rc::gen::exec([] {
     RcChoices ch;
-    const std::vector<const OpSchema*> schemas = QuantizeSchemas();
-    return GenerateInvalidQuantize(ch, *ch.Pick(schemas));
+    const std::vector<const OpSchema*> schemas = SchemasOf(OperatorKind::kQuantizeLinear);
+    return GenerateInvalid(ch, *ch.Pick(schemas));
   });
   RC_TAG(bad.rule);
   const OracleResult r = RunOracle(bad.c);
@@ -58,7 +58,7 @@ RC_GTEST_PROP(QuantizeProperties, F32StrategyEqualsHostFloatDivision, ()) {
   // Per-tensor float x, float scale, integer y: drawn until one fits (a few draws on average).
   const Case c = *rc::gen::exec([] {
     RcChoices ch;
-    const std::vector<const OpSchema*> schemas = QuantizeSchemas();
+    const std::vector<const OpSchema*> schemas = SchemasOf(OperatorKind::kQuantizeLinear);
     GeneratorLimits limits;
     limits.granularity = Granularity::kPerTensor;
     for (;;) {

@@ -9,8 +9,10 @@
 #include <ostream>
 #include <string>
 
-#include "generators/case.h"
-#include "generators/dequantize_generator.h"
+#include "generators/batch.h"
+#include "generators/profile_cases.h"
+#include "generators/valid_cases.h"
+#include "oracle/core/case.h"
 
 namespace qconform {
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 
-#include "oracle/codec.h"
-#include "oracle/fast_codec.h"
+#include "oracle/core/codec.h"
+#include "oracle/core/fast_codec.h"
 
 namespace qconform {
 namespace {

@@ -1,7 +1,7 @@
 // The exact extended reals: IEEE semantics for specials and signed zeros, exact decimals.
 #include <gtest/gtest.h>
 
-#include "oracle/exact.h"
+#include "oracle/core/exact.h"
 
 namespace qconform {
 namespace {

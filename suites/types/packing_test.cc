@@ -3,7 +3,7 @@
 // pattern per entry otherwise. Expected bytes are written by hand.
 #include <gtest/gtest.h>
 
-#include "oracle/packing.h"
+#include "oracle/core/packing.h"
 
 namespace qconform {
 namespace {

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "generators/prng.h"
-#include "oracle/codec.h"
-#include "oracle/fast_codec.h"
+#include "oracle/core/codec.h"
+#include "oracle/core/fast_codec.h"
+#include "oracle/core/prng.h"
 
 namespace qconform {
 namespace {

@@ -1,0 +1,23 @@
+// Edge-biased tensors for generated cases: codes from the commented edge tables
+// (generators/edge_values.cc) mixed with uniform ones, per role (input, scale, zero point).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "generators/choices.h"
+#include "oracle/core/case.h"
+#include "oracle/core/element_type.h"
+
+namespace qconform {
+
+int64_t Count(const std::vector<int64_t>& shape);
+Tensor InputTensor(Choices& ch, DataType type, std::vector<int64_t> shape);
+// Mostly one scale value repeated or a few: that is how real scales look.
+Tensor ScaleTensor(Choices& ch, DataType type, std::vector<int64_t> shape);
+// A zero point for x of `type`: edge-biased for integer types that admit any zero point; zero
+// (or -0) for int32 and float types, where a non-zero one is implementation-defined.
+Tensor ZeroPointTensor(Choices& ch, DataType type, std::vector<int64_t> shape);
+bool ScalarLike(const std::vector<int64_t>& shape);
+
+}  // namespace qconform

@@ -1,0 +1,129 @@
+#include "generators/valid_cases.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+#include "generators/layout.h"
+#include "generators/tensor_generator.h"
+#include "oracle/core/fast_codec.h"
+
+namespace qconform {
+namespace {
+
+// Codes with NaN replaced by +0: for a y type without NaN, a NaN quotient is
+// implementation-defined (decision 15), which a valid case must not have.
+void DropNans(const ElementType& t, Codes& codes) {
+  for (size_t i = 0; i < codes.size(); ++i) {
+    if (is_nan_code(t, codes[i])) codes.set(i, 0);
+  }
+}
+
+// Scales for QuantizeLinear: magnitudes in [2^-14, 2^15], so that the scale is finite and
+// non-zero in every type a strategy divides in (float16 included): 0/0 and inf/inf would be NaN
+// quotients, which are implementation-defined for integer y.
+void ScaleInWorkingRange(const ElementType& t, Codes& codes) {
+  for (size_t i = 0; i < codes.size(); ++i) {
+    const double v = std::fabs(DecodeDouble(t, codes[i]));
+    if (!(v >= 0x1p-14 && v <= 0x1p15)) codes.set(i, EncodeDouble(t, 1, Saturation::kNone).value());
+  }
+}
+
+}  // namespace
+
+Case GenerateValidDequantize(Choices& ch, const OpSchema& s, const GeneratorLimits& limits) {
+  Case c = NewCase(s);
+  const DataType x_type = ch.Pick(s.x_types);
+  const DataType scale_type = ch.Pick(s.scale_types);
+  if (s.attribute("output_dtype") != nullptr && (!s.allows_output(scale_type) || ch.Chance(35))) {
+    c.attributes["output_dtype"] = Attribute::Int(static_cast<int64_t>(ch.Pick(s.output_types)));
+  }
+  const auto [shape, scale_shape] = GenerateLayout(ch, s, limits, c);
+  c.inputs.push_back(InputTensor(ch, x_type, shape));
+  c.inputs.push_back(ScaleTensor(ch, scale_type, scale_shape));
+  if (ch.Chance(55)) c.inputs.push_back(ZeroPointTensor(ch, x_type, scale_shape));
+  return c;
+}
+
+Case GenerateValidQuantize(Choices& ch, const OpSchema& s, const GeneratorLimits& limits) {
+  Case c = NewCase(s);
+  const DataType x_type = ch.Pick(s.x_types);
+  const DataType scale_type = s.scale_type_is_x_type ? x_type : ch.Pick(s.scale_types);
+  const DataType y_type = ch.Pick(s.output_types);
+  const bool has_output_dtype = s.attribute("output_dtype") != nullptr;
+  // Without a zero point, y is uint8 unless output_dtype says otherwise.
+  const bool zero_point = ch.Chance(55) || (y_type != DataType::kUint8 && !has_output_dtype);
+  if (has_output_dtype && (!zero_point || ch.Chance(20))) {
+    c.attributes["output_dtype"] = Attribute::Int(static_cast<int64_t>(y_type));
+  }
+  if (s.attribute("saturate") != nullptr && ch.Chance(40)) {
+    c.attributes["saturate"] = Attribute::Int(static_cast<int64_t>(ch.Below(2)));
+  }
+  if (!s.precision_types.empty() && ch.Chance(30)) {
+    c.attributes["precision"] = Attribute::Int(static_cast<int64_t>(ch.Pick(s.precision_types)));
+  }
+  const auto [shape, scale_shape] = GenerateLayout(ch, s, limits, c);
+  Tensor scale = ScaleTensor(ch, scale_type, scale_shape);
+  ScaleInWorkingRange(element_type(scale_type), scale.codes);
+  // x: edge codes, and quotients at ties: (k + 1/2) * the first scale, k around y's range.
+  Tensor x = InputTensor(ch, x_type, shape);
+  const ElementType& xt = element_type(x_type);
+  const ElementType& yt = element_type(y_type);
+  const double first_scale =
+      scale.codes.empty() ? 1 : DecodeDouble(element_type(scale_type), scale.codes[0]);
+  const double lo = yt.is_integer() ? static_cast<double>(integer_min(yt)) : -8;
+  const double hi = yt.is_integer() ? static_cast<double>(integer_max(yt)) : 8;
+  for (size_t i = 0; i < x.codes.size(); ++i) {
+    if (!ch.Chance(35)) continue;
+    const double k = lo - 2 + static_cast<double>(ch.Below(static_cast<uint64_t>(hi - lo) + 4));
+    x.codes.set(i, EncodeDouble(xt, (k + 0.5) * first_scale, Saturation::kNone).value_or(0));
+  }
+  if (!yt.has_nan()) DropNans(xt, x.codes);
+  c.inputs.push_back(std::move(x));
+  c.inputs.push_back(std::move(scale));
+  if (zero_point) {
+    c.inputs.push_back(
+        yt.is_integer() ? InputTensor(ch, y_type, scale_shape)
+                        : Tensor{static_cast<int32_t>(y_type), scale_shape,
+                                 Codes(yt.bits, static_cast<size_t>(Count(scale_shape))), false});
+  }
+  return c;
+}
+
+Case GenerateDynamicQuantize(Choices& ch, const GeneratorLimits& limits) {
+  const OpSchema& s = *SchemasOf(OperatorKind::kDynamicQuantizeLinear).back();
+  Case c = NewCase(s);
+  const int rank = 1 + static_cast<int>(ch.Below(3));
+  std::vector<int64_t> shape(static_cast<size_t>(rank));
+  for (int64_t& d : shape) d = 1 + static_cast<int64_t>(ch.Below(5));
+  while (Count(shape) > limits.max_elements) {
+    auto largest = std::max_element(shape.begin(), shape.end());
+    *largest = (*largest + 1) / 2;
+  }
+  // Finite values, edge-biased (NaN and inf are implementation-defined, decision 13); one
+  // chance in ten of an all-positive or all-negative tensor (zero point 0 or 255).
+  Tensor x = InputTensor(ch, DataType::kFloat, shape);
+  const ElementType& f = element_type(DataType::kFloat);
+  const int sign = ch.Chance(20) ? (ch.Chance(50) ? 1 : -1) : 0;
+  for (size_t i = 0; i < x.codes.size(); ++i) {
+    double v = DecodeDouble(f, x.codes[i]);
+    if (!std::isfinite(v)) v = 1;
+    if (sign != 0) v = sign * std::fabs(v);
+    x.codes.set(i, EncodeDouble(f, v, Saturation::kNone).value());
+  }
+  c.inputs.push_back(std::move(x));
+  return c;
+}
+
+Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits) {
+  // The generator of each kind of operator (the registry's OperatorKind), in kind order.
+  using Generate = Case (*)(Choices&, const OpSchema&, const GeneratorLimits&);
+  static constexpr Generate kByKind[] = {GenerateValidDequantize, GenerateValidQuantize,
+                                         [](Choices& c, const OpSchema&, const GeneratorLimits& l) {
+                                           return GenerateDynamicQuantize(c, l);
+                                         }};
+  static_assert(std::size(kByKind) == kOperatorKinds);
+  return kByKind[static_cast<size_t>(schema.kind())](ch, schema, limits);
+}
+
+}  // namespace qconform

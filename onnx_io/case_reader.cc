@@ -1,0 +1,195 @@
+#include "onnx_io/case_reader.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "onnx_io/file_bytes.h"
+#include "onnx_io/model_builder.h"
+#include "onnx_io/tensor_proto.h"
+
+namespace qconform {
+namespace fs = std::filesystem;
+namespace {
+
+Attribute AttributeFromProto(const onnx::AttributeProto& a) {
+  Attribute out;
+  switch (a.type()) {
+    case onnx::AttributeProto::INT:
+      out.kind = Attribute::Kind::kInt;
+      out.i = a.i();
+      break;
+    case onnx::AttributeProto::FLOAT:
+      out.kind = Attribute::Kind::kFloat;
+      out.f = a.f();
+      break;
+    case onnx::AttributeProto::STRING:
+      out.kind = Attribute::Kind::kString;
+      out.s = a.s();
+      break;
+    case onnx::AttributeProto::INTS:
+      out.kind = Attribute::Kind::kInts;
+      out.ints.assign(a.ints().begin(), a.ints().end());
+      break;
+    default:
+      out.kind = Attribute::Kind::kOther;
+  }
+  return out;
+}
+
+// test_data_set_N directories of a case, by N.
+std::vector<fs::path> DataSetDirectories(const fs::path& dir) {
+  std::vector<std::pair<long, fs::path>> sets;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    const std::string prefix = "test_data_set_";
+    if (!entry.is_directory() || name.rfind(prefix, 0) != 0) continue;
+    const std::string number = name.substr(prefix.size());
+    if (number.empty() || !std::all_of(number.begin(), number.end(), ::isdigit)) continue;
+    sets.emplace_back(std::stol(number), entry.path());
+  }
+  std::sort(sets.begin(), sets.end());
+  std::vector<fs::path> out;
+  for (auto& [n, p] : sets) out.push_back(p);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> FindCaseDirectories(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const std::string& root : paths) {
+    if (!fs::exists(root)) throw CaseIoError(root + ": no such file or directory");
+    if (fs::exists(fs::path(root) / "model.onnx"))
+      out.push_back(fs::path(root).lexically_normal().string());
+    if (!fs::is_directory(root)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(root)) {
+      if (entry.is_directory() && fs::exists(entry.path() / "model.onnx")) {
+        out.push_back(entry.path().lexically_normal().string());
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<std::string> ModelOperatorTypes(const std::string& dir) {
+  const std::string model_path = (fs::path(dir) / "model.onnx").string();
+  onnx::ModelProto model;
+  if (!model.ParseFromString(ReadFile(model_path))) {
+    throw CaseIoError(model_path + ": not a ModelProto (truncated or corrupt)");
+  }
+  std::vector<std::string> ops;
+  for (const auto& node : model.graph().node()) ops.push_back(node.op_type());
+  return ops;
+}
+
+CaseDirectory ReadCaseDirectory(const std::string& dir) {
+  const std::string model_path = (fs::path(dir) / "model.onnx").string();
+  onnx::ModelProto model;
+  if (!model.ParseFromString(ReadFile(model_path))) {
+    throw CaseIoError(model_path + ": not a ModelProto (truncated or corrupt)");
+  }
+  const onnx::GraphProto& graph = model.graph();
+  // One node, or a chain of two where the second node's x is the first node's output (the
+  // Quantize -> Dequantize models of the TensorRT examples).
+  const bool chain = graph.node_size() == 2 && graph.node(1).input_size() > 0 &&
+                     graph.node(0).output_size() > 0 &&
+                     graph.node(1).input(0) == graph.node(0).output(0);
+  if (graph.node_size() != 1 && !chain) {
+    throw CaseIoError(model_path + ": graph.node: the model has " +
+                      std::to_string(graph.node_size()) +
+                      " nodes; qconform reads single-node models and Quantize -> Dequantize pairs");
+  }
+  const auto header = [&](const onnx::NodeProto& node) {
+    Case c;
+    c.id = fs::path(dir).filename().string();
+    c.op_type = node.op_type();
+    c.domain = node.domain() == "ai.onnx" ? "" : node.domain();
+    bool found_opset = false;
+    for (const auto& o : model.opset_import()) {
+      const std::string d = o.domain() == "ai.onnx" ? "" : o.domain();
+      if (d == c.domain) {
+        c.opset = o.version();
+        found_opset = true;
+      }
+    }
+    if (!found_opset) {
+      throw CaseIoError(model_path + ": opset_import: no opset for domain '" + c.domain + "'");
+    }
+    for (const auto& a : node.attribute()) c.attributes[a.name()] = AttributeFromProto(a);
+    for (const auto& m : model.metadata_props()) {
+      if (m.key() == kProfileKey) c.profile = m.value();
+    }
+    return c;
+  };
+  const Case base = header(graph.node(0));
+
+  std::map<std::string, const onnx::TensorProto*> initializers;
+  for (const auto& t : graph.initializer()) initializers[t.name()] = &t;
+  std::vector<std::string> fed;  // graph inputs fed by input_K.pb, in order
+  for (const auto& v : graph.input()) {
+    if (!initializers.count(v.name())) fed.push_back(v.name());
+  }
+
+  CaseDirectory out;
+  out.path = dir;
+  out.name = base.id;
+  for (const auto& o : graph.output()) out.output_names.push_back(o.name());
+  std::vector<fs::path> sets = DataSetDirectories(dir);
+  const bool no_data = sets.empty();
+  if (no_data) sets.push_back(fs::path(dir) / "test_data_set_0");
+  // A node's inputs: initializers, graph inputs fed by input_K.pb, or (a chained x) absent.
+  const auto read_inputs = [&](const onnx::NodeProto& node, const fs::path& set, Case& c,
+                               const std::string& chained) {
+    for (int k = 0; k < node.input_size(); ++k) {
+      const std::string& name = node.input(k);
+      if (name.empty() || name == chained) {
+        c.inputs.emplace_back(std::nullopt);
+        continue;
+      }
+      if (auto it = initializers.find(name); it != initializers.end()) {
+        Tensor t = TensorFromProto(*it->second, model_path + ": initializer '" + name + "'");
+        t.is_initializer = true;
+        c.inputs.emplace_back(std::move(t));
+        continue;
+      }
+      const auto pos = std::find(fed.begin(), fed.end(), name);
+      if (pos == fed.end()) {
+        throw CaseIoError(model_path + ": node input '" + name +
+                          "' is neither a graph input nor an initializer");
+      }
+      const std::string file =
+          (set / ("input_" + std::to_string(pos - fed.begin()) + ".pb")).string();
+      if (no_data || !fs::exists(file))
+        throw CaseIoError(file + ": missing (input '" + name + "')");
+      c.inputs.emplace_back(ReadTensorFile(file));
+    }
+  };
+  for (const fs::path& set : sets) {
+    DataSet ds;
+    ds.path = set.string();
+    ds.c = base;
+    if (sets.size() > 1) ds.c.id = base.id + "/" + set.filename().string();
+    read_inputs(graph.node(0), set, ds.c, "");
+    if (chain) {
+      Case second = header(graph.node(1));
+      second.id = ds.c.id + "/" + second.op_type;
+      read_inputs(graph.node(1), set, second, graph.node(0).output(0));
+      ds.then = std::move(second);
+    }
+    for (size_t k = 0; k < out.output_names.size(); ++k) {
+      const std::string file = (set / ("output_" + std::to_string(k) + ".pb")).string();
+      const bool present = !no_data && fs::exists(file);
+      ds.has_output.push_back(present);
+      ds.outputs.push_back(present ? ReadTensorFile(file) : Tensor{});
+    }
+    out.data_sets.push_back(std::move(ds));
+  }
+  return out;
+}
+
+}  // namespace qconform

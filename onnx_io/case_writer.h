@@ -1,0 +1,24 @@
+// Writing cases in ONNX's backend test-data layout (see case_reader.h). Writing is canonical
+// (raw_data, fixed names, no timestamps): the same case always gives the same bytes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "oracle/core/case.h"
+#include "oracle/registry/operator.h"  // OutputSpec
+
+namespace qconform {
+
+// Writes <dir>/model.onnx and <dir>/test_data_set_0/input_K.pb, plus output_K.pb for the given
+// outputs (none for a case that must be rejected).
+void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector<OutputSpec>& specs,
+                        const std::vector<Tensor>& outputs);
+// Several cases of one domain and opset as one model (BuildMergedModel), with every case's
+// graph inputs as input_J.pb, numbered through. For runners that run independent nodes at once.
+void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases);
+// A Quantize -> Dequantize chain (BuildChainModel): first's graph inputs and the chain's output.
+void WriteChainDirectory(const std::string& dir, const Case& first, const Case& second,
+                         const OutputSpec& spec, const Tensor& output);
+
+}  // namespace qconform

@@ -1,0 +1,192 @@
+#include "onnx_io/model_builder.h"
+
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+
+#include "onnx_io/tensor_proto.h"
+
+namespace qconform {
+
+namespace {
+
+onnx::AttributeProto AttributeToProto(const std::string& name, const Attribute& a) {
+  onnx::AttributeProto p;
+  p.set_name(name);
+  switch (a.kind) {
+    case Attribute::Kind::kInt:
+      p.set_type(onnx::AttributeProto::INT);
+      p.set_i(a.i);
+      break;
+    case Attribute::Kind::kFloat:
+      p.set_type(onnx::AttributeProto::FLOAT);
+      p.set_f(static_cast<float>(a.f));
+      break;
+    case Attribute::Kind::kString:
+      p.set_type(onnx::AttributeProto::STRING);
+      p.set_s(a.s);
+      break;
+    case Attribute::Kind::kInts:
+      p.set_type(onnx::AttributeProto::INTS);
+      for (int64_t v : a.ints) p.add_ints(v);
+      break;
+    case Attribute::Kind::kOther:
+      p.set_type(onnx::AttributeProto::GRAPH);
+      break;
+  }
+  return p;
+}
+
+void SetValueInfo(onnx::ValueInfoProto* v, const std::string& name, int32_t data_type,
+                  const std::vector<int64_t>& shape) {
+  v->set_name(name);
+  // An undeclared output (a must-reject case, or a backend that infers types) has no type at
+  // all: elem_type 0 is not a type, and runtimes refuse to load it.
+  if (data_type == 0) return;
+  auto* tensor = v->mutable_type()->mutable_tensor_type();
+  tensor->set_elem_type(data_type);
+  auto* dims = tensor->mutable_shape();
+  for (int64_t d : shape) dims->add_dim()->set_dim_value(d);
+}
+
+}  // namespace
+
+std::string InputName(const Case& c, size_t k) {
+  const std::vector<std::string>& names = InputNames(c);
+  return k < names.size() ? names[k] : "input_" + std::to_string(k);
+}
+
+int64_t IrVersionForOpset(int64_t opset) {
+  // The IR version of the ONNX release that introduced each ai.onnx opset.
+  struct Row {
+    int64_t opset, ir;
+  };
+  constexpr Row kRows[] = {{10, 5}, {11, 6},  {12, 7},  {13, 7},  {14, 7}, {15, 8},
+                           {19, 9}, {21, 10}, {23, 11}, {24, 12}, {25, 13}};
+  int64_t ir = 5;
+  for (const Row& r : kRows) {
+    if (opset >= r.opset) ir = r.ir;
+  }
+  return ir;
+}
+
+onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& outputs) {
+  onnx::ModelProto model;
+  // ai.onnx opset of the model: the case's own, or for another domain the one its kernels are
+  // registered beside (com.microsoft ops run in ai.onnx 13 models).
+  const int64_t onnx_opset = c.domain.empty() ? c.opset : 13;
+  model.set_ir_version(IrVersionForOpset(onnx_opset));
+  if (!c.profile.empty()) {
+    auto* m = model.add_metadata_props();
+    m->set_key(kProfileKey);
+    m->set_value(c.profile);
+  }
+  model.set_producer_name("qconform");
+  model.set_producer_version("1");
+  auto* onnx_import = model.add_opset_import();
+  onnx_import->set_domain("");
+  onnx_import->set_version(onnx_opset);
+  if (!c.domain.empty()) {
+    auto* import = model.add_opset_import();
+    import->set_domain(c.domain);
+    import->set_version(c.opset);
+  }
+  onnx::GraphProto* graph = model.mutable_graph();
+  graph->set_name(c.id.empty() ? "qconform" : c.id);
+  onnx::NodeProto* node = graph->add_node();
+  node->set_op_type(c.op_type);
+  if (!c.domain.empty()) node->set_domain(c.domain);
+  node->set_name(c.op_type);
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    const std::string name = InputName(c, k);
+    if (!c.inputs[k]) {
+      node->add_input("");
+      continue;
+    }
+    node->add_input(name);
+    const Tensor& t = *c.inputs[k];
+    if (t.is_initializer) {
+      *graph->add_initializer() = TensorToProto(t, name);
+    } else {
+      SetValueInfo(graph->add_input(), name, t.data_type, t.shape);
+    }
+  }
+  for (const OutputSpec& o : outputs) {
+    node->add_output(o.name);
+    SetValueInfo(graph->add_output(), o.name, o.data_type, o.shape);
+  }
+  for (const auto& [name, a] : c.attributes) *node->add_attribute() = AttributeToProto(name, a);
+  return model;
+}
+
+onnx::ModelProto BuildChainModel(const Case& first, const Case& second, const OutputSpec& output) {
+  // The first node's model, its output renamed to feed the second node's x.
+  const std::string link = "y_quantized";
+  onnx::ModelProto model = BuildModel(first, {{link, 0, {}}});
+  onnx::GraphProto* graph = model.mutable_graph();
+  graph->clear_output();
+  onnx::NodeProto* node = graph->add_node();
+  node->set_op_type(second.op_type);
+  node->set_name(second.op_type);
+  node->add_input(link);
+  for (size_t k = 1; k < second.inputs.size(); ++k) {
+    if (!second.inputs[k]) {
+      node->add_input("");
+      continue;
+    }
+    // Constants of the second node; their names must not clash with the first node's.
+    const std::string name = "dq_" + InputName(second, k);
+    node->add_input(name);
+    *graph->add_initializer() = TensorToProto(*second.inputs[k], name);
+  }
+  for (const auto& [name, a] : second.attributes)
+    *node->add_attribute() = AttributeToProto(name, a);
+  node->add_output(output.name);
+  SetValueInfo(graph->add_output(), output.name, output.data_type, output.shape);
+  return model;
+}
+
+onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases) {
+  onnx::ModelProto model;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const Case& c = cases[k];
+    std::vector<OutputSpec> specs;
+    for (const std::string& name : OutputNames(c)) specs.push_back({name, 0, {}});  // untyped
+    onnx::ModelProto m = BuildModel(c, specs);
+    const std::string prefix = "c" + std::to_string(k) + "_";
+    onnx::GraphProto* g = m.mutable_graph();
+    for (auto& node : *g->mutable_node()) {
+      node.set_name(prefix + node.name());
+      for (auto& in : *node.mutable_input()) {
+        if (!in.empty()) in = prefix + in;
+      }
+      for (auto& out : *node.mutable_output()) out = prefix + out;
+    }
+    for (auto& t : *g->mutable_initializer()) t.set_name(prefix + t.name());
+    for (auto& v : *g->mutable_input()) v.set_name(prefix + v.name());
+    for (auto& v : *g->mutable_output()) v.set_name(prefix + v.name());
+    if (k == 0) {
+      model = std::move(m);
+      continue;
+    }
+    onnx::GraphProto* all = model.mutable_graph();
+    for (const auto& node : g->node()) *all->add_node() = node;
+    for (const auto& t : g->initializer()) *all->add_initializer() = t;
+    for (const auto& v : g->input()) *all->add_input() = v;
+    for (const auto& v : g->output()) *all->add_output() = v;
+  }
+  return model;
+}
+
+std::string CheckModel(const onnx::ModelProto& model) {
+  for (const auto& o : model.opset_import()) {
+    if ((o.domain().empty() || o.domain() == "ai.onnx") && o.version() > 17) return "";
+  }
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace qconform

@@ -1,0 +1,39 @@
+// ONNX models for cases: a single node, a Quantize -> Dequantize chain, or several cases' nodes
+// side by side (a batch). Graph inputs are the non-initializer inputs, in order; initializers
+// hold the constant ones; the opset imports and IR version follow the case's domain and opset.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "oracle/core/case.h"
+#include "oracle/registry/operator.h"  // OutputSpec
+
+namespace onnx {
+class ModelProto;
+}  // namespace onnx
+
+namespace qconform {
+
+// The model metadata key holding a case's profile (oracle/semantics/profiles/).
+inline constexpr const char* kProfileKey = "qconform.profile";
+
+// Input k's name in a case's model: the operator's name for it, else "input_<k>".
+std::string InputName(const Case& c, size_t k);
+
+onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& outputs);
+
+// A Quantize -> Dequantize model: `first`'s output y feeds `second`'s x (absent in `second`);
+// `second`'s other inputs become initializers.
+onnx::ModelProto BuildChainModel(const Case& first, const Case& second, const OutputSpec& output);
+
+// Several cases of one domain and opset as one model: case k's node, inputs, initializers and
+// outputs with names prefixed "c<k>_", graph inputs and outputs case after case.
+onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases);
+
+// onnx::checker on the model where Debian's ONNX 1.12 knows the opset (ai.onnx <= 17); returns
+// the checker's message, or "" when it passes or cannot judge.
+std::string CheckModel(const onnx::ModelProto& model);
+int64_t IrVersionForOpset(int64_t opset);
+
+}  // namespace qconform

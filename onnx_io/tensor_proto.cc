@@ -1,0 +1,84 @@
+#include "onnx_io/tensor_proto.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <bit>
+
+#include "onnx_io/file_bytes.h"
+#include "oracle/core/packing.h"
+
+namespace qconform {
+
+Tensor TensorFromProto(const onnx::TensorProto& p, const std::string& where) {
+  Tensor t;
+  t.data_type = p.data_type();
+  int64_t count = 1;
+  for (int k = 0; k < p.dims_size(); ++k) {
+    const int64_t d = p.dims(k);
+    if (d < 0)
+      throw CaseIoError(where + ": TensorProto.dims[" + std::to_string(k) + "] is " +
+                        std::to_string(d));
+    if (__builtin_mul_overflow(count, d, &count)) {
+      throw CaseIoError(where + ": TensorProto.dims: the element count overflows 64 bits");
+    }
+    t.shape.push_back(d);
+  }
+  if (p.data_location() == onnx::TensorProto::EXTERNAL) {
+    throw CaseIoError(where + ": TensorProto.data_location: external data is not supported");
+  }
+  const ElementType* type = find_element_type(t.data_type);
+  if (type == nullptr && DataTypeName(t.data_type).rfind("data_type ", 0) == 0) {
+    throw CaseIoError(where + ": TensorProto.data_type: " + std::to_string(t.data_type) +
+                      " is not an ONNX element type");
+  }
+  if (type == nullptr) {
+    // A type the oracle does not compute with (double, int64, ...): kept as a data_type and a
+    // shape, so the oracle can refuse it by the operator's type constraints.
+    return t;
+  }
+  const auto n = static_cast<size_t>(count);
+  try {
+    if (p.has_raw_data()) {
+      t.codes = UnpackRaw(*type, p.raw_data(), n);
+    } else if (type->id == DataType::kFloat) {
+      if (static_cast<size_t>(p.float_data_size()) != n) {
+        throw PackingError("float_data of a float tensor of " + std::to_string(n) +
+                           " elements holds " + std::to_string(p.float_data_size()) +
+                           " entries, expected " + std::to_string(n));
+      }
+      t.codes = Codes(32, n);
+      for (size_t i = 0; i < n; ++i)
+        t.codes.set(i, std::bit_cast<uint32_t>(p.float_data(static_cast<int>(i))));
+    } else {
+      const std::vector<int32_t> entries(p.int32_data().begin(), p.int32_data().end());
+      t.codes = UnpackInt32Data(*type, entries, n);
+    }
+  } catch (const PackingError& e) {
+    throw CaseIoError(where + ": TensorProto." + e.what());
+  }
+  return t;
+}
+
+onnx::TensorProto TensorToProto(const Tensor& tensor, const std::string& name) {
+  onnx::TensorProto p;
+  p.set_name(name);
+  for (int64_t d : tensor.shape) p.add_dims(d);
+  p.set_data_type(tensor.data_type);
+  if (const ElementType* t = find_element_type(tensor.data_type))
+    p.set_raw_data(PackRaw(*t, tensor.codes));
+  return p;
+}
+
+Tensor ReadTensorFile(const std::string& path) {
+  onnx::TensorProto p;
+  const std::string bytes = ReadFile(path);
+  if (!p.ParseFromString(bytes))
+    throw CaseIoError(path + ": not a TensorProto (truncated or corrupt)");
+  return TensorFromProto(p, path);
+}
+
+void WriteTensorFile(const std::string& path, const Tensor& tensor, const std::string& name) {
+  WriteFile(path, Serialize(TensorToProto(tensor, name)));
+}
+
+}  // namespace qconform

@@ -1,0 +1,66 @@
+// The Case: the one plain format every part of qconform speaks (generator -> oracle -> adapter
+// -> comparator). It says what a single-node ONNX model says: operator, domain, opset, attributes
+// (absent is not the same as present with the default value) and input tensors (absent optional
+// inputs kept in place). Tensors hold element codes, never host floats.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "oracle/core/codes.h"
+
+namespace qconform {
+
+struct Tensor {
+  int32_t data_type = 0;        // ONNX data_type number; may be one the oracle does not know
+  std::vector<int64_t> shape;   // rank 0 = scalar
+  Codes codes;                  // one code per element, row-major
+  bool is_initializer = false;  // a build-time constant in the model (TensorRT needs this)
+
+  int64_t element_count() const;
+  friend bool operator==(const Tensor&, const Tensor&) = default;
+};
+
+struct Attribute {
+  enum class Kind { kInt, kFloat, kString, kInts, kOther };
+  Kind kind = Kind::kInt;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  std::vector<int64_t> ints;
+
+  static Attribute Int(int64_t v) { return Attribute{Kind::kInt, v, 0, {}, {}}; }
+  friend bool operator==(const Attribute&, const Attribute&) = default;
+};
+
+struct Case {
+  std::string id;
+  std::string op_type;                          // "DequantizeLinear"
+  std::string domain;                           // "" (ai.onnx) or "com.microsoft"
+  int64_t opset = 0;                            // the opset the model imports for `domain`
+  std::map<std::string, Attribute> attributes;  // only the attributes the node sets
+  std::vector<std::optional<Tensor>> inputs;    // nullopt: an absent optional input
+  // The implementation profile the case is judged under ("" = plain ONNX; "tensorrt"), kept
+  // in the model's metadata_props as qconform.profile. See oracle/profiles/.
+  std::string profile;
+
+  const Tensor* input(size_t k) const {
+    return k < inputs.size() && inputs[k] ? &*inputs[k] : nullptr;
+  }
+  const Attribute* attribute(const std::string& name) const {
+    auto it = attributes.find(name);
+    return it == attributes.end() ? nullptr : &it->second;
+  }
+  friend bool operator==(const Case&, const Case&) = default;
+};
+
+// "DequantizeLinear-21" or "com.microsoft.DequantizeLinear-1".
+std::string OperatorLabel(const std::string& domain, const std::string& op_type, int64_t version);
+
+// "(2,3,4)", "()" for a scalar.
+std::string ShapeString(const std::vector<int64_t>& shape);
+
+}  // namespace qconform

@@ -1,0 +1,133 @@
+#include "oracle/core/exact.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace qconform {
+
+Exact Exact::Finite(Rational value, bool negative_zero) {
+  Exact e;
+  e.negative_ = value < 0 || (value == 0 && negative_zero);
+  e.value_ = std::move(value);
+  return e;
+}
+
+Exact Exact::Dyadic(BigInt significand, int exponent) {
+  Rational v(significand);
+  if (exponent >= 0) {
+    v *= Rational(BigInt(1) << exponent);
+  } else {
+    v /= Rational(BigInt(1) << -exponent);
+  }
+  return Finite(std::move(v));
+}
+
+Exact Exact::FromDouble(double v) {
+  if (std::isnan(v)) return NaN();
+  if (std::isinf(v)) return Infinity(std::signbit(v));
+  if (v == 0.0) return Finite(0, std::signbit(v));
+  int exponent = 0;
+  const double fraction =
+      std::frexp(v, &exponent);  // v = fraction * 2^exponent, |fraction| in [0.5, 1)
+  const auto significand = static_cast<int64_t>(std::ldexp(fraction, 53));  // exact: 53 bits
+  return Dyadic(BigInt(significand), exponent - 53);
+}
+
+Exact Exact::Infinity(bool negative) {
+  Exact e;
+  e.kind_ = Kind::kInfinity;
+  e.negative_ = negative;
+  return e;
+}
+
+Exact Exact::NaN() {
+  Exact e;
+  e.kind_ = Kind::kNan;
+  return e;
+}
+
+bool operator==(const Exact& a, const Exact& b) {
+  if (a.kind_ != b.kind_) return false;
+  if (a.is_nan()) return true;
+  return a.negative_ == b.negative_ && a.value_ == b.value_;
+}
+
+std::string Exact::ToString() const {
+  if (is_nan()) return "nan";
+  if (is_infinity()) return negative_ ? "-inf" : "inf";
+  if (value_ == 0) return negative_ ? "-0" : "0";
+  BigInt num = boost::multiprecision::numerator(value_);
+  BigInt den = boost::multiprecision::denominator(value_);
+  const bool negative = num < 0;
+  if (negative) num = -num;
+  // A dyadic p / 2^k equals p * 5^k / 10^k: a terminating decimal with k fraction digits.
+  if ((den & (den - 1)) != 0) return (negative ? "-" : "") + num.str() + "/" + den.str();
+  unsigned k = 0;
+  while (den > 1) {
+    den >>= 1;
+    ++k;
+  }
+  BigInt scaled = num * boost::multiprecision::pow(BigInt(5), k);
+  std::string digits = scaled.str();
+  if (digits.size() <= k) digits.insert(0, k - digits.size() + 1, '0');
+  std::string out = digits.substr(0, digits.size() - k);
+  if (k > 0) out += "." + digits.substr(digits.size() - k);
+  return (negative ? "-" : "") + out;
+}
+
+Exact operator-(const Exact& a, const Exact& b) {
+  if (a.is_nan() || b.is_nan()) return Exact::NaN();
+  if (a.is_infinity() && b.is_infinity()) {
+    return a.is_negative() == b.is_negative() ? Exact::NaN() : a;
+  }
+  if (a.is_infinity()) return a;
+  if (b.is_infinity()) return Exact::Infinity(!b.is_negative());
+  Rational d = a.value() - b.value();
+  // Round to nearest gives +0 for an exact zero difference, except (-0) - (+0) = -0.
+  const bool negative_zero = a.is_zero() && b.is_zero() && a.is_negative() && !b.is_negative();
+  return Exact::Finite(std::move(d), negative_zero);
+}
+
+Exact operator+(const Exact& a, const Exact& b) {
+  if (a.is_nan() || b.is_nan()) return Exact::NaN();
+  if (a.is_infinity() && b.is_infinity()) {
+    return a.is_negative() == b.is_negative() ? a : Exact::NaN();
+  }
+  if (a.is_infinity()) return a;
+  if (b.is_infinity()) return b;
+  // An exact zero sum is +0, except (-0) + (-0) = -0.
+  const bool negative_zero = a.is_zero() && b.is_zero() && a.is_negative() && b.is_negative();
+  return Exact::Finite(a.value() + b.value(), negative_zero);
+}
+
+Exact operator*(const Exact& a, const Exact& b) {
+  if (a.is_nan() || b.is_nan()) return Exact::NaN();
+  const bool negative = a.is_negative() != b.is_negative();
+  if (a.is_infinity() || b.is_infinity()) {
+    if (a.is_zero() || b.is_zero()) return Exact::NaN();
+    return Exact::Infinity(negative);
+  }
+  return Exact::Finite(a.value() * b.value(), negative);
+}
+
+Exact operator/(const Exact& a, const Exact& b) {
+  if (a.is_nan() || b.is_nan()) return Exact::NaN();
+  const bool negative = a.is_negative() != b.is_negative();
+  if (a.is_infinity()) return b.is_infinity() ? Exact::NaN() : Exact::Infinity(negative);
+  if (b.is_infinity()) return Exact::Finite(0, negative);
+  if (b.is_zero()) return a.is_zero() ? Exact::NaN() : Exact::Infinity(negative);
+  return Exact::Finite(a.value() / b.value(), negative);
+}
+
+int FloorLog2(const Rational& r) {
+  if (r <= 0) throw std::domain_error("FloorLog2 of a non-positive value");
+  const BigInt num = boost::multiprecision::numerator(r);
+  const BigInt den = boost::multiprecision::denominator(r);
+  int e = static_cast<int>(boost::multiprecision::msb(num)) -
+          static_cast<int>(boost::multiprecision::msb(den));
+  // 2^e <= num/den < 2^(e+2) here; step down once if num/den < 2^e.
+  const bool below = e >= 0 ? num < (den << e) : (num << -e) < den;
+  return below ? e - 1 : e;
+}
+
+}  // namespace qconform

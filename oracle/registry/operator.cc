@@ -1,0 +1,148 @@
+#include "oracle/registry/operator.h"
+
+#include <stdexcept>
+
+#include "oracle/core/element_type.h"
+
+namespace qconform {
+namespace {
+
+constexpr int32_t kFloat = static_cast<int32_t>(DataType::kFloat);
+constexpr int32_t kUint8 = static_cast<int32_t>(DataType::kUint8);
+
+std::vector<int64_t> XShape(const Case& c) {
+  const Tensor* x = c.input(0);
+  return x ? x->shape : std::vector<int64_t>{};
+}
+int32_t InputType(const Case& c, size_t k, int32_t absent) {
+  const Tensor* t = c.input(k);
+  return t ? t->data_type : absent;
+}
+// output_dtype when the node sets it to a non-zero INT, else nullopt.
+std::optional<int32_t> OutputDtype(const Case& c) {
+  const Attribute* a = c.attribute("output_dtype");
+  if (a == nullptr || a->kind != Attribute::Kind::kInt || a->i == 0) return std::nullopt;
+  return static_cast<int32_t>(a->i);
+}
+
+// DequantizeLinear: y has x's shape and the type output_dtype names (23+), else x_scale's
+// ("x_scale determines the output type" before 23; "output_dtype ... default: x_scale's type").
+std::vector<OutputSpec> DequantizeOutputs(const Case& c) {
+  return {{"y", OutputDtype(c).value_or(InputType(c, 1, kFloat)), XShape(c)}};
+}
+int32_t DequantizeZeroPointType(const Case& c) {
+  return InputType(c, 0, 0);
+}
+
+// QuantizeLinear: y has x's shape and y_zero_point's type when given, else output_dtype's when
+// set, else uint8 ("Default is uint8 with zero point of 0").
+int32_t QuantizeYType(const Case& c) {
+  if (const Tensor* zero_point = c.input(2)) return zero_point->data_type;
+  return OutputDtype(c).value_or(kUint8);
+}
+std::vector<OutputSpec> QuantizeOutputs(const Case& c) {
+  return {{"y", QuantizeYType(c), XShape(c)}};
+}
+
+// DynamicQuantizeLinear: y uint8 of x's shape, y_scale a float scalar, y_zero_point a uint8
+// scalar, whatever the case.
+std::vector<OutputSpec> DynamicQuantizeOutputs(const Case& c) {
+  return {{"y", kUint8, XShape(c)}, {"y_scale", kFloat, {}}, {"y_zero_point", kUint8, {}}};
+}
+int32_t NoZeroPoint(const Case&) {
+  return 0;
+}
+
+using K = OperatorKind;
+const std::vector<Operator> kOperators = {
+    {K::kDequantizeLinear,
+     "",
+     "DequantizeLinear",
+     "dq",
+     "dq",
+     {"x", "x_scale", "x_zero_point"},
+     {"y"},
+     false,
+     DequantizeOutputs,
+     DequantizeZeroPointType},
+    {K::kDequantizeLinear,
+     "com.microsoft",
+     "DequantizeLinear",
+     "msdq",
+     "dq",
+     {"x", "x_scale", "x_zero_point"},
+     {"y"},
+     false,
+     DequantizeOutputs,
+     DequantizeZeroPointType},
+    {K::kQuantizeLinear,
+     "",
+     "QuantizeLinear",
+     "ql",
+     "ql",
+     {"x", "y_scale", "y_zero_point"},
+     {"y"},
+     true,
+     QuantizeOutputs,
+     QuantizeYType},
+    {K::kDynamicQuantizeLinear,
+     "",
+     "DynamicQuantizeLinear",
+     "dynql",
+     "dynql",
+     {"x"},
+     {"y", "y_scale", "y_zero_point"},
+     true,
+     DynamicQuantizeOutputs,
+     NoZeroPoint},
+};
+
+}  // namespace
+
+std::string Operator::label() const {
+  return domain.empty() ? std::string(op_type) : std::string(domain) + "." + std::string(op_type);
+}
+
+std::span<const Operator> AllOperators() {
+  return kOperators;
+}
+
+std::string_view CanonicalDomain(std::string_view domain) {
+  return domain == "ai.onnx" ? std::string_view() : domain;
+}
+
+const Operator* FindOperator(std::string_view domain, std::string_view op_type) {
+  domain = CanonicalDomain(domain);
+  for (const Operator& o : kOperators) {
+    if (o.domain == domain && o.op_type == op_type) return &o;
+  }
+  return nullptr;
+}
+
+const Operator& OperatorOf(const Case& c) {
+  const Operator* o = FindOperator(c.domain, c.op_type);
+  if (o == nullptr) {
+    throw std::invalid_argument("case " + c.id + ": the oracle does not know the operator " +
+                                (c.domain.empty() ? "" : c.domain + ".") + c.op_type);
+  }
+  return *o;
+}
+
+const std::vector<std::string>& InputNames(const Case& c) {
+  static const std::vector<std::string> kNone;
+  const Operator* o = FindOperator(c.domain, c.op_type);
+  return o ? o->inputs : kNone;
+}
+
+const std::vector<std::string>& OutputNames(const Case& c) {
+  static const std::vector<std::string> kNone;
+  const Operator* o = FindOperator(c.domain, c.op_type);
+  return o ? o->outputs : kNone;
+}
+
+int32_t DeclaredOutputType(const Case& c, size_t k) {
+  const std::vector<OutputSpec> outputs = OperatorOf(c).declared_outputs(c);
+  return k < outputs.size() ? outputs[k].data_type : 0;
+}
+
+}  // namespace qconform

@@ -1,0 +1,66 @@
+// The operator registry: one row per operator, holding everything that differs between them --
+// input and output names, rule-id and case-id prefixes, and the one rule that says which type
+// each output has. Nothing outside this file compares op_type strings: code finds the row of a
+// case (FindOperator) and reads it, or looks its OperatorKind up in its own layer's table of
+// entry points (the oracle's validate/evaluate, the generators', explain's).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "oracle/core/case.h"
+
+namespace qconform {
+
+enum class OperatorKind { kDequantizeLinear, kQuantizeLinear, kDynamicQuantizeLinear };
+constexpr size_t kOperatorKinds = 3;
+
+// What an output is declared as in a model: its name, element type and shape.
+struct OutputSpec {
+  std::string name;
+  int32_t data_type = 0;  // 0: undeclared
+  std::vector<int64_t> shape;
+};
+
+struct Operator {
+  OperatorKind kind;
+  std::string_view domain;  // "" for ai.onnx
+  std::string_view op_type;
+  std::string_view id_prefix;    // in case ids: "dq", "msdq", "ql", "dynql"
+  std::string_view rule_prefix;  // rule ids: "dq", "ql", "dynql"
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  // Its first output holds quantized codes (QuantizeLinear, DynamicQuantizeLinear), not values.
+  bool output_is_quantized;
+  // The outputs as the case spells them: each output's type and shape, the way a runtime infers
+  // them (and, for a case that breaks a rule, what it would produce were the rule lifted).
+  std::vector<OutputSpec> (*declared_outputs)(const Case& c);
+  // The type of the zero-point input (x's for DequantizeLinear, y's for QuantizeLinear); 0 for
+  // an operator without one.
+  int32_t (*zero_point_type)(const Case& c);
+
+  std::string label() const;  // "DequantizeLinear", "com.microsoft.DequantizeLinear"
+  // The scale and zero point's input names (x_scale, y_zero_point, ...); "" when it has none.
+  std::string scale_name() const { return inputs.size() > 1 ? inputs[1] : ""; }
+  std::string zero_point_name() const { return inputs.size() > 2 ? inputs[2] : ""; }
+};
+
+std::span<const Operator> AllOperators();
+// nullptr for an operator the oracle does not know ("" and "ai.onnx" are one domain).
+const Operator* FindOperator(std::string_view domain, std::string_view op_type);
+// The row of a case's operator; throws std::invalid_argument naming it when unknown.
+const Operator& OperatorOf(const Case& c);
+// The input and output names of a case's operator; empty for an operator the oracle does not
+// know (case files of any operator are still read and written, with positional names).
+const std::vector<std::string>& InputNames(const Case& c);
+const std::vector<std::string>& OutputNames(const Case& c);
+// Output k's declared type (0 when the operator has no output k).
+int32_t DeclaredOutputType(const Case& c, size_t k = 0);
+
+// "" and "ai.onnx" are the same domain.
+std::string_view CanonicalDomain(std::string_view domain);
+
+}  // namespace qconform

@@ -1,0 +1,165 @@
+#include "oracle/registry/rules.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace qconform {
+namespace {
+
+constexpr Severity kReject = Severity::kMustReject;
+constexpr Severity kImpl = Severity::kImplementationDefined;
+
+// clang-format off
+constexpr Rule kRules[] = {
+    // --- Every operator ------------------------------------------------------------------
+    {"op.not_in_opset", kReject, "the operator does not exist at the model's opset",
+     "opset resolution: a model importing opset N uses the newest version <= N; there is none"},
+    // --- DequantizeLinear (ai.onnx 10-25, com.microsoft 1) ---------------------------------
+    {"dq.inputs.count", kReject, "x and x_scale are required; at most 3 inputs",
+     "\"Between 2 and 3 inputs.\" (every version)"},
+    {"dq.attr.undefined", kReject, "an attribute the version does not define",
+     "decision 8: axis in 10, block_size before 21, output_dtype before 23 are must-reject"},
+    {"dq.attr.type", kReject, "an attribute that is not an INT",
+     "\"axis - INT\", \"block_size - INT\", \"output_dtype - INT\""},
+    {"dq.type.x", kReject, "x's type is not in T1 (or T) of the version",
+     "Type Constraints: T1 / T of each version; decision 8"},
+    {"dq.type.x_scale", kReject, "x_scale's type is not in T2 of the version",
+     "Type Constraints: T2 (10, 13: tensor(float)); decision 8"},
+    {"dq.type.x_zero_point", kReject, "x_zero_point's type differs from x's",
+     "\"x_zero_point and x must have the same type.\"; decision 7"},
+    {"dq.output_dtype.type", kReject, "output_dtype is not a type in T3",
+     "23+: \"T3 in (tensor(bfloat16), tensor(float), tensor(float16))\""},
+    {"dq.output_dtype.required", kReject, "the output type (x_scale's, without output_dtype) is not in T3",
+     "24+: \"If output_dtype is not provided, the output type is the same as x_scale\"; T3 has no float8e8m0"},
+    {"dq.shape.zero_point", kReject, "x_zero_point's shape differs from x_scale's",
+     "\"x_scale and x_zero_point must have the same shape\"; decision 7"},
+    {"dq.scale.rank", kReject, "x_scale's rank is not one the version allows",
+     "10: \"x_scale and x_zero_point are both scalars\"; 13, 19: scalar or 1-D; 21+: scalar, 1-D or rank(x) (blocked); decision 4"},
+    {"dq.axis.range", kReject, "axis outside [-r, r-1] for per-axis or blocked dequantization",
+     "\"Accepted range is [-r, r-1] where r = rank(input)\"; decision 5"},
+    {"dq.per_tensor.axis_range", kImpl, "axis outside [-r, r-1] with a per-tensor scale",
+     "13: \"Ignored for per-tensor quantization\"; decision 5: reject, or compute per-tensor"},
+    {"dq.per_axis.length", kReject, "a 1-D x_scale whose length differs from x's axis dimension",
+     "\"a 1-D tensor for per-axis quantization\" of size D[axis]; decision 5"},
+    {"dq.blocked.block_size_negative", kReject, "block_size < 0",
+     "\"The block size is a positive integer.\"; decision 8"},
+    {"dq.blocked.rank", kReject, "block_size > 0 but x_scale's rank differs from x's",
+     "\"or have a rank identical to the input for blocked quantization\"; decision 6"},
+    {"dq.blocked.dims", kReject, "blocked x_scale differs from x in a dimension other than axis",
+     "\"it has the same shape as the input, except for one dimension in which blocking is performed\"; decision 6"},
+    {"dq.blocked.block_size_range", kReject, "block_size outside [ceil(Di/Si), ceil(Di/(Si-1))-1]",
+     "\"the accepted range is [ceil(Di/Si), ceil(Di/(Si-1))-1]\"; decision 6"},
+    {"dq.zero_point.int32_nonzero", kImpl, "int32 x with a non-zero x_zero_point",
+     "\"In the case of dequantizing int32, there's no zero point (zero point is supposed to be 0)\"; decision 10: reject, or (x - zp) * scale"},
+    {"dq.zero_point.float_nonzero", kImpl, "float8/float4 x with a non-zero x_zero_point",
+     "\"zero-point is usually not used ... but the dequantization formula remains the same\"; decision 11: reject, or the formula"},
+    {"dq.ms.axis_absent_not_scalar", kReject, "com.microsoft: axis absent, x_scale/x_zero_point not scalars",
+     "\"If it's not specified, it means per-tensor quantization and input 'x_scale' and 'x_zero_point' must be scalars.\"; decision 9"},
+    {"dq.ms.axis_present_not_1d", kReject, "com.microsoft: axis present, x_scale/x_zero_point not 1-D",
+     "\"If it's specified, it means per 'axis' quantization and input 'x_scale' and 'x_zero_point' must be 1-D tensors.\"; decision 9"},
+    {"dq.shape.negative_dim", kReject, "a tensor with a negative dimension",
+     "tensor shapes are non-negative"},
+    // --- QuantizeLinear (ai.onnx 10-25): the DequantizeLinear rules with their own ids -----
+    {"ql.inputs.count", kReject, "x and y_scale are required; at most 3 inputs",
+     "\"Between 2 and 3 inputs.\" (every version)"},
+    {"ql.attr.undefined", kReject, "an attribute the version does not define",
+     "axis arrives in 13, saturate in 19, block_size and output_dtype in 21, precision in 23 (decision 8 applied to QuantizeLinear)"},
+    {"ql.attr.type", kReject, "an attribute that is not an INT",
+     "\"axis - INT\", \"saturate - INT\", \"block_size - INT\", \"output_dtype - INT\", \"precision - INT\""},
+    {"ql.type.x", kReject, "x's type is not in T1 of the version",
+     "Type Constraints: T1 (10, 13: float, int32; 19+: float, float16, bfloat16, int32)"},
+    {"ql.type.y_scale", kReject, "y_scale's type is not one the version allows",
+     "10, 13: \"y_scale: tensor(float)\"; 19, 21: \"y_scale: T1\" (the type of x); 23+: T2"},
+    {"ql.type.y_zero_point", kReject, "y_zero_point's type is not in T2 (T3 in 23+) of the version",
+     "\"y_zero_point and y must have same type\"; Type Constraints of each version"},
+    {"ql.output_dtype.type", kReject, "output_dtype names a type the version does not allow for y",
+     "21+: \"output_dtype ... Must be one of the types of y\" (T2 / T3 of the version)"},
+    {"ql.output_dtype.zero_point", kReject, "output_dtype differs from y_zero_point's type",
+     "21+: \"If output_dtype is specified, y_zero_point, if given, must have the same type\""},
+    {"ql.precision.type", kReject, "precision is not a float type the version allows",
+     "23+: \"precision: The precision of the division operation between x and y_scale\"; float, float16, bfloat16"},
+    {"ql.shape.zero_point", kReject, "y_zero_point's shape differs from y_scale's",
+     "\"Shape must match y_scale\""},
+    {"ql.scale.rank", kReject, "y_scale's rank is not one the version allows",
+     "10: scalars; 13, 19: scalar or 1-D; 21+: scalar, 1-D or rank(x) (blocked); decision 4"},
+    {"ql.axis.range", kReject, "axis outside [-r, r-1] for per-axis or blocked quantization",
+     "\"Accepted range is [-r, r-1] where r = rank(input)\"; decision 5"},
+    {"ql.per_tensor.axis_range", kImpl, "axis outside [-r, r-1] with a per-tensor scale",
+     "\"Ignored for per-tensor quantization\"; decision 5: reject, or compute per-tensor"},
+    {"ql.per_axis.length", kReject, "a 1-D y_scale whose length differs from x's axis dimension",
+     "\"a 1-D Tensor for per-axis quantization\" of size D[axis]; decision 5"},
+    {"ql.blocked.block_size_negative", kReject, "block_size < 0",
+     "\"The block size is a positive integer.\"; decision 8"},
+    {"ql.blocked.rank", kReject, "block_size > 0 but y_scale's rank differs from x's",
+     "\"or have a rank identical to the input for blocked quantization\"; decision 6"},
+    {"ql.blocked.dims", kReject, "blocked y_scale differs from x in a dimension other than axis",
+     "\"the same shape as the input, except for one dimension in which blocking is performed\"; decision 6"},
+    {"ql.blocked.block_size_range", kReject, "block_size outside [ceil(Di/Si), ceil(Di/(Si-1))-1]",
+     "\"the accepted range is [ceil(Di/Si), ceil(Di/(Si-1))-1]\"; decision 6"},
+    {"ql.shape.negative_dim", kReject, "a tensor with a negative dimension",
+     "tensor shapes are non-negative"},
+    {"ql.zero_point.float_nonzero", kImpl, "float8/float4 y with a non-zero y_zero_point",
+     "\"y_zero_point is usually not used for quantization to float8 ... but the quantization formula remains the same\"; decision 11 applied to QuantizeLinear"},
+    {"ql.nan.integer", kImpl, "NaN quantized to a type without NaN (integers, float4e2m1)",
+     "decision 15 (integers) and 17 (float4e2m1): any code is admissible for those elements"},
+    // --- DynamicQuantizeLinear-11 ---------------------------------------------------------
+    {"dynql.inputs.count", kReject, "exactly one input, x", "\"Inputs: x (T1)\""},
+    {"dynql.attr.undefined", kReject, "DynamicQuantizeLinear has no attributes", "\"Attributes: none\""},
+    {"dynql.type.x", kReject, "x is not float", "\"T1 in (tensor(float))\""},
+    {"dynql.shape.negative_dim", kReject, "a tensor with a negative dimension",
+     "tensor shapes are non-negative"},
+    {"dynql.zero_scale", kImpl, "y_scale is 0 (x all zero, or its range below 255 * 2^-150): the zero point is 0/0",
+     "decision 13: all-zero x gives y_scale 0 (the formula), 1/255 (ONNX reference) or 1 (ONNX Runtime); with 1/255 or 1, y_zero_point and y are 0; with 0 the rest is undefined"},
+    {"dynql.nonfinite", kImpl, "x holds NaN or an infinity: any outputs are admissible",
+     "decision 13: \"NaN anywhere in x: implementation-defined (anything but a crash)\"; an infinity makes y_scale infinite and the zero point NaN"},
+    {"dynql.empty", kImpl, "x is empty: reject, or an empty y (y_scale, y_zero_point undefined)",
+     "decision 13: \"Empty x: reject or empty outputs\""},
+    // --- Profile "tensorrt": TensorRT's IQuantizeLayer / IDequantizeLayer (seed 002) ----------
+    {"trt.op", kReject, "TensorRT has no such layer (DynamicQuantizeLinear, com.microsoft)",
+     "quantize-schemas.md: \"DynamicQuantizeLinear ... is not supported by TensorRT\""},
+    {"trt.scale.constant", kReject, "the scale is not a build-time constant (an initializer)",
+     "seed 002: \"scale: build-time constant\""},
+    {"trt.scale.positive", kReject, "a scale value that is not strictly positive",
+     "quantize-schemas.md: \"all values strictly positive (zero or negative is rejected)\""},
+    {"trt.scale.type", kReject, "a scale type TensorRT does not take (int32, float8e8m0)",
+     "quantize-schemas.md: \"no e8m0 scale in plain Q/DQ\"; scales are float, float16, bfloat16"},
+    {"trt.zero_point.nonzero", kReject, "a zero point that is not all zeros",
+     "quantize-schemas.md: \"zero_point, if present: all zeros\""},
+    {"trt.type.quantized", kReject, "a quantized type other than INT8, FP8 (e4m3), INT4, FP4 (e2m1)",
+     "quantize-schemas.md: no int16/uint16/int32/uint4/int2/uint2, no e4m3fnuz/e5m2/e5m2fnuz; a uint8 zero point is silently mapped to INT8, so the profile refuses it"},
+    {"trt.type.float", kReject, "a float side other than float32, float16, bfloat16",
+     "quantize-schemas.md: \"Quantize input float32/float16/bfloat16\"; Dequantize toType the same"},
+    {"trt.scale.rank", kReject, "a scale of rank above 2",
+     "quantize-schemas.md: \"rank <= 2\""},
+    {"trt.per_axis.constant", kReject, "per-channel scales on an input that is not constant",
+     "quantize-schemas.md: \"1-D = per-channel ... only for constant inputs (weights)\""},
+    {"trt.blocked.type", kReject, "block quantization of a type other than FP4, FP8, INT4",
+     "quantize-schemas.md: \"block quantization, only for FP4, FP8 and INT4\""},
+    {"trt.blocked.partial", kReject, "a partial last block",
+     "quantize-schemas.md: \"the block size inferred from the shapes ... partial last blocks are not supported\""},
+    {"trt.x.scalar", kReject, "a scalar input", "quantize-schemas.md: \"The input must not be a scalar.\""},
+    {"trt.subbyte.odd", kReject, "a 4-bit tensor with an odd number of elements",
+     "quantize-schemas.md: \"4-bit tensors need an even number of elements\""},
+    {"trt.volume", kReject, "a tensor of more than 2^31 - 1 elements",
+     "quantize-schemas.md: \"input, scale and zero_point have at most 2^31 - 1 elements\""},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const Rule> AllRules() {
+  return kRules;
+}
+
+const Rule& RuleById(std::string_view id) {
+  for (const Rule& r : kRules) {
+    if (r.id == id) return r;
+  }
+  throw std::logic_error("unknown rule id " + std::string(id));
+}
+
+std::string_view SeverityName(Severity s) {
+  return s == Severity::kMustReject ? "must-reject" : "implementation-defined";
+}
+
+}  // namespace qconform

@@ -1,0 +1,221 @@
+#include "oracle/registry/schema.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+
+// DequantizeLinear's T1 grows version by version (seed 001 and, for 24 and 25, seed 004).
+const std::vector<D> kDqX10 = {D::kInt8, D::kUint8, D::kInt32};
+const std::vector<D> kDqX19 = {D::kInt8,          D::kUint8,          D::kInt32,
+                               D::kFloat8E4M3FN,  D::kFloat8E4M3FNUZ, D::kFloat8E5M2,
+                               D::kFloat8E5M2FNUZ};
+const std::vector<D> kDqX21 = {
+    D::kInt8,           D::kUint8, D::kInt32,  D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2,
+    D::kFloat8E5M2FNUZ, D::kInt16, D::kUint16, D::kInt4,         D::kUint4};
+const std::vector<D> kDqX23 = [] {
+  std::vector<D> v = kDqX21;
+  v.push_back(D::kFloat4E2M1);
+  return v;
+}();
+const std::vector<D> kDqX25 = [] {
+  std::vector<D> v = kDqX23;
+  v.push_back(D::kInt2);
+  v.push_back(D::kUint2);
+  return v;
+}();
+
+const std::vector<D> kFloatOnly = {D::kFloat};
+const std::vector<D> kFloats = {D::kBfloat16, D::kFloat, D::kFloat16};  // T2 19-23, T3 23+
+const std::vector<D> kFloatsAndE8M0 = {D::kBfloat16, D::kFloat, D::kFloat16, D::kFloat8E8M0};
+
+const std::vector<AttributeSpec> kNoAttributes = {};
+const std::vector<AttributeSpec> kAxis = {{"axis", 1}};
+const std::vector<AttributeSpec> kAxisBlock = {{"axis", 1}, {"block_size", 0}};
+const std::vector<AttributeSpec> kAxisBlockOutput = {
+    {"axis", 1}, {"block_size", 0}, {"output_dtype", 0}};
+
+using G = Granularity;
+const std::vector<G> kPerTensor = {G::kPerTensor};
+const std::vector<G> kPerAxis = {G::kPerTensor, G::kPerAxis};
+const std::vector<G> kBlocked = {G::kPerTensor, G::kPerAxis, G::kBlocked};
+
+const std::vector<Strategy> kExactF32 = {Strategy::kExact, Strategy::kF32};
+const std::vector<Strategy> kExactF32Out = {Strategy::kExact, Strategy::kF32, Strategy::kOut};
+const std::vector<Strategy> kExactF32Precision = {Strategy::kExact, Strategy::kF32,
+                                                  Strategy::kPrecision};
+// DynamicQuantizeLinear's exact result is its float32 procedure; runtimes also divide exactly or
+// multiply by the reciprocal.
+const std::vector<Strategy> kExactQuotientReciprocal = {Strategy::kExact, Strategy::kExactQuotient,
+                                                        Strategy::kReciprocal};
+
+// QuantizeLinear (quantize-schemas.md): T1 for x, the y types growing version by version.
+const std::vector<D> kQlX10 = {D::kFloat, D::kInt32};
+const std::vector<D> kQlX19 = {D::kFloat, D::kFloat16, D::kBfloat16, D::kInt32};
+const std::vector<D> kQlScale23 = kQlX19;
+const std::vector<D> kQlScale24 = {D::kFloat, D::kFloat16, D::kBfloat16, D::kInt32, D::kFloat8E8M0};
+const std::vector<D> kQlY10 = {D::kInt8, D::kUint8};
+const std::vector<D> kQlY19 = {D::kInt8,           D::kUint8,      D::kFloat8E4M3FN,
+                               D::kFloat8E4M3FNUZ, D::kFloat8E5M2, D::kFloat8E5M2FNUZ};
+const std::vector<D> kQlY21 = [] {
+  std::vector<D> v = kQlY19;
+  for (D t : {D::kInt16, D::kUint16, D::kInt4, D::kUint4}) v.push_back(t);
+  return v;
+}();
+const std::vector<D> kQlY23 = [] {
+  std::vector<D> v = kQlY21;
+  v.push_back(D::kFloat4E2M1);
+  return v;
+}();
+const std::vector<D> kQlY25 = [] {
+  std::vector<D> v = kQlY23;
+  v.push_back(D::kInt2);
+  v.push_back(D::kUint2);
+  return v;
+}();
+const std::vector<AttributeSpec> kQlAttrs19 = {{"axis", 1}, {"saturate", 1}};
+const std::vector<AttributeSpec> kQlAttrs21 = {
+    {"axis", 1}, {"saturate", 1}, {"block_size", 0}, {"output_dtype", 0}};
+const std::vector<AttributeSpec> kQlAttrs23 = {
+    {"axis", 1}, {"saturate", 1}, {"block_size", 0}, {"output_dtype", 0}, {"precision", 0}};
+
+// clang-format off
+const std::vector<OpSchema> kSchemas = {
+  // domain, op, since, T1, T2, T3, attributes, granularities, axis selects, strategies, source
+  {"", "DequantizeLinear", 10, kDqX10, kFloatOnly, kFloatOnly, kNoAttributes, kPerTensor, false, kExactF32,
+   "seed 001, DequantizeLinear-10"},
+  {"", "DequantizeLinear", 13, kDqX10, kFloatOnly, kFloatOnly, kAxis, kPerAxis, false, kExactF32,
+   "seed 001, DequantizeLinear-13"},
+  {"", "DequantizeLinear", 19, kDqX19, kFloats, kFloats, kAxis, kPerAxis, false, kExactF32,
+   "seed 001, DequantizeLinear-19"},
+  {"", "DequantizeLinear", 21, kDqX21, kFloats, kFloats, kAxisBlock, kBlocked, false, kExactF32,
+   "seed 001, DequantizeLinear-21"},
+  {"", "DequantizeLinear", 23, kDqX23, kFloats, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
+   "seed 004, DequantizeLinear-23 (with output_dtype, as in the released schema)"},
+  {"", "DequantizeLinear", 24, kDqX23, kFloatsAndE8M0, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
+   "seed 004, DequantizeLinear-24"},
+  {"", "DequantizeLinear", 25, kDqX25, kFloatsAndE8M0, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
+   "seed 004, DequantizeLinear-25"},
+  {"com.microsoft", "DequantizeLinear", 1, {D::kInt8, D::kUint8}, {D::kFloat, D::kFloat16}, {D::kFloat, D::kFloat16},
+   {{"axis", std::nullopt}}, kPerAxis, true, kExactF32,
+   "seed 000, com.microsoft DequantizeLinear-1"},
+  // QuantizeLinear: quantize-schemas.md; the y types are the zero point's (output_types).
+  {"", "QuantizeLinear", 10, kQlX10, kFloatOnly, kQlY10, kNoAttributes, kPerTensor, false, kExactF32,
+   "quantize-schemas.md, QuantizeLinear-10"},
+  {"", "QuantizeLinear", 13, kQlX10, kFloatOnly, kQlY10, kAxis, kPerAxis, false, kExactF32,
+   "quantize-schemas.md, QuantizeLinear-13"},
+  {"", "QuantizeLinear", 19, kQlX19, kQlX19, kQlY19, kQlAttrs19, kPerAxis, false, kExactF32,
+   "quantize-schemas.md, QuantizeLinear-19", true},
+  {"", "QuantizeLinear", 21, kQlX19, kQlX19, kQlY21, kQlAttrs21, kBlocked, false, kExactF32,
+   "quantize-schemas.md, QuantizeLinear-21", true},
+  {"", "QuantizeLinear", 23, kQlX19, kQlScale23, kQlY23, kQlAttrs23, kBlocked, false, kExactF32Precision,
+   "quantize-schemas.md, QuantizeLinear-23", false, kFloats},
+  {"", "QuantizeLinear", 24, kQlX19, kQlScale24, kQlY23, kQlAttrs23, kBlocked, false, kExactF32Precision,
+   "quantize-schemas.md, QuantizeLinear-24", false, kFloats},
+  {"", "QuantizeLinear", 25, kQlX19, kQlScale24, kQlY25, kQlAttrs23, kBlocked, false, kExactF32Precision,
+   "quantize-schemas.md, QuantizeLinear-25", false, kFloats},
+  // DynamicQuantizeLinear: seed 003; its outputs are fixed (y, y_zero_point uint8; y_scale float).
+  {"", "DynamicQuantizeLinear", 11, kFloatOnly, {}, {D::kUint8}, kNoAttributes, kPerTensor,
+   false, kExactQuotientReciprocal, "seed 003, DynamicQuantizeLinear-11"},
+};
+// clang-format on
+
+bool Contains(const std::vector<DataType>& v, DataType t) {
+  return std::find(v.begin(), v.end(), t) != v.end();
+}
+
+}  // namespace
+
+const AttributeSpec* OpSchema::attribute(std::string_view name) const {
+  for (const AttributeSpec& a : attributes) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+bool OpSchema::allows(Granularity g) const {
+  return std::find(granularities.begin(), granularities.end(), g) != granularities.end();
+}
+bool OpSchema::allows_x(DataType t) const {
+  return Contains(x_types, t);
+}
+bool OpSchema::allows_scale(DataType t) const {
+  return Contains(scale_types, t);
+}
+bool OpSchema::allows_output(DataType t) const {
+  return Contains(output_types, t);
+}
+
+std::string OpSchema::label() const {
+  return (domain.empty() ? "" : std::string(domain) + ".") + std::string(op_type) + "-" +
+         std::to_string(since_version);
+}
+
+const Operator& OpSchema::op() const {
+  return *FindOperator(domain, op_type);  // every row's operator is registered (tested)
+}
+
+std::span<const OpSchema> AllSchemas() {
+  return kSchemas;
+}
+
+std::vector<const OpSchema*> SchemasOf(OperatorKind kind) {
+  std::vector<const OpSchema*> out;
+  for (const OpSchema& s : kSchemas) {
+    if (s.kind() == kind) out.push_back(&s);
+  }
+  return out;
+}
+
+std::vector<const OpSchema*> SchemasNamed(std::string_view name) {
+  const auto lower = [](std::string_view v) {
+    std::string out(v);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  std::vector<const OpSchema*> out;
+  for (const OpSchema& s : kSchemas) {
+    if (name == "all" || lower(s.op_type) == lower(name)) out.push_back(&s);
+  }
+  return out;
+}
+
+std::string OperatorNames() {
+  std::string names;
+  for (const Operator& o : AllOperators()) {
+    if (names.find(std::string(o.op_type)) == std::string::npos) {
+      names += (names.empty() ? "" : ", ") + std::string(o.op_type);
+    }
+  }
+  return names;
+}
+
+const OpSchema* ResolveSchema(std::string_view domain, std::string_view op_type, int64_t opset) {
+  domain = CanonicalDomain(domain);
+  const OpSchema* best = nullptr;
+  for (const OpSchema& s : kSchemas) {
+    if (s.domain != domain || s.op_type != op_type || s.since_version > opset) continue;
+    if (best == nullptr || s.since_version > best->since_version) best = &s;
+  }
+  return best;
+}
+
+int NewestKnownVersion(std::string_view domain, std::string_view op_type) {
+  domain = CanonicalDomain(domain);
+  int newest = 0;
+  for (const OpSchema& s : kSchemas) {
+    if (s.domain == domain && s.op_type == op_type) newest = std::max(newest, s.since_version);
+  }
+  return newest;
+}
+
+std::string TypeListString(const std::vector<DataType>& types) {
+  std::string s;
+  for (DataType t : types) s += (s.empty() ? "" : ", ") + std::string(element_type(t).name);
+  return s;
+}
+
+}  // namespace qconform

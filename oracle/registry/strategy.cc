@@ -1,0 +1,66 @@
+#include "oracle/registry/strategy.h"
+
+#include <iterator>
+
+namespace qconform {
+namespace {
+
+struct StrategyRow {
+  Strategy strategy;
+  std::string_view name;
+  const ElementType* (*working)(const QuantizationPlan&);
+};
+
+const ElementType* None(const QuantizationPlan&) {
+  return nullptr;
+}
+const ElementType* Float32(const QuantizationPlan&) {
+  return &element_type(DataType::kFloat);
+}
+const ElementType* OutputType(const QuantizationPlan& p) {
+  return p.output_type;
+}
+const ElementType* PrecisionType(const QuantizationPlan& p) {
+  return p.precision_type;
+}
+
+constexpr StrategyRow kStrategies[] = {
+    {Strategy::kExact, "exact", None},
+    {Strategy::kF32, "f32", Float32},
+    {Strategy::kOut, "out", OutputType},
+    {Strategy::kPrecision, "precision", PrecisionType},
+    {Strategy::kExactQuotient, "exact-quotient", None},
+    {Strategy::kReciprocal, "reciprocal", Float32},
+};
+
+// Row k describes strategy k: the lookup below indexes by the enum.
+constexpr bool RowsInEnumOrder() {
+  for (size_t k = 0; k < std::size(kStrategies); ++k) {
+    if (static_cast<size_t>(kStrategies[k].strategy) != k) return false;
+  }
+  return true;
+}
+static_assert(RowsInEnumOrder());
+
+const StrategyRow& Row(Strategy s) {
+  return kStrategies[static_cast<size_t>(s)];
+}
+
+}  // namespace
+
+std::string_view StrategyName(Strategy s) {
+  return Row(s).name;
+}
+
+std::optional<Strategy> StrategyFromName(std::string_view name) {
+  for (const StrategyRow& r : kStrategies) {
+    if (r.name == name) return r.strategy;
+  }
+  return std::nullopt;
+}
+
+const ElementType* WorkingType(Strategy s, const QuantizationPlan& plan) {
+  return Row(s).working(plan);
+}
+
+}  // namespace qconform

@@ -1,0 +1,30 @@
+// The admissible strategies: each a named way real implementations compute, with the type it
+// rounds its operands and result to (docs/semantics.md#d2, #d12, #d14). One table row per
+// strategy; schema rows list the strategies a version admits.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "oracle/registry/plan.h"
+
+namespace qconform {
+
+enum class Strategy {
+  kExact,      // the real value, rounded once
+  kF32,        // operands rounded to float32, the operation in float32
+  kOut,        // DequantizeLinear 23+: operands and product in the output type
+  kPrecision,  // QuantizeLinear 23+: x and y_scale in the `precision` type, quotient rounded to it
+  // DynamicQuantizeLinear: its exact result is the float32 procedure; these are the two other
+  // readings runtimes take of its division x / y_scale.
+  kExactQuotient,  // the exact quotient, rounded once
+  kReciprocal,     // x * RN32(1 / y_scale)
+};
+
+std::string_view StrategyName(Strategy s);
+std::optional<Strategy> StrategyFromName(std::string_view name);
+
+// The type a linear operator's strategy rounds to (nullptr: exact, no intermediate rounding).
+const ElementType* WorkingType(Strategy s, const QuantizationPlan& plan);
+
+}  // namespace qconform

@@ -1,0 +1,54 @@
+// What the oracle says about one output of a valid case: the exact result, and the result of
+// every other strategy the version admits, element by element. An element is conformant when a
+// backend's code equals the exact one or one of the alternatives (decision 2).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "oracle/core/codes.h"
+
+namespace qconform {
+
+struct StrategyOutput {
+  std::string strategy;  // "f32", "out", ...
+  Codes codes;           // empty when same_as_exact
+  // Every element equals the exact result (kept without a copy: large tensors need the memory).
+  bool same_as_exact = false;
+};
+
+struct OutputEvaluation {
+  std::string name;  // the output's name in the schema: "y"
+  int32_t data_type = 0;
+  std::vector<int64_t> shape;
+  Codes exact;
+  std::vector<StrategyOutput> alternatives;
+  // Elements the specification leaves open (NaN quantized to an integer type, decision 15;
+  // DynamicQuantizeLinear's undefined outputs, decision 13): any code is admissible there.
+  // Empty, or one flag per element.
+  std::vector<uint8_t> implementation_defined;
+  // Alternative j's code for element i, and all of its codes.
+  uint32_t alternative(size_t j, size_t i) const {
+    return alternatives[j].same_as_exact ? exact[i] : alternatives[j].codes[i];
+  }
+  const Codes& alternative_codes(size_t j) const {
+    return alternatives[j].same_as_exact ? exact : alternatives[j].codes;
+  }
+  bool is_free(size_t i) const {
+    return i < implementation_defined.size() && implementation_defined[i] != 0;
+  }
+  // The inputs behind element i, for messages: "x=0x07 (7) x_zero_point=0x01 (1) x_scale=...".
+  // It refers to the evaluated case's tensors: call it only while that case lives.
+  std::function<std::string(int64_t)> describe_inputs;
+};
+
+// A whole result the specification admits besides the primary one (decision 13: all-zero
+// input to DynamicQuantizeLinear), with the name reports give it.
+struct OracleOutcome {
+  std::string name;
+  std::vector<OutputEvaluation> outputs;
+};
+
+}  // namespace qconform

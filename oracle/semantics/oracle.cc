@@ -1,0 +1,130 @@
+#include "oracle/semantics/oracle.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "oracle/semantics/dynamic_quantize.h"
+#include "oracle/semantics/quantize.h"
+
+namespace qconform {
+namespace {
+
+OracleResult RunDequantize(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
+  OracleResult r;
+  LinearValidation v = ValidateDequantize(c, schema);
+  r.findings = std::move(v.findings);
+  if (v.plan) r.outputs.push_back(EvaluateDequantize(c, schema, *v.plan, options));
+  r.plan = v.plan;
+  return r;
+}
+
+OracleResult RunQuantize(const Case& c, const OpSchema& schema, const EvaluateOptions&) {
+  OracleResult r;
+  LinearValidation v = ValidateQuantize(c, schema);
+  r.findings = std::move(v.findings);
+  if (!v.plan) return r;
+  r.plan = v.plan;
+  r.outputs.push_back(EvaluateQuantize(c, schema, *v.plan));
+  const OutputEvaluation& y = r.outputs.back();
+  for (size_t i = 0; i < y.implementation_defined.size(); ++i) {
+    if (!y.is_free(i)) continue;
+    r.findings.push_back({&RuleById("ql.nan.integer"),
+                          schema.label() + ": y[" + std::to_string(i) + "] (" +
+                              y.describe_inputs(static_cast<int64_t>(i)) + ") is NaN into " +
+                              DataTypeName(y.data_type) + ", which has no NaN"});
+    break;
+  }
+  return r;
+}
+
+OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOptions&) {
+  DynamicQuantizeResult d = RunDynamicQuantize(c, schema);
+  OracleResult r;
+  r.findings = std::move(d.findings);
+  r.outputs = std::move(d.outputs);
+  r.other_outcomes = std::move(d.other_outcomes);
+  return r;
+}
+
+// The oracle's entry point per kind of operator (the registry's OperatorKind), in kind order.
+using RunFunction = OracleResult (*)(const Case&, const OpSchema&, const EvaluateOptions&);
+constexpr RunFunction kRunByKind[] = {RunDequantize, RunQuantize, RunDynamic};
+static_assert(std::size(kRunByKind) == kOperatorKinds);
+
+struct DomainOpset {
+  std::string_view domain;
+  int64_t newest;
+};
+constexpr DomainOpset kNewestOpsets[] = {{"", 25}, {"com.microsoft", 1}};
+
+void CheckCodesFitShapes(const Case& c) {
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    const Tensor* t = c.input(k);
+    if (t == nullptr || find_element_type(t->data_type) == nullptr) continue;
+    if (std::any_of(t->shape.begin(), t->shape.end(), [](int64_t d) { return d < 0; })) continue;
+    if (static_cast<int64_t>(t->codes.size()) != t->element_count()) {
+      throw OracleError("case " + c.id + ": input " + std::to_string(k) + " holds " +
+                        std::to_string(t->codes.size()) + " codes but its shape " +
+                        ShapeString(t->shape) + " has " + std::to_string(t->element_count()) +
+                        " elements");
+    }
+  }
+}
+
+}  // namespace
+
+const Finding* OracleResult::rejection() const {
+  for (const Finding& f : findings) {
+    if (f.rule->severity == Severity::kMustReject) return &f;
+  }
+  return nullptr;
+}
+
+int64_t NewestKnownOpset(std::string_view domain) {
+  domain = CanonicalDomain(domain);
+  for (const DomainOpset& d : kNewestOpsets) {
+    if (d.domain == domain) return d.newest;
+  }
+  return 0;
+}
+
+OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
+  if (!c.profile.empty()) {
+    const Profile* profile = FindProfile(c.profile);
+    if (profile == nullptr) {
+      throw OracleError("case " + c.id + ": unknown profile '" + c.profile +
+                        "' (known: " + ProfileNames() + ")");
+    }
+    Case plain = profile->read_as(c);
+    plain.profile.clear();
+    OracleResult r = RunOracle(plain, options);
+    for (Finding& f : profile->check(c)) r.findings.push_back(std::move(f));
+    if (r.must_reject()) r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset();
+    return r;
+  }
+  const std::string label = OperatorLabel(c.domain, c.op_type, c.opset);
+  const Operator* op = FindOperator(c.domain, c.op_type);
+  if (op == nullptr || NewestKnownVersion(c.domain, c.op_type) == 0) {
+    throw OracleError("case " + c.id + ": the oracle does not know " + label);
+  }
+  if (c.opset > NewestKnownOpset(c.domain)) {
+    throw OracleError("case " + c.id + ": opset " + std::to_string(c.opset) +
+                      " is newer than the newest the oracle knows (" +
+                      std::to_string(NewestKnownOpset(c.domain)) + ")");
+  }
+  CheckCodesFitShapes(c);
+  const OpSchema* schema = ResolveSchema(c.domain, c.op_type, c.opset);
+  if (schema == nullptr) {
+    OracleResult r;
+    r.op = op;
+    r.findings.push_back({&RuleById("op.not_in_opset"),
+                          c.op_type + " does not exist at opset " + std::to_string(c.opset)});
+    return r;
+  }
+  OracleResult r = kRunByKind[static_cast<size_t>(op->kind)](c, *schema, options);
+  r.op = op;
+  r.schema = schema;
+  return r;
+}
+
+}  // namespace qconform

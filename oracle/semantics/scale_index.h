@@ -1,0 +1,70 @@
+// Which x_scale / x_zero_point element applies to each element of x: per-tensor (always 0),
+// per-axis (the coordinate along axis) or blocked (the axis coordinate divided by block_size,
+// other coordinates unchanged). Shared by every quantization operator.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "oracle/registry/schema.h"
+
+namespace qconform {
+
+class ScaleIndex {
+ public:
+  // x_shape is x's shape, axis already in [0, rank), block_size > 0 only for kBlocked; the
+  // blocked scale's axis length is ceil(D[axis] / block_size).
+  ScaleIndex(Granularity g, const std::vector<int64_t>& x_shape, int axis, int64_t block_size);
+
+  // One past the last flat index from i on that uses the same scale element as i (a run):
+  // the whole tensor per-tensor, a stretch of `inner` elements per-axis, up to the next block
+  // or row boundary when blocking the last axis (else a single element).
+  int64_t run_end(int64_t i, int64_t n) const {
+    int64_t end = n;
+    switch (granularity_) {
+      case Granularity::kPerTensor:
+        break;
+      case Granularity::kPerAxis:
+        end = (i / inner_ + 1) * inner_;
+        break;
+      case Granularity::kBlocked:
+        if (inner_ == 1) {
+          const int64_t p = i % axis_length_;
+          end = std::min(i - p + axis_length_, i - p % block_size_ + block_size_);
+        } else {
+          end = i + 1;
+        }
+        break;
+    }
+    return std::min(end, n);
+  }
+
+  // Flat (row-major) index into x_scale for flat index i of x.
+  int64_t operator()(int64_t i) const {
+    switch (granularity_) {
+      case Granularity::kPerTensor:
+        return 0;
+      case Granularity::kPerAxis:
+        return (i / inner_) % axis_length_;
+      case Granularity::kBlocked: {
+        const int64_t outer = i / (axis_length_ * inner_);
+        const int64_t k = (i / inner_) % axis_length_;
+        return (outer * scale_axis_length_ + k / block_size_) * inner_ + i % inner_;
+      }
+    }
+    return 0;
+  }
+
+ private:
+  Granularity granularity_;
+  int64_t inner_ = 1;        // product of the dimensions after axis
+  int64_t axis_length_ = 1;  // D[axis]
+  int64_t scale_axis_length_ = 1;
+  int64_t block_size_ = 1;
+};
+
+// Row-major coordinates of flat index i in shape.
+std::vector<int64_t> Coordinates(const std::vector<int64_t>& shape, int64_t i);
+
+}  // namespace qconform

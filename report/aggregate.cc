@@ -1,0 +1,76 @@
+#include "report/aggregate.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "report/text.h"
+
+namespace qconform::tools {
+
+const std::vector<std::string> kGranularities = {"per-tensor", "per-axis", "blocked",
+                                                 "must-reject"};
+
+std::string Cell::text() const {
+  std::string t = std::to_string(pass) + "/" + std::to_string(total());
+  if (fail) t += " " + std::to_string(fail) + " failing";
+  if (skip) t += " " + std::to_string(skip) + " unsupported";
+  return t;
+}
+
+MatrixCells Matrix(const RunSummary& s) {
+  MatrixCells m;
+  for (const CaseResult& r : s.results) {
+    Cell& c = m[{r.features.op, r.features.version, r.features.x_type}][r.features.granularity];
+    const Outcome o = r.outcome();
+    (o == Outcome::kPass ? c.pass : o == Outcome::kSkip ? c.skip : c.fail) += 1;
+  }
+  return m;
+}
+
+std::map<std::string, std::map<std::string, int>> Fingerprints(const RunSummary& s) {
+  std::map<std::string, std::map<std::string, int>> f;
+  for (const CaseResult& r : s.results) {
+    if (r.kind != Kind::kConformant) continue;
+    f[r.features.op + "-" + std::to_string(r.features.version)][Join(r.strategies, "+")] += 1;
+  }
+  return f;
+}
+
+std::map<std::string, int> CountByKind(const RunSummary& s) {
+  std::map<std::string, int> n;
+  for (const CaseResult& r : s.results) n[std::string(KindName(r.kind))] += 1;
+  return n;
+}
+
+std::map<std::string, int> CountByGate(const RunSummary& s) {
+  std::map<std::string, int> n;
+  for (Gate g : s.gates) n[std::string(GateName(g))] += 1;
+  return n;
+}
+
+std::string SummaryLines(const RunSummary& s) {
+  std::ostringstream out;
+  int pass = 0, fail = 0, skip = 0;
+  for (const CaseResult& r : s.results) {
+    const Outcome o = r.outcome();
+    (o == Outcome::kPass ? pass : o == Outcome::kSkip ? skip : fail) += 1;
+  }
+  out << s.backend.name << " " << s.backend.version << ": " << s.results.size() << " cases, "
+      << pass << " conformant, " << fail << " failing, " << skip << " unsupported";
+  if (s.seconds > 0) {
+    char rate[64];
+    std::snprintf(rate, sizeof rate, " (%.1f s, %.0f cases/s)", s.seconds,
+                  static_cast<double>(s.results.size()) / s.seconds);
+    out << rate;
+  }
+  out << "\n";
+  for (const auto& [kind, n] : CountByKind(s)) out << "  " << kind << ": " << n << "\n";
+  out << "baseline " << (s.baseline_path.empty() ? "(none)" : s.baseline_path) << ": ";
+  std::vector<std::string> parts;
+  for (const auto& [g, n] : CountByGate(s)) parts.push_back(std::to_string(n) + " " + g);
+  if (!s.stale_entries.empty()) parts.push_back(std::to_string(s.stale_entries.size()) + " stale");
+  out << Join(parts, ", ") << " -> " << (s.gate_ok() ? "MATCHES" : "DIFFERS") << "\n";
+  return out.str();
+}
+
+}  // namespace qconform::tools

@@ -1,0 +1,40 @@
+// The report as a document, written once against this interface and rendered by each format
+// (markdown_document.cc, html_document.cc): the two reports can never drift apart.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace qconform::tools {
+
+struct TableCell {
+  std::string text;
+  std::string colour;  // "", "green", "amber" or "red"
+};
+
+struct ListItem {
+  std::string code;  // shown as code (a case id)
+  std::string text;
+  std::string link;  // relative link, "" for none
+  std::string link_text;
+};
+
+class Document {
+ public:
+  virtual ~Document() = default;
+  virtual void Title(const std::string& text) = 0;
+  virtual void Heading(const std::string& text) = 0;
+  virtual void Paragraph(const std::string& text) = 0;
+  virtual void Preformatted(const std::string& text) = 0;
+  virtual void Table(const std::vector<std::string>& header,
+                     const std::vector<std::vector<TableCell>>& rows) = 0;
+  virtual void List(const std::vector<ListItem>& items) = 0;
+  // The whole document so far.
+  virtual std::string Text() const = 0;
+};
+
+std::unique_ptr<Document> MakeMarkdownDocument();
+std::unique_ptr<Document> MakeHtmlDocument();
+
+}  // namespace qconform::tools

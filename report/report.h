@@ -1,0 +1,24 @@
+// The report of a conformance run, for people first and machines second:
+//   report.md, report.html   the matrix (operator x version x input type x granularity), the
+//                            strategy fingerprint, accepted must-reject cases, crashes, failures
+//                            (one document, rendered twice: report/document.h)
+//   results.json             one record per case (report/json_writer.h)
+//   junit.xml                one testcase per case, grouped by operator version
+//   repro/<case-id>/         a case directory per failure, runnable by any ONNX runner
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/aggregate.h"
+#include "report/json_writer.h"
+#include "runner/conformance_run.h"
+
+namespace qconform::tools {
+
+// Writes every file above into `dir` (created if needed). `cases` are the run's cases, in the
+// order of s.results, for the reproducers.
+void WriteReport(const std::string& dir, const RunSummary& s,
+                 const std::vector<CatalogueCase>& cases);
+
+}  // namespace qconform::tools

@@ -1,0 +1,50 @@
+#include "runner/catalogue.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "onnx_io/case_io.h"
+
+namespace qconform::tools {
+namespace fs = std::filesystem;
+
+std::string SourceDir() {
+  const char* env = std::getenv("QCONFORM_SOURCE_DIR");
+  return env && *env ? env : QCONFORM_SOURCE_DIR;
+}
+
+bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter) {
+  return filter.empty() || std::any_of(filter.begin(), filter.end(), [&](const std::string& f) {
+           return id.find(f) != std::string::npos;
+         });
+}
+
+std::vector<GeneratedCase> GeneratedBatches(const BatchOptions& batch) {
+  std::vector<GeneratedCase> cases = GenerateBatch(batch);
+  if (!batch.schemas.empty()) return cases;
+  BatchOptions quantize = batch;
+  quantize.schemas = SchemasOf(OperatorKind::kQuantizeLinear);
+  quantize.count = batch.count / 2;
+  for (GeneratedCase& g : GenerateBatch(quantize)) cases.push_back(std::move(g));
+  return cases;
+}
+
+std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
+                                         const std::vector<std::string>& filter,
+                                         const std::string& profile) {
+  std::vector<CatalogueCase> out;
+  for (const std::string& path : FindCaseDirectories({dir})) {
+    if (!MatchesFilter(fs::path(path).filename().string(), filter)) continue;
+    CaseDirectory d = ReadCaseDirectory(path);
+    for (DataSet& ds : d.data_sets) {
+      if (!ds.c.profile.empty() && ds.c.profile != profile) continue;
+      if (ds.then) continue;  // chain models are for ONNX runners (qconform check), not runs
+      ds.c.profile = profile;
+      out.push_back({std::move(ds.c), path});
+    }
+  }
+  return out;
+}
+
+}  // namespace qconform::tools

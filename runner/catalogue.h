@@ -1,0 +1,43 @@
+// What a run runs: the case directories of a catalogue (golden/ or a vendor's own), loaded under
+// a profile and a filter, plus the seeded batch of generated cases every run adds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "generators/batch.h"
+#include "oracle/core/case.h"
+
+namespace qconform::tools {
+
+// The generated cases every run adds to the golden catalogue (qconform run --count/--seed).
+constexpr int kDefaultGeneratedCount = 300;
+constexpr uint64_t kDefaultGeneratedSeed = 20261122;
+
+// The generated batches of a run: `batch` (DequantizeLinear unless it names schemas), and when
+// it names none, half as many QuantizeLinear cases from the same seed. `qconform run` and the
+// conformance suites use the same, so they share one baseline.
+std::vector<GeneratedCase> GeneratedBatches(const BatchOptions& batch);
+
+// A case and what the catalogue says about it.
+struct CatalogueCase {
+  Case c;
+  std::string source;  // the case directory it came from ("" for generated cases)
+};
+
+// Whether a case id is selected by --filter: it contains one of the substrings (all when empty).
+bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter);
+
+// Every case directory under `dir` (the golden catalogue), sorted by id. `filter` keeps the ids
+// containing any of its substrings (all when empty). Cases are judged under `profile`: a case
+// written for another profile is left out, a plain case takes this one (so a TensorRT run
+// judges every case by TensorRT's rules). Throws CaseIoError on an unreadable case.
+std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
+                                         const std::vector<std::string>& filter = {},
+                                         const std::string& profile = "");
+
+// Where the source tree's golden catalogue and expectations live ($QCONFORM_SOURCE_DIR overrides).
+std::string SourceDir();
+
+}  // namespace qconform::tools

@@ -1,0 +1,133 @@
+#include "runner/conformance_run.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "oracle/semantics/oracle.h"
+
+namespace qconform::tools {
+
+OpenedBackend OpenBackend(const std::string& spec, const BackendOptions& options) {
+  std::unique_ptr<Backend> b = MakeBackend(spec, options);
+  // An exec backend names itself in its handshake.
+  if (std::optional<std::string> error = b->Open()) throw std::runtime_error(*error);
+  BackendInfo info{b->name(), b->version(), b->capabilities()};
+  return {std::move(b), std::move(info)};
+}
+
+std::vector<CaseResult> RunCases(const std::vector<CatalogueCase>& cases, const RunOptions& options,
+                                 std::unique_ptr<Backend> first,
+                                 const std::function<void(const CaseResult&, size_t)>& on_result,
+                                 const std::function<bool(const std::string&)>& run_alone) {
+  const size_t n = cases.size();
+  // The oracle once per case: it decides which cases may share a batch, then judges them.
+  std::vector<std::optional<OracleResult>> oracles(n);
+  std::vector<bool> batchable(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    try {
+      oracles[i] = RunOracle(cases[i].c);
+    } catch (const std::exception&) {
+      continue;  // JudgeCase reports it
+    }
+    batchable[i] = oracles[i]->findings.empty() && !(run_alone && run_alone(cases[i].c.id));
+  }
+  const auto same_header = [&](size_t a, size_t b) {
+    return cases[a].c.domain == cases[b].c.domain && cases[a].c.opset == cases[b].c.opset &&
+           cases[a].c.profile == cases[b].c.profile;
+  };
+  std::vector<CaseResult> results(n);
+  size_t next = 0;
+  std::mutex lock;
+  size_t done = 0;
+  std::string first_error;
+  auto worker = [&](std::unique_ptr<Backend> backend) {
+    try {
+      if (!backend) backend = MakeBackend(options.backend, options.backend_options);
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> hold(lock);
+      if (first_error.empty()) first_error = e.what();
+      return;
+    }
+    for (;;) {
+      size_t b, e;
+      {
+        std::lock_guard<std::mutex> hold(lock);
+        if (next >= n) break;
+        b = next;
+        e = b + 1;
+        while (e < n && e - b < kBatchSize && batchable[b] && batchable[e] && same_header(b, e)) {
+          ++e;
+        }
+        next = e;
+      }
+      const auto start = std::chrono::steady_clock::now();
+      std::vector<Case> batch;
+      for (size_t i = b; i < e; ++i) batch.push_back(cases[i].c);
+      std::vector<BackendResult> observed = backend->RunBatch(batch);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+          static_cast<double>(e - b);
+      for (size_t i = b; i < e; ++i) {
+        CaseResult r = oracles[i]
+                           ? JudgeCase(cases[i].c, *oracles[i], observed[i - b], options.compare)
+                           : JudgeCase(cases[i].c, observed[i - b], options.compare);
+        if (r.outcome() == Outcome::kFail) r.as_run = backend->Adapt(cases[i].c);
+        r.seconds = seconds;
+        std::lock_guard<std::mutex> hold(lock);
+        results[i] = std::move(r);
+        on_result(results[i], ++done);
+      }
+    }
+  };
+  const int jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(n)));
+  std::vector<std::thread> threads;
+  for (int k = 0; k < jobs; ++k) {
+    threads.emplace_back(worker, k == 0 ? std::move(first) : std::unique_ptr<Backend>());
+  }
+  for (std::thread& t : threads) t.join();
+  if (!first_error.empty() && done == 0) throw std::runtime_error(first_error);
+  return results;
+}
+
+bool RunSummary::gate_ok() const {
+  return stale_entries.empty() && std::all_of(gates.begin(), gates.end(), GateOk);
+}
+
+RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions& options,
+                      OpenedBackend opened, const Expectations& baseline,
+                      const std::function<bool(const std::string&)>& in_scope,
+                      const std::function<void(const CaseResult&, Gate, size_t)>& on_result) {
+  RunSummary s;
+  s.backend = opened.info;
+  s.baseline_path = baseline.path;
+  const auto start = std::chrono::steady_clock::now();
+  s.results = RunCases(
+      cases, options, std::move(opened.backend),
+      [&](const CaseResult& r, size_t done) {
+        on_result(r, Classify(r, baseline.find(r.id)), done);
+      },
+      [&](const std::string& id) { return baseline.find(id) != nullptr; });
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  GateVerdict v = ApplyGate(s.results, baseline, in_scope);
+  s.gates = std::move(v.gates);
+  s.stale_entries = std::move(v.stale_entries);
+  return s;
+}
+
+std::string DefaultBaselinePath(const BackendInfo& info) {
+  if (info.name == "oracle") return "";
+  std::string version = info.version;
+  // major.minor: a patch release keeps the baseline.
+  if (const size_t dot = version.find('.'); dot != std::string::npos) {
+    if (const size_t second = version.find('.', dot + 1); second != std::string::npos) {
+      version = version.substr(0, second);
+    }
+  }
+  return SourceDir() + "/suites/expectations/" + info.name + "-" + version + ".txt";
+}
+
+}  // namespace qconform::tools

@@ -1,0 +1,72 @@
+// A conformance run: cases go to a backend, the one judge (verdict/judge.h) judges what came
+// back, and the one gate (verdict/gate.h) compares it with the backend's baseline. Shared by
+// `qconform run`, `qconform baseline` and the GoogleTest conformance suites.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "adapters/backend.h"
+#include "runner/catalogue.h"
+#include "verdict/gate.h"
+#include "verdict/judge.h"
+
+namespace qconform::tools {
+
+// Runs every case against `jobs` instances of the backend (one worker each). on_result is
+// called once per case, in completion order, under a lock: results are reported as they arrive.
+struct RunOptions {
+  std::string backend;  // MakeBackend's spelling
+  BackendOptions backend_options;
+  CompareOptions compare;
+  int jobs = 1;
+};
+struct BackendInfo {
+  std::string name, version, capabilities;
+};
+// A backend made and opened (an exec backend's process started, its handshake read), so that
+// its name and version are known before the run; the run's first worker then uses it.
+struct OpenedBackend {
+  std::unique_ptr<Backend> backend;
+  BackendInfo info;
+};
+// Throws std::invalid_argument / std::runtime_error when the backend cannot be made or started.
+OpenedBackend OpenBackend(const std::string& spec, const BackendOptions& options);
+// `first` (may be null) serves the first worker; the others make their own.
+// Cases the oracle finds nothing to question, of one domain and opset, and not `run_alone`
+// (the baseline's known failures) go to the backend in batches of up to kBatchSize
+// (Backend::RunBatch: the same results, fewer sessions); every other case alone.
+constexpr size_t kBatchSize = 16;
+std::vector<CaseResult> RunCases(
+    const std::vector<CatalogueCase>& cases, const RunOptions& options,
+    std::unique_ptr<Backend> first,
+    const std::function<void(const CaseResult&, size_t done)>& on_result,
+    const std::function<bool(const std::string& id)>& run_alone = {});
+
+// A whole run, judged against a baseline.
+struct RunSummary {
+  BackendInfo backend;
+  std::string baseline_path;  // "" when the backend has none
+  double seconds = 0;
+  std::vector<CaseResult> results;
+  std::vector<Gate> gates;                 // per result
+  std::vector<std::string> stale_entries;  // baseline ids in scope the run did not meet
+  bool gate_ok() const;
+};
+
+// RunCases plus the baseline (verdict/gate.h): every result classified. A baseline entry the
+// run did not meet is stale when `in_scope` says its id belongs to the selected cases (a
+// filtered run cannot tell about the others). `on_result` sees each result and its gate as it
+// arrives.
+RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions& options,
+                      OpenedBackend opened, const Expectations& baseline,
+                      const std::function<bool(const std::string& id)>& in_scope,
+                      const std::function<void(const CaseResult&, Gate, size_t done)>& on_result);
+
+// The checked-in baseline of a backend: suites/expectations/<name>-<major>.<minor>.txt
+// ("onnxruntime-1.30.txt"); the oracle has none (it must pass everything).
+std::string DefaultBaselinePath(const BackendInfo& info);
+
+}  // namespace qconform::tools

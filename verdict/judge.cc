@@ -1,0 +1,190 @@
+#include "verdict/judge.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace qconform {
+namespace {
+
+struct Comparison {
+  Kind kind = Kind::kConformant;
+  std::string detail;
+  std::vector<OutputComparison> outputs;
+};
+
+// Every expected output against the observed ones.
+Comparison CompareOutputs(const Case& c, const std::vector<OutputEvaluation>& expected,
+                          const std::vector<Tensor>& observed, const CompareOptions& options) {
+  Comparison j;
+  for (size_t k = 0; k < expected.size(); ++k) {
+    if (k >= observed.size()) {
+      j.kind = Kind::kWrongOutputs;
+      j.detail = "output " + expected[k].name + " is missing";
+      break;
+    }
+    const Tensor& t = observed[k];
+    OutputComparison cmp =
+        CompareOutput(expected[k], {t.data_type, t.shape, t.codes}, options, c.id);
+    if (!cmp.conforms() && j.kind == Kind::kConformant) {
+      j.kind = Kind::kWrongOutputs;
+      j.detail = !cmp.structural_error.empty()
+                     ? cmp.structural_error
+                     : std::to_string(cmp.mismatched) + " of " + std::to_string(cmp.elements) +
+                           " elements not admissible; first: " + cmp.mismatches.front().message;
+    }
+    j.outputs.push_back(std::move(cmp));
+  }
+  return j;
+}
+
+// The strategies that explain every element of every conforming output.
+std::vector<std::string> Fingerprint(const std::vector<OutputComparison>& outputs) {
+  std::vector<std::string> result;
+  bool first = true;
+  for (const OutputComparison& o : outputs) {
+    if (!o.conforms()) continue;
+    std::vector<std::string> s;
+    if (o.admissible == 0) {
+      s = {"exact"};
+      for (const auto& [name, count] : o.strategy_matches) {
+        if (count == o.elements && name != "exact") s.push_back(name);
+      }
+    } else {
+      s = o.consistent_strategies();
+    }
+    std::sort(s.begin(), s.end());
+    if (first) {
+      result = s;
+      first = false;
+    } else {
+      std::vector<std::string> both;
+      std::set_intersection(result.begin(), result.end(), s.begin(), s.end(),
+                            std::back_inserter(both));
+      result = both;
+    }
+  }
+  return result;
+}
+
+// "exact", or which outputs needed another strategy: "y: 5 of 18 elements admissible via f32".
+std::string DescribeAdmissible(const std::vector<OutputComparison>& outputs) {
+  std::string s;
+  for (const OutputComparison& o : outputs) {
+    if (o.admissible == 0) continue;
+    std::string names;
+    for (const std::string& n : o.consistent_strategies()) names += (names.empty() ? "" : "/") + n;
+    s += (s.empty() ? "" : "; ") + o.name + ": " + std::to_string(o.admissible) + " of " +
+         std::to_string(o.elements) + " elements admissible via " +
+         (names.empty() ? "a mix of strategies" : names);
+  }
+  return s.empty() ? "exact" : s;
+}
+
+// Crash, timeout and protocol errors are the backend's failures whatever the case; unsupported
+// is the harness's limit. Refusals are judged against the oracle.
+constexpr std::pair<ErrorKind, Kind> kErrorKinds[] = {
+    {ErrorKind::kUnsupported, Kind::kUnsupported},
+    {ErrorKind::kCrash, Kind::kCrash},
+    {ErrorKind::kTimeout, Kind::kTimeout},
+    {ErrorKind::kProtocolError, Kind::kProtocolError},
+};
+
+}  // namespace
+
+CaseFeatures FeaturesOf(const Case& c, const OracleResult* oracle) {
+  CaseFeatures f;
+  f.op = c.domain.empty() ? c.op_type : c.domain + "." + c.op_type;
+  f.version = c.opset;
+  const Tensor* x = c.input(0);
+  f.x_type = x ? DataTypeName(x->data_type) : "absent";
+  if (oracle != nullptr && oracle->must_reject()) {
+    f.granularity = "must-reject";
+  } else if (oracle != nullptr && oracle->plan) {
+    f.granularity = std::string(GranularityName(oracle->plan->granularity));
+  } else {
+    f.granularity = "per-tensor";  // DynamicQuantizeLinear, or a case the oracle cannot judge
+  }
+  return f;
+}
+
+std::string ExpectedSummary(const OracleResult& oracle) {
+  if (const Finding* f = oracle.rejection()) return "reject:" + std::string(f->rule->id);
+  if (!oracle.findings.empty()) {
+    return "implementation-defined:" + std::string(oracle.findings[0].rule->id);
+  }
+  return "outputs";
+}
+
+CaseResult JudgeCase(const Case& c, const OracleResult& oracle, const BackendResult& observed,
+                     const CompareOptions& options) {
+  CaseResult r;
+  r.id = c.id;
+  r.observed = observed;
+  r.features = FeaturesOf(c, &oracle);
+  r.expected = ExpectedSummary(oracle);
+  std::string refusal;
+  if (observed.error) {
+    const BackendError& e = *observed.error;
+    for (const auto& [error, kind] : kErrorKinds) {
+      if (error != e.kind) continue;
+      r.kind = kind;
+      r.detail = e.message;
+      return r;
+    }
+    refusal = std::string(ErrorKindName(e.kind)) + ": " + e.message;
+  }
+  if (const Finding* rule = oracle.rejection()) {
+    r.kind = observed.error ? Kind::kRejectedAsRequired : Kind::kAcceptedInvalid;
+    r.detail = std::string(rule->rule->id) + ": " + rule->message;
+    if (observed.error) r.detail += " [backend: " + refusal + "]";
+    return r;
+  }
+  if (observed.error) {
+    r.kind = oracle.rejection_admissible() ? Kind::kRejectedAdmissibly : Kind::kRejectedValid;
+    r.detail = r.kind == Kind::kRejectedAdmissibly
+                   ? std::string(oracle.findings[0].rule->id) + " [backend: " + refusal + "]"
+                   : refusal;
+    return r;
+  }
+  Comparison j = CompareOutputs(c, oracle.outputs, observed.outputs, options);
+  // Whole results the specification also admits (docs/semantics.md#d13): the first that fits.
+  for (const OracleOutcome& other : oracle.other_outcomes) {
+    if (j.kind == Kind::kConformant) break;
+    Comparison alt = CompareOutputs(c, other.outputs, observed.outputs, options);
+    if (alt.kind == Kind::kConformant) {
+      j = std::move(alt);
+      j.detail = "matches the admissible outcome '" + other.name + "'";
+    }
+  }
+  r.kind = j.kind;
+  r.detail =
+      j.kind == Kind::kConformant && j.detail.empty() ? DescribeAdmissible(j.outputs) : j.detail;
+  for (const OutputComparison& o : j.outputs) {
+    for (const Mismatch& m : o.mismatches) r.mismatches.push_back(m.message);
+    if (o.mismatched > static_cast<int64_t>(o.mismatches.size())) {
+      r.mismatches.push_back(
+          "... " + std::to_string(o.mismatched - static_cast<int64_t>(o.mismatches.size())) +
+          " more mismatches in " + o.name);
+    }
+  }
+  r.strategies = Fingerprint(j.outputs);
+  r.outputs = std::move(j.outputs);
+  return r;
+}
+
+CaseResult JudgeCase(const Case& c, const BackendResult& observed, const CompareOptions& options) {
+  try {
+    const OracleResult oracle = RunOracle(c);
+    return JudgeCase(c, oracle, observed, options);
+  } catch (const std::exception& e) {
+    CaseResult r;
+    r.id = c.id;
+    r.observed = observed;
+    r.features = FeaturesOf(c, nullptr);
+    r.kind = Kind::kCaseError;
+    r.detail = e.what();
+    return r;
+  }
+}
+
+}  // namespace qconform
