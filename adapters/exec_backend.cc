@@ -1,36 +1,21 @@
 #include "adapters/exec_backend.h"
 
 #include <algorithm>
-
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cerrno>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
 
+#include "adapters/exec/protocol.h"
 #include "onnx_io/case_io.h"
 
 namespace qconform {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::string_view kPrefix = "@qconform ";
 // The handshake may take longer than a case: a runtime loads its libraries first.
 constexpr double kHandshakeSeconds = 60;
-// Stray lines shown on stderr before we only count them.
-constexpr int kStrayShown = 5;
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 std::string MakeTempDir() {
   const char* tmp = std::getenv("TMPDIR");
@@ -40,17 +25,6 @@ std::string MakeTempDir() {
                              std::string(std::strerror(errno)));
   }
   return pattern;
-}
-
-bool WriteAll(int fd, const std::string& s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    const ssize_t n = write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
 }
 
 BackendResult Failure(ErrorKind kind, std::string message) {
@@ -70,8 +44,6 @@ ExecBackend::ExecBackend(std::string command, BackendOptions options, std::strin
       options_(std::move(options)),
       label_(std::move(label)),
       name_(label_) {
-  // A child that dies while we write must not kill us: write() then fails with EPIPE.
-  signal(SIGPIPE, SIG_IGN);
   if (options_.work_dir.empty()) {
     work_dir_ = MakeTempDir();
     own_work_dir_ = true;
@@ -82,21 +54,7 @@ ExecBackend::ExecBackend(std::string command, BackendOptions options, std::strin
 }
 
 ExecBackend::~ExecBackend() {
-  if (pid_ > 0) {
-    WriteAll(to_child_, "quit\n");
-    close(to_child_);
-    to_child_ = -1;
-    // Give it a moment to leave on its own, then make sure.
-    for (int i = 0; i < 50 && pid_ > 0; ++i) {
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        exited_ = true;
-        break;
-      }
-      usleep(20000);
-    }
-    Stop();
-  }
+  child_.Quit("quit");
   if (own_work_dir_) {
     std::error_code ignored;
     fs::remove_all(work_dir_, ignored);
@@ -113,133 +71,30 @@ std::string ExecBackend::capabilities() const {
   return capabilities_;
 }
 
-std::optional<std::string> ExecBackend::Start() {
-  int in_pipe[2], out_pipe[2];
-  if (pipe2(in_pipe, O_CLOEXEC) != 0) return "pipe: " + std::string(std::strerror(errno));
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-    close(in_pipe[0]);
-    close(in_pipe[1]);
-    return "pipe: " + std::string(std::strerror(errno));
-  }
-  const pid_t pid = fork();
-  if (pid < 0) return "fork: " + std::string(std::strerror(errno));
-  if (pid == 0) {
-    // The child: its own process group, so that a timeout kills everything it started.
-    setpgid(0, 0);
-    dup2(in_pipe[0], STDIN_FILENO);
-    dup2(out_pipe[1], STDOUT_FILENO);
-    signal(SIGPIPE, SIG_DFL);
-    execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  close(in_pipe[0]);
-  close(out_pipe[1]);
-  pid_ = pid;
-  to_child_ = in_pipe[1];
-  from_child_ = out_pipe[0];
-  buffer_.clear();
-  exited_ = false;
-
-  const Answer hello = ReadAnswer(std::max(kHandshakeSeconds, options_.timeout_seconds));
-  if (hello.status != Answer::Status::kLine) {
+std::optional<std::string> ExecBackend::Open() {
+  if (child_.running()) return std::nullopt;
+  if (std::optional<std::string> error = child_.Start(command_)) return error;
+  const ChildProcess::Line hello = child_.ReadLine(
+      kProtocolPrefix, std::max(kHandshakeSeconds, options_.timeout_seconds), name_);
+  if (hello.status != ChildProcess::Line::Status::kLine) {
     const std::string why =
-        hello.status == Answer::Status::kTimeout
+        hello.status == ChildProcess::Line::Status::kTimeout
             ? "no handshake within " + std::to_string(int(kHandshakeSeconds)) + " s"
-            : "it " + ExitDescription() + " before the handshake";
-    Stop();
+            : "it " + child_.ExitDescription() + " before the handshake";
+    child_.Kill();
     return "cannot start `" + command_ + "`: " + why;
   }
-  std::istringstream words(hello.line);
-  std::string hello_word, protocol;
-  words >> hello_word >> protocol >> name_ >> version_;
-  std::getline(words, capabilities_);
-  if (!capabilities_.empty() && capabilities_[0] == ' ') capabilities_.erase(0, 1);
-  if (hello_word != "hello" || protocol != "1" || name_.empty() || version_.empty()) {
-    Stop();
+  const std::optional<Hello> h = ParseHello(hello.text);
+  if (!h) {
+    child_.Kill();
     name_ = label_;
     return "`" + command_ + "` did not greet with '@qconform hello 1 NAME VERSION': got '" +
-           hello.line + "'";
+           hello.text + "'";
   }
+  name_ = h->name;
+  version_ = h->version;
+  capabilities_ = h->capabilities;
   return std::nullopt;
-}
-
-void ExecBackend::Stop() {
-  if (pid_ > 0) {
-    // The whole group: whatever the command started goes with it.
-    kill(-pid_, SIGKILL);
-    if (!exited_) {
-      kill(pid_, SIGKILL);
-      int status = 0;
-      while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-      }
-    }
-    pid_ = -1;
-  }
-  if (to_child_ >= 0) close(to_child_);
-  if (from_child_ >= 0) close(from_child_);
-  to_child_ = from_child_ = -1;
-}
-
-std::string ExecBackend::ExitDescription() {
-  if (pid_ > 0 && !exited_) {
-    // stdout closed: the process is gone or about to be; wait a little for its status.
-    for (int i = 0; i < 100; ++i) {
-      int status = 0;
-      const pid_t r = waitpid(pid_, &status, WNOHANG);
-      if (r == pid_) {
-        exit_status_ = status;
-        exited_ = true;
-        break;
-      }
-      usleep(10000);
-    }
-  }
-  if (!exited_) return "closed its output";
-  if (WIFSIGNALED(exit_status_)) {
-    return "was killed by signal " + std::to_string(WTERMSIG(exit_status_)) + " (" +
-           strsignal(WTERMSIG(exit_status_)) + ")";
-  }
-  const int code = WEXITSTATUS(exit_status_);
-  std::string text = "exited with status " + std::to_string(code);
-  // A shell reports a child killed by signal N as 128 + N.
-  if (code > 128 && code < 128 + 65) {
-    text += " (a shell's report of signal " + std::to_string(code - 128) + ", " +
-            strsignal(code - 128) + ")";
-  }
-  return text;
-}
-
-ExecBackend::Answer ExecBackend::ReadAnswer(double seconds) {
-  const double deadline = Now() + seconds;
-  for (;;) {
-    for (size_t eol; (eol = buffer_.find('\n')) != std::string::npos;) {
-      std::string line = buffer_.substr(0, eol);
-      buffer_.erase(0, eol + 1);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.rfind(kPrefix, 0) == 0) return {Answer::Status::kLine, line.substr(kPrefix.size())};
-      // Stray output: a runtime's own printing never decides a verdict.
-      if (++stray_lines_ <= kStrayShown) {
-        std::fprintf(stderr, "[%s stdout, ignored] %s\n", name_.c_str(), line.c_str());
-      }
-    }
-    const double left = deadline - Now();
-    if (left <= 0) return {Answer::Status::kTimeout, ""};
-    pollfd p{from_child_, POLLIN, 0};
-    const int r = poll(&p, 1, static_cast<int>(left * 1000) + 1);
-    if (r < 0 && errno == EINTR) continue;
-    if (r == 0) continue;  // the deadline check above decides
-    char chunk[4096];
-    const ssize_t n = read(from_child_, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return {Answer::Status::kClosed, ""};
-    buffer_.append(chunk, static_cast<size_t>(n));
-  }
-}
-
-std::optional<std::string> ExecBackend::Open() {
-  if (pid_ > 0) return std::nullopt;
-  return Start();
 }
 
 template <class Write>
@@ -264,38 +119,26 @@ BackendResult ExecBackend::Exchange(const Write& write, const std::vector<std::s
                    std::string("qconform could not write the case: ") + e.what());
   }
 
-  if (!WriteAll(to_child_, "run " + case_dir.string() + " " + out_dir.string() + "\n")) {
-    const std::string how = ExitDescription();
-    Stop();
+  if (!child_.Send(RunRequest(case_dir.string(), out_dir.string()))) {
+    const std::string how = child_.ExitDescription();
+    child_.Kill();
     return Failure(ErrorKind::kCrash, "the backend " + how + " (its stdin is closed)");
   }
-  const Answer answer = ReadAnswer(options_.timeout_seconds);
-  if (answer.status == Answer::Status::kTimeout) {
-    Stop();
+  const ChildProcess::Line answer =
+      child_.ReadLine(kProtocolPrefix, options_.timeout_seconds, name_);
+  if (answer.status == ChildProcess::Line::Status::kTimeout) {
+    child_.Kill();
     std::ostringstream s;
     s << "no answer within " << options_.timeout_seconds << " s; the process group was killed";
     return Failure(ErrorKind::kTimeout, s.str());
   }
-  if (answer.status == Answer::Status::kClosed) {
-    const std::string how = ExitDescription();
-    Stop();
+  if (answer.status == ChildProcess::Line::Status::kClosed) {
+    const std::string how = child_.ExitDescription();
+    child_.Kill();
     return Failure(ErrorKind::kCrash, "the backend " + how + " while running the case");
   }
-  if (answer.line.rfind("error ", 0) == 0) {
-    std::istringstream words(answer.line.substr(6));
-    std::string kind_name, message;
-    words >> kind_name;
-    std::getline(words, message);
-    if (!message.empty() && message[0] == ' ') message.erase(0, 1);
-    const std::optional<ErrorKind> kind = ErrorKindFromName(kind_name);
-    if (!kind || *kind == ErrorKind::kCrash || *kind == ErrorKind::kTimeout) {
-      return Failure(ErrorKind::kProtocolError,
-                     "unknown error kind '" + kind_name + "' in: " + answer.line);
-    }
-    return Failure(*kind, message);
-  }
-  if (answer.line != "ok") {
-    return Failure(ErrorKind::kProtocolError, "unexpected answer: " + answer.line);
+  if (std::optional<BackendError> error = ParseAnswer(answer.text)) {
+    return BackendResult{std::move(error), {}};
   }
   BackendResult result;
   for (size_t k = 0; k < outputs.size(); ++k) {

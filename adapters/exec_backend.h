@@ -1,14 +1,15 @@
 // The exec adapter: any command that speaks adapters/PROTOCOL.md, kept running across cases,
-// killed and restarted on a timeout or a crash so that one bad case fails only itself.
+// killed and restarted on a timeout or a crash so that one bad case fails only itself. The child
+// process is supervised by exec/child_process.h, its lines parsed by exec/protocol.h; this file
+// exchanges case directories with it and merges batches.
 #pragma once
-
-#include <sys/types.h>
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "adapters/backend.h"
+#include "adapters/exec/child_process.h"
 
 namespace qconform {
 
@@ -39,14 +40,6 @@ class ExecBackend : public Backend {
   virtual std::optional<std::string> KnownUnsupported(const Case&) const { return std::nullopt; }
 
  private:
-  struct Answer {
-    enum class Status { kLine, kTimeout, kClosed } status;
-    std::string line;  // without the "@qconform " prefix
-  };
-  std::optional<std::string> Start();  // error message on failure
-  void Stop();                         // kill the process group and reap it
-  Answer ReadAnswer(double seconds);
-  std::string ExitDescription();
   // Writes a case directory with `write`, sends it, and reads one output_K.pb per name.
   template <class Write>
   BackendResult Exchange(const Write& write, const std::vector<std::string>& outputs);
@@ -56,13 +49,8 @@ class ExecBackend : public Backend {
   std::string label_, name_, version_, capabilities_;
   std::string work_dir_;
   bool own_work_dir_ = false;
-  pid_t pid_ = -1;
-  int to_child_ = -1, from_child_ = -1;
-  std::string buffer_;
-  int exit_status_ = 0;
-  bool exited_ = false;
   long sequence_ = 0;
-  long stray_lines_ = 0;
+  ChildProcess child_;
 };
 
 }  // namespace qconform

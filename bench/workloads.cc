@@ -15,7 +15,7 @@ using D = DataType;
 // A tensor of `type` whose element codes come from code(prng).
 template <class CodeOf>
 Tensor Filled(D type, std::vector<int64_t> shape, uint64_t seed, CodeOf code) {
-  const ElementType& t = element_type(type);
+  const ElementType& t = ElementTypeOf(type);
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   Prng prng(seed);
@@ -40,7 +40,7 @@ Tensor Scales(D type, std::vector<int64_t> shape, uint64_t seed) {
 }
 
 size_t Bytes(const Tensor& t) {
-  const int bits = element_type(static_cast<D>(t.data_type)).bits;
+  const int bits = ElementTypeOf(static_cast<D>(t.data_type)).bits;
   return static_cast<size_t>(t.element_count()) * static_cast<size_t>((bits + 7) / 8);
 }
 
@@ -88,7 +88,7 @@ Workload MakeWorkload(const std::string& name, int64_t elements) {
   for (const auto& t : w.c.inputs) w.input_bytes += t ? Bytes(*t) : 0;
   const D out = static_cast<D>(w.c.input(1)->data_type);
   w.output_bytes =
-      static_cast<size_t>(w.elements) * static_cast<size_t>(element_type(out).bits / 8);
+      static_cast<size_t>(w.elements) * static_cast<size_t>(ElementTypeOf(out).bits / 8);
   return w;
 }
 

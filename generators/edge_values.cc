@@ -33,7 +33,7 @@ Exact OnePlus(int k) {
 std::vector<EdgeValue> FloatEdges(const ElementType& t) {
   std::vector<EdgeValue> out;
   const uint32_t sign = t.sign_bit();
-  const uint32_t max = max_finite_code(t);
+  const uint32_t max = MaxFiniteCode(t);
   Add(out, 0u, "+0");
   if (t.fp.has_sign && t.fp.nan != NanEncoding::kNegativeZero)
     Add(out, sign, "-0: the sign of zero");
@@ -59,7 +59,7 @@ std::vector<EdgeValue> FloatEdges(const ElementType& t) {
     Add(out, t.canonical_nan, "NaN (canonical)");
     // Any other NaN code the type has: NaN must propagate whatever its payload.
     for (uint32_t c = t.code_mask(); c > 0 && out.size() < 64; --c) {
-      if (is_nan_code(t, c) && c != t.canonical_nan) {
+      if (IsNanCode(t, c) && c != t.canonical_nan) {
         Add(out, c, "NaN (another payload or sign)");
         break;
       }
@@ -70,7 +70,7 @@ std::vector<EdgeValue> FloatEdges(const ElementType& t) {
 
 std::vector<EdgeValue> IntegerEdges(const ElementType& t) {
   std::vector<EdgeValue> out;
-  const int64_t lo = integer_min(t), hi = integer_max(t);
+  const int64_t lo = IntegerMin(t), hi = IntegerMax(t);
   const auto code = [&](int64_t v) { return static_cast<uint32_t>(v) & t.code_mask(); };
   Add(out, code(0), "zero");
   Add(out, code(lo), "the minimum: x - x_zero_point at its most negative");

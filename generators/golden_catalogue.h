@@ -22,10 +22,12 @@ struct GoldenCase {
   std::optional<Case> then = {};
 };
 
+// One builder per part (dequantize_golden_catalogue.cc, quantize_golden_catalogue.cc with
+// DynamicQuantizeLinear, tensorrt_golden_catalogue.cc).
 std::vector<GoldenCase> DequantizeGoldenCatalogue();
-// QuantizeLinear, DynamicQuantizeLinear and the TensorRT profile (quantize_golden_catalogue.cc).
 std::vector<GoldenCase> QuantizeGoldenCatalogue();
-// Both, in that order: what golden/ holds.
+std::vector<GoldenCase> TensorRtGoldenCatalogue();
+// All three, in that order: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 
 }  // namespace qconform

@@ -41,7 +41,7 @@ DataType ZeroPointType(const Case& c) {
 
 std::vector<DataType> TypesOutside(const std::vector<DataType>& allowed) {
   std::vector<DataType> out;
-  for (const ElementType& t : all_element_types()) {
+  for (const ElementType& t : AllElementTypes()) {
     if (std::find(allowed.begin(), allowed.end(), t.id) == allowed.end()) out.push_back(t.id);
   }
   return out;

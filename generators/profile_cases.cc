@@ -17,7 +17,7 @@ std::optional<Case> GenerateForProfile(Choices& ch, const OpSchema& schema,
       if (!c.inputs[k]) continue;
       Tensor& t = *c.inputs[k];
       t.is_initializer = true;  // weights: constant x, scale and zero point
-      const ElementType& et = element_type(static_cast<DataType>(t.data_type));
+      const ElementType& et = ElementTypeOf(static_cast<DataType>(t.data_type));
       for (size_t i = 0; i < t.codes.size(); ++i) {
         if (k == 2) t.codes.set(i, 0);  // zero points all zero
         if (k == 1 && et.is_float()) {  // scales positive and finite

@@ -33,14 +33,14 @@ Codes EdgeBiasedCodes(Choices& ch, const ElementType& t, int64_t n,
 }  // namespace
 
 Tensor InputTensor(Choices& ch, DataType type, std::vector<int64_t> shape) {
-  const ElementType& t = element_type(type);
+  const ElementType& t = ElementTypeOf(type);
   const int64_t n = Count(shape);
   return Tensor{static_cast<int32_t>(type), std::move(shape),
                 EdgeBiasedCodes(ch, t, n, InputEdges(t), 45), false};
 }
 
 Tensor ScaleTensor(Choices& ch, DataType type, std::vector<int64_t> shape) {
-  const ElementType& t = element_type(type);
+  const ElementType& t = ElementTypeOf(type);
   const int64_t n = Count(shape);
   // Mostly one scale value repeated or a few: that is how real scales look, and it keeps
   // the products interesting rather than random.
@@ -49,7 +49,7 @@ Tensor ScaleTensor(Choices& ch, DataType type, std::vector<int64_t> shape) {
 }
 
 Tensor ZeroPointTensor(Choices& ch, DataType type, std::vector<int64_t> shape) {
-  const ElementType& t = element_type(type);
+  const ElementType& t = ElementTypeOf(type);
   const int64_t n = Count(shape);
   if (t.is_integer() && t.id != DataType::kInt32) return InputTensor(ch, type, std::move(shape));
   Codes codes(t.bits, static_cast<size_t>(n));

@@ -15,7 +15,7 @@ namespace {
 // implementation-defined (decision 15), which a valid case must not have.
 void DropNans(const ElementType& t, Codes& codes) {
   for (size_t i = 0; i < codes.size(); ++i) {
-    if (is_nan_code(t, codes[i])) codes.set(i, 0);
+    if (IsNanCode(t, codes[i])) codes.set(i, 0);
   }
 }
 
@@ -64,15 +64,15 @@ Case GenerateValidQuantize(Choices& ch, const OpSchema& s, const GeneratorLimits
   }
   const auto [shape, scale_shape] = GenerateLayout(ch, s, limits, c);
   Tensor scale = ScaleTensor(ch, scale_type, scale_shape);
-  ScaleInWorkingRange(element_type(scale_type), scale.codes);
+  ScaleInWorkingRange(ElementTypeOf(scale_type), scale.codes);
   // x: edge codes, and quotients at ties: (k + 1/2) * the first scale, k around y's range.
   Tensor x = InputTensor(ch, x_type, shape);
-  const ElementType& xt = element_type(x_type);
-  const ElementType& yt = element_type(y_type);
+  const ElementType& xt = ElementTypeOf(x_type);
+  const ElementType& yt = ElementTypeOf(y_type);
   const double first_scale =
-      scale.codes.empty() ? 1 : DecodeDouble(element_type(scale_type), scale.codes[0]);
-  const double lo = yt.is_integer() ? static_cast<double>(integer_min(yt)) : -8;
-  const double hi = yt.is_integer() ? static_cast<double>(integer_max(yt)) : 8;
+      scale.codes.empty() ? 1 : DecodeDouble(ElementTypeOf(scale_type), scale.codes[0]);
+  const double lo = yt.is_integer() ? static_cast<double>(IntegerMin(yt)) : -8;
+  const double hi = yt.is_integer() ? static_cast<double>(IntegerMax(yt)) : 8;
   for (size_t i = 0; i < x.codes.size(); ++i) {
     if (!ch.Chance(35)) continue;
     const double k = lo - 2 + static_cast<double>(ch.Below(static_cast<uint64_t>(hi - lo) + 4));
@@ -103,7 +103,7 @@ Case GenerateDynamicQuantize(Choices& ch, const GeneratorLimits& limits) {
   // Finite values, edge-biased (NaN and inf are implementation-defined, decision 13); one
   // chance in ten of an all-positive or all-negative tensor (zero point 0 or 255).
   Tensor x = InputTensor(ch, DataType::kFloat, shape);
-  const ElementType& f = element_type(DataType::kFloat);
+  const ElementType& f = ElementTypeOf(DataType::kFloat);
   const int sign = ch.Chance(20) ? (ch.Chance(50) ? 1 : -1) : 0;
   for (size_t i = 0; i < x.codes.size(); ++i) {
     double v = DecodeDouble(f, x.codes[i]);

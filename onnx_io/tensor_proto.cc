@@ -26,7 +26,7 @@ Tensor TensorFromProto(const onnx::TensorProto& p, const std::string& where) {
   if (p.data_location() == onnx::TensorProto::EXTERNAL) {
     throw CaseIoError(where + ": TensorProto.data_location: external data is not supported");
   }
-  const ElementType* type = find_element_type(t.data_type);
+  const ElementType* type = FindElementType(t.data_type);
   if (type == nullptr && DataTypeName(t.data_type).rfind("data_type ", 0) == 0) {
     throw CaseIoError(where + ": TensorProto.data_type: " + std::to_string(t.data_type) +
                       " is not an ONNX element type");
@@ -64,7 +64,7 @@ onnx::TensorProto TensorToProto(const Tensor& tensor, const std::string& name) {
   p.set_name(name);
   for (int64_t d : tensor.shape) p.add_dims(d);
   p.set_data_type(tensor.data_type);
-  if (const ElementType* t = find_element_type(tensor.data_type))
+  if (const ElementType* t = FindElementType(tensor.data_type))
     p.set_raw_data(PackRaw(*t, tensor.codes));
   return p;
 }

@@ -27,7 +27,7 @@ TypeTally CheckType(const ElementType& t) {
     tally.infinite += v.is_infinity();
     const std::optional<uint32_t> back = Encode(t, v, Saturation::kNone);
     const std::optional<uint32_t> fast = EncodeDouble(t, d, Saturation::kNone);
-    const bool ok = v.is_nan() ? (back && is_nan_code(t, *back) && std::isnan(d))
+    const bool ok = v.is_nan() ? (back && IsNanCode(t, *back) && std::isnan(d))
                                : (back == code && fast == code && Exact::FromDouble(d) == v);
     tally.failures += !ok;
   }
@@ -44,13 +44,13 @@ int RunSelfcheck(const std::vector<std::string>& args) {
   std::printf("%-16s %8s %6s %6s %8s  %s\n", "type", "codes", "NaN", "inf", "failures",
               "max finite");
   uint64_t total = 0, failures = 0;
-  for (const ElementType& t : all_element_types()) {
+  for (const ElementType& t : AllElementTypes()) {
     if (t.bits > 16) continue;
     const TypeTally tally = CheckType(t);
     total += tally.codes;
     failures += tally.failures;
     const std::string max =
-        t.is_float() ? Decode(t, max_finite_code(t)).ToString() : std::to_string(integer_max(t));
+        t.is_float() ? Decode(t, MaxFiniteCode(t)).ToString() : std::to_string(IntegerMax(t));
     std::printf("%-16s %8llu %6llu %6llu %8llu  %s\n", std::string(t.name).c_str(),
                 static_cast<unsigned long long>(tally.codes),
                 static_cast<unsigned long long>(tally.nan),

@@ -12,11 +12,11 @@ enum class Equality { kEqual, kEqualButZeroSign, kDifferent };
 Equality Compare(const ElementType& t, uint32_t a, uint32_t b, bool strict_zero) {
   if (a == b) return Equality::kEqual;
   if (t.is_float()) {
-    if (is_nan_code(t, a) && is_nan_code(t, b)) return Equality::kEqual;
+    if (IsNanCode(t, a) && IsNanCode(t, b)) return Equality::kEqual;
     // Zero codes: every bit but the sign clear (not NaN: the fnuz types' 0x80 is their NaN;
     // e8m0 has no zero).
     const auto is_zero = [&t](uint32_t c) {
-      return t.fp.has_subnormals && (c & ~t.sign_bit() & t.code_mask()) == 0 && !is_nan_code(t, c);
+      return t.fp.has_subnormals && (c & ~t.sign_bit() & t.code_mask()) == 0 && !IsNanCode(t, c);
     };
     if (is_zero(a) && is_zero(b)) {
       return strict_zero ? Equality::kDifferent : Equality::kEqualButZeroSign;
@@ -36,7 +36,7 @@ int64_t Ordinal(const ElementType& t, uint32_t code) {
 }  // namespace
 
 int64_t UlpDistance(const ElementType& t, uint32_t a, uint32_t b) {
-  if (is_nan_code(t, a) || is_nan_code(t, b)) return -1;
+  if (IsNanCode(t, a) || IsNanCode(t, b)) return -1;
   const int64_t d = Ordinal(t, a) - Ordinal(t, b);
   return d < 0 ? -d : d;
 }
@@ -55,7 +55,7 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
                                const CompareOptions& options, const std::string& case_id) {
   OutputComparison r;
   r.name = expected.name;
-  const ElementType* t = find_element_type(observed.data_type);
+  const ElementType* t = FindElementType(observed.data_type);
   if (t == nullptr) {
     r.structural_error = expected.name + " has element type " + DataTypeName(observed.data_type) +
                          ", which the comparator does not know";

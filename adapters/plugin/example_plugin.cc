@@ -21,47 +21,36 @@
 
 namespace {
 
-enum : int32_t {
-  kFloat = 1,
-  kUint8 = 2,
-  kInt8 = 3,
-  kUint16 = 4,
-  kInt16 = 5,
-  kInt32 = 6,
-  kUint4 = 21,
-  kInt4 = 22,
-};
-
 int32_t Fail(int32_t status, char* message, size_t size, const char* text) {
   std::snprintf(message, size, "%s", text);
   return status;
 }
 
 bool Supported(int32_t t) {
-  return t == kUint8 || t == kInt8 || t == kUint16 || t == kInt16 || t == kInt32 || t == kUint4 ||
-         t == kInt4;
+  return t == QCONFORM_UINT8 || t == QCONFORM_INT8 || t == QCONFORM_UINT16 || t == QCONFORM_INT16 ||
+         t == QCONFORM_INT32 || t == QCONFORM_UINT4 || t == QCONFORM_INT4;
 }
 
 // Element i of an integer tensor in raw_data layout, as an int32 (what kernels widen to).
 int32_t Load(const qconform_tensor& t, int64_t i) {
   const auto* b = static_cast<const uint8_t*>(t.data);
   switch (t.data_type) {
-    case kUint8:
+    case QCONFORM_UINT8:
       return b[i];
-    case kInt8:
+    case QCONFORM_INT8:
       return static_cast<int8_t>(b[i]);
-    case kUint16:
+    case QCONFORM_UINT16:
       return b[2 * i] | (b[2 * i + 1] << 8);
-    case kInt16:
+    case QCONFORM_INT16:
       return static_cast<int16_t>(b[2 * i] | (b[2 * i + 1] << 8));
-    case kInt32: {
+    case QCONFORM_INT32: {
       int32_t v;
       std::memcpy(&v, b + 4 * i, 4);
       return v;
     }
-    case kUint4:
+    case QCONFORM_UINT4:
       return (b[i / 2] >> (4 * (i % 2))) & 0xF;
-    case kInt4: {
+    case QCONFORM_INT4: {
       const int v = (b[i / 2] >> (4 * (i % 2))) & 0xF;
       return v >= 8 ? v - 16 : v;
     }
@@ -87,7 +76,8 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   if (std::strcmp(node->op_type, "DequantizeLinear") != 0) {
     return Fail(QCONFORM_UNSUPPORTED, message, message_size, "only DequantizeLinear");
   }
-  if (node->input_count < 2 || node->inputs[0].data_type == 0 || node->inputs[1].data_type == 0) {
+  if (node->input_count < 2 || node->inputs[0].data_type == QCONFORM_UNDEFINED ||
+      node->inputs[1].data_type == QCONFORM_UNDEFINED) {
     return Fail(QCONFORM_REJECTED, message, message_size, "x and x_scale are required");
   }
   const qconform_tensor& x = node->inputs[0];
@@ -99,16 +89,16 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
     return Fail(QCONFORM_UNSUPPORTED, message, message_size,
                 "only 4-, 8-, 16- and 32-bit integer x");
   }
-  if (scale.data_type != kFloat) {
+  if (scale.data_type != QCONFORM_FLOAT) {
     return Fail(QCONFORM_UNSUPPORTED, message, message_size, "only float32 x_scale");
   }
   const int64_t output_dtype = IntAttribute(node, "output_dtype", 0);  // 0: the scale's type
-  if (output_dtype != 0 && output_dtype != kFloat) {
+  if (output_dtype != 0 && output_dtype != QCONFORM_FLOAT) {
     return Fail(QCONFORM_UNSUPPORTED, message, message_size, "only float32 output");
   }
 #ifdef QCONFORM_BROKEN_PLUGIN
-  if (x.data_type == kInt16) std::raise(SIGSEGV);
-  if (x.data_type == kUint16) {
+  if (x.data_type == QCONFORM_INT16) std::raise(SIGSEGV);
+  if (x.data_type == QCONFORM_UINT16) {
     for (;;) pause();
   }
 #endif
@@ -136,10 +126,10 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   }
   std::vector<int64_t> dims(x.dims, x.dims + x.rank);
 #ifdef QCONFORM_BROKEN_PLUGIN
-  if (x.data_type == kInt32) dims.push_back(1);
+  if (x.data_type == QCONFORM_INT32) dims.push_back(1);
 #endif
   auto* y = static_cast<float*>(
-      alloc(context, 0, kFloat, static_cast<int32_t>(dims.size()), dims.data(), 4 * n));
+      alloc(context, 0, QCONFORM_FLOAT, static_cast<int32_t>(dims.size()), dims.data(), 4 * n));
   if (y == nullptr) return Fail(QCONFORM_REJECTED, message, message_size, "allocation refused");
   std::vector<float> s(static_cast<size_t>(scale_count));
   std::memcpy(s.data(), scale.data, 4 * s.size());

@@ -48,7 +48,7 @@ struct RunContext {
 void* AllocOutput(void* context, int32_t index, int32_t data_type, int32_t rank,
                   const int64_t* dims, size_t byte_size) {
   auto* ctx = static_cast<RunContext*>(context);
-  const ElementType* t = find_element_type(data_type);
+  const ElementType* t = FindElementType(data_type);
   if (index < 0 || static_cast<size_t>(index) >= ctx->output_count || t == nullptr || rank < 0 ||
       (rank > 0 && dims == nullptr)) {
     ctx->error = "alloc_output: bad request (index " + std::to_string(index) + ", data_type " +
@@ -115,7 +115,7 @@ std::string RunCase(const qconform_plugin& plugin, const std::string& case_dir,
   for (const std::optional<Tensor>& t : c.inputs) {
     qconform_tensor in{};
     if (t) {
-      const ElementType* type = find_element_type(t->data_type);
+      const ElementType* type = FindElementType(t->data_type);
       if (type == nullptr) {
         return "error unsupported input data_type " + std::to_string(t->data_type);
       }
@@ -153,7 +153,7 @@ std::string RunCase(const qconform_plugin& plugin, const std::string& case_dir,
     if (!slot.allocated) {
       return "error protocol-error the plugin returned OK without output " + std::to_string(k);
     }
-    const ElementType& type = *find_element_type(slot.data_type);
+    const ElementType& type = *FindElementType(slot.data_type);
     int64_t count = 1;
     for (int64_t d : slot.dims) count *= d;
     const Tensor out{slot.data_type, slot.dims,

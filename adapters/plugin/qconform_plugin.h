@@ -7,7 +7,7 @@
  *
  * Tensors use ONNX's raw_data layout: little-endian, row-major, sub-byte types packed with the
  * first element in the lowest bits, float16/bfloat16/float8 as their bit patterns. data_type is
- * the ONNX TensorProto number (1 float, 3 int8, 22 int4, 17 float8e4m3fn, ...).
+ * the ONNX TensorProto number, named by qconform_data_type below.
  *
  * The ABI is plain C so that a plugin can be written in C, C++, Rust or anything with a C FFI.
  * A later version adds fields only at the end of the structs and raises QCONFORM_PLUGIN_ABI.
@@ -24,8 +24,32 @@ extern "C" {
 
 #define QCONFORM_PLUGIN_ABI 1
 
+/* ONNX TensorProto.DataType numbers (onnx.proto), for the types the quantization operators use.
+ * qconform's own registry (oracle/core/element_type.h) is checked against these in a test. */
+typedef enum qconform_data_type {
+  QCONFORM_UNDEFINED = 0, /* an absent optional input */
+  QCONFORM_FLOAT = 1,
+  QCONFORM_UINT8 = 2,
+  QCONFORM_INT8 = 3,
+  QCONFORM_UINT16 = 4,
+  QCONFORM_INT16 = 5,
+  QCONFORM_INT32 = 6,
+  QCONFORM_FLOAT16 = 10,
+  QCONFORM_BFLOAT16 = 16,
+  QCONFORM_FLOAT8E4M3FN = 17,
+  QCONFORM_FLOAT8E4M3FNUZ = 18,
+  QCONFORM_FLOAT8E5M2 = 19,
+  QCONFORM_FLOAT8E5M2FNUZ = 20,
+  QCONFORM_UINT4 = 21,
+  QCONFORM_INT4 = 22,
+  QCONFORM_FLOAT4E2M1 = 23,
+  QCONFORM_FLOAT8E8M0 = 24,
+  QCONFORM_UINT2 = 25,
+  QCONFORM_INT2 = 26
+} qconform_data_type;
+
 typedef struct qconform_tensor {
-  int32_t data_type; /* 0: the optional input is absent */
+  int32_t data_type; /* qconform_data_type; QCONFORM_UNDEFINED: the optional input is absent */
   int32_t rank;
   const int64_t* dims;
   const void* data; /* raw_data layout */

@@ -7,7 +7,7 @@
 namespace qconform {
 
 Tensor MakeTensor(DataType type, std::vector<int64_t> shape, const std::vector<double>& values) {
-  const ElementType& t = element_type(type);
+  const ElementType& t = ElementTypeOf(type);
   Tensor tensor{static_cast<int32_t>(type), std::move(shape), Codes(t.bits, values.size()), false};
   if (tensor.element_count() != static_cast<int64_t>(values.size())) {
     throw std::invalid_argument("MakeTensor: " + std::to_string(values.size()) +
@@ -33,7 +33,7 @@ Tensor MakeScalar(DataType type, double value) {
 
 Tensor MakeTensorFromCodes(DataType type, std::vector<int64_t> shape,
                            const std::vector<uint32_t>& codes) {
-  const ElementType& t = element_type(type);
+  const ElementType& t = ElementTypeOf(type);
   return Tensor{static_cast<int32_t>(type), std::move(shape), Codes(t.bits, codes), false};
 }
 

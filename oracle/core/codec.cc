@@ -15,10 +15,10 @@ Exact DecodeInteger(const ElementType& t, uint32_t code) {
 
 Exact DecodeFloat(const ElementType& t, uint32_t code) {
   code &= t.code_mask();
-  if (is_nan_code(t, code)) return Exact::NaN();
+  if (IsNanCode(t, code)) return Exact::NaN();
   const FloatFormat& f = t.fp;
   const bool negative = (code & t.sign_bit()) != 0;
-  if (is_infinity_code(t, code)) return Exact::Infinity(negative);
+  if (IsInfinityCode(t, code)) return Exact::Infinity(negative);
   const int exponent = static_cast<int>((code >> f.mantissa_bits) & ((1u << f.exponent_bits) - 1u));
   const uint32_t mantissa = code & ((1u << f.mantissa_bits) - 1u);
   // Step 1: the integer significand and its power of two.
@@ -87,7 +87,7 @@ std::optional<uint32_t> RoundMagnitude(const ElementType& t, const Rational& mag
   // Step 5: overflow is any result above the largest finite code (codes grow with magnitude).
   if (exponent + f.bias >= (1 << f.exponent_bits)) return std::nullopt;
   const uint32_t code = (exponent_field << m) | mantissa_field;
-  if (code > max_finite_code(t)) return std::nullopt;
+  if (code > MaxFiniteCode(t)) return std::nullopt;
   return code;
 }
 
@@ -111,8 +111,8 @@ std::optional<uint32_t> EncodeFloat(const ElementType& t, const Exact& v, Satura
 
 std::optional<uint32_t> EncodeInteger(const ElementType& t, const Exact& v) {
   if (v.is_nan()) return std::nullopt;
-  const int64_t lo = integer_min(t);
-  const int64_t hi = integer_max(t);
+  const int64_t lo = IntegerMin(t);
+  const int64_t hi = IntegerMax(t);
   int64_t n;
   if (v.is_infinity()) {
     n = v.is_negative() ? lo : hi;
@@ -130,7 +130,7 @@ std::optional<uint32_t> EncodeInteger(const ElementType& t, const Exact& v) {
 uint32_t OverflowCode(const ElementType& t, bool negative, Saturation saturation) {
   const uint32_t sign = negative ? t.sign_bit() : 0u;
   if (saturation == Saturation::kSaturate || (!t.has_infinity() && !t.has_nan())) {
-    return sign | max_finite_code(t);
+    return sign | MaxFiniteCode(t);
   }
   if (t.has_infinity()) return sign | (((1u << t.fp.exponent_bits) - 1u) << t.fp.mantissa_bits);
   return t.canonical_nan;
@@ -166,7 +166,7 @@ uint32_t AssembleFloatCode(const ElementType& t, uint64_t q, int exponent, bool 
                             ? (static_cast<uint32_t>(exponent + f.bias) << f.mantissa_bits) |
                                   static_cast<uint32_t>(q - hidden)
                             : static_cast<uint32_t>(q);
-  if (code > max_finite_code(t)) return OverflowCode(t, negative, saturation);
+  if (code > MaxFiniteCode(t)) return OverflowCode(t, negative, saturation);
   if (code == 0 && f.nan == NanEncoding::kNegativeZero) return 0u;
   return (negative ? t.sign_bit() : 0u) | code;
 }

@@ -32,7 +32,7 @@ std::optional<Dyadic> DecodeDyadic(const ElementType& t, uint32_t code) {
     d.m = static_cast<uint64_t>(v < 0 ? -v : v);
     return d;
   }
-  if (is_nan_code(t, code) || is_infinity_code(t, code)) return std::nullopt;
+  if (IsNanCode(t, code) || IsInfinityCode(t, code)) return std::nullopt;
   const FloatFormat& f = t.fp;
   d.negative = (code & t.sign_bit()) != 0;
   const int exponent = static_cast<int>((code >> f.mantissa_bits) & ((1u << f.exponent_bits) - 1u));

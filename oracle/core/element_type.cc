@@ -70,7 +70,7 @@ constexpr const ElementType* Find(DataType id) {
   return nullptr;
 }
 
-constexpr bool IsNan(const ElementType& t, uint32_t code) {
+constexpr bool NanIn(const ElementType& t, uint32_t code) {
   if (!t.is_float()) return false;
   const FloatFormat& f = t.fp;
   const uint32_t magnitude_mask = (1u << (f.exponent_bits + f.mantissa_bits)) - 1u;
@@ -89,7 +89,7 @@ constexpr bool IsNan(const ElementType& t, uint32_t code) {
   return false;
 }
 
-constexpr bool IsInfinity(const ElementType& t, uint32_t code) {
+constexpr bool InfinityIn(const ElementType& t, uint32_t code) {
   if (!t.is_float() || !t.fp.has_infinity) return false;
   const uint32_t magnitude = code & ~t.sign_bit() & t.code_mask();
   return magnitude == ((1u << t.fp.exponent_bits) - 1u) << t.fp.mantissa_bits;
@@ -98,7 +98,7 @@ constexpr bool IsInfinity(const ElementType& t, uint32_t code) {
 // Codes are ordered by magnitude below the sign bit, so the largest finite magnitude is the
 // largest code below the specials: under the all-ones exponent when that holds inf/NaN (IEEE),
 // one below the all-ones magnitude when only that is NaN, else the all-ones magnitude itself.
-constexpr uint32_t MaxFiniteCode(const ElementType& t) {
+constexpr uint32_t LargestFiniteCode(const ElementType& t) {
   const uint32_t magnitude_mask = t.code_mask() & ~t.sign_bit();
   if (t.fp.has_infinity || t.fp.nan == NanEncoding::kIeee) {
     return magnitude_mask - (1u << t.fp.mantissa_bits);  // exponent all ones, minus one
@@ -108,33 +108,33 @@ constexpr uint32_t MaxFiniteCode(const ElementType& t) {
 }
 
 // The derived constants, checked against each format's definition rather than trusted.
-static_assert(MaxFiniteCode(*Find(DataType::kFloat8E4M3FN)) == 0b0'1111'110);     // 448
-static_assert(MaxFiniteCode(*Find(DataType::kFloat8E4M3FNUZ)) == 0b0'1111'111);   // 240
-static_assert(MaxFiniteCode(*Find(DataType::kFloat8E5M2)) == 0b0'11110'11);       // 57344
-static_assert(MaxFiniteCode(*Find(DataType::kFloat8E5M2FNUZ)) == 0b0'11111'11);   // 57344
-static_assert(MaxFiniteCode(*Find(DataType::kFloat4E2M1)) == 0b0'11'1);           // 6
-static_assert(MaxFiniteCode(*Find(DataType::kFloat8E8M0)) == 0b11111110);         // 2^127
-static_assert(MaxFiniteCode(*Find(DataType::kFloat16)) == 0b0'11110'1111111111);  // 65504
-static_assert(IsNan(*Find(DataType::kFloat8E4M3FNUZ), 0x80) &&
-              !IsNan(*Find(DataType::kFloat8E4M3FNUZ), 0x00));
-static_assert(IsNan(*Find(DataType::kFloat8E4M3FN), 0xFF) &&
-              !IsNan(*Find(DataType::kFloat8E4M3FN), 0xFE));
+static_assert(LargestFiniteCode(*Find(DataType::kFloat8E4M3FN)) == 0b0'1111'110);     // 448
+static_assert(LargestFiniteCode(*Find(DataType::kFloat8E4M3FNUZ)) == 0b0'1111'111);   // 240
+static_assert(LargestFiniteCode(*Find(DataType::kFloat8E5M2)) == 0b0'11110'11);       // 57344
+static_assert(LargestFiniteCode(*Find(DataType::kFloat8E5M2FNUZ)) == 0b0'11111'11);   // 57344
+static_assert(LargestFiniteCode(*Find(DataType::kFloat4E2M1)) == 0b0'11'1);           // 6
+static_assert(LargestFiniteCode(*Find(DataType::kFloat8E8M0)) == 0b11111110);         // 2^127
+static_assert(LargestFiniteCode(*Find(DataType::kFloat16)) == 0b0'11110'1111111111);  // 65504
+static_assert(NanIn(*Find(DataType::kFloat8E4M3FNUZ), 0x80) &&
+              !NanIn(*Find(DataType::kFloat8E4M3FNUZ), 0x00));
+static_assert(NanIn(*Find(DataType::kFloat8E4M3FN), 0xFF) &&
+              !NanIn(*Find(DataType::kFloat8E4M3FN), 0xFE));
 static_assert(Find(DataType::kInt2)->bits == 2 && Find(DataType::kFloat4E2M1)->bits == 4 &&
               Find(DataType::kFloat8E8M0)->bits == 8 && Find(DataType::kFloat)->bits == 32);
-static_assert(IsNan(*Find(DataType::kFloat), Find(DataType::kFloat)->canonical_nan) &&
-              IsNan(*Find(DataType::kFloat8E5M2), Find(DataType::kFloat8E5M2)->canonical_nan));
+static_assert(NanIn(*Find(DataType::kFloat), Find(DataType::kFloat)->canonical_nan) &&
+              NanIn(*Find(DataType::kFloat8E5M2), Find(DataType::kFloat8E5M2)->canonical_nan));
 
 }  // namespace
 
-std::span<const ElementType> all_element_types() {
+std::span<const ElementType> AllElementTypes() {
   return kTypes;
 }
 
-const ElementType* find_element_type(int32_t data_type) {
+const ElementType* FindElementType(int32_t data_type) {
   return Find(static_cast<DataType>(data_type));
 }
 
-const ElementType& element_type(DataType id) {
+const ElementType& ElementTypeOf(DataType id) {
   const ElementType* t = Find(id);
   if (t == nullptr) {
     throw std::logic_error("unknown element type " + std::to_string(static_cast<int>(id)));
@@ -142,7 +142,7 @@ const ElementType& element_type(DataType id) {
   return *t;
 }
 
-const ElementType* find_element_type_by_name(std::string_view name) {
+const ElementType* FindElementTypeByName(std::string_view name) {
   for (const auto& t : kTypes) {
     if (t.name == name) return &t;
   }
@@ -150,47 +150,40 @@ const ElementType* find_element_type_by_name(std::string_view name) {
 }
 
 std::string DataTypeName(int32_t data_type) {
-  if (const ElementType* t = find_element_type(data_type)) return std::string(t->name);
-  switch (data_type) {
-    case 0:
-      return "undefined";
-    case 7:
-      return "int64";
-    case 8:
-      return "string";
-    case 9:
-      return "bool";
-    case 11:
-      return "double";
-    case 12:
-      return "uint32";
-    case 13:
-      return "uint64";
-    case 14:
-      return "complex64";
-    case 15:
-      return "complex128";
-    default:
-      return "data_type " + std::to_string(data_type);
+  if (const ElementType* t = FindElementType(data_type)) return std::string(t->name);
+  // ONNX's other types, which no quantization operator takes.
+  struct OtherType {
+    DataType id;
+    std::string_view name;
+  };
+  static constexpr OtherType kOthers[] = {
+      {DataType::kUndefined, "undefined"},  {DataType::kInt64, "int64"},
+      {DataType::kString, "string"},        {DataType::kBool, "bool"},
+      {DataType::kDouble, "double"},        {DataType::kUint32, "uint32"},
+      {DataType::kUint64, "uint64"},        {DataType::kComplex64, "complex64"},
+      {DataType::kComplex128, "complex128"}};
+  for (const OtherType& o : kOthers) {
+    if (static_cast<int32_t>(o.id) == data_type) return std::string(o.name);
   }
+  return "data_type " + std::to_string(data_type);
 }
 
-int64_t integer_min(const ElementType& t) {
+int64_t IntegerMin(const ElementType& t) {
   return t.integer.is_signed ? -(int64_t{1} << (t.bits - 1)) : 0;
 }
 
-int64_t integer_max(const ElementType& t) {
+int64_t IntegerMax(const ElementType& t) {
   return t.integer.is_signed ? (int64_t{1} << (t.bits - 1)) - 1 : (int64_t{1} << t.bits) - 1;
 }
 
-uint32_t max_finite_code(const ElementType& t) {
-  return MaxFiniteCode(t);
+uint32_t MaxFiniteCode(const ElementType& t) {
+  return LargestFiniteCode(t);
 }
-bool is_nan_code(const ElementType& t, uint32_t code) {
-  return IsNan(t, code);
+bool IsNanCode(const ElementType& t, uint32_t code) {
+  return NanIn(t, code);
 }
-bool is_infinity_code(const ElementType& t, uint32_t code) {
-  return IsInfinity(t, code);
+bool IsInfinityCode(const ElementType& t, uint32_t code) {
+  return InfinityIn(t, code);
 }
 
 }  // namespace qconform

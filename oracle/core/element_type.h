@@ -91,27 +91,27 @@ struct ElementType {
 };
 
 // Every type the oracle knows, in data_type order.
-std::span<const ElementType> all_element_types();
+std::span<const ElementType> AllElementTypes();
 
 // The type with this data_type number, or nullopt when the oracle does not know it.
-const ElementType* find_element_type(int32_t data_type);
-const ElementType& element_type(DataType id);
-const ElementType* find_element_type_by_name(std::string_view name);
+const ElementType* FindElementType(int32_t data_type);
+const ElementType& ElementTypeOf(DataType id);
+const ElementType* FindElementTypeByName(std::string_view name);
 
 // The ONNX name of any data_type number, including those the oracle does not know ("double"),
 // or "data_type N" for a number ONNX does not define.
 std::string DataTypeName(int32_t data_type);
 
 // Integer range of an integer type, as int64 (int32 included).
-int64_t integer_min(const ElementType& t);
-int64_t integer_max(const ElementType& t);
+int64_t IntegerMin(const ElementType& t);
+int64_t IntegerMax(const ElementType& t);
 
 // The code of the largest finite magnitude (positive sign) of a float type, derived from the
 // layout: the largest code below the specials. 0x7E for e4m3fn (448), 0x7B for e5m2 (57344).
-uint32_t max_finite_code(const ElementType& t);
+uint32_t MaxFiniteCode(const ElementType& t);
 
 // Classification of a float code.
-bool is_nan_code(const ElementType& t, uint32_t code);
-bool is_infinity_code(const ElementType& t, uint32_t code);
+bool IsNanCode(const ElementType& t, uint32_t code);
+bool IsInfinityCode(const ElementType& t, uint32_t code);
 
 }  // namespace qconform

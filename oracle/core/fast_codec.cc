@@ -16,10 +16,10 @@ double Pow2(int e) {
 
 double DecodeFloatDouble(const ElementType& t, uint32_t code) {
   code &= t.code_mask();
-  if (is_nan_code(t, code)) return std::numeric_limits<double>::quiet_NaN();
+  if (IsNanCode(t, code)) return std::numeric_limits<double>::quiet_NaN();
   const FloatFormat& f = t.fp;
   const uint64_t sign = (code & t.sign_bit()) != 0 ? uint64_t{1} << 63 : 0;
-  if (is_infinity_code(t, code)) return std::bit_cast<double>(sign | 0x7FF0000000000000ull);
+  if (IsInfinityCode(t, code)) return std::bit_cast<double>(sign | 0x7FF0000000000000ull);
   const int exponent = static_cast<int>((code >> f.mantissa_bits) & ((1u << f.exponent_bits) - 1u));
   const uint64_t mantissa = code & ((1u << f.mantissa_bits) - 1u);
   if (exponent == 0 && f.has_subnormals) {
@@ -59,8 +59,8 @@ std::optional<uint32_t> EncodeFloatDouble(const ElementType& t, double v, Satura
 
 std::optional<uint32_t> EncodeIntegerDouble(const ElementType& t, double v) {
   if (std::isnan(v)) return std::nullopt;
-  const double lo = static_cast<double>(integer_min(t));
-  const double hi = static_cast<double>(integer_max(t));
+  const double lo = static_cast<double>(IntegerMin(t));
+  const double hi = static_cast<double>(IntegerMax(t));
   const double r = std::clamp(std::nearbyint(v), lo, hi);
   return static_cast<uint32_t>(static_cast<int64_t>(r)) & t.code_mask();
 }

@@ -214,7 +214,7 @@ int NewestKnownVersion(std::string_view domain, std::string_view op_type) {
 
 std::string TypeListString(const std::vector<DataType>& types) {
   std::string s;
-  for (DataType t : types) s += (s.empty() ? "" : ", ") + std::string(element_type(t).name);
+  for (DataType t : types) s += (s.empty() ? "" : ", ") + std::string(ElementTypeOf(t).name);
   return s;
 }
 

@@ -15,7 +15,7 @@ const ElementType* None(const QuantizationPlan&) {
   return nullptr;
 }
 const ElementType* Float32(const QuantizationPlan&) {
-  return &element_type(DataType::kFloat);
+  return &ElementTypeOf(DataType::kFloat);
 }
 const ElementType* OutputType(const QuantizationPlan& p) {
   return p.output_type;

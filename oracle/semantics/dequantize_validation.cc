@@ -13,7 +13,7 @@ class DequantizeChecker : public LinearChecker {
  private:
   bool CheckTypes() override {
     CheckXType();
-    plan_.scale_type = find_element_type(scale_->data_type);
+    plan_.scale_type = FindElementType(scale_->data_type);
     if (plan_.scale_type == nullptr || !schema_.allows_scale(plan_.scale_type->id)) {
       Add("type.x_scale", "x_scale has type " + DataTypeName(scale_->data_type) + "; T2 is (" +
                               TypeListString(schema_.scale_types) + ")");
@@ -25,7 +25,7 @@ class DequantizeChecker : public LinearChecker {
     if (Rejected()) return false;
     // The output type is the operator's rule (output_dtype when set, else x_scale's type);
     // whether the version allows it is checked here.
-    plan_.output_type = find_element_type(DeclaredOutputType(case_));
+    plan_.output_type = FindElementType(DeclaredOutputType(case_));
     if (schema_.attribute("output_dtype") != nullptr) {
       const int64_t output_dtype = AttributeValue("output_dtype").value_or(0);
       if (output_dtype != 0 &&

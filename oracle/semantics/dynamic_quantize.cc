@@ -12,10 +12,10 @@ namespace qconform {
 namespace {
 
 const ElementType& F32() {
-  return element_type(DataType::kFloat);
+  return ElementTypeOf(DataType::kFloat);
 }
 const ElementType& U8() {
-  return element_type(DataType::kUint8);
+  return ElementTypeOf(DataType::kUint8);
 }
 
 // One IEEE single-precision operation: the exact result rounded once to float32.
@@ -31,7 +31,7 @@ OutputEvaluation Output(std::string name, DataType t, std::vector<int64_t> shape
   o.name = std::move(name);
   o.data_type = static_cast<int32_t>(t);
   o.shape = std::move(shape);
-  o.exact = Codes(element_type(t).bits, n);
+  o.exact = Codes(ElementTypeOf(t).bits, n);
   return o;
 }
 
@@ -72,7 +72,7 @@ DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema) 
     if (schema.attribute(name) != nullptr) continue;
     add("dynql.attr.undefined", "attribute '" + name + "' is not defined (it has none)");
   }
-  const ElementType* x_type = find_element_type(x->data_type);
+  const ElementType* x_type = FindElementType(x->data_type);
   if (x_type == nullptr || !schema.allows_x(x_type->id)) {
     add("dynql.type.x", "x has type " + DataTypeName(x->data_type) + "; T1 is (" +
                             TypeListString(schema.x_types) + ")");

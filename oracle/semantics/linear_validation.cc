@@ -20,7 +20,7 @@ void LinearChecker::Add(std::string_view name, std::string message) {
 }
 
 void LinearChecker::CheckXType() {
-  plan_.x_type = find_element_type(x_->data_type);
+  plan_.x_type = FindElementType(x_->data_type);
   if (plan_.x_type == nullptr || !schema_.allows_x(plan_.x_type->id)) {
     Add("type.x", "x has type " + DataTypeName(x_->data_type) + "; T1 is (" +
                       TypeListString(schema_.x_types) + ")");

@@ -60,7 +60,7 @@ constexpr DomainOpset kNewestOpsets[] = {{"", 25}, {"com.microsoft", 1}};
 void CheckCodesFitShapes(const Case& c) {
   for (size_t k = 0; k < c.inputs.size(); ++k) {
     const Tensor* t = c.input(k);
-    if (t == nullptr || find_element_type(t->data_type) == nullptr) continue;
+    if (t == nullptr || FindElementType(t->data_type) == nullptr) continue;
     if (std::any_of(t->shape.begin(), t->shape.end(), [](int64_t d) { return d < 0; })) continue;
     if (static_cast<int64_t>(t->codes.size()) != t->element_count()) {
       throw OracleError("case " + c.id + ": input " + std::to_string(k) + " holds " +

@@ -16,7 +16,7 @@ class QuantizeChecker : public LinearChecker {
  private:
   bool CheckTypes() override {
     CheckXType();
-    plan_.scale_type = find_element_type(scale_->data_type);
+    plan_.scale_type = FindElementType(scale_->data_type);
     if (plan_.scale_type == nullptr || !schema_.allows_scale(plan_.scale_type->id)) {
       Add("type.y_scale", "y_scale has type " + DataTypeName(scale_->data_type) + "; allowed: (" +
                               TypeListString(schema_.scale_types) + ")");
@@ -26,7 +26,7 @@ class QuantizeChecker : public LinearChecker {
                               "; in this version both are T1, the same type");
     }
     if (zero_point_ != nullptr) {
-      plan_.output_type = find_element_type(zero_point_->data_type);
+      plan_.output_type = FindElementType(zero_point_->data_type);
       if (plan_.output_type == nullptr || !schema_.allows_output(plan_.output_type->id)) {
         Add("type.y_zero_point", "y_zero_point has type " + DataTypeName(zero_point_->data_type) +
                                      "; the y types are (" + TypeListString(schema_.output_types) +
@@ -36,7 +36,7 @@ class QuantizeChecker : public LinearChecker {
     if (Rejected()) return false;
     const int64_t output_dtype = AttributeValue("output_dtype").value_or(0);
     if (output_dtype != 0) {
-      const ElementType* t = find_element_type(static_cast<int32_t>(output_dtype));
+      const ElementType* t = FindElementType(static_cast<int32_t>(output_dtype));
       const std::string name = DataTypeName(static_cast<int32_t>(output_dtype));
       if (t == nullptr || !schema_.allows_output(t->id)) {
         Add("output_dtype.type", "output_dtype is " + std::to_string(output_dtype) + " (" + name +
@@ -47,7 +47,7 @@ class QuantizeChecker : public LinearChecker {
                                            DataTypeName(zero_point_->data_type));
       }
     }
-    plan_.output_type = find_element_type(DeclaredOutputType(case_));
+    plan_.output_type = FindElementType(DeclaredOutputType(case_));
     CheckPrecision();
     plan_.saturation =
         AttributeValue("saturate").value_or(1) != 0 ? Saturation::kSaturate : Saturation::kNone;
@@ -66,7 +66,7 @@ class QuantizeChecker : public LinearChecker {
                  schema_.precision_types.end();
     };
     if (precision != 0) {
-      const ElementType* t = find_element_type(static_cast<int32_t>(precision));
+      const ElementType* t = FindElementType(static_cast<int32_t>(precision));
       if (!allowed(t)) {
         Add("precision.type", "precision is " + std::to_string(precision) + " (" +
                                   DataTypeName(static_cast<int32_t>(precision)) + "); allowed: (" +
@@ -76,7 +76,7 @@ class QuantizeChecker : public LinearChecker {
       plan_.precision_type = t;
     } else {
       plan_.precision_type =
-          allowed(plan_.scale_type) ? plan_.scale_type : &element_type(DataType::kFloat);
+          allowed(plan_.scale_type) ? plan_.scale_type : &ElementTypeOf(DataType::kFloat);
     }
   }
 

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "adapters/backend.h"
+#include "adapters/plugin/qconform_plugin.h"
 #include "onnx_io/case_io.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/semantics/oracle.h"
@@ -354,6 +355,43 @@ TEST(OnnxRuntimeBackend, RunsCasesAndReportsTheBindingsLimitsAsUnsupported) {
   r = RunWith(*b, bad);
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->kind, ErrorKind::kRejectedAtRun) << r.error->message;
+}
+
+}  // namespace
+}  // namespace qconform
+
+namespace qconform {
+namespace {
+
+// The plugin ABI names the ONNX data_type numbers for C plugins; they must be the registry's.
+TEST(PluginAbi, DataTypeConstantsAreTheRegistrysNumbers) {
+  const std::pair<const char*, int32_t> abi[] = {
+      {"float", QCONFORM_FLOAT},
+      {"uint8", QCONFORM_UINT8},
+      {"int8", QCONFORM_INT8},
+      {"uint16", QCONFORM_UINT16},
+      {"int16", QCONFORM_INT16},
+      {"int32", QCONFORM_INT32},
+      {"float16", QCONFORM_FLOAT16},
+      {"bfloat16", QCONFORM_BFLOAT16},
+      {"float8e4m3fn", QCONFORM_FLOAT8E4M3FN},
+      {"float8e4m3fnuz", QCONFORM_FLOAT8E4M3FNUZ},
+      {"float8e5m2", QCONFORM_FLOAT8E5M2},
+      {"float8e5m2fnuz", QCONFORM_FLOAT8E5M2FNUZ},
+      {"uint4", QCONFORM_UINT4},
+      {"int4", QCONFORM_INT4},
+      {"float4e2m1", QCONFORM_FLOAT4E2M1},
+      {"float8e8m0", QCONFORM_FLOAT8E8M0},
+      {"uint2", QCONFORM_UINT2},
+      {"int2", QCONFORM_INT2},
+  };
+  EXPECT_EQ(std::size(abi), AllElementTypes().size()) << "a registry type the ABI does not name";
+  for (const auto& [name, number] : abi) {
+    const ElementType* t = FindElementTypeByName(name);
+    ASSERT_NE(t, nullptr) << name;
+    EXPECT_EQ(static_cast<int32_t>(t->id), number) << name;
+  }
+  EXPECT_EQ(QCONFORM_UNDEFINED, static_cast<int32_t>(DataType::kUndefined));
 }
 
 }  // namespace

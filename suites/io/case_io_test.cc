@@ -125,10 +125,10 @@ TEST_F(CaseIo, ReadsEveryTypedField) {
     for (int32_t v : row.int32_data) p.add_int32_data(v);
     for (float v : row.float_data) p.add_float_data(v);
     const Tensor t = TensorFromProto(p, "test");
-    EXPECT_EQ(t.codes.ToVector(), row.codes) << element_type(row.type).name;
+    EXPECT_EQ(t.codes.ToVector(), row.codes) << ElementTypeOf(row.type).name;
     // And raw_data of the canonical writer reads back the same.
     EXPECT_EQ(TensorFromProto(TensorToProto(t, "t"), "raw").codes, t.codes)
-        << element_type(row.type).name;
+        << ElementTypeOf(row.type).name;
   }
 }
 

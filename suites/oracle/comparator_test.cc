@@ -18,7 +18,7 @@ OutputEvaluation Expected(D type, std::vector<uint32_t> exact, std::vector<uint3
   e.name = "y";
   e.data_type = static_cast<int32_t>(type);
   e.shape = {static_cast<int64_t>(exact.size())};
-  const int bits = element_type(type).bits;
+  const int bits = ElementTypeOf(type).bits;
   e.exact = Codes(bits, exact);
   if (!f32.empty()) e.alternatives.push_back({"f32", Codes(bits, f32)});
   return e;
@@ -87,12 +87,12 @@ TEST(Comparator, UnknownTypeWrongTypeAndWrongShapeFail) {
 }
 
 TEST(Comparator, UlpDistance) {
-  const ElementType& f16 = element_type(D::kFloat16);
+  const ElementType& f16 = ElementTypeOf(D::kFloat16);
   EXPECT_EQ(UlpDistance(f16, 0x3C00, 0x3C01), 1);
   EXPECT_EQ(UlpDistance(f16, 0x0001, 0x8001), 2) << "across zero";
   EXPECT_EQ(UlpDistance(f16, 0x7BFF, 0x7C00), 1) << "max to inf";
   EXPECT_EQ(UlpDistance(f16, 0x7E00, 0x3C00), -1);
-  EXPECT_EQ(UlpDistance(element_type(D::kInt8), 0x80, 0x7F), 255);
+  EXPECT_EQ(UlpDistance(ElementTypeOf(D::kInt8), 0x80, 0x7F), 255);
 }
 
 TEST(Comparator, MismatchMessageNamesTheInputs) {

@@ -17,8 +17,8 @@ using namespace qconform::testing;
 std::vector<uint32_t> EdgeCodes(const ElementType& t, Prng& prng, size_t random) {
   std::vector<uint32_t> codes = {0, 1, t.code_mask(), t.code_mask() - 1};
   if (t.is_float()) {
-    codes.push_back(max_finite_code(t));
-    codes.push_back(max_finite_code(t) | t.sign_bit());
+    codes.push_back(MaxFiniteCode(t));
+    codes.push_back(MaxFiniteCode(t) | t.sign_bit());
     codes.push_back(t.sign_bit());
     codes.push_back(t.sign_bit() | 1);
     codes.push_back(1u << t.fp.mantissa_bits);  // min normal
@@ -43,8 +43,8 @@ TEST(DequantizeFastPath, EqualsMultiprecisionEverywhere) {
           for (DataType o : schema.output_types) outputs.push_back(static_cast<int64_t>(o));
         }
         for (int64_t output_dtype : outputs) {
-          const ElementType& xt = element_type(x_type);
-          const ElementType& st = element_type(scale_type);
+          const ElementType& xt = ElementTypeOf(x_type);
+          const ElementType& st = ElementTypeOf(scale_type);
           std::vector<uint32_t> x = EdgeCodes(xt, prng, 40);
           const int64_t n = static_cast<int64_t>(x.size());
           std::vector<uint32_t> scale = EdgeCodes(st, prng, n - 10);
@@ -89,7 +89,7 @@ TEST(DequantizeFastPath, EqualsMultiprecisionEverywhere) {
 
 TEST(DequantizeFastPath, BlockedEqualsMultiprecision) {
   Prng prng(7);
-  const ElementType& t = element_type(DataType::kInt16);
+  const ElementType& t = ElementTypeOf(DataType::kInt16);
   std::vector<uint32_t> x(6 * 11), scale(6 * 3), zp(6 * 3);
   for (uint32_t& c : x) c = prng.Next32() & t.code_mask();
   for (uint32_t& c : scale) c = prng.Next32() & 0x7BFF;  // float16, finite
@@ -125,7 +125,7 @@ TEST(DequantizeFastPath, TableKernelsEqualMultiprecision) {
   for (const OpSchema& schema : AllSchemas()) {
     if (schema.kind() != OperatorKind::kDequantizeLinear || !schema.domain.empty()) continue;
     for (DataType x_type : schema.x_types) {
-      const ElementType& xt = element_type(x_type);
+      const ElementType& xt = ElementTypeOf(x_type);
       if (xt.bits > 8) continue;
       for (DataType scale_type : schema.scale_types) {
         std::vector<std::optional<DataType>> outputs = {std::nullopt};
@@ -134,7 +134,7 @@ TEST(DequantizeFastPath, TableKernelsEqualMultiprecision) {
         }
         for (const std::optional<DataType>& output : outputs) {
           if (!output && !schema.allows_output(scale_type)) continue;
-          const ElementType& st = element_type(scale_type);
+          const ElementType& st = ElementTypeOf(scale_type);
           // Two rows of 2 * 2^bits codes each: every code twice, shuffled.
           const uint32_t n = 2u << xt.bits;
           std::vector<uint32_t> x(2 * n);
@@ -195,7 +195,7 @@ TEST(DequantizeFastPath, DyadicEqualsRationals) {
   const OpSchema& v25 = *ResolveSchema("", "DequantizeLinear", 25);
   int64_t compared = 0, fallbacks = 0;
   for (DataType x_type : v25.x_types) {
-    const ElementType& xt = element_type(x_type);
+    const ElementType& xt = ElementTypeOf(x_type);
     std::vector<uint32_t> xs;
     if (xt.bits <= 8) {
       for (uint32_t c = 0; c <= xt.code_mask(); ++c) xs.push_back(c);
@@ -204,12 +204,12 @@ TEST(DequantizeFastPath, DyadicEqualsRationals) {
     }
     const std::vector<uint32_t> zps = EdgeCodes(xt, prng, 2);
     for (DataType scale_type : scale_types) {
-      const ElementType& st = element_type(scale_type);
+      const ElementType& st = ElementTypeOf(scale_type);
       for (uint32_t sc : EdgeCodes(st, prng, 2)) {
         for (DataType out_type : floats) {
-          const ElementType& out = element_type(out_type);
+          const ElementType& out = ElementTypeOf(out_type);
           for (const ElementType* w :
-               {static_cast<const ElementType*>(nullptr), &element_type(DataType::kFloat), &out}) {
+               {static_cast<const ElementType*>(nullptr), &ElementTypeOf(DataType::kFloat), &out}) {
             for (uint32_t zc : {zps[0], zps[prng.Below(zps.size())]}) {
               for (uint32_t xc : xs) {
                 const std::optional<uint32_t> z =

@@ -136,9 +136,9 @@ TEST(DequantizeShapes, OddElementCountsOfSubByteTypes) {
     const int64_t n = static_cast<int64_t>(row.x.size());
     const OracleResult r = RunOracle(Dq(row.opset, MakeTensor(row.type, {n}, row.x),
                                         MakeScalar(D::kFloat, 1.5), MakeScalar(row.type, row.zp)));
-    ASSERT_TRUE(IsValid(r)) << element_type(row.type).name;
+    ASSERT_TRUE(IsValid(r)) << ElementTypeOf(row.type).name;
     EXPECT_EQ(ExactValues(r), Reference({n}, row.x, {}, {1.5}, {row.zp}, 0, 1))
-        << element_type(row.type).name;
+        << ElementTypeOf(row.type).name;
   }
 }
 

@@ -48,7 +48,7 @@ void CheckTrap(const Case& c, const Trap& trap, const std::string& other_strateg
   const OracleResult r = RunOracle(c);
   ObservedTensor observed{
       r.outputs[0].data_type, r.outputs[0].shape,
-      Codes(element_type(static_cast<D>(r.outputs[0].data_type)).bits, trap.other)};
+      Codes(ElementTypeOf(static_cast<D>(r.outputs[0].data_type)).bits, trap.other)};
   const OutputComparison lenient = CompareOutput(r.outputs[0], observed, {}, c.id);
   EXPECT_TRUE(lenient.conforms());
   EXPECT_EQ(lenient.admissible, static_cast<int64_t>(trap.x.size()));

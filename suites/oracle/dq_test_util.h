@@ -34,7 +34,7 @@ inline std::vector<double> ExactValues(const OracleResult& r, size_t output = 0)
   std::vector<double> out;
   if (r.outputs.size() <= output) return out;
   const OutputEvaluation& o = r.outputs[output];
-  const ElementType& t = *find_element_type(o.data_type);
+  const ElementType& t = *FindElementType(o.data_type);
   for (size_t i = 0; i < o.exact.size(); ++i) out.push_back(DecodeDouble(t, o.exact[i]));
   return out;
 }

@@ -73,7 +73,7 @@ TEST(QuantizeLinear, IntegerTypesSaturateAndInfinitiesClamp) {
                       {D::kInt16, -32768, 32767}, {D::kUint4, 0, 15},    {D::kInt4, -8, 7},
                       {D::kUint2, 0, 3},          {D::kInt2, -2, 1}};
   for (const Row& row : rows) {
-    SCOPED_TRACE(element_type(row.type).name);
+    SCOPED_TRACE(ElementTypeOf(row.type).name);
     const OracleResult r = RunOracle(Ql(25, FloatX({1e9, -1e9, kInf, -kInf}),
                                         MakeScalar(D::kFloat, 1), MakeScalar(row.type, 0)));
     ASSERT_TRUE(IsValid(r));
@@ -129,7 +129,7 @@ TEST(QuantizeLinear, Float8FollowsTheSaturateTable) {
       {D::kFloat8E4M3FN, 1, kNan, 0x7F},  {D::kFloat8E4M3FN, 1, -0.0, 0x80},
   };
   for (const Row& row : rows) {
-    SCOPED_TRACE(std::string(element_type(row.type).name) +
+    SCOPED_TRACE(std::string(ElementTypeOf(row.type).name) +
                  " saturate=" + std::to_string(row.saturate) + " x=" + std::to_string(row.x));
     const OracleResult r = RunOracle(Ql(21, FloatX({row.x}), MakeScalar(D::kFloat, 1),
                                         MakeScalar(row.type, 0), {{"saturate", row.saturate}}));
@@ -200,7 +200,7 @@ TEST(QuantizeLinear, PrecisionStrategyDividesInThePrecisionType) {
     const OutputEvaluation& y = r.outputs[0];
     ASSERT_EQ(y.alternatives.size(), 2u);
     ASSERT_EQ(y.alternatives[1].strategy, "precision");
-    const ElementType& i16 = element_type(D::kInt16);
+    const ElementType& i16 = ElementTypeOf(D::kInt16);
     int differing = 0;
     for (size_t i = 0; i < xs.size(); ++i) {
       const auto q16 = static_cast<_Float16>(static_cast<float>(xs[i]) / static_cast<float>(s));

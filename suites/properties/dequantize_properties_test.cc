@@ -193,7 +193,7 @@ Tensor Filled(const Tensor& like, std::vector<int64_t> shape, uint32_t code) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   Tensor t{like.data_type, shape,
-           Codes(element_type(static_cast<DataType>(like.data_type)).bits, static_cast<size_t>(n)),
+           Codes(ElementTypeOf(static_cast<DataType>(like.data_type)).bits, static_cast<size_t>(n)),
            false};
   for (size_t i = 0; i < t.codes.size(); ++i) t.codes.set(i, code);
   return t;

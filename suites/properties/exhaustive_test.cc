@@ -84,7 +84,7 @@ void CheckCase(const Case& c, const ElementType& x_type, const ElementType& scal
   const OutputEvaluation& y = fast.outputs[0];
   ASSERT_TRUE(y.exact == slow.outputs[0].exact) << c.id << ": fast and multiprecision differ";
   ASSERT_EQ(y.data_type, static_cast<int32_t>(out_type));
-  const ElementType& out = element_type(out_type);
+  const ElementType& out = ElementTypeOf(out_type);
   const Format& format = *FormatOf(out_type);
   const Tensor& x = *c.input(0);
   const Tensor& scale = *c.input(1);
@@ -118,14 +118,14 @@ TEST_P(Exhaustive, EveryNarrowInputAndZeroPointPair) {
   const OpSchema& s = *GetParam();
   {
     for (DataType x_id : s.x_types) {
-      const ElementType& xt = element_type(x_id);
+      const ElementType& xt = ElementTypeOf(x_id);
       if (xt.bits > 8) continue;
       // Integer types: every zero point (int32 aside, which is wider). Float types: a non-zero
       // zero point is implementation-defined, so +0 only.
       const std::vector<uint32_t> zero_points =
           xt.is_integer() ? AllCodes(xt) : std::vector<uint32_t>{0};
       for (DataType scale_id : s.scale_types) {
-        const ElementType& st = element_type(scale_id);
+        const ElementType& st = ElementTypeOf(scale_id);
         // The output: the scale's type, or float32 through output_dtype where it is not in T3.
         const bool needs_output_dtype = !s.allows_output(scale_id);
         const DataType out_id = needs_output_dtype ? DataType::kFloat : scale_id;

@@ -67,7 +67,7 @@ RC_GTEST_PROP(QuantizeProperties, F32StrategyEqualsHostFloatDivision, ()) {
       const Attribute* dtype = c.attribute("output_dtype");
       const int32_t y = zp ? zp->data_type : dtype ? static_cast<int32_t>(dtype->i) : 2;
       if (c.input(0)->data_type == 1 && c.input(1)->data_type == 1 &&
-          element_type(static_cast<DataType>(y)).is_integer()) {
+          ElementTypeOf(static_cast<DataType>(y)).is_integer()) {
         return c;
       }
     }
@@ -76,13 +76,13 @@ RC_GTEST_PROP(QuantizeProperties, F32StrategyEqualsHostFloatDivision, ()) {
   const Tensor& scale = *c.input(1);
   const OracleResult r = RunOracle(c);
   RC_PRE(r.outputs.size() == 1u);
-  const ElementType& y_type = *find_element_type(r.outputs[0].data_type);
+  const ElementType& y_type = *FindElementType(r.outputs[0].data_type);
   RC_ASSERT(y_type.is_integer());
   const float s = std::bit_cast<float>(scale.codes[0]);
   const Tensor* zp = c.input(2);
   const double z = zp ? DecodeDouble(y_type, zp->codes[0]) : 0;
-  const double lo = static_cast<double>(integer_min(y_type));
-  const double hi = static_cast<double>(integer_max(y_type));
+  const double lo = static_cast<double>(IntegerMin(y_type));
+  const double hi = static_cast<double>(IntegerMax(y_type));
   for (size_t i = 0; i < x.codes.size(); ++i) {
     const float q = std::bit_cast<float>(x.codes[i]) / s;
     const double want = std::fmin(hi, std::fmax(lo, static_cast<double>(std::nearbyint(q)) + z));

@@ -133,7 +133,7 @@ const DecodeRow kRows[] = {
 
 TEST(DecodeTable, ExactDecodeMatchesHandWrittenValues) {
   for (const DecodeRow& row : kRows) {
-    const ElementType& t = element_type(row.type);
+    const ElementType& t = ElementTypeOf(row.type);
     SCOPED_TRACE(std::string(t.name) + " code " + std::to_string(row.code) + " (" + row.why + ")");
     const Exact got = Decode(t, row.code);
     if (std::isnan(row.value)) {
@@ -147,7 +147,7 @@ TEST(DecodeTable, ExactDecodeMatchesHandWrittenValues) {
 
 TEST(DecodeTable, FastDecodeMatchesHandWrittenValues) {
   for (const DecodeRow& row : kRows) {
-    const ElementType& t = element_type(row.type);
+    const ElementType& t = ElementTypeOf(row.type);
     SCOPED_TRACE(std::string(t.name) + " code " + std::to_string(row.code) + " (" + row.why + ")");
     const double got = DecodeDouble(t, row.code);
     if (std::isnan(row.value)) {
@@ -161,13 +161,13 @@ TEST(DecodeTable, FastDecodeMatchesHandWrittenValues) {
 
 TEST(DecodeTable, RegistryKnowsEveryOnnxNumberAndNoOther) {
   const int known[] = {1, 2, 3, 4, 5, 6, 10, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26};
-  for (int n : known) EXPECT_NE(find_element_type(n), nullptr) << n;
+  for (int n : known) EXPECT_NE(FindElementType(n), nullptr) << n;
   for (int n : {0, 7, 8, 9, 11, 12, 13, 14, 15, 27, -1, 1000}) {
-    EXPECT_EQ(find_element_type(n), nullptr) << n;
+    EXPECT_EQ(FindElementType(n), nullptr) << n;
   }
-  EXPECT_EQ(all_element_types().size(), std::size(known));
-  for (const ElementType& t : all_element_types()) {
-    EXPECT_EQ(find_element_type_by_name(t.name), &t);
+  EXPECT_EQ(AllElementTypes().size(), std::size(known));
+  for (const ElementType& t : AllElementTypes()) {
+    EXPECT_EQ(FindElementTypeByName(t.name), &t);
   }
 }
 

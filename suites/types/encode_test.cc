@@ -16,7 +16,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
 std::optional<uint32_t> EncodeValue(DataType type, double v, Saturation s = Saturation::kNone) {
-  const ElementType& t = element_type(type);
+  const ElementType& t = ElementTypeOf(type);
   const std::optional<uint32_t> exact = Encode(t, Exact::FromDouble(v), s);
   const std::optional<uint32_t> fast = EncodeDouble(t, v, s);
   EXPECT_EQ(exact, fast) << t.name << " " << v << ": exact and fast paths disagree";
@@ -29,14 +29,14 @@ class Ties : public ::testing::TestWithParam<DataType> {};
 // whose last bit is 0 (ties to even), and a hair either side goes to the nearer one. For
 // float8e8m0 (no fraction bits) the significand is always 1 and a tie rounds it to 2, i.e. up.
 TEST_P(Ties, EveryMidpointGoesToTheEvenCode) {
-  const ElementType& t = element_type(GetParam());
+  const ElementType& t = ElementTypeOf(GetParam());
   std::vector<uint32_t> signs = {0u};
   if (t.fp.has_sign) signs.push_back(t.sign_bit());
   int midpoints = 0;
   for (uint32_t sign : signs) {
-    for (uint32_t c = 0; c < max_finite_code(t); ++c) {
+    for (uint32_t c = 0; c < MaxFiniteCode(t); ++c) {
       const uint32_t lo = sign | c, hi = sign | (c + 1);
-      if (is_nan_code(t, lo)) continue;  // fnuz: 0x80 is NaN, not -0
+      if (IsNanCode(t, lo)) continue;  // fnuz: 0x80 is NaN, not -0
       const Rational a = Decode(t, lo).value(), b = Decode(t, hi).value();
       const Rational mid = (a + b) / 2, hair = (b - a) / 1024;
       const bool e8m0 = t.id == DataType::kFloat8E8M0;
@@ -59,7 +59,7 @@ INSTANTIATE_TEST_SUITE_P(NarrowFloats, Ties,
                                            DataType::kFloat8E5M2FNUZ, DataType::kFloat8E8M0,
                                            DataType::kFloat16, DataType::kBfloat16),
                          [](const auto& info) {
-                           return std::string(element_type(info.param).name);
+                           return std::string(ElementTypeOf(info.param).name);
                          });
 
 struct OverflowRow {
@@ -119,8 +119,8 @@ const OverflowRow kOverflow[] = {
 
 TEST(Encode, OverflowBoundariesAndSaturationTable) {
   for (const OverflowRow& row : kOverflow) {
-    SCOPED_TRACE(std::string(element_type(row.type).name) + " " + std::to_string(row.value) + " (" +
-                 row.why + ")");
+    SCOPED_TRACE(std::string(ElementTypeOf(row.type).name) + " " + std::to_string(row.value) +
+                 " (" + row.why + ")");
     EXPECT_EQ(EncodeValue(row.type, row.value, Saturation::kNone), row.no_saturate);
     EXPECT_EQ(EncodeValue(row.type, row.value, Saturation::kSaturate), row.saturate);
   }
@@ -166,8 +166,8 @@ const IntegerRow kIntegers[] = {
 
 TEST(Encode, IntegersRoundHalfToEvenAndClamp) {
   for (const IntegerRow& row : kIntegers) {
-    SCOPED_TRACE(std::string(element_type(row.type).name) + " " + std::to_string(row.value) + " (" +
-                 row.why + ")");
+    SCOPED_TRACE(std::string(ElementTypeOf(row.type).name) + " " + std::to_string(row.value) +
+                 " (" + row.why + ")");
     EXPECT_EQ(EncodeValue(row.type, row.value), row.code);
   }
 }

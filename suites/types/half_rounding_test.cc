@@ -32,7 +32,7 @@ uint32_t ReferenceBfloat16(float f) {
 // binades around the type's range, then random bit patterns.
 std::vector<float> HardValues(const ElementType& t, size_t random_count) {
   std::vector<float> values;
-  for (uint32_t c = 0; c < max_finite_code(t); ++c) {
+  for (uint32_t c = 0; c < MaxFiniteCode(t); ++c) {
     const float lo = static_cast<float>(DecodeDouble(t, c));
     const float hi = static_cast<float>(DecodeDouble(t, c + 1));
     const float mid = lo + (hi - lo) / 2;  // exact: float32 has spare bits for both types' ties
@@ -56,16 +56,15 @@ std::vector<float> HardValues(const ElementType& t, size_t random_count) {
 }
 
 void CheckAgainstReference(DataType type, uint32_t (*reference)(float)) {
-  const ElementType& t = element_type(type);
+  const ElementType& t = ElementTypeOf(type);
   const std::vector<float> values = HardValues(t, 1'000'000);
   int failures = 0;
   for (float f : values) {
     const uint32_t want = reference(f);
     const std::optional<uint32_t> exact = Encode(t, Exact::FromDouble(f), Saturation::kNone);
     const std::optional<uint32_t> fast = EncodeDouble(t, f, Saturation::kNone);
-    const bool ok = std::isnan(f)
-                        ? (exact && is_nan_code(t, *exact) && fast && is_nan_code(t, *fast))
-                        : (exact == want && fast == want);
+    const bool ok = std::isnan(f) ? (exact && IsNanCode(t, *exact) && fast && IsNanCode(t, *fast))
+                                  : (exact == want && fast == want);
     if (!ok && ++failures <= 10) {
       ADD_FAILURE() << t.name << " of float32 0x" << std::hex << std::bit_cast<uint32_t>(f) << " ("
                     << f << "): reference 0x" << want << ", exact 0x" << exact.value_or(~0u)

@@ -9,7 +9,7 @@ namespace qconform {
 namespace {
 
 const ElementType& T(DataType id) {
-  return element_type(id);
+  return ElementTypeOf(id);
 }
 
 std::string Bytes(std::initializer_list<uint8_t> b) {
@@ -83,7 +83,7 @@ TEST(Packing, WrongLengthsAreNamedErrors) {
 }
 
 TEST(Packing, EveryTypeRoundTripsOddCounts) {
-  for (const ElementType& t : all_element_types()) {
+  for (const ElementType& t : AllElementTypes()) {
     for (size_t n : {0u, 1u, 3u, 5u, 7u, 9u}) {
       Codes codes(t.bits, n);
       for (size_t i = 0; i < n; ++i)

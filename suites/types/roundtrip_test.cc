@@ -34,13 +34,13 @@ int CheckCode(const ElementType& t, uint32_t code) {
       continue;
     }
     if (exact.is_nan()) {
-      if (!is_nan_code(t, *back) || !is_nan_code(t, *back_fast)) fail("NaN did not stay NaN");
+      if (!IsNanCode(t, *back) || !IsNanCode(t, *back_fast)) fail("NaN did not stay NaN");
       continue;
     }
     // Saturation sends an infinity to the largest finite value of its sign (decision 16).
     uint32_t want = code;
     if (exact.is_infinity() && s == Saturation::kSaturate) {
-      want = (code & t.sign_bit()) | max_finite_code(t);
+      want = (code & t.sign_bit()) | MaxFiniteCode(t);
     }
     if (*back != want || *back_fast != want) {
       char buf[96];
@@ -55,7 +55,7 @@ int CheckCode(const ElementType& t, uint32_t code) {
 class RoundTrip : public ::testing::TestWithParam<DataType> {};
 
 TEST_P(RoundTrip, EveryCodeOfNarrowTypes) {
-  const ElementType& t = element_type(GetParam());
+  const ElementType& t = ElementTypeOf(GetParam());
   ASSERT_LE(t.bits, 16);
   const uint64_t count = uint64_t{1} << t.bits;
   int failures = 0;
@@ -68,7 +68,7 @@ TEST_P(RoundTrip, EveryCodeOfNarrowTypes) {
 }
 
 std::string TypeName(const ::testing::TestParamInfo<DataType>& info) {
-  return std::string(element_type(info.param).name);
+  return std::string(ElementTypeOf(info.param).name);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllNarrowTypes, RoundTrip,
@@ -84,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(AllNarrowTypes, RoundTrip,
 class WideRoundTrip : public ::testing::TestWithParam<DataType> {};
 
 TEST_P(WideRoundTrip, EdgesAndAMillionRandomCodes) {
-  const ElementType& t = element_type(GetParam());
+  const ElementType& t = ElementTypeOf(GetParam());
   // Edges: zeros, smallest and largest subnormal/normal, max, specials, and their negatives.
   const uint32_t edges[] = {0x00000000, 0x00000001, 0x007FFFFF, 0x00800000, 0x3F800000,
                             0x7F7FFFFF, 0x7F800000, 0x7FC00000, 0x7F800001, 0x7FFFFFFF};

@@ -83,7 +83,7 @@ class Checker {
   }
 
   static int element_type_bits(int32_t t) {
-    const ElementType* e = find_element_type(t);
+    const ElementType* e = FindElementType(t);
     return e != nullptr ? e->bits : 0;
   }
 
@@ -95,7 +95,7 @@ class Checker {
       Add("trt.scale.type", "the scale has type " + DataTypeName(scale.data_type));
       return;
     }
-    const ElementType& t = *find_element_type(scale.data_type);
+    const ElementType& t = *FindElementType(scale.data_type);
     for (size_t i = 0; i < scale.codes.size(); ++i) {
       const Exact v = Decode(t, scale.codes[i]);
       if (v.is_finite() && v.value() > 0) continue;
@@ -105,7 +105,7 @@ class Checker {
   }
 
   void CheckZeroPoint(const Tensor& zero_point) {
-    const ElementType* t = find_element_type(zero_point.data_type);
+    const ElementType* t = FindElementType(zero_point.data_type);
     if (t == nullptr) return;
     for (size_t i = 0; i < zero_point.codes.size(); ++i) {
       const Exact v = Decode(*t, zero_point.codes[i]);

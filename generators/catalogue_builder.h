@@ -1,0 +1,29 @@
+// What every golden catalogue builder shares: the list of cases it adds to, the seed of a case's
+// values (from its id, so the catalogue is the same on every machine) and type names for the
+// manifest's feature tags.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "generators/golden_catalogue.h"
+#include "oracle/core/element_type.h"
+
+namespace qconform {
+
+class CatalogueBuilder {
+ public:
+  std::vector<GoldenCase> cases;
+
+  void Add(Case c, std::string features, std::string decision, std::string rule = "") {
+    cases.push_back({std::move(c), std::move(features), std::move(decision), std::move(rule)});
+  }
+};
+
+// FNV-1a of the case id: the PRNG seed of a case's values.
+uint64_t CaseSeed(const std::string& id);
+// "int8"
+std::string TypeName(DataType t);
+
+}  // namespace qconform
