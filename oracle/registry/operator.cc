@@ -54,48 +54,19 @@ int32_t NoZeroPoint(const Case&) {
 }
 
 using K = OperatorKind;
+// clang-format off
 const std::vector<Operator> kOperators = {
-    {K::kDequantizeLinear,
-     "",
-     "DequantizeLinear",
-     "dq",
-     "dq",
-     {"x", "x_scale", "x_zero_point"},
-     {"y"},
-     false,
-     DequantizeOutputs,
-     DequantizeZeroPointType},
-    {K::kDequantizeLinear,
-     "com.microsoft",
-     "DequantizeLinear",
-     "msdq",
-     "dq",
-     {"x", "x_scale", "x_zero_point"},
-     {"y"},
-     false,
-     DequantizeOutputs,
-     DequantizeZeroPointType},
-    {K::kQuantizeLinear,
-     "",
-     "QuantizeLinear",
-     "ql",
-     "ql",
-     {"x", "y_scale", "y_zero_point"},
-     {"y"},
-     true,
-     QuantizeOutputs,
-     QuantizeYType},
-    {K::kDynamicQuantizeLinear,
-     "",
-     "DynamicQuantizeLinear",
-     "dynql",
-     "dynql",
-     {"x"},
-     {"y", "y_scale", "y_zero_point"},
-     true,
-     DynamicQuantizeOutputs,
-     NoZeroPoint},
+  // kind, domain, op_type, id prefix, rule prefix, inputs, outputs, quantizes, outputs rule, zero point type
+  {K::kDequantizeLinear, "", "DequantizeLinear", "dq", "dq", {"x", "x_scale", "x_zero_point"}, {"y"},
+   false, DequantizeOutputs, DequantizeZeroPointType},
+  {K::kDequantizeLinear, "com.microsoft", "DequantizeLinear", "msdq", "dq",
+   {"x", "x_scale", "x_zero_point"}, {"y"}, false, DequantizeOutputs, DequantizeZeroPointType},
+  {K::kQuantizeLinear, "", "QuantizeLinear", "ql", "ql", {"x", "y_scale", "y_zero_point"}, {"y"},
+   true, QuantizeOutputs, QuantizeYType},
+  {K::kDynamicQuantizeLinear, "", "DynamicQuantizeLinear", "dynql", "dynql", {"x"},
+   {"y", "y_scale", "y_zero_point"}, true, DynamicQuantizeOutputs, NoZeroPoint},
 };
+// clang-format on
 
 }  // namespace
 

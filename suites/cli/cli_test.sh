@@ -80,6 +80,8 @@ expect "report.md has the matrix" 0 "^\| DequantizeLinear \| 21 \| int16 \| 🔴
 expect "report.html is written" 0 "<table>" -- cat "$rep/report.html"
 expect "a reproducer per failure" 0 "" -- test -f "$rep/repro/dq21-int32-pt/model.onnx" -a -f "$rep/repro/dq21-int32-pt/observed/output_0.pb"
 expect "the reproducer is a checkable case" 0 "1 passed" -- "$qconform" check "$rep/repro/dq21-int32-pt"
+cp "$rep/repro/dq21-int32-pt/observed/output_0.pb" "$rep/repro/dq21-int32-pt/test_data_set_0/output_0.pb"
+expect "check judges the observed outputs with run's kind" 1 "^new-failure +dq21-int32-pt  wrong-outputs: " -- "$qconform" check "$rep/repro/dq21-int32-pt"
 expect "run against the oracle matches" 0 "MATCHES" -- "$qconform" run --backend oracle --report "$work/oracle" --filter dq21
 expect "run needs a backend" 2 "--backend is required" -- "$qconform" run
 expect "an unknown backend is a usage error" 2 "unknown backend 'tensorrt'" -- "$qconform" run --backend tensorrt
