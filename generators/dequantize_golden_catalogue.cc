@@ -39,8 +39,8 @@ class DequantizeCatalogue : public CatalogueBuilder {
     return codes;
   }
 
-  // Zero points: any value of an integer type but int32 (decisions 10, 11: a non-zero zero
-  // point is implementation-defined for int32 and float inputs, so those get 0 here).
+  // Zero points: any value of an integer type but int32 (docs/semantics.md#d10, #d11: a non-zero
+  // zero point is implementation-defined for int32 and float inputs, so those get 0 here).
   std::vector<uint32_t> ZeroPointCodes(D type, size_t n, Prng& prng) const {
     const ElementType& t = ElementTypeOf(type);
     std::vector<uint32_t> codes(n, 0);
@@ -85,19 +85,22 @@ class DequantizeCatalogue : public CatalogueBuilder {
     for (D x : s.x_types) {
       const std::string p = Prefix(s) + "-" + TypeName(x);
       AddRandom(p + "-pt-zp", s, x, D::kFloat, {}, {3, 3}, {}, true, {}, "per-tensor",
-                "decision 1, 4");
-      AddRandom(p + "-pt", s, x, D::kFloat, {}, {3, 3}, {}, false, {}, "per-tensor", "decision 1");
+                "docs/semantics.md#d1, 4");
+      AddRandom(p + "-pt", s, x, D::kFloat, {}, {3, 3}, {}, false, {}, "per-tensor",
+                "docs/semantics.md#d1");
       if (!s.allows(Granularity::kPerAxis)) continue;
       AddRandom(p + "-axis1-zp", s, x, D::kFloat, {}, {2, 3, 1}, {3}, true, {{"axis", 1}},
-                "per-axis", "decision 5");
+                "per-axis", "docs/semantics.md#d5");
       if (ms) continue;
       AddRandom(p + "-axism3-zp", s, x, D::kFloat, {}, {3, 1, 3}, {3}, true, {{"axis", -3}},
-                "per-axis", "decision 5 (negative axis)");
+                "per-axis", "docs/semantics.md#d5 (negative axis)");
       if (!s.allows(Granularity::kBlocked)) continue;
       AddRandom(p + "-blocked-axism1-zp", s, x, D::kFloat, {}, {3, 5}, {3, 3}, true,
-                {{"axis", -1}, {"block_size", 2}}, "blocked", "decision 6 (partial last block)");
+                {{"axis", -1}, {"block_size", 2}}, "blocked",
+                "docs/semantics.md#d6 (partial last block)");
       AddRandom(p + "-blocked-axis0", s, x, D::kFloat, {}, {4, 2}, {2, 2}, false,
-                {{"axis", 0}, {"block_size", 3}}, "blocked", "decision 6 (partial last block)");
+                {{"axis", 0}, {"block_size", 3}}, "blocked",
+                "docs/semantics.md#d6 (partial last block)");
     }
   }
 
@@ -115,17 +118,17 @@ class DequantizeCatalogue : public CatalogueBuilder {
         const std::string p =
             Prefix(s) + "-int8-scale" + TypeName(scale) + (out ? "-to" + TypeName(*out) : "");
         AddRandom(p + "-pt-zp", s, D::kInt8, scale, out, {2, 3}, {}, true, {}, "per-tensor",
-                  has_output_dtype ? "decision 2 (out strategy), output_dtype"
+                  has_output_dtype ? "docs/semantics.md#d2 (out strategy), output_dtype"
                                    : "scale type determines the output");
         if (s.allows(Granularity::kPerAxis) && !s.axis_presence_selects_granularity) {
           AddRandom(p + "-axis1-zp", s, D::kInt8, scale, out, {2, 3}, {3}, true, {{"axis", 1}},
-                    "per-axis", "decision 5");
+                    "per-axis", "docs/semantics.md#d5");
         }
         if (s.allows(Granularity::kBlocked)) {
           AddRandom(Prefix(s) + "-uint4-scale" + TypeName(scale) +
                         (out ? "-to" + TypeName(*out) : "") + "-blocked",
                     s, D::kUint4, scale, out, {2, 7}, {2, 2}, true,
-                    {{"axis", 1}, {"block_size", 4}}, "blocked", "decision 6");
+                    {{"axis", 1}, {"block_size", 4}}, "blocked", "docs/semantics.md#d6");
         }
       }
     }
@@ -159,7 +162,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
                    std::string(s.domain), id),
           "type:" + TypeName(x) +
               ",scale:float,output:float,granularity:per-tensor,zero_point:no,edges:all-codes",
-          "decision 1 (every code: min, max, zero, -0, subnormals, NaN, inf)");
+          "docs/semantics.md#d1 (every code: min, max, zero, -0, subnormals, NaN, inf)");
     }
   }
 
@@ -232,11 +235,11 @@ class DequantizeCatalogue : public CatalogueBuilder {
       Add(MakeCase("DequantizeLinear", r.s->since_version, {x, r.scale}, r.attributes, "", r.id),
           "type:int8,scale:" + DataTypeName(r.scale.data_type) +
               ",granularity:per-tensor,edges:scale",
-          std::string("decision 1: ") + r.what);
+          std::string("docs/semantics.md#d1: ") + r.what);
     }
   }
 
-  // Inputs around the double-rounding traps, where exact and f32/out differ (decision 2).
+  // Inputs around the double-rounding traps, where exact and f32/out differ (docs/semantics.md#d2).
   void Traps() {
     std::vector<double> x16, x32, x511;
     for (int i = 0; i < 32; ++i) x16.push_back(20480 + i);
@@ -246,18 +249,18 @@ class DequantizeCatalogue : public CatalogueBuilder {
                  {MakeTensor(D::kInt16, {32}, x16), MakeTensorFromCodes(D::kFloat16, {}, {0x3FFF})},
                  {}, "", "dq21-trap-int16-scalefloat16"),
         "type:int16,scale:float16,granularity:per-tensor,trap:double-rounding",
-        "decision 2: f32 differs from exact");
+        "docs/semantics.md#d2: f32 differs from exact");
     Add(MakeCase("DequantizeLinear", 13,
                  {MakeTensor(D::kInt32, {16}, x32), MakeScalar(D::kFloat, 3)}, {}, "",
                  "dq13-trap-int32-above-2to24"),
         "type:int32,scale:float,granularity:per-tensor,trap:double-rounding",
-        "decision 2: f32 rounds x - zp first");
+        "docs/semantics.md#d2: f32 rounds x - zp first");
     Add(MakeCase(
             "DequantizeLinear", 23,
             {MakeTensor(D::kInt16, {32}, x511), MakeTensorFromCodes(D::kFloat, {}, {0x3F800808})},
             {{"output_dtype", 10}}, "", "dq23-trap-scalefloat-tofloat16"),
         "type:int16,scale:float,output:float16,granularity:per-tensor,trap:double-rounding",
-        "decision 2: out rounds the scale to float16 first");
+        "docs/semantics.md#d2: out rounds the scale to float16 first");
   }
 
   void Seeds() {
@@ -269,7 +272,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
                     MakeScalar(D::kUint8, 128)},
                    {}, "", "dq" + std::to_string(v) + "-seed-default"),
           "type:uint8,scale:float,granularity:per-tensor,zero_point:yes,seed:000-default",
-          "seed 000/001 default example");
+          "ONNX's DequantizeLinear page default example");
     }
     for (int64_t v : {13, 25}) {
       Add(MakeCase(
@@ -278,39 +281,42 @@ class DequantizeCatalogue : public CatalogueBuilder {
                MakeTensor(D::kUint8, {3}, {84, 24, 196})},
               {}, "", "dq" + std::to_string(v) + "-seed-axis"),
           "type:uint8,scale:float,granularity:per-axis,zero_point:yes,seed:000-axis",
-          "seed 000/001 _axis example");
+          "ONNX's DequantizeLinear page _axis example");
     }
     Add(MakeCase("DequantizeLinear", 1,
                  {MakeTensor(D::kUint8, {1, 3, 3, 2}, axis_x),
                   MakeTensor(D::kFloat, {3}, {2, 4, 5}), MakeTensor(D::kUint8, {3}, {84, 24, 196})},
                  {{"axis", 1}}, "com.microsoft", "dqms1-seed-axis"),
         "type:uint8,scale:float,granularity:per-axis,zero_point:yes,seed:000-axis",
-        "seed 000 _axis example with axis set (decision 9)");
+        "the com.microsoft DequantizeLinear page _axis example with axis set "
+        "(docs/semantics.md#d9)");
     for (int64_t v : {19, 25}) {
       Add(MakeCase(
               "DequantizeLinear", v,
               {MakeTensor(D::kFloat8E4M3FN, {5}, {0, 0.5, 1, 448, 104}), MakeScalar(D::kFloat, 2)},
               {}, "", "dq" + std::to_string(v) + "-seed-e4m3fn"),
           "type:float8e4m3fn,scale:float,granularity:per-tensor,seed:000-e4m3fn",
-          "seed 000 _e4m3fn example");
+          "the com.microsoft DequantizeLinear page _e4m3fn example");
       Add(MakeCase(
               "DequantizeLinear", v,
               {MakeTensor(D::kFloat8E5M2, {5}, {0, 0.5, 1, 49152, 96}), MakeScalar(D::kFloat, 2)},
               {}, "", "dq" + std::to_string(v) + "-seed-e5m2"),
           "type:float8e5m2,scale:float,granularity:per-tensor,seed:000-e5m2",
-          "seed 000 _e5m2 example");
+          "the com.microsoft DequantizeLinear page _e5m2 example");
     }
     Add(MakeCase("DequantizeLinear", 21,
                  {MakeTensor(D::kInt8, {1, 1, 3, 3}, {71, 113, 127, -71, 50, 127, 85, 14, -128}),
                   MakeTensor(D::kFloat, {1}, {1.0f / 127.0f})},
                  {{"axis", 3}}, "", "dq21-seed-tensorrt-per-tensor"),
         "type:int8,scale:float,granularity:per-tensor,seed:002-dequantize",
-        "seed 002 example 1 (decision 4: a (1,) scale is per-tensor)");
+        "TensorRT's Quantize/Dequantize page example 1 (docs/semantics.md#d4: a (1,) scale is "
+        "per-tensor)");
     Add(MakeCase("DequantizeLinear", 21,
                  {MakeTensor(D::kInt4, {4, 8}, std::vector<double>(32, 1)),
                   MakeTensor(D::kFloat, {2, 8}, {1, 1, 2, 2, 3, 3, 4, 4, 4, 4, 5, 5, 6, 6, 7, 7})},
                  {{"axis", 0}, {"block_size", 2}}, "", "dq21-seed-tensorrt-int4-blocks"),
-        "type:int4,scale:float,granularity:blocked,seed:002-block", "seed 002 example 2");
+        "type:int4,scale:float,granularity:blocked,seed:002-block",
+        "TensorRT's Quantize/Dequantize page example 2");
   }
 
   void Negative(const std::string& id, int64_t v, std::vector<std::optional<Tensor>> inputs,
@@ -327,76 +333,87 @@ class DequantizeCatalogue : public CatalogueBuilder {
     Negative("dq21-reject-missing-scale", 21, {i8}, {}, "dq.inputs.count",
              "Between 2 and 3 inputs");
     Negative("dq10-reject-axis-attribute", 10, {i8, f1}, {{"axis", 1}}, "dq.attr.undefined",
-             "decision 8");
+             "docs/semantics.md#d8");
     Negative("dq19-reject-block-size-attribute", 19, {i8, f1}, {{"block_size", 1}},
-             "dq.attr.undefined", "decision 8");
+             "dq.attr.undefined", "docs/semantics.md#d8");
     Negative("dq21-reject-output-dtype-attribute", 21, {i8, f1}, {{"output_dtype", 1}},
-             "dq.attr.undefined", "decision 8");
+             "dq.attr.undefined", "docs/semantics.md#d8");
     Negative("dq19-reject-int4", 19, {MakeTensor(D::kInt4, {2}, {1, 2}), f1}, {}, "dq.type.x",
-             "decision 8: int4 arrives in 21");
+             "docs/semantics.md#d8: int4 arrives in 21");
     Negative("dq24-reject-int2", 24, {MakeTensor(D::kInt2, {2}, {1, -2}), f1}, {}, "dq.type.x",
-             "decision 8: int2 arrives in 25");
+             "docs/semantics.md#d8: int2 arrives in 25");
     Negative("dq13-reject-float8", 13, {MakeTensor(D::kFloat8E4M3FN, {2}, {1, 2}), f1}, {},
-             "dq.type.x", "decision 8");
+             "dq.type.x", "docs/semantics.md#d8");
     Negative("dq13-reject-scale-float16", 13, {i8, MakeScalar(D::kFloat16, 0.5)}, {},
-             "dq.type.x_scale", "decision 8");
+             "dq.type.x_scale", "docs/semantics.md#d8");
     Negative("dq23-reject-scale-e8m0", 23, {i8, MakeScalar(D::kFloat8E8M0, 0.5)},
-             {{"output_dtype", 1}}, "dq.type.x_scale", "decision 8: e8m0 scales arrive in 24");
+             {{"output_dtype", 1}}, "dq.type.x_scale",
+             "docs/semantics.md#d8: e8m0 scales arrive in 24");
     Negative("dq21-reject-zero-point-type", 21, {i8, f1, MakeScalar(D::kUint8, 1)}, {},
-             "dq.type.x_zero_point", "decision 7");
+             "dq.type.x_zero_point", "docs/semantics.md#d7");
     Negative("dq23-reject-output-dtype-int8", 23, {i8, f1}, {{"output_dtype", 3}},
              "dq.output_dtype.type", "T3");
     Negative("dq24-reject-e8m0-without-output-dtype", 24, {i8, MakeScalar(D::kFloat8E8M0, 0.5)}, {},
              "dq.output_dtype.required", "output type = scale type, not in T3");
-    Negative("dq21-reject-zero-point-shape", 21, {i8, f1, MakeTensor(D::kInt8, {1}, {0})}, {},
-             "dq.shape.zero_point", "decision 7");
+    Negative("dq21-reject-zero-point-shape", 21, {i8, f1, MakeTensor(D::kInt8, {1, 1}, {0})}, {},
+             "dq.shape.zero_point", "docs/semantics.md#d7: (1,1) is not a scalar's shape");
     Negative("dq10-reject-scale-1d", 10, {i8, MakeTensor(D::kFloat, {2}, {1, 2})}, {},
              "dq.scale.rank", "10: scalars only");
     Negative("dq21-reject-scale-2d-without-block-size", 21,
              {i8, MakeTensor(D::kFloat, {2, 3}, {1, 2, 3, 4, 5, 6})}, {}, "dq.scale.rank",
-             "decision 6: blocked needs block_size > 0");
+             "docs/semantics.md#d6: blocked needs block_size > 0");
     Negative("dq13-reject-axis-out-of-range", 13, {i8, s3}, {{"axis", 2}}, "dq.axis.range",
-             "decision 5");
+             "docs/semantics.md#d5");
     Negative("dq25-reject-axis-too-negative", 25, {i8, s3}, {{"axis", -3}}, "dq.axis.range",
-             "decision 5");
+             "docs/semantics.md#d5");
     Negative("dq13-reject-per-axis-length", 13, {i8, s3}, {{"axis", 0}}, "dq.per_axis.length",
-             "decision 5");
+             "docs/semantics.md#d5");
     Negative("dq21-reject-negative-block-size", 21,
              {i8, MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})}, {{"block_size", -1}},
-             "dq.blocked.block_size_negative", "decision 8");
+             "dq.blocked.block_size_negative", "docs/semantics.md#d8");
     Negative("dq21-reject-blocked-rank", 21, {i8, s3}, {{"block_size", 1}}, "dq.blocked.rank",
-             "decision 6");
+             "docs/semantics.md#d6");
     Negative("dq21-reject-blocked-dims", 21,
              {i8, MakeTensor(D::kFloat, {3, 2}, {1, 2, 3, 4, 5, 6})}, {{"block_size", 2}},
-             "dq.blocked.dims", "decision 6");
+             "dq.blocked.dims", "docs/semantics.md#d6");
     Negative("dq21-reject-block-size-below-range", 21,
              {MakeTensor(D::kInt8, {2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}),
               MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
              {{"block_size", 2}}, "dq.blocked.block_size_range",
-             "decision 6: [ceil(5/2), ceil(5/1)-1] = [3, 4]");
-    Negative("dq21-reject-block-size-reference-accepts", 21,
-             {MakeTensor(D::kInt8, {5, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}),
-              MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
-             {{"axis", 0}, {"block_size", 6}}, "dq.blocked.block_size_range",
-             "decision 6: ONNX's reference accepts Si * B >= Di; the spec's range does not");
+             "docs/semantics.md#d6: [ceil(5/2), ceil(5/1)-1] = [3, 4]");
+    Negative(
+        "dq21-reject-block-size-reference-accepts", 21,
+        {MakeTensor(D::kInt8, {5, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}),
+         MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
+        {{"axis", 0}, {"block_size", 6}}, "dq.blocked.block_size_range",
+        "docs/semantics.md#d6: ONNX's reference accepts Si * B >= Di; the spec's range does not");
     Negative("dqms1-reject-axis-absent-1d", 1, {i8, s3}, {}, "dq.ms.axis_absent_not_scalar",
-             "decision 9", "com.microsoft");
+             "docs/semantics.md#d9", "com.microsoft");
     Negative("dqms1-reject-axis-present-scalar", 1, {i8, f1}, {{"axis", 1}},
-             "dq.ms.axis_present_not_1d", "decision 9", "com.microsoft");
+             "dq.ms.axis_present_not_1d", "docs/semantics.md#d9", "com.microsoft");
     Negative("dq9-reject-not-in-opset", 9, {i8, f1}, {}, "op.not_in_opset",
              "DequantizeLinear arrives in opset 10");
     // Implementation-defined: outputs are the formula's, refusing is admissible too.
     Add(MakeCase("DequantizeLinear", 21,
                  {MakeTensor(D::kInt32, {3}, {100, -100, 7}), f1, MakeScalar(D::kInt32, 5)}, {}, "",
                  "dq21-impl-int32-zero-point"),
-        "type:int32,implementation-defined:dq.zero_point.int32_nonzero", "decision 10");
+        "type:int32,implementation-defined:dq.zero_point.int32_nonzero", "docs/semantics.md#d10");
     Add(MakeCase(
             "DequantizeLinear", 21,
             {MakeTensor(D::kFloat8E4M3FN, {3}, {1, 2, 448}), f1, MakeScalar(D::kFloat8E4M3FN, 1)},
             {}, "", "dq21-impl-float8-zero-point"),
-        "type:float8e4m3fn,implementation-defined:dq.zero_point.float_nonzero", "decision 11");
+        "type:float8e4m3fn,implementation-defined:dq.zero_point.float_nonzero",
+        "docs/semantics.md#d11");
     Add(MakeCase("DequantizeLinear", 13, {i8, f1}, {{"axis", 7}}, "", "dq13-impl-per-tensor-axis"),
-        "type:int8,implementation-defined:dq.per_tensor.axis_range", "decision 5");
+        "type:int8,implementation-defined:dq.per_tensor.axis_range", "docs/semantics.md#d5");
+    // docs/semantics.md#d7 (revised): a scalar and a one-element 1-D tensor are the same shape.
+    Add(MakeCase("DequantizeLinear", 21, {i8, f1, MakeTensor(D::kInt8, {1}, {-1})}, {}, "",
+                 "dq21-scalar-scale-zero-point-1"),
+        "type:int8,granularity:per-tensor,zero_point:shape-1", "docs/semantics.md#d7");
+    Add(MakeCase("DequantizeLinear", 13,
+                 {i8, MakeTensor(D::kFloat, {1}, {0.5}), MakeScalar(D::kInt8, 3)}, {}, "",
+                 "dq13-scale-1-scalar-zero-point"),
+        "type:int8,granularity:per-tensor,scale:shape-1", "docs/semantics.md#d7");
   }
 };
 

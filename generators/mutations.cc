@@ -147,6 +147,8 @@ const std::vector<Mutation>& Mutations() {
        [](Choices& ch, const OpSchema&, Case& c) {
          std::vector<int64_t> shape = c.input(1)->shape;
          shape.push_back(1);  // the same elements, another shape
+         // () and (1) count as the same shape (docs/semantics.md#d7): go to (1,1).
+         if (shape == std::vector<int64_t>{1}) shape.push_back(1);
          while (c.inputs.size() < 3) c.inputs.push_back(std::nullopt);
          c.inputs[2] = ZeroPointTensor(ch, ZeroPointType(c), shape);
        }},

@@ -45,7 +45,7 @@ std::vector<uint32_t> QuotientCodes(D x_type, D y, double scale, size_t n, Prng&
 class QuantizeCatalogue : public CatalogueBuilder {
  public:
   // A QuantizeLinear case: x around y's range, scale 2^-2 (exact in every scale type), zero
-  // point random in y's range (integers) or 0 (floats, decision 11).
+  // point random in y's range (integers) or 0 (floats, docs/semantics.md#d11).
   void AddQuantize(const std::string& id, int64_t v, D x, D scale, D y, std::vector<int64_t> shape,
                    std::vector<int64_t> scale_shape, bool zero_point, Attrs attributes,
                    const std::string& granularity, const std::string& decision) {
@@ -92,7 +92,7 @@ class QuantizeCatalogue : public CatalogueBuilder {
         if (saturate >= 0) a["saturate"] = saturate, suffix = "-sat" + std::to_string(saturate);
         const std::string id = p + "-" + TypeName(y) + suffix;
         AddQuantize(id + "-pt-zp", v, D::kFloat, D::kFloat, y, {3, 4}, {}, true, a, "per-tensor",
-                    "decision 14" + std::string(float8 ? ", 16" : ""));
+                    "docs/semantics.md#d14" + std::string(float8 ? ", 16" : ""));
         if (has_output_dtype) {
           AddQuantize(id + "-pt-output-dtype", v, D::kFloat, D::kFloat, y, {2, 3}, {}, false, a,
                       "per-tensor", "output_dtype picks y");
@@ -101,29 +101,30 @@ class QuantizeCatalogue : public CatalogueBuilder {
         Attrs axis = a;
         axis["axis"] = 0;
         AddQuantize(id + "-axis0-zp", v, D::kFloat, D::kFloat, y, {3, 2}, {3}, true, axis,
-                    "per-axis", "decision 5");
+                    "per-axis", "docs/semantics.md#d5");
         if (!s.allows(Granularity::kBlocked)) continue;
         Attrs blocked = a;
         blocked["axis"] = -1, blocked["block_size"] = 2;
         AddQuantize(id + "-blocked-zp", v, D::kFloat, D::kFloat, y, {2, 5}, {2, 3}, true, blocked,
-                    "blocked", "decision 6 (partial last block)");
+                    "blocked", "docs/semantics.md#d6 (partial last block)");
       }
     }
     // Every x type (y int8), and for 23+ every scale type with the precision attribute.
     for (D x : s.x_types) {
       const D scale = s.scale_type_is_x_type || s.allows_scale(x) ? x : D::kFloat;
       AddQuantize(p + "-x" + TypeName(x) + "-int8", v, x, scale, D::kInt8, {2, 4}, {}, true, {},
-                  "per-tensor", "decision 14");
+                  "per-tensor", "docs/semantics.md#d14");
     }
     if (s.precision_types.empty()) return;
     for (D scale : s.scale_types) {
       AddQuantize(p + "-scale" + TypeName(scale) + "-int16", v, D::kFloat, scale, D::kInt16, {2, 4},
-                  {}, true, {}, "per-tensor", "decision 14 (precision 0: the scale's type)");
+                  {}, true, {}, "per-tensor",
+                  "docs/semantics.md#d14 (precision 0: the scale's type)");
     }
     for (D precision : s.precision_types) {
       AddQuantize(p + "-precision" + TypeName(precision) + "-uint16", v, D::kFloat, D::kFloat,
                   D::kUint16, {2, 4}, {}, true, {{"precision", static_cast<int64_t>(precision)}},
-                  "per-tensor", "decision 14 (precision)");
+                  "per-tensor", "docs/semantics.md#d14 (precision)");
     }
   }
 
@@ -137,12 +138,13 @@ class QuantizeCatalogue : public CatalogueBuilder {
     Add(MakeCase("QuantizeLinear", 25,
                  {x({inf, -inf, 1e30, -1e30, -0.0}), one, MakeScalar(D::kInt8, 0)}, {}, "",
                  "ql25-int8-infinities"),
-        "type:float,output:int8,granularity:per-tensor,edges:inf", "decision 15: +-inf saturate");
+        "type:float,output:int8,granularity:per-tensor,edges:inf",
+        "docs/semantics.md#d15: +-inf saturate");
     Add(MakeCase("QuantizeLinear", 25,
                  {x({inf, -inf, 1e30, 5, -5, 0.25, -0.0}), one, MakeScalar(D::kFloat4E2M1, 0)},
                  {{"saturate", 0}}, "", "ql25-float4e2m1-saturates"),
         "type:float,output:float4e2m1,granularity:per-tensor,edges:inf",
-        "decision 17: float4e2m1 always saturates");
+        "docs/semantics.md#d17: float4e2m1 always saturates");
     for (D y : {D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2, D::kFloat8E5M2FNUZ}) {
       for (int64_t saturate : {0, 1}) {
         Add(MakeCase("QuantizeLinear", 21,
@@ -150,7 +152,7 @@ class QuantizeCatalogue : public CatalogueBuilder {
                      {{"saturate", saturate}}, "",
                      "ql21-" + TypeName(y) + "-sat" + std::to_string(saturate) + "-edges"),
             "type:float,output:" + TypeName(y) + ",granularity:per-tensor,edges:saturate",
-            "decision 16: the saturate table");
+            "docs/semantics.md#d16: the saturate table");
       }
     }
     std::vector<double> ties;
@@ -158,7 +160,7 @@ class QuantizeCatalogue : public CatalogueBuilder {
     Add(MakeCase("QuantizeLinear", 13, {x(ties), one, MakeScalar(D::kInt8, 3)}, {}, "",
                  "ql13-ties-odd-zero-point"),
         "type:float,output:int8,granularity:per-tensor,trap:ties",
-        "decision 14: round the quotient, then add the zero point");
+        "docs/semantics.md#d14: round the quotient, then add the zero point");
     Add(MakeCase(
             "QuantizeLinear", 13,
             {x({0, 2, 3, 1000, -254, -1000}), MakeScalar(D::kFloat, 2), MakeScalar(D::kUint8, 128)},
@@ -166,10 +168,16 @@ class QuantizeCatalogue : public CatalogueBuilder {
         "type:float,output:uint8,granularity:per-tensor,seed:onnx-default", "the upstream example");
     Add(MakeCase("QuantizeLinear", 21, {x({1, NAN, -1}), one, MakeScalar(D::kUint8, 0)}, {}, "",
                  "ql21-impl-nan-to-uint8"),
-        "type:float,implementation-defined:ql.nan.integer", "decision 15");
+        "type:float,implementation-defined:ql.nan.integer", "docs/semantics.md#d15");
     Add(MakeCase("QuantizeLinear", 21, {x({1, 2}), one, MakeScalar(D::kFloat8E4M3FN, 1)}, {}, "",
                  "ql21-impl-float8-zero-point"),
-        "type:float,implementation-defined:ql.zero_point.float_nonzero", "decision 11 for QL");
+        "type:float,implementation-defined:ql.zero_point.float_nonzero",
+        "docs/semantics.md#d11 for QL");
+    // docs/semantics.md#d7 (revised): a scalar y_scale with a y_zero_point of shape (1).
+    Add(MakeCase("QuantizeLinear", 21,
+                 {x({-3, 0.5, 1.5, 300}), one, MakeTensor(D::kInt8, {1}, {2})}, {}, "",
+                 "ql21-scalar-scale-zero-point-1"),
+        "type:float,output:int8,granularity:per-tensor,zero_point:shape-1", "docs/semantics.md#d7");
   }
 
   void Negative(const std::string& id, int64_t v, std::vector<std::optional<Tensor>> inputs,
@@ -203,17 +211,17 @@ class QuantizeCatalogue : public CatalogueBuilder {
              "output_dtype and y_zero_point agree");
     Negative("ql23-reject-precision-int8", 23, {x, s}, {{"precision", 3}}, "ql.precision.type",
              "precision is a float type");
-    Negative("ql21-reject-zero-point-shape", 21, {x, s, MakeTensor(D::kUint8, {1}, {0})}, {},
-             "ql.shape.zero_point", "Shape must match y_scale");
+    Negative("ql21-reject-zero-point-shape", 21, {x, s, MakeTensor(D::kUint8, {1, 1}, {0})}, {},
+             "ql.shape.zero_point", "Shape must match y_scale; (1,1) is not a scalar's shape");
     Negative("ql10-reject-scale-1d", 10, {x, s3}, {}, "ql.scale.rank", "10: scalars");
     Negative("ql13-reject-axis-out-of-range", 13, {x, s3}, {{"axis", 2}}, "ql.axis.range",
-             "decision 5");
+             "docs/semantics.md#d5");
     Negative("ql13-reject-per-axis-length", 13, {x, s3}, {{"axis", 0}}, "ql.per_axis.length",
-             "decision 5");
+             "docs/semantics.md#d5");
     Negative("ql21-reject-blocked-dims", 21, {x, MakeTensor(D::kFloat, {3, 2}, {1, 2, 3, 4, 5, 6})},
-             {{"block_size", 2}}, "ql.blocked.dims", "decision 6");
+             {{"block_size", 2}}, "ql.blocked.dims", "docs/semantics.md#d6");
     Negative("ql21-reject-block-size-range", 21, {x, MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
-             {{"block_size", 1}}, "ql.blocked.block_size_range", "decision 6");
+             {{"block_size", 1}}, "ql.blocked.block_size_range", "docs/semantics.md#d6");
     Negative("ql9-reject-not-in-opset", 9, {x, s}, {}, "op.not_in_opset",
              "QuantizeLinear arrives in opset 10");
     Negative("dynql11-reject-float16", 11, {MakeTensor(D::kFloat16, {2}, {1, 2})}, {},
@@ -235,12 +243,12 @@ class QuantizeCatalogue : public CatalogueBuilder {
       return v;
     };
     AddDynamic("dynql11-seed-default", {6}, f({0, 2, -3, -2.5, 1.34, 0.5}), "seed",
-               "seed 003 example 1: scale 0.0196078438, zero point 153");
+               "the ONNX DynamicQuantizeLinear page example 1: scale 0.0196078438, zero point 153");
     AddDynamic("dynql11-seed-max-adjusted", {6}, f({-1.0, -2.1, -1.3, -2.5, -3.34, -4.0}), "seed",
-               "seed 003 example 2: scale 0.0156862754, zero point 255");
+               "the ONNX DynamicQuantizeLinear page example 2: scale 0.0156862754, zero point 255");
     AddDynamic("dynql11-seed-min-adjusted", {3, 4},
                f({1, 2.1, 1.3, 2.5, 3.34, 4.0, 1.5, 2.6, 3.9, 4.0, 3.0, 2.345}), "seed",
-               "seed 003 example 3: scale 0.0156862754, zero point 0");
+               "the ONNX DynamicQuantizeLinear page example 3: scale 0.0156862754, zero point 0");
     std::vector<double> ties = {0, 1};
     const float scale = 1.0f / 255.0f;
     for (int k = 0; k < 255; k += 7) {
@@ -249,17 +257,17 @@ class QuantizeCatalogue : public CatalogueBuilder {
           ties.push_back(std::nextafter(t, 1.0f));
     }
     AddDynamic("dynql11-ties", {static_cast<int64_t>(ties.size())}, ties, "ties",
-               "decision 12: quotients within a float32 step of k + 0.5");
-    AddDynamic("dynql11-single-positive", {1}, {3.25}, "single", "decision 12");
-    AddDynamic("dynql11-single-negative", {1, 1}, {-0.75}, "single", "decision 12");
+               "docs/semantics.md#d12: quotients within a float32 step of k + 0.5");
+    AddDynamic("dynql11-single-positive", {1}, {3.25}, "single", "docs/semantics.md#d12");
+    AddDynamic("dynql11-single-negative", {1, 1}, {-0.75}, "single", "docs/semantics.md#d12");
     AddDynamic("dynql11-large-range", {4}, f({1.0e38, -2.0e38, 1e30, -7}), "large-range",
-               "decision 12: a range of 3e38, near float32's largest");
+               "docs/semantics.md#d12: a range of 3e38, near float32's largest");
     AddDynamic("dynql11-wide-range", {5}, f({65504, -1e-3, 1e-30, 12345.678, -0.0}), "wide-range",
-               "decision 12");
+               "docs/semantics.md#d12");
     AddDynamic("dynql11-impl-all-zero", {2, 2}, {0, -0.0, 0, 0}, "all-zero",
-               "decision 13: y_scale 0, 1/255 or 1");
-    AddDynamic("dynql11-impl-nan", {3}, {1, NAN, 2}, "nan", "decision 13: NaN");
-    AddDynamic("dynql11-impl-empty", {0}, {}, "empty", "decision 13: empty x");
+               "docs/semantics.md#d13: y_scale 0, 1/255 or 1");
+    AddDynamic("dynql11-impl-nan", {3}, {1, NAN, 2}, "nan", "docs/semantics.md#d13: NaN");
+    AddDynamic("dynql11-impl-empty", {0}, {}, "empty", "docs/semantics.md#d13: empty x");
   }
 };
 

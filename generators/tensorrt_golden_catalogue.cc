@@ -35,12 +35,13 @@ class TensorRtCatalogue : public CatalogueBuilder {
     AddTrt(
         MakeCase("QuantizeLinear", 21, {x1, scale1, zp1}, {{"axis", 3}}, "", "trt-seed1-quantize"),
         "type:float,output:int8,granularity:per-tensor,seed:002-example-1",
-        "seed 002 example 1, the Quantize half (6.0 and -3.6 saturate)");
+        "TensorRT's Quantize/Dequantize page example 1, the Quantize half (6.0 and -3.6 saturate)");
     const std::vector<double> q1 = {71, 113, 127, -71, 50, 127, 85, 14, -128};
     AddTrt(MakeCase("DequantizeLinear", 21, {MakeTensor(D::kInt8, {1, 1, 3, 3}, q1), scale1, zp1},
                     {{"axis", 3}}, "", "trt-seed1-dequantize"),
            "type:int8,output:float,granularity:per-tensor,seed:002-example-1",
-           "seed 002 example 1, the Dequantize half: exact k * RN32(1/127), not the seed's rounded "
+           "TensorRT's Quantize/Dequantize page example 1, the Dequantize half: exact k * "
+           "RN32(1/127), not the seed's rounded "
            "print");
     Tensor w = MakeTensor(
         D::kFloat, {4, 8},
@@ -54,12 +55,12 @@ class TensorRtCatalogue : public CatalogueBuilder {
     AddTrt(MakeCase("QuantizeLinear", 21, {w, scale2, zp2}, {{"axis", 0}, {"block_size", 2}}, "",
                     "trt-seed2-quantize-int4-blocks"),
            "type:float,output:int4,granularity:blocked,seed:002-example-2",
-           "seed 002 example 2, the Quantize half");
+           "TensorRT's Quantize/Dequantize page example 2, the Quantize half");
     AddTrt(MakeCase("DequantizeLinear", 21,
                     {MakeTensor(D::kInt4, {4, 8}, std::vector<double>(32, 1)), scale2, zp2},
                     {{"axis", 0}, {"block_size", 2}}, "", "trt-seed2-dequantize-int4-blocks"),
            "type:int4,output:float,granularity:blocked,seed:002-example-2",
-           "seed 002 example 2, the Dequantize half");
+           "TensorRT's Quantize/Dequantize page example 2, the Dequantize half");
     // The seed's two networks as Quantize -> Dequantize models any ONNX runner can load.
     Case chain1 =
         MakeCase("QuantizeLinear", 21, {x1, scale1, zp1}, {{"axis", 3}}, "", "trt-seed1-qdq");
@@ -69,18 +70,19 @@ class TensorRtCatalogue : public CatalogueBuilder {
     AddTrt(chain1,
            "type:float,output:float,granularity:per-tensor,chain:QuantizeLinear>DequantizeLinear,"
            "seed:002-example-1",
-           "seed 002 example 1 as one model: exact values, not the seed's rounded print");
+           "TensorRT's Quantize/Dequantize page example 1 as one model: exact values, not the "
+           "seed's rounded print");
     cases.back().then = dq1;
     Case chain2 = MakeCase("QuantizeLinear", 21, {w, scale2, zp2}, {{"axis", 0}, {"block_size", 2}},
                            "", "trt-seed2-qdq-int4-blocks");
     Case dq2 = MakeCase("DequantizeLinear", 21, {std::nullopt, scale2, zp2},
                         {{"axis", 0}, {"block_size", 2}});
     dq2.profile = "tensorrt";
-    AddTrt(
-        chain2,
-        "type:float,output:float,granularity:blocked,chain:QuantizeLinear>DequantizeLinear,seed:"
-        "002-example-2",
-        "seed 002 example 2 as one model (the weights are an initializer: the model has no input)");
+    AddTrt(chain2,
+           "type:float,output:float,granularity:blocked,chain:QuantizeLinear>DequantizeLinear,seed:"
+           "002-example-2",
+           "TensorRT's Quantize/Dequantize page example 2 as one model (the weights are an "
+           "initializer: the model has no input)");
     cases.back().then = dq2;
     Tensor fp8 = MakeScalar(D::kFloat8E4M3FN, 0);
     fp8.is_initializer = true;
@@ -157,8 +159,7 @@ class TensorRtCatalogue : public CatalogueBuilder {
     for (const Row& r : rows) {
       Case c = r.c;
       c.id = r.id;
-      AddTrt(std::move(c), std::string("negative:") + r.rule, "quantize-schemas.md, TensorRT",
-             r.rule);
+      AddTrt(std::move(c), std::string("negative:") + r.rule, "docs/semantics.md#tensorrt", r.rule);
     }
   }
 };

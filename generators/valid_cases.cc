@@ -12,7 +12,7 @@ namespace qconform {
 namespace {
 
 // Codes with NaN replaced by +0: for a y type without NaN, a NaN quotient is
-// implementation-defined (decision 15), which a valid case must not have.
+// implementation-defined (docs/semantics.md#d15), which a valid case must not have.
 void DropNans(const ElementType& t, Codes& codes) {
   for (size_t i = 0; i < codes.size(); ++i) {
     if (IsNanCode(t, codes[i])) codes.set(i, 0);
@@ -100,7 +100,7 @@ Case GenerateDynamicQuantize(Choices& ch, const GeneratorLimits& limits) {
     auto largest = std::max_element(shape.begin(), shape.end());
     *largest = (*largest + 1) / 2;
   }
-  // Finite values, edge-biased (NaN and inf are implementation-defined, decision 13); one
+  // Finite values, edge-biased (NaN and inf are implementation-defined, docs/semantics.md#d13); one
   // chance in ten of an all-positive or all-negative tensor (zero point 0 or 255).
   Tensor x = InputTensor(ch, DataType::kFloat, shape);
   const ElementType& f = ElementTypeOf(DataType::kFloat);

@@ -9,6 +9,7 @@
 #include "onnx_io/file_bytes.h"
 #include "onnx_io/model_builder.h"
 #include "onnx_io/tensor_proto.h"
+#include "oracle/registry/operator.h"
 
 namespace qconform {
 namespace fs = std::filesystem;
@@ -95,15 +96,32 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
   }
   const onnx::GraphProto& graph = model.graph();
   // One node, or a chain of two where the second node's x is the first node's output (the
-  // Quantize -> Dequantize models of the TensorRT examples).
+  // Quantize -> Dequantize models of the TensorRT examples), or an operator's function body
+  // expanded into its nodes (read as the operator, fed by the graph's inputs).
   const bool chain = graph.node_size() == 2 && graph.node(1).input_size() > 0 &&
                      graph.node(0).output_size() > 0 &&
                      graph.node(1).input(0) == graph.node(0).output(0);
-  if (graph.node_size() != 1 && !chain) {
+  std::vector<std::string> op_types;
+  for (const auto& node : graph.node()) op_types.push_back(node.op_type());
+  const Operator* function = graph.node_size() > 2 ? FindFunctionBody(op_types) : nullptr;
+  onnx::NodeProto as_function;
+  if (function != nullptr) {
+    as_function.set_op_type(std::string(function->op_type));
+    for (const auto& v : graph.input()) as_function.add_input(v.name());
+    for (const auto& v : graph.output()) as_function.add_output(v.name());
+  }
+  if (graph.node_size() != 1 && !chain && function == nullptr) {
+    std::string functions;
+    for (const Operator& o : AllOperators()) {
+      if (!o.function_body.empty()) functions += (functions.empty() ? "" : ", ") + o.label();
+    }
     throw CaseIoError(model_path + ": graph.node: the model has " +
                       std::to_string(graph.node_size()) +
-                      " nodes; qconform reads single-node models and Quantize -> Dequantize pairs");
+                      " nodes; qconform reads single-node models, Quantize -> Dequantize pairs "
+                      "and the expanded function bodies of " +
+                      functions);
   }
+  const onnx::NodeProto& first = function != nullptr ? as_function : graph.node(0);
   const auto header = [&](const onnx::NodeProto& node) {
     Case c;
     c.id = fs::path(dir).filename().string();
@@ -126,7 +144,7 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
     }
     return c;
   };
-  const Case base = header(graph.node(0));
+  const Case base = header(first);
 
   std::map<std::string, const onnx::TensorProto*> initializers;
   for (const auto& t : graph.initializer()) initializers[t.name()] = &t;
@@ -174,7 +192,7 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
     ds.path = set.string();
     ds.c = base;
     if (sets.size() > 1) ds.c.id = base.id + "/" + set.filename().string();
-    read_inputs(graph.node(0), set, ds.c, "");
+    read_inputs(first, set, ds.c, "");
     if (chain) {
       Case second = header(graph.node(1));
       second.id = ds.c.id + "/" + second.op_type;

@@ -90,9 +90,13 @@ int RunCheck(const std::vector<std::string>& argv) {
     const std::string name = std::filesystem::path(path).filename().string();
     try {
       if (!ops.empty()) {
+        // The model's operator: its one node's, or the operator whose function body it holds.
         const std::vector<std::string> model_ops = ModelOperatorTypes(path);
-        const bool selected =
-            model_ops.size() == 1 && std::find(ops.begin(), ops.end(), model_ops[0]) != ops.end();
+        const Operator* function = FindFunctionBody(model_ops);
+        const std::string op = model_ops.size() == 1 ? model_ops[0]
+                               : function != nullptr ? std::string(function->op_type)
+                                                     : "";
+        const bool selected = std::find(ops.begin(), ops.end(), op) != ops.end();
         if (!selected) {
           ++skipped;
           filtered_out.insert(name);

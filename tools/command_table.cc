@@ -45,14 +45,14 @@ constexpr Command kCommands[] = {
      "exit status: 0 when nothing failed, 1 otherwise, 2 on usage errors.\n\n"
      "examples:\n"
      "  qconform check golden\n"
-     "  qconform check ../shared/onnx-node-tests --op DequantizeLinear\n",
+     "  qconform check /usr/share/libonnx-testdata/data/node --op DequantizeLinear\n",
      RunCheck},
     {"explain", "show the exact computation of one output element",
      "usage: qconform explain CASE_DIR --index I\n\n"
      "Prints, for element I (flat, row-major) of the output, the inputs it uses (codes and exact\n"
      "values), which x_scale element applies, and each admitted strategy step by step: x - zp,\n"
      "the roundings to the working type, the product, and the single rounding to the output.\n\n"
-     "example:\n  qconform explain ../shared/onnx-node-tests/test_dequantizelinear_axis --index "
+     "example:\n  qconform explain golden/dq13-seed-axis --index "
      "7\n",
      RunExplain},
     {"golden", "regenerate the golden catalogue, or verify the checked-in copy",

@@ -83,7 +83,7 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
   for (int64_t i = 0; i < r.elements; ++i) {
     const uint32_t got = observed.codes[i];
     const uint32_t want = expected.exact[i];
-    if (expected.is_free(i)) {  // any code is admissible (decisions 13, 15, 17)
+    if (expected.is_free(i)) {  // any code is admissible (docs/semantics.md#d13, #d15, #d17)
       ++r.admissible;
       ++r.strategy_matches["implementation-defined"];
       continue;

@@ -1,7 +1,7 @@
 // The comparator: a backend's output tensor against the oracle's admissible set, element by
 // element (the judge, verdict/judge.h, turns comparisons into a case's kind).
 //   - An element conforms when its code equals the exact one or one of the alternatives.
-//   - NaN equals NaN whatever its sign or payload (decision 3).
+//   - NaN equals NaN whatever its sign or payload (docs/semantics.md#d3).
 //   - +0 and -0 are equal unless strict_zero; a differing zero sign is counted and reported.
 //   - An element type the comparator does not know, a different output type or shape, fails
 //     the output: never a silent pass (the pitfall of ONNX's old float16 comparison).

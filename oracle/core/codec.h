@@ -13,9 +13,9 @@ namespace qconform {
 
 // What happens to a value beyond the type's largest finite magnitude (including +-inf).
 // kSaturate: the largest finite value of that sign. kNone: the type's infinity if it has one,
-// else its NaN, else (float4e2m1, which has neither) the largest finite value: decision 16/17,
-// i.e. ONNX Cast's table for float8 saturate=1/0, float4e2m1 always saturating.
-// Integer types always clamp to their range, whatever the mode.
+// else its NaN, else (float4e2m1, which has neither) the largest finite value:
+// docs/semantics.md#d16/17, i.e. ONNX Cast's table for float8 saturate=1/0, float4e2m1 always
+// saturating. Integer types always clamp to their range, whatever the mode.
 enum class Saturation { kNone, kSaturate };
 
 // code -> exact value. NaN codes give NaN, -0 keeps its sign.

@@ -55,7 +55,7 @@ constexpr std::array kTypes = {
     Int(DataType::kInt4, "int4", 4, true),
     // OCP MX FP4 E2M1. Bias 1, max 6 = 0.11.1, no inf, no NaN.
     Float(DataType::kFloat4E2M1, "float4e2m1", {2, 1, 1, true, false, true, NanEncoding::kNone}, 0),
-    // OCP MX E8M0 scale: unsigned, 2^(code - 127), 0xFF is NaN, no zero (decision 19).
+    // OCP MX E8M0 scale: unsigned, 2^(code - 127), 0xFF is NaN, no zero (docs/semantics.md#d19).
     Float(DataType::kFloat8E8M0, "float8e8m0", {8, 0, 127, false, false, false, NanEncoding::kAllOnes},
           0b11111111),
     Int(DataType::kUint2, "uint2", 2, false),

@@ -1,8 +1,8 @@
-// How ONNX stores element codes (decision 18): raw_data is little-endian, and sub-byte types pack
-// the first element in the lowest bits (int4/uint4/float4e2m1 two per byte, int2/uint2 four per
-// byte), the tail zero-padded. In int32_data, sub-byte types keep one packed byte per entry (its
-// low 8 bits), float16/bfloat16/float8 one bit pattern per entry, and 8/16-bit integers their
-// value. float32 lives in float_data, not here.
+// How ONNX stores element codes (docs/semantics.md#d18): raw_data is little-endian, and sub-byte
+// types pack the first element in the lowest bits (int4/uint4/float4e2m1 two per byte, int2/uint2
+// four per byte), the tail zero-padded. In int32_data, sub-byte types keep one packed byte per
+// entry (its low 8 bits), float16/bfloat16/float8 one bit pattern per entry, and 8/16-bit integers
+// their value. float32 lives in float_data, not here.
 #pragma once
 
 #include <cstdint>

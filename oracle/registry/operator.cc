@@ -1,5 +1,6 @@
 #include "oracle/registry/operator.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "oracle/core/element_type.h"
@@ -64,7 +65,10 @@ const std::vector<Operator> kOperators = {
   {K::kQuantizeLinear, "", "QuantizeLinear", "ql", "ql", {"x", "y_scale", "y_zero_point"}, {"y"},
    true, QuantizeOutputs, QuantizeYType},
   {K::kDynamicQuantizeLinear, "", "DynamicQuantizeLinear", "dynql", "dynql", {"x"},
-   {"y", "y_scale", "y_zero_point"}, true, DynamicQuantizeOutputs, NoZeroPoint},
+   {"y", "y_scale", "y_zero_point"}, true, DynamicQuantizeOutputs, NoZeroPoint,
+   // ONNX's function body of DynamicQuantizeLinear-11 (onnx/defs/quantization/defs.cc).
+   {"Constant", "Constant", "ReduceMin", "Min", "ReduceMax", "Max", "Sub", "Div", "Div", "Sub",
+    "Clip", "Round", "Cast", "Identity", "Identity", "QuantizeLinear"}},
 };
 // clang-format on
 
@@ -109,6 +113,16 @@ const std::vector<std::string>& OutputNames(const Case& c) {
   static const std::vector<std::string> kNone;
   const Operator* o = FindOperator(c.domain, c.op_type);
   return o ? o->outputs : kNone;
+}
+
+const Operator* FindFunctionBody(const std::vector<std::string>& op_types) {
+  for (const Operator& o : kOperators) {
+    if (!o.function_body.empty() && std::equal(o.function_body.begin(), o.function_body.end(),
+                                               op_types.begin(), op_types.end())) {
+      return &o;
+    }
+  }
+  return nullptr;
 }
 
 int32_t DeclaredOutputType(const Case& c, size_t k) {

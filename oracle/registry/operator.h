@@ -41,6 +41,10 @@ struct Operator {
   // The type of the zero-point input (x's for DequantizeLinear, y's for QuantizeLinear); 0 for
   // an operator without one.
   int32_t (*zero_point_type)(const Case& c);
+  // For an operator ONNX defines as a function: the op types of its function body, node by
+  // node, so that a model holding the expanded body reads as the operator (ONNX's `_expanded`
+  // node tests). Empty otherwise.
+  std::vector<std::string_view> function_body = {};
 
   std::string label() const;  // "DequantizeLinear", "com.microsoft.DequantizeLinear"
   // The scale and zero point's input names (x_scale, y_zero_point, ...); "" when it has none.
@@ -57,6 +61,8 @@ const Operator& OperatorOf(const Case& c);
 // know (case files of any operator are still read and written, with positional names).
 const std::vector<std::string>& InputNames(const Case& c);
 const std::vector<std::string>& OutputNames(const Case& c);
+// The operator whose function body is exactly these op types, or nullptr.
+const Operator* FindFunctionBody(const std::vector<std::string>& op_types);
 // Output k's declared type (0 when the operator has no output k).
 int32_t DeclaredOutputType(const Case& c, size_t k = 0);
 

@@ -1,5 +1,5 @@
 // The validation rules, as a catalogue: a stable id, a severity, the sentence of the
-// specification (or the decision in semantics-decisions.md) that the rule enforces. Findings
+// specification (or the decision in docs/semantics.md) that the rule enforces. Findings
 // point into this table, so every rejection the oracle makes can be traced to its source.
 #pragma once
 

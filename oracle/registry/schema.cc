@@ -8,7 +8,8 @@ namespace {
 
 using D = DataType;
 
-// DequantizeLinear's T1 grows version by version (seed 001 and, for 24 and 25, seed 004).
+// DequantizeLinear's T1 grows version by version (the ONNX DequantizeLinear page and, for 24 and
+// 25, the ONNX DequantizeLinear page (24, 25)).
 const std::vector<D> kDqX10 = {D::kInt8, D::kUint8, D::kInt32};
 const std::vector<D> kDqX19 = {D::kInt8,          D::kUint8,          D::kInt32,
                                D::kFloat8E4M3FN,  D::kFloat8E4M3FNUZ, D::kFloat8E5M2,
@@ -52,7 +53,7 @@ const std::vector<Strategy> kExactF32Precision = {Strategy::kExact, Strategy::kF
 const std::vector<Strategy> kExactQuotientReciprocal = {Strategy::kExact, Strategy::kExactQuotient,
                                                         Strategy::kReciprocal};
 
-// QuantizeLinear (quantize-schemas.md): T1 for x, the y types growing version by version.
+// QuantizeLinear (docs/semantics.md#tensorrt): T1 for x, the y types growing version by version.
 const std::vector<D> kQlX10 = {D::kFloat, D::kInt32};
 const std::vector<D> kQlX19 = {D::kFloat, D::kFloat16, D::kBfloat16, D::kInt32};
 const std::vector<D> kQlScale23 = kQlX19;
@@ -86,40 +87,40 @@ const std::vector<AttributeSpec> kQlAttrs23 = {
 const std::vector<OpSchema> kSchemas = {
   // domain, op, since, T1, T2, T3, attributes, granularities, axis selects, strategies, source
   {"", "DequantizeLinear", 10, kDqX10, kFloatOnly, kFloatOnly, kNoAttributes, kPerTensor, false, kExactF32,
-   "seed 001, DequantizeLinear-10"},
+   "ONNX DequantizeLinear-10"},
   {"", "DequantizeLinear", 13, kDqX10, kFloatOnly, kFloatOnly, kAxis, kPerAxis, false, kExactF32,
-   "seed 001, DequantizeLinear-13"},
+   "ONNX DequantizeLinear-13"},
   {"", "DequantizeLinear", 19, kDqX19, kFloats, kFloats, kAxis, kPerAxis, false, kExactF32,
-   "seed 001, DequantizeLinear-19"},
+   "ONNX DequantizeLinear-19"},
   {"", "DequantizeLinear", 21, kDqX21, kFloats, kFloats, kAxisBlock, kBlocked, false, kExactF32,
-   "seed 001, DequantizeLinear-21"},
+   "ONNX DequantizeLinear-21"},
   {"", "DequantizeLinear", 23, kDqX23, kFloats, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
-   "seed 004, DequantizeLinear-23 (with output_dtype, as in the released schema)"},
+   "ONNX DequantizeLinear-23 (with output_dtype, as in the released schema)"},
   {"", "DequantizeLinear", 24, kDqX23, kFloatsAndE8M0, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
-   "seed 004, DequantizeLinear-24"},
+   "ONNX DequantizeLinear-24"},
   {"", "DequantizeLinear", 25, kDqX25, kFloatsAndE8M0, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
-   "seed 004, DequantizeLinear-25"},
+   "ONNX DequantizeLinear-25"},
   {"com.microsoft", "DequantizeLinear", 1, {D::kInt8, D::kUint8}, {D::kFloat, D::kFloat16}, {D::kFloat, D::kFloat16},
    {{"axis", std::nullopt}}, kPerAxis, true, kExactF32,
-   "seed 000, com.microsoft DequantizeLinear-1"},
-  // QuantizeLinear: quantize-schemas.md; the y types are the zero point's (output_types).
+   "ONNX Runtime's com.microsoft DequantizeLinear-1 (docs/semantics.md#d9)"},
+  // QuantizeLinear: docs/semantics.md#tensorrt; the y types are the zero point's (output_types).
   {"", "QuantizeLinear", 10, kQlX10, kFloatOnly, kQlY10, kNoAttributes, kPerTensor, false, kExactF32,
-   "quantize-schemas.md, QuantizeLinear-10"},
+   "ONNX QuantizeLinear-10 (docs/semantics.md#quantizelinear)"},
   {"", "QuantizeLinear", 13, kQlX10, kFloatOnly, kQlY10, kAxis, kPerAxis, false, kExactF32,
-   "quantize-schemas.md, QuantizeLinear-13"},
+   "ONNX QuantizeLinear-13 (docs/semantics.md#quantizelinear)"},
   {"", "QuantizeLinear", 19, kQlX19, kQlX19, kQlY19, kQlAttrs19, kPerAxis, false, kExactF32,
-   "quantize-schemas.md, QuantizeLinear-19", true},
+   "ONNX QuantizeLinear-19 (docs/semantics.md#quantizelinear)", true},
   {"", "QuantizeLinear", 21, kQlX19, kQlX19, kQlY21, kQlAttrs21, kBlocked, false, kExactF32,
-   "quantize-schemas.md, QuantizeLinear-21", true},
+   "ONNX QuantizeLinear-21 (docs/semantics.md#quantizelinear)", true},
   {"", "QuantizeLinear", 23, kQlX19, kQlScale23, kQlY23, kQlAttrs23, kBlocked, false, kExactF32Precision,
-   "quantize-schemas.md, QuantizeLinear-23", false, kFloats},
+   "ONNX QuantizeLinear-23 (docs/semantics.md#quantizelinear)", false, kFloats},
   {"", "QuantizeLinear", 24, kQlX19, kQlScale24, kQlY23, kQlAttrs23, kBlocked, false, kExactF32Precision,
-   "quantize-schemas.md, QuantizeLinear-24", false, kFloats},
+   "ONNX QuantizeLinear-24 (docs/semantics.md#quantizelinear)", false, kFloats},
   {"", "QuantizeLinear", 25, kQlX19, kQlScale24, kQlY25, kQlAttrs23, kBlocked, false, kExactF32Precision,
-   "quantize-schemas.md, QuantizeLinear-25", false, kFloats},
-  // DynamicQuantizeLinear: seed 003; its outputs are fixed (y, y_zero_point uint8; y_scale float).
+   "ONNX QuantizeLinear-25 (docs/semantics.md#quantizelinear)", false, kFloats},
+  // DynamicQuantizeLinear: the ONNX DynamicQuantizeLinear page; its outputs are fixed (y, y_zero_point uint8; y_scale float).
   {"", "DynamicQuantizeLinear", 11, kFloatOnly, {}, {D::kUint8}, kNoAttributes, kPerTensor,
-   false, kExactQuotientReciprocal, "seed 003, DynamicQuantizeLinear-11"},
+   false, kExactQuotientReciprocal, "ONNX DynamicQuantizeLinear-11 (docs/semantics.md#dynamicquantizelinear)"},
 };
 // clang-format on
 

@@ -1,7 +1,7 @@
 // DequantizeLinear evaluation: y = (x - x_zero_point) * x_scale, for a case that validation
-// accepted. The exact result is the real value rounded once to the output type (decision 1);
-// each other admitted strategy (decision 2) is evaluated too, so the comparator can say which
-// one a backend matched.
+// accepted. The exact result is the real value rounded once to the output type
+// (docs/semantics.md#d1); each other admitted strategy (docs/semantics.md#d2) is evaluated too, so
+// the comparator can say which one a backend matched.
 #pragma once
 
 #include "oracle/core/case.h"

@@ -1,6 +1,6 @@
 // DequantizeLinear's own validation rules (the shared ones are in linear_validation.cc):
 // the type constraints T1, T2, T3 and output_dtype of each version, and the zero points the
-// specification says are "not used" (decisions 10, 11).
+// specification says are "not used" (docs/semantics.md#d10, #d11).
 #include "oracle/semantics/linear_validation.h"
 
 namespace qconform {

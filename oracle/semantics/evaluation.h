@@ -1,6 +1,6 @@
 // What the oracle says about one output of a valid case: the exact result, and the result of
 // every other strategy the version admits, element by element. An element is conformant when a
-// backend's code equals the exact one or one of the alternatives (decision 2).
+// backend's code equals the exact one or one of the alternatives (docs/semantics.md#d2).
 #pragma once
 
 #include <cstdint>
@@ -25,9 +25,9 @@ struct OutputEvaluation {
   std::vector<int64_t> shape;
   Codes exact;
   std::vector<StrategyOutput> alternatives;
-  // Elements the specification leaves open (NaN quantized to an integer type, decision 15;
-  // DynamicQuantizeLinear's undefined outputs, decision 13): any code is admissible there.
-  // Empty, or one flag per element.
+  // Elements the specification leaves open (NaN quantized to an integer type,
+  // docs/semantics.md#d15; DynamicQuantizeLinear's undefined outputs, docs/semantics.md#d13): any
+  // code is admissible there. Empty, or one flag per element.
   std::vector<uint8_t> implementation_defined;
   // Alternative j's code for element i, and all of its codes.
   uint32_t alternative(size_t j, size_t i) const {
@@ -44,7 +44,7 @@ struct OutputEvaluation {
   std::function<std::string(int64_t)> describe_inputs;
 };
 
-// A whole result the specification admits besides the primary one (decision 13: all-zero
+// A whole result the specification admits besides the primary one (docs/semantics.md#d13: all-zero
 // input to DynamicQuantizeLinear), with the name reports give it.
 struct OracleOutcome {
   std::string name;

@@ -95,16 +95,29 @@ void LinearChecker::PlanPerTensor() {
   }
 }
 
+namespace {
+
+// A scalar and a one-element 1-D tensor (docs/semantics.md#d4).
+bool ScalarLike(const std::vector<int64_t>& shape) {
+  return shape.empty() || (shape.size() == 1 && shape[0] == 1);
+}
+
+}  // namespace
+
 bool LinearChecker::CheckGranularity() {
-  if (zero_point_ != nullptr && zero_point_->shape != scale_->shape) {
+  // "x_scale and x_zero_point must have the same shape", where a scalar and a one-element 1-D
+  // tensor count as the same shape (docs/semantics.md#d7, revised): ONNX's own node tests pair
+  // them, and its reference and ONNX Runtime compute them.
+  if (zero_point_ != nullptr && zero_point_->shape != scale_->shape &&
+      !(ScalarLike(zero_point_->shape) && ScalarLike(scale_->shape))) {
     Add("shape.zero_point", zp_name_ + " has shape " + ShapeString(zero_point_->shape) + " but " +
                                 scale_name_ + " has shape " + ShapeString(scale_->shape));
     return false;
   }
   const auto rank = static_cast<int64_t>(x_->shape.size());
   const auto scale_rank = static_cast<int64_t>(scale_->shape.size());
-  // Decision 4: a 1-element 1-D scale is per-tensor, like a scalar.
-  const bool scalar_like = scale_rank == 0 || (scale_rank == 1 && scale_->shape[0] == 1);
+  // A 1-element 1-D scale is per-tensor, like a scalar (docs/semantics.md#d4).
+  const bool scalar_like = ScalarLike(scale_->shape);
   const int64_t block_size = AttributeValue("block_size").value_or(0);
   const bool axis_set = case_.attribute("axis") != nullptr;
   const int64_t axis = AttributeValue("axis").value_or(1);

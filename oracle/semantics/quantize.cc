@@ -37,7 +37,7 @@ QuantizeSteps QuantizeElement(const ElementType& x_type, uint32_t x, const Eleme
   s.zero_point = zero_point ? Decode(output_type, *zero_point) : Exact();
   s.code = Encode(output_type, s.quotient, saturation);
   if (s.zero_point.is_zero() || !s.code) return s;
-  // +-inf stays infinite: -inf + zp is still -inf, which saturates (decision 15).
+  // +-inf stays infinite: -inf + zp is still -inf, which saturates (docs/semantics.md#d15).
   const Exact rounded = !s.quotient.is_finite() ? s.quotient
                         : output_type.is_integer()
                             ? Exact::Finite(Rational(RoundHalfEven(s.quotient.value())))
@@ -84,8 +84,8 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
       result.alternatives[j].codes.set(i, code.value_or(0));
       free |= !code.has_value();
     }
-    // Decision 15: where any strategy's quotient is NaN into a type without NaN, the element
-    // is left to the implementation.
+    // docs/semantics.md#d15: where any strategy's quotient is NaN into a type without NaN, the
+    // element is left to the implementation.
     if (free) {
       result.implementation_defined.resize(n, 0);
       result.implementation_defined[i] = 1;

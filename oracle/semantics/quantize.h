@@ -1,10 +1,10 @@
 // QuantizeLinear evaluation: y = saturate(round_half_even(x / y_scale) + y_zero_point), for a
-// case that validation accepted (decision 14). The exact result divides exactly and rounds once
-// to y's type: half to even for the integers, then clamped; float8 by the `saturate` table
-// (decision 16); float4e2m1 always saturating (decision 17). The other admitted strategies
-// divide in float32 (`f32`) or, in 23+, in the `precision` type, and round the quotient to that
-// type before it is rounded to y. NaN into a type without NaN is implementation-defined per
-// element (decisions 15, 17).
+// case that validation accepted (docs/semantics.md#d14). The exact result divides exactly and
+// rounds once to y's type: half to even for the integers, then clamped; float8 by the `saturate`
+// table (docs/semantics.md#d16); float4e2m1 always saturating (docs/semantics.md#d17). The other
+// admitted strategies divide in float32 (`f32`) or, in 23+, in the `precision` type, and round the
+// quotient to that type before it is rounded to y. NaN into a type without NaN is
+// implementation-defined per element (docs/semantics.md#d15, #d17).
 #pragma once
 
 #include <optional>

@@ -1,7 +1,7 @@
 // QuantizeLinear's own validation rules (the shared ones are in linear_validation.cc): x's type
 // T1, y_scale's type (x's own type in 19 and 21), the y type chosen by y_zero_point, else
 // output_dtype, else uint8; the `precision` and `saturate` attributes; float zero points
-// (decision 11 as it applies to QuantizeLinear).
+// (docs/semantics.md#d11 as it applies to QuantizeLinear).
 #include <algorithm>
 
 #include "oracle/semantics/linear_validation.h"
@@ -54,8 +54,8 @@ class QuantizeChecker : public LinearChecker {
     return !Rejected();
   }
 
-  // Decision 14: the `precision` strategy divides in the type `precision` names, 0 meaning
-  // y_scale's type. When y_scale is not a float type the division could be done in (int32,
+  // docs/semantics.md#d14: the `precision` strategy divides in the type `precision` names, 0
+  // meaning y_scale's type. When y_scale is not a float type the division could be done in (int32,
   // float8e8m0), precision 0 divides in float32: the schema gives no other reading.
   void CheckPrecision() {
     if (schema_.precision_types.empty()) return;

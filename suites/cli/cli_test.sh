@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The qconform command's contract, end to end: exit codes, messages, files written.
-#   cli_test.sh QCONFORM SHARED_DIR BROKEN_PLUGIN
+#   cli_test.sh QCONFORM GOLDEN_DIR BROKEN_PLUGIN
 set -uo pipefail
 qconform=$1
-shared=$2
+golden=$2
 broken_plugin=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -26,13 +26,14 @@ expect() {  # expect NAME WANT_EXIT PATTERN -- command...
   echo "ok   $name"
 }
 
-cp -r "$shared/onnx-node-tests/test_dequantizelinear_axis" "$work/axis"
-cp -r "$shared/onnx-node-tests/test_dequantizelinear_int4" "$work/int4"
+# ONNX's DequantizeLinear per-axis example (golden/dq13-seed-axis) and a must-reject case.
+cp -r "$golden/dq13-seed-axis" "$work/axis"
+cp -r "$golden/dq21-reject-zero-point-shape" "$work/reject"
 chmod -R u+w "$work"
 
 expect "eval writes the exact output" 0 "wrote .*output_0.pb" -- "$qconform" eval "$work/axis" --out "$work/out"
-expect "eval output equals ONNX's file" 0 "" -- cmp "$work/out/output_0.pb" "$work/axis/test_data_set_0/output_0.pb"
-expect "eval of a must-reject case exits 3" 3 "^rejected dq.shape.zero_point: DequantizeLinear-25: x_zero_point has shape \(1\)" -- "$qconform" eval "$work/int4"
+expect "eval output equals the stored file" 0 "" -- cmp "$work/out/output_0.pb" "$work/axis/test_data_set_0/output_0.pb"
+expect "eval of a must-reject case exits 3" 3 "^rejected dq.shape.zero_point: DequantizeLinear-21: x_zero_point has shape \(1,1\)" -- "$qconform" eval "$work/reject"
 expect "eval without a case is a usage error" 2 "eval takes one CASE_DIR" -- "$qconform" eval
 expect "unknown option is a usage error" 2 "unknown option --frobnicate" -- "$qconform" check "$work/axis" --frobnicate
 expect "check passes a correct case" 0 "^1 passed, 0 failed" -- "$qconform" check "$work/axis"

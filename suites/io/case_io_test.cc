@@ -192,27 +192,30 @@ TEST_F(CaseIo, ModelsPassTheCheckerWhereItKnowsTheOpset) {
   EXPECT_NE(CheckModel(broken), "");
 }
 
-// ONNX's own sub-byte and float8 cases store x_zero_point with shape (1) against a scalar scale
-// (so the oracle refuses them: see suites/expectations/onnx-node-tests.txt). Reshaping the zero
-// point to a scalar, every element of their expected output must be admissible: this checks our
-// reading of their int32_data packing against theirs.
+// ONNX's own sub-byte and float8 cases (int32_data packing, a zero point of shape (1) beside a
+// scalar scale): every element of their expected output must be admissible, which checks our
+// reading of their packing against theirs. They are an optional external input
+// (-DQCONFORM_ONNX_NODE_TESTS=DIR); without it the test is skipped and says how to provide them.
 TEST_F(CaseIo, OnnxSubByteDataReadsLikeOnnxWritesIt) {
-  const fs::path root = fs::path(QCONFORM_SHARED_DIR) / "onnx-node-tests";
+  const fs::path root = QCONFORM_ONNX_NODE_TESTS;
+  if (root.empty() || !fs::is_directory(root)) {
+    GTEST_SKIP() << "ONNX's upstream node tests are not configured: cmake "
+                    "-DQCONFORM_ONNX_NODE_TESTS=DIR (onnx/backend/test/data/node of ONNX 1.18+)";
+  }
   int checked = 0;
   for (const char* name :
        {"test_dequantizelinear_int4", "test_dequantizelinear_uint4", "test_dequantizelinear_int2",
         "test_dequantizelinear_uint2", "test_dequantizelinear_float4e2m1",
         "test_dequantizelinear_e4m3fn_zero_point"}) {
     const CaseDirectory dir = ReadCaseDirectory((root / name).string());
-    DataSet data = dir.data_sets.at(0);
+    const DataSet& data = dir.data_sets.at(0);
     ASSERT_EQ(data.c.inputs.at(2)->shape, std::vector<int64_t>{1}) << name;
-    data.c.inputs[2]->shape = {};
     const OracleResult oracle = RunOracle(data.c);
     ASSERT_FALSE(oracle.must_reject()) << name;
     BackendResult observed;
     observed.outputs.push_back(data.outputs[0]);
     const CaseResult j = JudgeCase(data.c, oracle, observed, {});
-    EXPECT_TRUE(IsPass(j.kind)) << name << ": " << j.detail;
+    EXPECT_EQ(j.kind, Kind::kConformant) << name << ": " << j.detail;
     checked += static_cast<int>(data.outputs[0].codes.size());
   }
   EXPECT_GT(checked, 20);

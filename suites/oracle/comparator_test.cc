@@ -1,5 +1,6 @@
-// The comparator: exact / admissible / mismatch per element, signed zeros and NaN (decision 3),
-// strict modes, unknown or wrong types and shapes failing, messages, and case-level verdicts.
+// The comparator: exact / admissible / mismatch per element, signed zeros and NaN
+// (docs/semantics.md#d3), strict modes, unknown or wrong types and shapes failing, messages, and
+// case-level verdicts.
 #include "verdict/comparator.h"
 #include "verdict/judge.h"
 

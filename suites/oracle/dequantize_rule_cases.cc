@@ -208,7 +208,9 @@ std::vector<RuleCase> AllRuleCases() {
   // --- shapes and granularity ---
   add(
       "zero_point_shape", "dq.shape.zero_point", kAll,
-      [](int64_t o) { return Dq(o, I8({2}), F32({}), MakeTensor(D::kInt8, {1}, {0})); },
+      [](int64_t o) {
+        return Dq(o, I8({2}), F32({}), MakeTensor(D::kInt8, {1, 1}, {0}));
+      },
       [](int64_t o) { return Dq(o, I8({2}), F32({}), Scalar(D::kInt8, 0)); });
   add(
       "scale_1d_in_10", "dq.scale.rank", {10}, [](int64_t o) { return Dq(o, I8({2}), F32({2})); },

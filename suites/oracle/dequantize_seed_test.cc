@@ -55,8 +55,8 @@ TEST(DequantizeSeeds, AxisExampleFromVersion13) {
   }
 }
 
-// In com.microsoft-1 the same example needs axis set (decision 9): without it the 1-D scale is
-// must-reject, with axis=1 it gives the seed's values.
+// In com.microsoft-1 the same example needs axis set (docs/semantics.md#d9): without it the 1-D
+// scale is must-reject, with axis=1 it gives the seed's values.
 TEST(DequantizeSeeds, AxisExampleInComMicrosoftNeedsAxis) {
   auto make = [](std::map<std::string, int64_t> attributes) {
     return RunOracle(Dq(1, MakeTensor(D::kUint8, {1, 3, 3, 2}, kAxisX),
@@ -91,8 +91,8 @@ TEST(DequantizeSeeds, Float8Examples) {
 
 // Seed 002 (TensorRT), example 1, the Dequantize half: the quantized values of the seed's input
 // (round(x * 127) saturated to int8) dequantized with x_scale = float32(1/127) of shape (1,)
-// and axis 3 -- a 1-element scale is per-tensor (decision 4). The seed prints rounded values;
-// the exact ones are q * float32(1/127), which is exact in double, rounded once to float32.
+// and axis 3 -- a 1-element scale is per-tensor (docs/semantics.md#d4). The seed prints rounded
+// values; the exact ones are q * float32(1/127), which is exact in double, rounded once to float32.
 TEST(DequantizeSeeds, TensorRtPerTensorExample) {
   const std::vector<double> q = {71, 113, 127, -71, 50, 127, 85, 14, -128};
   const float scale = 1.0f / 127.0f;

@@ -163,7 +163,7 @@ TEST(DequantizeShapes, OutputTypePerVersion) {
             f16);
 }
 
-// Overflow of the output type gives +-inf (decision 1), and specials propagate.
+// Overflow of the output type gives +-inf (docs/semantics.md#d1), and specials propagate.
 TEST(DequantizeShapes, OverflowAndSpecials) {
   const OracleResult r =
       RunOracle(Dq(21, MakeTensor(D::kInt16, {3}, {32767, -32768, 0}), MakeScalar(D::kFloat16, 4)));
@@ -175,6 +175,33 @@ TEST(DequantizeShapes, OverflowAndSpecials) {
   EXPECT_TRUE(std::isnan(v[1]));
   EXPECT_EQ(v[2], 0.0);
   EXPECT_FALSE(std::signbit(v[2])) << "-0 * -2 = +0";
+}
+
+}  // namespace
+}  // namespace qconform
+
+namespace qconform {
+namespace {
+
+using namespace qconform::testing;
+
+// docs/semantics.md#d7 (revised): ONNX's node tests pair a scalar x_scale with an x_zero_point of
+// shape (1); a scalar and a one-element 1-D tensor are the same shape, in every version.
+TEST(DequantizeShapes, ScalarScaleWithOneElementZeroPointIsPerTensor) {
+  const Tensor x = MakeTensor(DataType::kInt8, {4}, {-8, -1, 0, 7});
+  for (int64_t v : kAllDqOpsets) {
+    const OracleResult expected =
+        RunOracle(Dq(v, x, MakeScalar(DataType::kFloat, 0.25), MakeScalar(DataType::kInt8, -2)));
+    ASSERT_TRUE(IsValid(expected)) << v;
+    for (const auto& [scale, zero_point] :
+         {std::pair{MakeScalar(DataType::kFloat, 0.25), MakeTensor(DataType::kInt8, {1}, {-2})},
+          std::pair{MakeTensor(DataType::kFloat, {1}, {0.25}), MakeScalar(DataType::kInt8, -2)}}) {
+      const OracleResult r = RunOracle(Dq(v, x, scale, zero_point));
+      ASSERT_TRUE(IsValid(r)) << v;
+      EXPECT_EQ(ExactValues(r), ExactValues(expected)) << v;
+      EXPECT_EQ(r.plan->granularity, Granularity::kPerTensor) << v;
+    }
+  }
 }
 
 }  // namespace

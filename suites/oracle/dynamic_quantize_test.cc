@@ -1,7 +1,8 @@
-// DynamicQuantizeLinear-11: the seed's three examples, quotients at rounding ties (decision 12),
-// and the all-zero, non-finite and empty inputs (decision 13). Expected values come from host
-// IEEE single-precision arithmetic (each float operation rounded once, as the procedure says)
-// and exact double products, independent of the oracle's multiprecision evaluation.
+// DynamicQuantizeLinear-11: the seed's three examples, quotients at rounding ties
+// (docs/semantics.md#d12), and the all-zero, non-finite and empty inputs (docs/semantics.md#d13).
+// Expected values come from host IEEE single-precision arithmetic (each float operation rounded
+// once, as the procedure says) and exact double products, independent of the oracle's
+// multiprecision evaluation.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -79,9 +80,9 @@ TEST(DynamicQuantizeLinear, SeedExamples) {
   }
 }
 
-// Decision 12: x chosen so that x / y_scale lies within a float32 step of k + 0.5. The procedure
-// (float32 quotient), the exact quotient and x * RN32(1 / y_scale) can round differently; each
-// is admissible and named.
+// docs/semantics.md#d12: x chosen so that x / y_scale lies within a float32 step of k + 0.5. The
+// procedure (float32 quotient), the exact quotient and x * RN32(1 / y_scale) can round differently;
+// each is admissible and named.
 TEST(DynamicQuantizeLinear, QuotientsAtTiesAdmitTheThreeReadings) {
   const float scale = 1.0f / 255.0f;  // x in [0, 1]: RN32(RN32(1 - 0) / 255), zero point 0
   std::vector<double> xs = {0, 1};
@@ -140,8 +141,8 @@ BackendResult AllZeroObserved(size_t n, uint32_t scale, uint32_t zero_point, uin
   return o;
 }
 
-// Decision 13: all-zero x admits y_scale 0 (the formula; the rest undefined), 1/255 (ONNX's
-// reference) or 1 (ONNX Runtime), the last two with zero point and y all 0.
+// docs/semantics.md#d13: all-zero x admits y_scale 0 (the formula; the rest undefined), 1/255
+// (ONNX's reference) or 1 (ONNX Runtime), the last two with zero point and y all 0.
 TEST(DynamicQuantizeLinear, AllZeroInputAdmitsThreeOutcomes) {
   const Case c = DynQl({4}, {0, -0.0, 0, 0});
   const OracleResult r = RunOracle(c);

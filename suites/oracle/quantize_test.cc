@@ -1,6 +1,6 @@
-// QuantizeLinear 10-25: the semantics decisions 14-17 and the validation rules, each with a
-// case whose expected result is computed here independently of the oracle (host float
-// arithmetic, std::nearbyint, _Float16) or written out by hand.
+// QuantizeLinear 10-25: the semantics docs/semantics.md#d14-17 and the validation rules, each with
+// a case whose expected result is computed here independently of the oracle (host float arithmetic,
+// std::nearbyint, _Float16) or written out by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +9,7 @@
 #include "oracle/core/codec.h"
 #include "oracle/semantics/quantize.h"
 #include "suites/oracle/dq_test_util.h"
+#include "verdict/judge.h"
 
 namespace qconform {
 namespace {
@@ -35,8 +36,8 @@ TEST(QuantizeLinear, DefaultExampleInEveryVersion) {
   }
 }
 
-// Decision 14: the quotient is rounded before the zero point is added. With an odd zero point,
-// rounding the sum instead would give 32768 for 3/2 + 32767, not 2 + 32767 = 32769.
+// docs/semantics.md#d14: the quotient is rounded before the zero point is added. With an odd zero
+// point, rounding the sum instead would give 32768 for 3/2 + 32767, not 2 + 32767 = 32769.
 TEST(QuantizeLinear, RoundsTheQuotientBeforeAddingTheZeroPoint) {
   const OracleResult r = RunOracle(
       Ql(21, FloatX({3, -3, 1, 5}), MakeScalar(D::kFloat, 2), MakeScalar(D::kUint16, 32767)));
@@ -62,7 +63,7 @@ TEST(QuantizeLinear, OutputTypeFromZeroPointElseOutputDtypeElseUint8) {
   EXPECT_EQ(ExactValues(int4), (std::vector<double>{-8, 7}));
 }
 
-// Every integer y type clamps to its range; +-inf saturate (decision 15), unlike ONNX's
+// Every integer y type clamps to its range; +-inf saturate (docs/semantics.md#d15), unlike ONNX's
 // reference, which maps inf to INT32_MIN first (+inf -> 0 for uint8).
 TEST(QuantizeLinear, IntegerTypesSaturateAndInfinitiesClamp) {
   struct Row {
@@ -94,7 +95,8 @@ TEST(QuantizeLinear, InfinitiesSaturateWhateverTheZeroPoint) {
   EXPECT_EQ(ExactValues(i16), (std::vector<double>{-32768, 32767}));
 }
 
-// Decision 15: NaN into an integer type is left to the implementation, element by element.
+// docs/semantics.md#d15: NaN into an integer type is left to the implementation, element by
+// element.
 TEST(QuantizeLinear, NanIntoAnIntegerIsImplementationDefinedForThatElementOnly) {
   const OracleResult r =
       RunOracle(Ql(21, FloatX({1, kNan, 3}), MakeScalar(D::kFloat, 1), MakeScalar(D::kInt8, 0)));
@@ -110,7 +112,7 @@ TEST(QuantizeLinear, NanIntoAnIntegerIsImplementationDefinedForThatElementOnly) 
   EXPECT_EQ(zero.outputs[0].exact[1], 255u) << "1/0 = +inf saturates to 255";
 }
 
-// Decision 16: float8 y by the saturate table of Cast.
+// docs/semantics.md#d16: float8 y by the saturate table of Cast.
 TEST(QuantizeLinear, Float8FollowsTheSaturateTable) {
   struct Row {
     D type;
@@ -138,7 +140,7 @@ TEST(QuantizeLinear, Float8FollowsTheSaturateTable) {
   }
 }
 
-// Decision 17: float4e2m1 always saturates, whatever `saturate` says; NaN is left open.
+// docs/semantics.md#d17: float4e2m1 always saturates, whatever `saturate` says; NaN is left open.
 TEST(QuantizeLinear, Float4AlwaysSaturatesAndLeavesNanOpen) {
   for (int64_t saturate : {0, 1}) {
     const OracleResult r =
@@ -154,9 +156,9 @@ TEST(QuantizeLinear, Float4AlwaysSaturatesAndLeavesNanOpen) {
   EXPECT_TRUE(nan.outputs[0].is_free(0));
 }
 
-// Decision 14, `f32`: the quotient rounded to float32 before rounding to an integer. Where the
-// exact quotient is just below k + 0.5 and float32 rounds it onto the tie, the two differ; the
-// expected values come from host float division and double.
+// docs/semantics.md#d14, `f32`: the quotient rounded to float32 before rounding to an integer.
+// Where the exact quotient is just below k + 0.5 and float32 rounds it onto the tie, the two
+// differ; the expected values come from host float division and double.
 TEST(QuantizeLinear, F32StrategyRoundsTheQuotientToFloat32First) {
   const float s = 0.1f;
   std::vector<double> xs;
@@ -183,9 +185,10 @@ TEST(QuantizeLinear, F32StrategyRoundsTheQuotientToFloat32First) {
   EXPECT_GT(differing, 0);
 }
 
-// Decision 14, `precision` (23+): the division in float16 when y_scale is float16 (precision 0)
-// or when precision says so; _Float16(float(x) / float(s)) is the correctly rounded float16
-// quotient (float has more than twice float16's precision, so the double rounding is harmless).
+// docs/semantics.md#d14, `precision` (23+): the division in float16 when y_scale is float16
+// (precision 0) or when precision says so; _Float16(float(x) / float(s)) is the correctly rounded
+// float16 quotient (float has more than twice float16's precision, so the double rounding is
+// harmless).
 TEST(QuantizeLinear, PrecisionStrategyDividesInThePrecisionType) {
   std::vector<double> xs;
   for (int i = 0; i < 64; ++i) xs.push_back(600 + 3 * i);  // quotients where float16 steps by 0.5
@@ -227,13 +230,47 @@ TEST(QuantizeLinear, PerAxisAndBlockedScales) {
   EXPECT_EQ(ExactValues(blocked), (std::vector<double>{1, 2, 2, 8, 10, 6}));
 }
 
-// Decision 11 as it applies to QuantizeLinear: a non-zero float8 zero point is left open, and
-// the formula adds it to the rounded quotient.
+// docs/semantics.md#d11 (revised) as it applies to QuantizeLinear: a non-zero float8 zero point
+// is left open. The formula adds it to the rounded quotient; ignoring it ("usually not used",
+// what onnx.reference does) is a whole admissible outcome; refusing is admissible too.
 TEST(QuantizeLinear, NonZeroFloatZeroPointIsImplementationDefined) {
-  const OracleResult r =
-      RunOracle(Ql(21, FloatX({1, 2}), MakeScalar(D::kFloat, 1), MakeScalar(D::kFloat8E4M3FN, 1)));
+  const Case c = Ql(21, FloatX({1, 2}), MakeScalar(D::kFloat, 1), MakeScalar(D::kFloat8E4M3FN, 1));
+  const OracleResult r = RunOracle(c);
   ASSERT_TRUE(IsImplementationDefinedBy(r, "ql.zero_point.float_nonzero"));
   EXPECT_EQ(ExactValues(r), (std::vector<double>{2, 3}));
+  ASSERT_EQ(r.other_outcomes.size(), 1u);
+  EXPECT_EQ(r.other_outcomes[0].name, "zero point ignored");
+  const auto observed = [&](std::vector<double> y) {
+    return BackendResult{std::nullopt, {MakeTensor(D::kFloat8E4M3FN, {2}, y)}};
+  };
+  EXPECT_EQ(JudgeCase(c, r, observed({2, 3}), {}).kind, Kind::kConformant) << "zero point added";
+  const CaseResult ignored = JudgeCase(c, r, observed({1, 2}), {});
+  EXPECT_EQ(ignored.kind, Kind::kConformant) << "zero point ignored";
+  EXPECT_NE(ignored.detail.find("zero point ignored"), std::string::npos) << ignored.detail;
+  EXPECT_EQ(JudgeCase(c, r, observed({1, 3}), {}).kind, Kind::kWrongOutputs)
+      << "one element each way is neither outcome";
+  const BackendResult refused{BackendError{ErrorKind::kRejectedAtLoad, "no"}, {}};
+  EXPECT_EQ(JudgeCase(c, r, refused, {}).kind, Kind::kRejectedAdmissibly);
+}
+
+// docs/semantics.md#d7 (revised): a scalar and a one-element 1-D tensor are the same shape, so
+// y_scale () with y_zero_point (1), and (1) with (), compute like () with ().
+TEST(QuantizeLinear, ScalarAndOneElementZeroPointAreTheSameShape) {
+  const Tensor x = FloatX({1, 2, 3});
+  const Case scalars = Ql(21, x, MakeScalar(D::kFloat, 0.5), MakeScalar(D::kUint8, 7));
+  const OracleResult expected = RunOracle(scalars);
+  ASSERT_TRUE(IsValid(expected));
+  for (const auto& [scale, zero_point] :
+       {std::pair{MakeScalar(D::kFloat, 0.5), MakeTensor(D::kUint8, {1}, {7})},
+        std::pair{MakeTensor(D::kFloat, {1}, {0.5}), MakeScalar(D::kUint8, 7)}}) {
+    const OracleResult r = RunOracle(Ql(21, x, scale, zero_point));
+    ASSERT_TRUE(IsValid(r));
+    EXPECT_EQ(ExactValues(r), ExactValues(expected));
+  }
+  EXPECT_TRUE(IsRejectedBy(
+      RunOracle(Ql(21, x, MakeScalar(D::kFloat, 0.5), MakeTensor(D::kUint8, {1, 1}, {7}))),
+      "ql.shape.zero_point"))
+      << "(1,1) is one element but not a scalar's shape";
 }
 
 struct RuleCase {
@@ -275,7 +312,11 @@ TEST(QuantizeLinear, EachRuleRejectsItsCase) {
        "ql.output_dtype.zero_point"},
       {"precision int8", 23, {x, s}, {{"precision", 3}}, "ql.precision.type"},
       {"precision e8m0", 24, {x, s}, {{"precision", 24}}, "ql.precision.type"},
-      {"zero point shape", 21, {x, s, MakeTensor(D::kUint8, {1}, {0})}, {}, "ql.shape.zero_point"},
+      {"zero point shape",
+       21,
+       {x, s, MakeTensor(D::kUint8, {1, 1}, {0})},
+       {},
+       "ql.shape.zero_point"},
       {"1-D scale in 10", 10, {x, s3}, {}, "ql.scale.rank"},
       {"axis out of range", 13, {x, s3}, {{"axis", 2}}, "ql.axis.range"},
       {"per-axis length", 13, {x, s3}, {{"axis", 0}}, "ql.per_axis.length"},

@@ -1,5 +1,6 @@
 // Encoding: every tie between adjacent finite codes, the overflow boundary of each format and
-// the saturation table of decisions 16-17, integer rounding and clamping, and the seed examples.
+// the saturation table of docs/semantics.md#d16-17, integer rounding and clamping, and the seed
+// examples.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -74,7 +75,7 @@ struct OverflowRow {
 const OverflowRow kOverflow[] = {
     // e4m3fn: 448 max; 464 is the tie between 448 (mantissa 110, even) and 480 (would-be NaN).
     {DataType::kFloat8E4M3FN, 448, 0x7E, 0x7E, "max"},
-    {DataType::kFloat8E4M3FN, 464, 0x7E, 0x7E, "tie above max rounds to even 448 (decision 16)"},
+    {DataType::kFloat8E4M3FN, 464, 0x7E, 0x7E, "tie above max rounds to even 448 (docs/semantics.md#d16)"},
     {DataType::kFloat8E4M3FN, 464.0001, 0x7F, 0x7E, "just past the tie overflows"},
     {DataType::kFloat8E4M3FN, 465, 0x7F, 0x7E, "465 -> NaN, or 448 saturated"},
     {DataType::kFloat8E4M3FN, -465, 0x7F, 0xFE, "negative overflow: NaN, or -448"},
@@ -96,7 +97,7 @@ const OverflowRow kOverflow[] = {
     // e5m2fnuz: no inf; overflow -> NaN (0x80) unless saturated.
     {DataType::kFloat8E5M2FNUZ, 61440, 0x80, 0x7F, "tie overflows"},
     {DataType::kFloat8E5M2FNUZ, -kInf, 0x80, 0xFF, "-inf"},
-    // float4e2m1: always saturates, no NaN (decision 17); 5 ties to even 4.
+    // float4e2m1: always saturates, no NaN (docs/semantics.md#d17); 5 ties to even 4.
     {DataType::kFloat4E2M1, 5, 0x6, 0x6, "tie between 4 and 6 goes to 4"},
     {DataType::kFloat4E2M1, 7, 0x7, 0x7, "overflow saturates"},
     {DataType::kFloat4E2M1, 1e30, 0x7, 0x7, "far overflow saturates"},
@@ -142,7 +143,7 @@ const IntegerRow kIntegers[] = {
     {DataType::kUint8, 1e9, 255, "clamped"},
     {DataType::kUint8, -0.5, 0, "tie to 0"},
     {DataType::kUint8, -7, 0, "clamped at 0"},
-    {DataType::kUint8, kInf, 255, "+inf saturates (decision 15)"},
+    {DataType::kUint8, kInf, 255, "+inf saturates (docs/semantics.md#d15)"},
     {DataType::kUint8, -kInf, 0, "-inf saturates"},
     {DataType::kUint8, kNan, std::nullopt, "NaN: implementation-defined, no code"},
     {DataType::kInt8, -2.5, 0xFE, "tie to even -2"},

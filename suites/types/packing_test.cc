@@ -1,6 +1,6 @@
-// Decision 18: sub-byte packing (first element in the lowest bits, zero-padded tail), raw_data
-// little-endian, int32_data one packed byte per entry for sub-byte types and one value or bit
-// pattern per entry otherwise. Expected bytes are written by hand.
+// docs/semantics.md#d18: sub-byte packing (first element in the lowest bits, zero-padded tail),
+// raw_data little-endian, int32_data one packed byte per entry for sub-byte types and one value or
+// bit pattern per entry otherwise. Expected bytes are written by hand.
 #include <gtest/gtest.h>
 
 #include "oracle/core/packing.h"

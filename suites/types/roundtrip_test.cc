@@ -37,7 +37,7 @@ int CheckCode(const ElementType& t, uint32_t code) {
       if (!IsNanCode(t, *back) || !IsNanCode(t, *back_fast)) fail("NaN did not stay NaN");
       continue;
     }
-    // Saturation sends an infinity to the largest finite value of its sign (decision 16).
+    // Saturation sends an infinity to the largest finite value of its sign (docs/semantics.md#d16).
     uint32_t want = code;
     if (exact.is_infinity() && s == Saturation::kSaturate) {
       want = (code & t.sign_bit()) | MaxFiniteCode(t);

@@ -1,6 +1,7 @@
 // The TensorRT profile: IQuantizeLayer / IDequantizeLayer as the ONNX-TensorRT importer maps
-// QuantizeLinear and DequantizeLinear onto them (seed 002, quantize-schemas.md). Its one
-// implementation choice: FP8 always saturates (the `saturate` attribute is not read).
+// QuantizeLinear and DequantizeLinear onto them (TensorRT's Quantize/Dequantize page,
+// docs/semantics.md#tensorrt). Its one implementation choice: FP8 always saturates (the `saturate`
+// attribute is not read).
 #include <algorithm>
 #include <string>
 
