@@ -9,6 +9,7 @@
 
 #include "adapters/exec/protocol.h"
 #include "onnx_io/case_io.h"
+#include "onnx_io/model_builder.h"
 
 namespace qconform {
 namespace fs = std::filesystem;
@@ -161,9 +162,10 @@ BackendResult ExecBackend::Run(const Case& original) {
     return Failure(ErrorKind::kUnsupported, *why);
   }
   const Case c = Adapt(original);
-  const std::vector<std::string>& names = OutputNames(c);
-  std::vector<OutputSpec> specs;
-  for (const std::string& name : names) specs.push_back({name, 0, {}});  // untyped
+  // Typed and shaped as the operator produces them: strict loaders refuse untyped outputs.
+  const std::vector<OutputSpec> specs = DeclaredOutputs(c);
+  std::vector<std::string> names;
+  for (const OutputSpec& s : specs) names.push_back(s.name);
   return Exchange([&](const std::string& dir) { WriteCaseDirectory(dir, c, specs, {}); }, names);
 }
 

@@ -85,7 +85,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
     for (D x : s.x_types) {
       const std::string p = Prefix(s) + "-" + TypeName(x);
       AddRandom(p + "-pt-zp", s, x, D::kFloat, {}, {3, 3}, {}, true, {}, "per-tensor",
-                "docs/semantics.md#d1, 4");
+                "docs/semantics.md#d1, #d4");
       AddRandom(p + "-pt", s, x, D::kFloat, {}, {3, 3}, {}, false, {}, "per-tensor",
                 "docs/semantics.md#d1");
       if (!s.allows(Granularity::kPerAxis)) continue;

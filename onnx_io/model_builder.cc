@@ -3,6 +3,7 @@
 #include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
 
+#include "onnx_io/model_check.h"
 #include "onnx_io/tensor_proto.h"
 
 namespace qconform {
@@ -50,23 +51,16 @@ void SetValueInfo(onnx::ValueInfoProto* v, const std::string& name, int32_t data
 
 }  // namespace
 
+std::vector<OutputSpec> DeclaredOutputs(const Case& c) {
+  if (const Operator* op = FindOperator(c.domain, c.op_type)) return op->declared_outputs(c);
+  std::vector<OutputSpec> untyped;  // an operator the oracle does not know: names only
+  for (size_t k = 0; k < OutputNames(c).size(); ++k) untyped.push_back({OutputNames(c)[k], 0, {}});
+  return untyped;
+}
+
 std::string InputName(const Case& c, size_t k) {
   const std::vector<std::string>& names = InputNames(c);
   return k < names.size() ? names[k] : "input_" + std::to_string(k);
-}
-
-int64_t IrVersionForOpset(int64_t opset) {
-  // The IR version of the ONNX release that introduced each ai.onnx opset.
-  struct Row {
-    int64_t opset, ir;
-  };
-  constexpr Row kRows[] = {{10, 5}, {11, 6},  {12, 7},  {13, 7},  {14, 7}, {15, 8},
-                           {19, 9}, {21, 10}, {23, 11}, {24, 12}, {25, 13}};
-  int64_t ir = 5;
-  for (const Row& r : kRows) {
-    if (opset >= r.opset) ir = r.ir;
-  }
-  return ir;
 }
 
 onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& outputs) {
@@ -115,6 +109,7 @@ onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& output
     SetValueInfo(graph->add_output(), o.name, o.data_type, o.shape);
   }
   for (const auto& [name, a] : c.attributes) *node->add_attribute() = AttributeToProto(name, a);
+  RaiseIrVersionForTypes(model);
   return model;
 }
 
@@ -142,6 +137,7 @@ onnx::ModelProto BuildChainModel(const Case& first, const Case& second, const Ou
     *node->add_attribute() = AttributeToProto(name, a);
   node->add_output(output.name);
   SetValueInfo(graph->add_output(), output.name, output.data_type, output.shape);
+  RaiseIrVersionForTypes(model);
   return model;
 }
 
@@ -149,9 +145,7 @@ onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases) {
   onnx::ModelProto model;
   for (size_t k = 0; k < cases.size(); ++k) {
     const Case& c = cases[k];
-    std::vector<OutputSpec> specs;
-    for (const std::string& name : OutputNames(c)) specs.push_back({name, 0, {}});  // untyped
-    onnx::ModelProto m = BuildModel(c, specs);
+    onnx::ModelProto m = BuildModel(c, DeclaredOutputs(c));
     const std::string prefix = "c" + std::to_string(k) + "_";
     onnx::GraphProto* g = m.mutable_graph();
     for (auto& node : *g->mutable_node()) {
@@ -174,19 +168,8 @@ onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases) {
     for (const auto& v : g->input()) *all->add_input() = v;
     for (const auto& v : g->output()) *all->add_output() = v;
   }
+  RaiseIrVersionForTypes(model);
   return model;
-}
-
-std::string CheckModel(const onnx::ModelProto& model) {
-  for (const auto& o : model.opset_import()) {
-    if ((o.domain().empty() || o.domain() == "ai.onnx") && o.version() > 17) return "";
-  }
-  try {
-    onnx::checker::check_model(model);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace qconform

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "onnx_io/model_check.h"
 #include "oracle/core/case.h"
 #include "oracle/registry/operator.h"  // OutputSpec
 
@@ -17,6 +18,10 @@ namespace qconform {
 
 // The model metadata key holding a case's profile (oracle/semantics/profiles/).
 inline constexpr const char* kProfileKey = "qconform.profile";
+
+// A case's outputs as its model declares them: the registry's rule (typed and shaped as the
+// operator produces them); untyped names for an operator the oracle does not know.
+std::vector<OutputSpec> DeclaredOutputs(const Case& c);
 
 // Input k's name in a case's model: the operator's name for it, else "input_<k>".
 std::string InputName(const Case& c, size_t k);
@@ -30,10 +35,5 @@ onnx::ModelProto BuildChainModel(const Case& first, const Case& second, const Ou
 // Several cases of one domain and opset as one model: case k's node, inputs, initializers and
 // outputs with names prefixed "c<k>_", graph inputs and outputs case after case.
 onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases);
-
-// onnx::checker on the model where Debian's ONNX 1.12 knows the opset (ai.onnx <= 17); returns
-// the checker's message, or "" when it passes or cannot judge.
-std::string CheckModel(const onnx::ModelProto& model);
-int64_t IrVersionForOpset(int64_t opset);
 
 }  // namespace qconform

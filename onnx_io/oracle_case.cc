@@ -1,33 +1,99 @@
 #include "onnx_io/oracle_case.h"
 
+#include <cctype>
+#include <filesystem>
+#include <stdexcept>
+
 #include "onnx_io/case_io.h"
+#include "onnx_io/model_builder.h"
 #include "oracle/semantics/oracle.h"
 #include "verdict/judge.h"
 
-#include <stdexcept>
-
 namespace qconform {
+namespace {
 
-std::string WriteOracleCase(const std::string& dir, const Case& c) {
+namespace fs = std::filesystem;
+
+void WriteOutput(const fs::path& dir, size_t k, const OutputEvaluation& y, const Codes& codes) {
+  fs::create_directories(dir);
+  WriteTensorFile((dir / ("output_" + std::to_string(k) + ".pb")).string(),
+                  Tensor{y.data_type, y.shape, codes, false}, y.name);
+}
+
+// The implementation-defined elements of y as a uint8 mask of y's shape.
+Tensor FreeMask(const OutputEvaluation& y) {
+  Codes mask(8, y.exact.size());
+  for (size_t i = 0; i < y.exact.size(); ++i) mask.set(i, y.is_free(i) ? 1 : 0);
+  return Tensor{static_cast<int32_t>(DataType::kUint8), y.shape, std::move(mask), false};
+}
+
+// Writes the any/ masks of the outputs that have free elements; returns whether there were any.
+bool WriteFreeMasks(const fs::path& dir, const std::vector<OutputEvaluation>& outputs) {
+  bool any = false;
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    if (outputs[k].implementation_defined.empty()) continue;
+    fs::create_directories(dir / "any");
+    WriteTensorFile((dir / "any" / ("output_" + std::to_string(k) + ".pb")).string(),
+                    FreeMask(outputs[k]), outputs[k].name);
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
+std::string OutcomeDirectoryName(const std::string& name) {
+  std::string out;
+  for (char ch : name) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+    if (keep) {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+WrittenCase WriteOracleCase(const std::string& dir, const Case& c) {
   const OracleResult result = RunOracle(c);
-  const std::string expected = ExpectedSummary(result);
+  WrittenCase written{ExpectedSummary(result), result.rejection_admissible(), {}};
   std::vector<OutputSpec> specs;
   std::vector<Tensor> outputs;
-  for (size_t k = 0; k < result.outputs.size(); ++k) {
-    const OutputEvaluation& y = result.outputs[k];
+  for (const OutputEvaluation& y : result.outputs) {
     specs.push_back({y.name, y.data_type, y.shape});
     outputs.push_back(Tensor{y.data_type, y.shape, y.exact, false});
   }
-  if (result.outputs.empty()) {
-    // A must-reject case still declares its outputs, typed as a runtime would infer them (the
-    // registry's output rule: what it would produce were the broken rule lifted).
-    specs = OperatorOf(c).declared_outputs(c);
-  }
+  // A must-reject case declares what it would produce were the broken rule lifted.
+  if (result.outputs.empty()) specs = DeclaredOutputs(c);
   WriteCaseDirectory(dir, c, specs, outputs);
-  return expected;
+
+  const fs::path set = fs::path(dir) / "test_data_set_0";
+  for (size_t k = 0; k < result.outputs.size(); ++k) {
+    const OutputEvaluation& y = result.outputs[k];
+    for (size_t j = 0; j < y.alternatives.size(); ++j) {
+      if (y.alternatives[j].same_as_exact || y.alternative_codes(j) == y.exact) continue;
+      const std::string& strategy = y.alternatives[j].strategy;
+      WriteOutput(set / "admissible" / strategy, k, y, y.alternative_codes(j));
+      if (std::find(written.alternatives.begin(), written.alternatives.end(), strategy) ==
+          written.alternatives.end()) {
+        written.alternatives.push_back(strategy);
+      }
+    }
+  }
+  if (WriteFreeMasks(set, result.outputs)) written.alternatives.push_back("any");
+  for (const OracleOutcome& o : result.other_outcomes) {
+    const fs::path outcome = set / "outcomes" / OutcomeDirectoryName(o.name);
+    for (size_t k = 0; k < o.outputs.size(); ++k)
+      WriteOutput(outcome, k, o.outputs[k], o.outputs[k].exact);
+    WriteFreeMasks(outcome, o.outputs);
+    written.alternatives.push_back("outcome:" + OutcomeDirectoryName(o.name));
+  }
+  return written;
 }
 
-std::string WriteOracleChain(const std::string& dir, const Case& first, const Case& second) {
+WrittenCase WriteOracleChain(const std::string& dir, const Case& first, const Case& second) {
   const auto valid = [&](const OracleResult& r, const Case& c) {
     if (!r.findings.empty() || r.outputs.empty() || !r.outputs[0].implementation_defined.empty()) {
       throw std::runtime_error("chain " + dir + ": " + c.id + " (" + OperatorOf(c).label() +
@@ -41,7 +107,7 @@ std::string WriteOracleChain(const std::string& dir, const Case& first, const Ca
   const OutputEvaluation out = valid(RunOracle(fed), fed);
   WriteChainDirectory(dir, first, second, {"y", out.data_type, out.shape},
                       Tensor{out.data_type, out.shape, out.exact, false});
-  return "outputs";
+  return {"outputs", false, {}};
 }
 
 }  // namespace qconform

@@ -1,21 +1,38 @@
-// A case written with the oracle's verdict: the exact outputs for a valid case, none for a
-// must-reject one (its output still declared, typed like the scale, so every runner loads the
-// model the same way), and two-node chains. Shared by `qconform golden` and `qconform generate`.
+// A case written with the oracle's verdict, so that any runner can judge its own results without
+// linking qconform (golden/INTERPRETING.md, contract version 2):
+//   test_data_set_0/output_K.pb                       the exact result (none when must-reject)
+//   test_data_set_0/admissible/<strategy>/output_K.pb another admitted strategy's result, for
+//                                                     each output where it differs from exact
+//   test_data_set_0/any/output_K.pb                   a uint8 mask: 1 where any value is admissible
+//   test_data_set_0/outcomes/<name>/...               a whole other admissible outcome, laid out
+//                                                     the same way (output_K.pb, any/)
+// A must-reject case still declares its outputs, as the operator would produce them, so every
+// runner loads the model the same way. Shared by `qconform golden`, `generate` and reproducers.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "oracle/core/case.h"
 
 namespace qconform {
 
-// Writes the case directory and returns the manifest's "expected" column: "outputs",
-// "reject:<rule-id>" or "implementation-defined:<rule-id>".
-std::string WriteOracleCase(const std::string& dir, const Case& c);
+struct WrittenCase {
+  // "outputs", "reject:<rule-id>" or "implementation-defined:<rule-id>".
+  std::string expected;
+  bool may_reject = false;  // refusing the case is conformant
+  // What is stored besides the exact result: strategy names, "any", "outcome:<name>".
+  std::vector<std::string> alternatives;
+};
+
+WrittenCase WriteOracleCase(const std::string& dir, const Case& c);
 
 // A Quantize -> Dequantize chain: `second` takes `first`'s exact output as x; the model's one
-// output is `second`'s exact result. Both must be valid without implementation-defined
-// elements (std::runtime_error otherwise). Returns "outputs".
-std::string WriteOracleChain(const std::string& dir, const Case& first, const Case& second);
+// output is `second`'s exact result, judged exactly. Both must be valid without
+// implementation-defined elements (std::runtime_error otherwise).
+WrittenCase WriteOracleChain(const std::string& dir, const Case& first, const Case& second);
+
+// "onnx-reference: y_scale 1/255" -> "onnx-reference-y_scale-1-255": a directory name.
+std::string OutcomeDirectoryName(const std::string& name);
 
 }  // namespace qconform

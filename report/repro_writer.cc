@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "onnx_io/case_io.h"
+#include "onnx_io/model_builder.h"
 #include "onnx_io/oracle_case.h"
 
 namespace qconform::tools {
@@ -15,10 +16,8 @@ void WriteRepro(const std::string& dir_name, const Case& c, const CaseResult& r)
   try {
     WriteOracleCase(dir.string(), c);
   } catch (const OracleError&) {
-    // The oracle cannot judge it (an unknown operator): the case alone, outputs undeclared.
-    std::vector<OutputSpec> specs;
-    for (const std::string& n : names) specs.push_back({n, 0, {}});
-    WriteCaseDirectory(dir.string(), c, specs, {});
+    // The oracle cannot judge it: the case alone, its outputs as the operator declares them.
+    WriteCaseDirectory(dir.string(), c, DeclaredOutputs(c), {});
   }
   for (size_t k = 0; k < r.observed.outputs.size() && k < names.size(); ++k) {
     fs::create_directories(dir / "observed");

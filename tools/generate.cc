@@ -72,7 +72,8 @@ int RunGenerate(const std::vector<std::string>& argv) {
   std::vector<ManifestEntry> manifest;
   int invalid = 0;
   for (const GeneratedCase& g : GenerateBatch(options)) {
-    const std::string expected = WriteOracleCase((out / g.c.id).string(), g.c);
+    const WrittenCase written = WriteOracleCase((out / g.c.id).string(), g.c);
+    const std::string& expected = written.expected;
     if (!g.rule.empty() && expected != "reject:" + g.rule) {
       std::fprintf(stderr, "qconform generate: %s was meant to break %s, the oracle says %s\n",
                    g.c.id.c_str(), g.rule.c_str(), expected.c_str());
@@ -81,6 +82,7 @@ int RunGenerate(const std::vector<std::string>& argv) {
     invalid += !g.rule.empty();
     manifest.push_back({g.c.id, g.c.op_type, g.c.domain, g.c.opset,
                         g.rule.empty() ? "generated:valid" : "generated:invalid", expected,
+                        written.may_reject, written.alternatives,
                         g.rule.empty() ? "generated" : "breaks " + g.rule});
   }
   std::ofstream(out / "manifest.tsv", std::ios::binary) << FormatManifest(manifest);

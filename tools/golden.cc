@@ -24,13 +24,14 @@ size_t WriteCatalogue(const fs::path& dir) {
   std::vector<ManifestEntry> manifest;
   for (const GoldenCase& g : GoldenCatalogue()) {
     const Case& c = g.c;
-    const std::string expected = g.then ? WriteOracleChain((dir / c.id).string(), c, *g.then)
-                                        : WriteOracleCase((dir / c.id).string(), c);
-    if (!g.intended_rule.empty() && expected != "reject:" + g.intended_rule) {
+    const WrittenCase written = g.then ? WriteOracleChain((dir / c.id).string(), c, *g.then)
+                                       : WriteOracleCase((dir / c.id).string(), c);
+    if (!g.intended_rule.empty() && written.expected != "reject:" + g.intended_rule) {
       throw std::runtime_error("golden case " + c.id + " is meant to break " + g.intended_rule +
-                               " but the oracle says " + expected);
+                               " but the oracle says " + written.expected);
     }
-    manifest.push_back({c.id, c.op_type, c.domain, c.opset, g.features, expected, g.decision});
+    manifest.push_back({c.id, c.op_type, c.domain, c.opset, g.features, written.expected,
+                        written.may_reject, written.alternatives, g.decision});
   }
   std::ofstream(dir / "manifest.tsv", std::ios::binary) << FormatManifest(manifest);
   return manifest.size();
@@ -42,7 +43,7 @@ std::map<std::string, fs::path> GeneratedFiles(const fs::path& dir) {
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     if (!e.is_regular_file()) continue;
     const std::string rel = fs::relative(e.path(), dir).string();
-    if (rel.ends_with(".md")) continue;
+    if (rel.ends_with(".md") || rel.ends_with(".py")) continue;  // hand-written
     files[rel] = e.path();
   }
   return files;

@@ -10,7 +10,7 @@ debian_packages=(
   cmake ninja-build g++ clang-format
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libprotobuf-dev protobuf-compiler libonnx-dev
-  libonnx-testdata
+  libonnx-testdata python3
 )
 # Node.js runs ONNX Runtime's adapter; the machines usually have it already.
 command -v node >/dev/null && command -v npm >/dev/null || debian_packages+=(nodejs npm)

@@ -1,6 +1,6 @@
-// QuantizeLinear 10-25: the semantics docs/semantics.md#d14-17 and the validation rules, each with
-// a case whose expected result is computed here independently of the oracle (host float arithmetic,
-// std::nearbyint, _Float16) or written out by hand.
+// QuantizeLinear 10-25: the semantics docs/semantics.md#d14 to #d17 and the validation rules, each
+// with a case whose expected result is computed here independently of the oracle (host float
+// arithmetic, std::nearbyint, _Float16) or written out by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>

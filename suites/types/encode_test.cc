@@ -1,5 +1,5 @@
 // Encoding: every tie between adjacent finite codes, the overflow boundary of each format and
-// the saturation table of docs/semantics.md#d16-17, integer rounding and clamping, and the seed
+// the saturation table of docs/semantics.md#d16, #d17, integer rounding and clamping, and the seed
 // examples.
 #include <gtest/gtest.h>
 
