@@ -194,7 +194,9 @@ std::vector<BackendResult> ExecBackend::RunBatch(const std::vector<Case>& cases)
     const std::vector<std::string>& names = OutputNames(cases[i]);
     counts.push_back(names.size());
     for (const std::string& name : names) {
-      outputs.push_back("c" + std::to_string(adapted.size() - 1) + "_" + name);  // as merged
+      // As merged: "c<k>_<name>".
+      outputs.push_back(
+          std::string("c").append(std::to_string(adapted.size() - 1)).append("_").append(name));
     }
   }
   if (adapted.size() < 2) {

@@ -77,15 +77,17 @@ std::vector<std::string> FindCaseDirectories(const std::vector<std::string>& pat
   return out;
 }
 
-std::vector<std::string> ModelOperatorTypes(const std::string& dir) {
+const Operator* ModelOperator(const std::string& dir) {
   const std::string model_path = (fs::path(dir) / "model.onnx").string();
   onnx::ModelProto model;
   if (!model.ParseFromString(ReadFile(model_path))) {
     throw CaseIoError(model_path + ": not a ModelProto (truncated or corrupt)");
   }
-  std::vector<std::string> ops;
-  for (const auto& node : model.graph().node()) ops.push_back(node.op_type());
-  return ops;
+  const onnx::GraphProto& graph = model.graph();
+  if (graph.node_size() == 1) return FindOperator(graph.node(0).domain(), graph.node(0).op_type());
+  std::vector<std::string> op_types;
+  for (const auto& node : graph.node()) op_types.push_back(node.op_type());
+  return FindFunctionBody(op_types);
 }
 
 CaseDirectory ReadCaseDirectory(const std::string& dir) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "oracle/core/case.h"
+#include "oracle/registry/operator.h"
 
 namespace qconform {
 
@@ -34,8 +35,9 @@ struct CaseDirectory {
 // Every directory under the paths (themselves included) that holds a model.onnx, sorted.
 std::vector<std::string> FindCaseDirectories(const std::vector<std::string>& paths);
 
-// The op_type of every node of <dir>/model.onnx (cheap: no tensors are read).
-std::vector<std::string> ModelOperatorTypes(const std::string& dir);
+// The registry's operator of <dir>/model.onnx: its one node's, or the operator whose expanded
+// function body it holds; nullptr for anything else (cheap: no tensors are read).
+const Operator* ModelOperator(const std::string& dir);
 
 // Reads model.onnx and every test_data_set_N. A model with no data set gives one DataSet with
 // only the initializers filled in (inputs not provided stay absent).

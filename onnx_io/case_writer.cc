@@ -56,7 +56,7 @@ void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector
 void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases) {
   NamedTensors fed;
   for (size_t k = 0; k < cases.size(); ++k) {
-    AppendFedInputs(cases[k], "c" + std::to_string(k) + "_", fed);
+    AppendFedInputs(cases[k], std::string("c").append(std::to_string(k)).append("_"), fed);
   }
   WriteDataSet(dir, BuildMergedModel(cases), fed, {});
 }

@@ -146,7 +146,7 @@ onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases) {
   for (size_t k = 0; k < cases.size(); ++k) {
     const Case& c = cases[k];
     onnx::ModelProto m = BuildModel(c, DeclaredOutputs(c));
-    const std::string prefix = "c" + std::to_string(k) + "_";
+    const std::string prefix = std::string("c").append(std::to_string(k)).append("_");
     onnx::GraphProto* g = m.mutable_graph();
     for (auto& node : *g->mutable_node()) {
       node.set_name(prefix + node.name());

@@ -11,9 +11,10 @@ const std::vector<std::string> kGranularities = {"per-tensor", "per-axis", "bloc
                                                  "must-reject"};
 
 std::string Cell::text() const {
-  std::string t = std::to_string(pass) + "/" + std::to_string(total());
-  if (fail) t += " " + std::to_string(fail) + " failing";
-  if (skip) t += " " + std::to_string(skip) + " unsupported";
+  std::string t = std::to_string(pass);
+  t.append("/").append(std::to_string(total()));
+  if (fail) t.append(" ").append(std::to_string(fail)).append(" failing");
+  if (skip) t.append(" ").append(std::to_string(skip)).append(" unsupported");
   return t;
 }
 

@@ -8,22 +8,28 @@
 namespace qconform::tools {
 
 void WriteJunit(const std::string& path, const RunSummary& s) {
-  std::map<std::string, std::vector<size_t>> suites;
+  // Suites by operator, then version as a number (DequantizeLinear-9 before -10).
+  std::map<std::pair<std::string, int64_t>, std::vector<size_t>> suites;
   for (size_t i = 0; i < s.results.size(); ++i) {
     const CaseFeatures& f = s.results[i].features;
-    suites[f.op + "-" + std::to_string(f.version)].push_back(i);
+    suites[{f.op, f.version}].push_back(i);
   }
   std::ofstream x(path);
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"qconform "
-    << Xml(s.backend.name) << "\">\n";
-  for (const auto& [suite, indices] : suites) {
+    << Xml(s.backend.name) << "\" time=\"" << s.seconds << "\" timestamp=\"" << s.started
+    << "\">\n";
+  for (const auto& [key, indices] : suites) {
+    const std::string suite = key.first + "-" + std::to_string(key.second);
     int failures = 0, skipped = 0;
+    double seconds = 0;
     for (size_t i : indices) {
       failures += !GateOk(s.gates[i]);
       skipped += s.gates[i] == Gate::kSkip || s.gates[i] == Gate::kExpectedFailure;
+      seconds += s.results[i].seconds;
     }
     x << "  <testsuite name=\"" << Xml(s.backend.name + "." + suite) << "\" tests=\""
-      << indices.size() << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\">\n";
+      << indices.size() << "\" failures=\"" << failures << "\" skipped=\"" << skipped
+      << "\" time=\"" << seconds << "\" timestamp=\"" << s.started << "\">\n";
     for (size_t i : indices) {
       const CaseResult& r = s.results[i];
       x << "    <testcase classname=\"" << Xml(s.backend.name + "." + suite) << "\" name=\""

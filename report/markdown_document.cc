@@ -27,8 +27,10 @@ class MarkdownDocument : public Document {
     out_ << "\n";
     for (const auto& row : rows) {
       out_ << "|";
-      for (const TableCell& c : row)
-        out_ << (c.text.empty() ? "" : " " + Mark(c.colour) + c.text) << " |";
+      for (const TableCell& c : row) {
+        if (!c.text.empty()) out_ << " " << Mark(c.colour) << c.text;
+        out_ << " |";
+      }
       out_ << "\n";
     }
     out_ << "\n";

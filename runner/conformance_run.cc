@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -104,6 +105,10 @@ RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions&
   RunSummary s;
   s.backend = opened.info;
   s.baseline_path = baseline.path;
+  const std::time_t now = std::time(nullptr);
+  char started[32];
+  std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  s.started = started;
   const auto start = std::chrono::steady_clock::now();
   s.results = RunCases(
       cases, options, std::move(opened.backend),

@@ -50,6 +50,7 @@ struct RunSummary {
   BackendInfo backend;
   std::string baseline_path;  // "" when the backend has none
   double seconds = 0;
+  std::string started;  // UTC, ISO 8601: "2026-11-22T10:00:00Z"
   std::vector<CaseResult> results;
   std::vector<Gate> gates;                 // per result
   std::vector<std::string> stale_entries;  // baseline ids in scope the run did not meet

@@ -71,7 +71,7 @@ int RunCheck(const std::vector<std::string>& argv) {
   CompareOptions options;
   options.strict = args.flag("--strict");
   options.strict_zero = args.flag("--strict-zero");
-  const std::vector<std::string> ops = args.values("--op");
+  const std::vector<const Operator*> operators = SelectedOperators(args);
   Expectations expectations;
   if (args.has("--expectations")) {
     const std::string path = args.value("--expectations");
@@ -86,23 +86,23 @@ int RunCheck(const std::vector<std::string>& argv) {
   std::vector<CaseResult> results;
   std::set<std::string> filtered_out;
   int skipped = 0;
-  for (const std::string& path : FindCaseDirectories(args.positional())) {
+  const std::vector<std::string> directories = FindCaseDirectories(args.positional());
+  std::string where;
+  for (const std::string& p : args.positional()) where += (where.empty() ? "" : ", ") + p;
+  if (directories.empty()) {
+    throw UsageError("no cases under " + where + " (a case is a directory holding model.onnx)");
+  }
+  for (const std::string& path : directories) {
     const std::string name = std::filesystem::path(path).filename().string();
     try {
-      if (!ops.empty()) {
-        // The model's operator: its one node's, or the operator whose function body it holds.
-        const std::vector<std::string> model_ops = ModelOperatorTypes(path);
-        const Operator* function = FindFunctionBody(model_ops);
-        const std::string op = model_ops.size() == 1 ? model_ops[0]
-                               : function != nullptr ? std::string(function->op_type)
-                                                     : "";
-        const bool selected = std::find(ops.begin(), ops.end(), op) != ops.end();
+      if (!operators.empty()) {
+        const Operator* op = ModelOperator(path);
+        const bool selected = std::find(operators.begin(), operators.end(), op) != operators.end();
         if (!selected) {
           ++skipped;
           filtered_out.insert(name);
           if (!args.flag("--quiet")) {
-            std::printf("%-16s %s  (not a single %s node)\n", "skip", name.c_str(),
-                        ops.size() == 1 ? ops[0].c_str() : "selected");
+            std::printf("%-16s %s  (not a selected operator)\n", "skip", name.c_str());
           }
           continue;
         }
@@ -120,6 +120,10 @@ int RunCheck(const std::vector<std::string>& argv) {
     } catch (const std::exception& e) {
       results.push_back(CaseErrorResult(name, e.what()));
     }
+  }
+  if (results.empty()) {
+    throw UsageError("no cases of the selected --op under " + where + " (" +
+                     std::to_string(skipped) + " others skipped)");
   }
   const GateVerdict gate = ApplyGate(
       results, expectations, [&](const std::string& id) { return !filtered_out.count(id); });

@@ -123,6 +123,11 @@ constexpr Command kCommands[] = {
      "exit status: 0 written; 1 a generated case did not get its intended verdict; 2 usage.\n\n"
      "example:\n  qconform generate --seed 7 --count 1000 --out /tmp/gen --version 21\n",
      RunGenerate},
+    {"version", "print qconform's version and the libraries it was built with",
+     "usage: qconform version   (or qconform --version)\n\n"
+     "Prints the qconform version, the operator versions the oracle knows, and the ONNX,\n"
+     "protobuf and compiler versions of this build.\n",
+     RunVersion},
 };
 
 }  // namespace

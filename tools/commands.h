@@ -27,5 +27,6 @@ int RunGolden(const std::vector<std::string>& args);
 int RunRun(const std::vector<std::string>& args);
 int RunBaseline(const std::vector<std::string>& args);
 int RunGenerate(const std::vector<std::string>& args);
+int RunVersion(const std::vector<std::string>& args);
 
 }  // namespace qconform::tools

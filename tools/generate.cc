@@ -1,6 +1,7 @@
 // `qconform generate --seed S --count N --out DIR`: deterministic generated cases (our own PRNG:
 // the same seed gives byte-identical files on any machine), each a case directory with the
 // oracle's outputs, or none and the rule id in the manifest for the deliberately invalid ones.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,26 @@
 
 namespace qconform::tools {
 namespace fs = std::filesystem;
+
+std::vector<const Operator*> SelectedOperators(const Args& args) {
+  std::vector<const Operator*> out;
+  for (const std::string& name : args.values("--op")) {
+    const std::vector<const OpSchema*> rows = SchemasNamed(name);
+    if (rows.empty()) {
+      throw UsageError("--op " + name + ": not an operator qconform knows (" + OperatorNames() +
+                       ", or all)");
+    }
+    for (const OpSchema* s : rows) {
+      if (std::find(out.begin(), out.end(), &s->op()) == out.end()) out.push_back(&s->op());
+    }
+  }
+  return out;
+}
+
+bool OperatorSelected(const std::vector<const Operator*>& selected, const Case& c) {
+  return selected.empty() || std::find(selected.begin(), selected.end(),
+                                       FindOperator(c.domain, c.op_type)) != selected.end();
+}
 
 // The batch options from --seed, --count, --op, --version, --invalid-percent.
 BatchOptions ParseBatchOptions(const Args& args, int default_count) {

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     PrintUsage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
-  const std::string_view name = argv[1];
+  const std::string_view name = std::strcmp(argv[1], "--version") == 0 ? "version" : argv[1];
   for (const Command& c : qconform::tools::AllCommands()) {
     if (c.name != name) continue;
     const std::vector<std::string> args(argv + 2, argv + argc);

@@ -35,14 +35,23 @@ std::vector<CatalogueCase> SelectCases(const Args& args) {
   const std::string golden = args.value("--golden", SourceDir() + "/golden");
   if (!fs::is_directory(golden)) throw UsageError("no golden catalogue at " + golden);
   const std::vector<std::string> filter = args.values("--filter");
+  const std::vector<const Operator*> operators = SelectedOperators(args);
   // Plus a seeded batch of generated cases: the same seed, the same cases, the same baseline.
-  BatchOptions batch = ParseBatchOptions(args, kDefaultGeneratedCount);
+  // A catalogue of the user's own gets generated cases only when --count asks for them.
+  const bool own_catalogue = args.has("--golden");
+  BatchOptions batch = ParseBatchOptions(args, own_catalogue ? 0 : kDefaultGeneratedCount);
   if (!args.has("--seed")) batch.seed = kDefaultGeneratedSeed;
-  std::vector<CatalogueCase> cases = LoadCatalogue(golden, filter, batch.profile);
-  for (GeneratedCase& g : GeneratedBatches(batch)) {
-    if (MatchesFilter(g.c.id, filter)) cases.push_back({std::move(g.c), ""});
+  std::vector<CatalogueCase> cases;
+  for (CatalogueCase& c : LoadCatalogue(golden, filter, batch.profile)) {
+    if (OperatorSelected(operators, c.c)) cases.push_back(std::move(c));
   }
-  if (cases.empty()) throw UsageError("no case matches the filter");
+  if (batch.count > 0) {
+    for (GeneratedCase& g : GeneratedBatches(batch)) {
+      if (MatchesFilter(g.c.id, filter)) cases.push_back({std::move(g.c), ""});
+    }
+  }
+  if (cases.empty())
+    throw UsageError("no case matches the selection (--filter, --op) under " + golden);
   return cases;
 }
 

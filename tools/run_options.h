@@ -19,7 +19,13 @@ namespace qconform::tools {
 RunOptions ParseRunOptions(const Args& args);
 // --seed, --count, --version, --invalid-percent (and --op).
 BatchOptions ParseBatchOptions(const Args& args, int default_count);
-// The golden catalogue (--golden, --filter) plus the seeded generated batch.
+// The operators --op names (repeatable; matched case-insensitively; "all" is every one), as
+// registry rows; empty when --op is not given. UsageError naming the known ones otherwise.
+std::vector<const Operator*> SelectedOperators(const Args& args);
+// Whether a case's operator is among them (every case when none is selected).
+bool OperatorSelected(const std::vector<const Operator*>& selected, const Case& c);
+// The golden catalogue (--golden, --filter, --op) plus the seeded generated batch (none for a
+// catalogue of the user's own unless --count asks for it).
 std::vector<CatalogueCase> SelectCases(const Args& args);
 // The baseline: --expectations FILE (which must exist), else the backend's checked-in one when
 // it exists, else none.

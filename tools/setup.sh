@@ -7,7 +7,7 @@
 set -euo pipefail
 
 debian_packages=(
-  cmake ninja-build g++ clang-format
+  cmake ninja-build g++ clang clang-format
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libprotobuf-dev protobuf-compiler libonnx-dev
   libonnx-testdata python3

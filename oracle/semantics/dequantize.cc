@@ -176,7 +176,7 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
   const int64_t n = x.element_count();
 
   OutputEvaluation result;
-  result.name = "y";
+  result.name = schema.op().outputs.at(0);
   result.data_type = static_cast<int32_t>(out.id);
   result.shape = x.shape;
   result.exact = Codes(out.bits, static_cast<size_t>(n), Codes::kUninitialized);
@@ -284,12 +284,14 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
   // References into the case: valid while the case lives (see OutputEvaluation).
   result.describe_inputs = [&xt, &st, &x, &scale, zero_point, index](int64_t i) {
     const int64_t k = index(i);
-    auto operand = [](const char* name, const ElementType& t, uint32_t code) {
-      return std::string(name) + "=" + DescribeCode(t, code);
+    std::string s;
+    auto operand = [&s](const char* name, const ElementType& t, uint32_t code) {
+      s.append(s.empty() ? "" : " ").append(name).append("=").append(DescribeCode(t, code));
     };
-    std::string s = operand("x", xt, x.codes[i]);
-    if (zero_point != nullptr) s += " " + operand("x_zero_point", xt, zero_point->codes[k]);
-    return s + " " + operand("x_scale", st, scale.codes[k]);
+    operand("x", xt, x.codes[i]);
+    if (zero_point != nullptr) operand("x_zero_point", xt, zero_point->codes[k]);
+    operand("x_scale", st, scale.codes[k]);
+    return s;
   };
   return result;
 }

@@ -121,8 +121,11 @@ bool LinearChecker::CheckGranularity() {
   const int64_t block_size = AttributeValue("block_size").value_or(0);
   const bool axis_set = case_.attribute("axis") != nullptr;
   const int64_t axis = AttributeValue("axis").value_or(1);
-  const std::string axis_range =
-      "[" + std::to_string(-rank) + ", " + std::to_string(rank - 1) + "]";
+  const std::string axis_range = std::string("[")
+                                     .append(std::to_string(-rank))
+                                     .append(", ")
+                                     .append(std::to_string(rank - 1))
+                                     .append("]");
   const auto axis_ok = [&] { return axis >= -rank && axis <= rank - 1; };
   const auto axis_error = [&] {
     Add("axis.range", "axis " + std::to_string(axis) + " is outside " + axis_range +

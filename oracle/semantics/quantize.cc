@@ -58,7 +58,7 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
   const auto n = static_cast<size_t>(x.element_count());
 
   OutputEvaluation result;
-  result.name = "y";
+  result.name = schema.op().outputs.at(0);
   result.data_type = static_cast<int32_t>(out.id);
   result.shape = x.shape;
   result.exact = Codes(out.bits, n);

@@ -90,6 +90,27 @@ expect "a filter that matches nothing is an error" 2 "no case matches" -- "$qcon
 expect "the oracle has no baseline to save" 2 "has no baseline" -- "$qconform" baseline --backend oracle
 expect "baseline of the example plugin is current" 0 "0 changes" -- "$qconform" baseline --backend plugin:example
 
+# Never a silent pass: no cases, an unknown operator, a missing or malformed baseline, stale
+# entries, a user's catalogue.
+expect "version" 0 "^qconform [0-9]+\.[0-9]+\.[0-9]+" -- "$qconform" --version
+expect "and what it was built with" 0 "built with ONNX 1\.12" -- "$qconform" version
+expect "no cases under a path is an error" 2 "no cases under $golden/manifest.tsv" -- "$qconform" check "$golden/manifest.tsv"
+mkdir -p "$work/empty"
+expect "an empty directory is an error" 2 "no cases under" -- "$qconform" check "$work/empty"
+expect "an unknown --op is an error listing the operators" 2 "--op Foo: not an operator qconform knows \(DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, or all\)" -- "$qconform" check "$golden" --op Foo
+cp -r "$golden/dq13-seed-axis" "$work/axis2"
+expect "--op is matched case-insensitively" 0 "^1 passed, 0 failed" -- "$qconform" check "$work/axis2" --op dequantizelinear
+expect "an --op with no case under the path is an error" 2 "no cases of the selected --op" -- "$qconform" check "$work/axis2" --op QuantizeLinear
+expect "run with a missing baseline file is an error" 2 "--expectations /nonexistent.txt: no such file" -- "$qconform" run --backend oracle --expectations /nonexistent.txt --filter dq21-int8-pt
+expect "run --op unknown is an error" 2 "not an operator qconform knows" -- "$qconform" run --backend oracle --op dequantize
+printf '# qconform expectations, format 2\ndq13-seed-axis wrong-outputs listed but it passes\ndq13-no-such-case crash listed but not in the catalogue\n' > "$work/stale.txt"
+expect "an unexpected pass and a stale entry fail the run" 1 "^stale +dq13-no-such-case" -- "$qconform" run --backend oracle --expectations "$work/stale.txt" --report "$work/stale" --filter dq13
+expect "and junit.xml says so, as the exit status does" 0 'type="stale"' -- cat "$work/stale/junit.xml"
+expect "junit.xml names the unexpected pass" 0 'failure type="unexpected-pass"' -- cat "$work/stale/junit.xml"
+mkdir -p "$work/mine" && cp -r "$golden/dq13-seed-axis" "$work/mine/my-case"
+expect "a catalogue of one's own gets no generated cases" 0 "^qconform run: 1 cases against oracle" -- "$qconform" run --backend oracle --golden "$work/mine" --report "$work/mine-report"
+expect "unless --count asks for them (and half as many QuantizeLinear)" 0 "^qconform run: 16 cases against oracle" -- "$qconform" run --backend oracle --golden "$work/mine" --count 10 --report "$work/mine-report"
+
 echo
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]
