@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "adapters/exec_backend.h"
+#include "adapters/install_paths.h"
 #include "adapters/onnxruntime/onnxruntime_backend.h"
 #include "adapters/oracle/oracle_backend.h"
 
@@ -25,9 +26,16 @@ std::vector<BackendResult> Backend::RunBatch(const std::vector<Case>& cases) {
 }
 
 std::string PluginHostPath() {
+  // Installed: next to the running program; in the build tree: where the build put it.
+  if (!InstalledDataDir().empty())
+    return Env("QCONFORM_PLUGIN_HOST", (ProgramDir() + "/qconform-plugin-host").c_str());
   return Env("QCONFORM_PLUGIN_HOST", QCONFORM_PLUGIN_HOST);
 }
 std::string ExamplePluginPath() {
+  if (!InstalledDataDir().empty()) {
+    return Env("QCONFORM_EXAMPLE_PLUGIN",
+               (ProgramDir() + "/../lib/qconform/libqconform_example_plugin.so").c_str());
+  }
   return Env("QCONFORM_EXAMPLE_PLUGIN", QCONFORM_EXAMPLE_PLUGIN);
 }
 

@@ -9,11 +9,6 @@
 namespace qconform::tools {
 namespace fs = std::filesystem;
 
-std::string SourceDir() {
-  const char* env = std::getenv("QCONFORM_SOURCE_DIR");
-  return env && *env ? env : QCONFORM_SOURCE_DIR;
-}
-
 bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter) {
   return filter.empty() || std::any_of(filter.begin(), filter.end(), [&](const std::string& f) {
            return id.find(f) != std::string::npos;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/install_paths.h"  // GoldenDir, BaselineDir
 #include "generators/batch.h"
 #include "oracle/core/case.h"
 
@@ -36,8 +37,5 @@ bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter
 std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
                                          const std::vector<std::string>& filter = {},
                                          const std::string& profile = "");
-
-// Where the source tree's golden catalogue and expectations live ($QCONFORM_SOURCE_DIR overrides).
-std::string SourceDir();
 
 }  // namespace qconform::tools

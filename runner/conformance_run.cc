@@ -132,7 +132,7 @@ std::string DefaultBaselinePath(const BackendInfo& info) {
       version = version.substr(0, second);
     }
   }
-  return SourceDir() + "/suites/expectations/" + info.name + "-" + version + ".txt";
+  return BaselineDir() + "/" + info.name + "-" + version + ".txt";
 }
 
 }  // namespace qconform::tools

@@ -19,7 +19,7 @@ case "$command" in
 esac
 
 "$root/tools/setup.sh" "$build"
-cmake -S "$root" -B "$build" -G Ninja -DQCONFORM_WARNINGS_AS_ERRORS=ON >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DQCONFORM_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
 
 case "$command" in

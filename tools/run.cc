@@ -32,7 +32,7 @@ RunOptions ParseRunOptions(const Args& args) {
 }
 
 std::vector<CatalogueCase> SelectCases(const Args& args) {
-  const std::string golden = args.value("--golden", SourceDir() + "/golden");
+  const std::string golden = args.value("--golden", GoldenDir());
   if (!fs::is_directory(golden)) throw UsageError("no golden catalogue at " + golden);
   const std::vector<std::string> filter = args.values("--filter");
   const std::vector<const Operator*> operators = SelectedOperators(args);

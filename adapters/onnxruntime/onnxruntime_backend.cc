@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "adapters/install_paths.h"
 #include "oracle/core/element_type.h"
 #include "oracle/registry/operator.h"
 
@@ -35,7 +36,7 @@ std::string OnnxRuntimeBackend::ModulesDir() {
 }
 
 std::string OnnxRuntimeBackend::RunnerScript() {
-  return std::string(QCONFORM_SOURCE_DIR) + "/adapters/onnxruntime/runner.js";
+  return DataFile("adapters/onnxruntime/runner.js");
 }
 
 OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options)

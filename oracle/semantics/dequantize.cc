@@ -41,7 +41,7 @@ bool DirectApplies(const ElementType& xt, const ElementType& st, const ElementTy
 uint32_t Bits(const ElementType& t, double v) {
   if (std::isnan(v)) return t.canonical_nan;  // the codec's NaN, whatever the host's payload
   if (t.id == DataType::kFloat) return std::bit_cast<uint32_t>(static_cast<float>(v));
-  return std::bit_cast<uint16_t>(static_cast<_Float16>(v));
+  return *EncodeDouble(t, v, Saturation::kNone);  // float16: one rounding, bit-level codec
 }
 
 // Fills table[j * size + code] for every x code; false when the scale is not finite (the
@@ -62,9 +62,11 @@ bool FillDirect(const ElementType& xt, std::optional<uint32_t> zc, const Element
       } else {
         // The operands rounded to float16 multiply exactly in float (11 + 11 bits); one
         // conversion rounds the product to float16.
-        const float product = static_cast<float>(static_cast<_Float16>(d)) *
-                              static_cast<float>(static_cast<_Float16>(s));
-        p = static_cast<double>(static_cast<_Float16>(product));
+        const ElementType& f16 = *working[j];
+        const auto half = [&f16](double v) {
+          return DecodeDouble(f16, *EncodeDouble(f16, v, Saturation::kNone));
+        };
+        p = half(static_cast<float>(half(d)) * static_cast<float>(half(s)));
       }
       table[(j + 1) * size + code] = Bits(out, p);
     }

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "suites/oracle/dq_test_util.h"
+#include "suites/types/reference_half.h"
 #include "verdict/comparator.h"
 
 namespace qconform {
@@ -19,7 +20,7 @@ using namespace qconform::testing;
 using D = DataType;
 
 uint32_t F16Bits(long double v) {
-  return std::bit_cast<uint16_t>(static_cast<_Float16>(v));
+  return testing::HalfBits(v);
 }
 uint32_t F32Bits(long double v) {
   return std::bit_cast<uint32_t>(static_cast<float>(v));
@@ -68,7 +69,7 @@ void CheckTrap(const Case& c, const Trap& trap, const std::string& other_strateg
 // int16 x with a float16 scale (21+): the product has up to 26 significant bits, so rounding it
 // to float32 first can land on a float16 tie.
 TEST(DoubleRounding, Int16WithFloat16Scale) {
-  const float scale = static_cast<float>(static_cast<_Float16>(1.9990234375f));  // 0x3FFF
+  const float scale = static_cast<float>(testing::RoundToHalf(1.9990234375f));  // 0x3FFF
   Trap trap;
   for (int x = 20000; x < 32768 && trap.x.size() < 8; ++x) {
     const long double exact = static_cast<long double>(x) * scale;  // exact: 15 + 11 bits
@@ -143,8 +144,8 @@ TEST(DoubleRounding, Float32ScaleWithFloat16Output) {
     const long double exact = static_cast<long double>(x) * scale;
     const uint32_t once = F16Bits(exact);
     const uint32_t in_f32 = F16Bits(static_cast<float>(exact));
-    const long double x16 = static_cast<_Float16>(x), s16 = static_cast<_Float16>(scale);
-    const uint32_t in_out = F16Bits(static_cast<_Float16>(x16 * s16));
+    const long double x16 = testing::RoundToHalf(x), s16 = testing::RoundToHalf(scale);
+    const uint32_t in_out = F16Bits(testing::RoundToHalf(x16 * s16));
     if (once != in_out && once == in_f32 && out_trap.x.size() < 6) {
       out_trap.x.push_back(x);
       out_trap.exact.push_back(once);

@@ -9,6 +9,7 @@
 #include "oracle/core/codec.h"
 #include "oracle/semantics/quantize.h"
 #include "suites/oracle/dq_test_util.h"
+#include "suites/types/reference_half.h"
 #include "verdict/judge.h"
 
 namespace qconform {
@@ -206,7 +207,8 @@ TEST(QuantizeLinear, PrecisionStrategyDividesInThePrecisionType) {
     const ElementType& i16 = ElementTypeOf(D::kInt16);
     int differing = 0;
     for (size_t i = 0; i < xs.size(); ++i) {
-      const auto q16 = static_cast<_Float16>(static_cast<float>(xs[i]) / static_cast<float>(s));
+      const long double q16 =
+          testing::RoundToHalf(static_cast<float>(xs[i]) / static_cast<float>(s));
       EXPECT_EQ(DecodeDouble(i16, y.alternative(1, i)), std::nearbyint(static_cast<double>(q16)))
           << "x=" << xs[i];
       differing += y.alternative(1, i) != y.exact[i];

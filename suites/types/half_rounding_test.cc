@@ -12,12 +12,13 @@
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/prng.h"
+#include "suites/types/reference_half.h"
 
 namespace qconform {
 namespace {
 
 uint32_t ReferenceFloat16(float f) {
-  return std::bit_cast<uint16_t>(static_cast<_Float16>(f));
+  return testing::HalfBits(f);
 }
 
 uint32_t ReferenceBfloat16(float f) {

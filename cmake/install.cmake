@@ -1,0 +1,50 @@
+# cmake --install: the qconform command and the plugin host, the libraries and public headers
+# of the layers a vendor builds on (core, registry, oracle, verdict, ONNX I/O), the golden
+# catalogue, baselines, semantics and protocol documents, and a package configuration, so that
+# find_package(qconform CONFIG) gives qconform::core, qconform::oracle, qconform::verdict,
+# qconform::onnx_io.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(qconform_libraries qconform_core qconform_registry qconform_oracle qconform_verdict
+    qconform_onnx_io)
+foreach(lib IN LISTS qconform_libraries)
+  string(REPLACE "qconform_" "" short "${lib}")
+  set_target_properties(${lib} PROPERTIES EXPORT_NAME ${short})
+endforeach()
+install(TARGETS ${qconform_libraries} EXPORT qconformTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/qconform)
+install(TARGETS qconform qconform-plugin-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS qconform_example_plugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/qconform)
+
+# Headers keep their layer paths (#include "oracle/semantics/oracle.h").
+foreach(dir oracle/core oracle/registry oracle/semantics verdict onnx_io)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/qconform/${dir}
+          FILES_MATCHING PATTERN "*.h")
+endforeach()
+install(FILES ${PROJECT_SOURCE_DIR}/adapters/backend.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/qconform/adapters)
+install(FILES ${PROJECT_SOURCE_DIR}/adapters/plugin/qconform_plugin.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/qconform/adapters/plugin)
+
+# Data: what an installed qconform reads (found relative to its own prefix).
+set(qconform_data ${CMAKE_INSTALL_DATADIR}/qconform)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/golden/ DESTINATION ${qconform_data}/golden)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/expectations/ DESTINATION ${qconform_data}/expectations)
+install(FILES ${PROJECT_SOURCE_DIR}/adapters/onnxruntime/runner.js
+        DESTINATION ${qconform_data}/adapters/onnxruntime)
+install(FILES ${PROJECT_SOURCE_DIR}/adapters/PROTOCOL.md ${PROJECT_SOURCE_DIR}/docs/semantics.md
+              ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+set(qconform_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/qconform)
+install(EXPORT qconformTargets NAMESPACE qconform:: DESTINATION ${qconform_cmake_dir})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/qconformConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/qconformConfig.cmake INSTALL_DESTINATION ${qconform_cmake_dir}
+  PATH_VARS qconform_data)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/qconformConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/qconformConfig.cmake
+              ${PROJECT_BINARY_DIR}/qconformConfigVersion.cmake
+        DESTINATION ${qconform_cmake_dir})

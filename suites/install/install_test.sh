@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# qconform as a vendor consumes it: cmake --install into a fresh prefix, then the
+# examples/consumer project configured against it with find_package(qconform), built and run;
+# and the installed qconform, run from outside the source tree, finds its own catalogue,
+# baselines and plugins under the prefix.
+#   install_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+source=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix="$work/prefix"
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+test -f "$prefix/lib/cmake/qconform/qconformConfig.cmake"
+test -f "$prefix/lib/cmake/qconform/qconformConfigVersion.cmake"
+
+cmake -S "$source/examples/consumer" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/consumer"
+(cd "$work/consumer" && ctest --output-on-failure)
+
+cd "$work"  # nowhere near the source or build tree
+out=$("$prefix/bin/qconform" check "$prefix/share/qconform/golden" --quiet)
+echo "$out" | tail -1
+grep -qE '^9[0-9]{2} passed, 0 failed' <<<"$out"
+out=$("$prefix/bin/qconform" run --backend plugin:example --report "$work/report" --filter dq21-int8)
+echo "$out" | tail -2
+grep -q "baseline $prefix/share/qconform/expectations/example-f32-1.0.txt" <<<"$out"
+grep -q -- "-> MATCHES" <<<"$out"
+"$prefix/bin/qconform" --version | head -1
+echo "install: prefix, find_package consumer and the installed command all pass"
