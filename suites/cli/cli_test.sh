@@ -7,24 +7,7 @@ golden=$2
 broken_plugin=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-
-expect() {  # expect NAME WANT_EXIT PATTERN -- command...
-  local name=$1 want=$2 pattern=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [[ $rc -ne $want ]]; then
-    echo "FAIL $name: exit $rc, expected $want"; echo "$out" | head -20; failures=$((failures + 1)); return
-  fi
-  if [[ -n $pattern ]] && ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: output lacks /$pattern/"; echo "$out" | head -20; failures=$((failures + 1)); return
-  fi
-  passes=$((passes + 1))
-  echo "ok   $name"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/expect.sh"
 
 # ONNX's DequantizeLinear per-axis example (golden/dq13-seed-axis) and a must-reject case.
 cp -r "$golden/dq13-seed-axis" "$work/axis"
@@ -111,6 +94,4 @@ mkdir -p "$work/mine" && cp -r "$golden/dq13-seed-axis" "$work/mine/my-case"
 expect "a catalogue of one's own gets no generated cases" 0 "^qconform run: 1 cases against oracle" -- "$qconform" run --backend oracle --golden "$work/mine" --report "$work/mine-report"
 expect "unless --count asks for them (and half as many QuantizeLinear)" 0 "^qconform run: 16 cases against oracle" -- "$qconform" run --backend oracle --golden "$work/mine" --count 10 --report "$work/mine-report"
 
-echo
-echo "$passes passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish

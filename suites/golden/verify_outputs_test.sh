@@ -8,23 +8,7 @@ golden=$1
 verify=(python3 "$golden/verify_outputs.py")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-
-expect() {  # expect NAME WANT_EXIT PATTERN -- command...
-  local name=$1 want=$2 pattern=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: exit $rc (expected $want), output:"; echo "$out" | tail -5
-    failures=$((failures + 1))
-    return
-  fi
-  passes=$((passes + 1))
-  echo "ok   $name"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/expect.sh"
 
 answer() {  # answer CASE FILE... : the runner's outputs for CASE are these files, in order
   local case=$1 k=0
@@ -74,6 +58,4 @@ done
 expect "every golden case passes with its exact outputs" 0 "^[0-9]+ passed, 0 failed" -- "${verify[@]}" "$golden" "$work/out" --quiet
 expect "an empty directory is bad input" 2 "no cases under" -- "${verify[@]}" "$work/out" "$work/out"
 
-echo
-echo "$passes passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish
