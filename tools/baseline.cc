@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "runner/conformance_run.h"
 #include "tools/args.h"
@@ -30,9 +31,10 @@ std::string FormatBaseline(const BackendInfo& info, const std::vector<Expectatio
 }  // namespace
 
 int RunBaseline(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--save", "--strict", "--strict-zero"},
-                  {"--backend", "--profile", "--expectations", "-j", "--jobs", "--timeout",
-                   "--golden", "--seed", "--count", "--version", "--invalid-percent"});
+  const Args args(
+      argv, {"--save", "--strict", "--strict-zero"},
+      {"--backend", "--profile", "--expectations", "-j", "--jobs", "--timeout", "--golden",
+       "--seed", "--count", "--version", "--invalid-percent", "--op", "--filter"});
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
   const RunOptions options = ParseRunOptions(args);
   const std::vector<CatalogueCase> cases = SelectCases(args);
@@ -46,7 +48,13 @@ int RunBaseline(const std::vector<std::string>& argv) {
   const RunSummary s =
       RunWithProgress(cases, options, std::move(opened), old, BaselineScope(args), nullptr);
 
+  // Entries for cases this run did not select (another --op, --filter or catalogue) are kept.
   Expectations now;
+  std::set<std::string> ran;
+  for (const CaseResult& r : s.results) ran.insert(r.id);
+  for (const Expectation& e : old.entries) {
+    if (!ran.count(e.id) && !BaselineScope(args)(e.id)) now.entries.push_back(e);
+  }
   for (const CaseResult& r : s.results) {
     if (r.outcome() != Outcome::kFail) continue;
     const Expectation* before = old.find(r.id);

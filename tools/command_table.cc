@@ -68,9 +68,10 @@ constexpr Command kCommands[] = {
      "golden\n",
      RunGolden},
     {"run", "run the conformance suite against a backend and write the report",
-     "usage: qconform run --backend B [--filter TEXT]... [--strict] [--strict-zero] [--report "
-     "DIR]\n"
-     "                    [-j N] [--timeout S] [--expectations FILE] [--golden DIR]\n\n"
+     "usage: qconform run --backend B [--filter TEXT]... [--op NAME]... [--strict] "
+     "[--strict-zero]\n"
+     "                    [--report DIR] [-j N] [--timeout S] [--expectations FILE] [--golden "
+     "DIR]\n\n"
      "Runs the golden catalogue against backend B, judges every result with the oracle, and\n"
      "compares the outcome with B's expectations baseline. Backends:\n"
      "  oracle              the oracle itself (must pass everything)\n"
@@ -79,6 +80,9 @@ constexpr Command kCommands[] = {
      "  plugin:LIB.so       a shared library implementing adapters/plugin/qconform_plugin.h\n"
      "  plugin:example      the in-tree example plugin (plain float32 DequantizeLinear)\n\n"
      "  --filter TEXT       only cases whose id contains TEXT (repeatable)\n"
+     "  --op NAME           only cases of this operator (repeatable; as in check and generate)\n"
+     "  --golden DIR        a catalogue of your own (default: the installed or source golden/);\n"
+     "                      no generated cases are added unless --count asks for them\n"
      "  --profile NAME      judge every case under an implementation profile (tensorrt: "
      "TensorRT's\n"
      "                      Q/DQ layers); the catalogue's profile:NAME cases run only then\n"
@@ -99,7 +103,8 @@ constexpr Command kCommands[] = {
      "  qconform run --backend plugin:./libmyruntime.so --filter dq21 -j 4\n",
      RunRun},
     {"baseline", "show or rewrite a backend's expectations baseline",
-     "usage: qconform baseline --backend B [--save] [--expectations FILE] [-j N] [--timeout S]\n\n"
+     "usage: qconform baseline --backend B [--save] [--expectations FILE] [-j N] [--timeout S]\n"
+     "                         [--op NAME]... [--golden DIR] (selecting cases as run does)\n\n"
      "Runs the whole golden catalogue against B and prints how its failures differ from the\n"
      "baseline: '+' a new failure, '~' a changed kind, '-' an entry that no longer fails.\n"
      "With --save, rewrites the baseline, keeping the reasons of unchanged entries (edit new\n"
@@ -116,7 +121,7 @@ constexpr Command kCommands[] = {
      "the edges (extreme codes, -0, subnormals, NaN, ties, partial blocks, odd shapes) and carry\n"
      "the oracle's exact outputs; P percent (default 20) break exactly one rule and carry none.\n"
      "DIR/manifest.tsv lists each case with 'outputs' or 'reject:<rule-id>'.\n\n"
-     "  --op OP       the operator (default DequantizeLinear)\n"
+     "  --op OP       only cases of this operator (default DequantizeLinear; all: every one)\n"
      "  --profile P   valid cases are ones profile P (tensorrt) accepts too; all carry it\n"
      "  --version V   only this version of OP (10, 13, 19, 21, 23, 24, 25, com.microsoft:1, 11);\n"
      "                repeatable\n\n"
