@@ -9,6 +9,7 @@
 #include "onnx_io/file_bytes.h"
 #include "onnx_io/model_builder.h"
 #include "onnx_io/tensor_proto.h"
+#include "oracle/core/element_type.h"
 #include "oracle/registry/operator.h"
 
 namespace qconform {
@@ -55,6 +56,26 @@ std::vector<fs::path> DataSetDirectories(const fs::path& dir) {
   std::vector<fs::path> out;
   for (auto& [n, p] : sets) out.push_back(p);
   return out;
+}
+
+// A data file must hold what the model declares for its input (when it declares a type and
+// dimensions): a mismatch is a broken case, named with both, never a verdict.
+void CheckAgainstDeclared(const Tensor& t, const onnx::ValueInfoProto* v, const std::string& file) {
+  if (v == nullptr || !v->type().has_tensor_type()) return;
+  const auto& declared = v->type().tensor_type();
+  std::vector<int64_t> shape;
+  bool known_shape = declared.has_shape();
+  for (const auto& d : declared.shape().dim()) {
+    if (!d.has_dim_value()) known_shape = false;
+    shape.push_back(d.dim_value());
+  }
+  const bool type_differs = declared.elem_type() != 0 && declared.elem_type() != t.data_type;
+  if (type_differs || (known_shape && shape != t.shape)) {
+    throw CaseIoError(file + ": holds " + DataTypeName(t.data_type) + " " + ShapeString(t.shape) +
+                      " but the model declares input '" + v->name() + "' as " +
+                      DataTypeName(declared.elem_type()) + " " +
+                      (known_shape ? ShapeString(shape) : std::string("(any shape)")));
+  }
 }
 
 }  // namespace
@@ -151,8 +172,10 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
   std::map<std::string, const onnx::TensorProto*> initializers;
   for (const auto& t : graph.initializer()) initializers[t.name()] = &t;
   std::vector<std::string> fed;  // graph inputs fed by input_K.pb, in order
+  std::map<std::string, const onnx::ValueInfoProto*> declared;
   for (const auto& v : graph.input()) {
     if (!initializers.count(v.name())) fed.push_back(v.name());
+    declared[v.name()] = &v;
   }
 
   CaseDirectory out;
@@ -186,7 +209,9 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
           (set / ("input_" + std::to_string(pos - fed.begin()) + ".pb")).string();
       if (no_data || !fs::exists(file))
         throw CaseIoError(file + ": missing (input '" + name + "')");
-      c.inputs.emplace_back(ReadTensorFile(file));
+      Tensor t = ReadTensorFile(file);
+      CheckAgainstDeclared(t, declared.at(name), file);
+      c.inputs.emplace_back(std::move(t));
     }
   };
   for (const fs::path& set : sets) {

@@ -8,6 +8,18 @@
 #include "oracle/core/packing.h"
 
 namespace qconform {
+namespace {
+
+int64_t max_elements = int64_t{1} << 30;
+
+}  // namespace
+
+int64_t MaxTensorElements() {
+  return max_elements;
+}
+void SetMaxTensorElements(int64_t n) {
+  max_elements = n;
+}
 
 Tensor TensorFromProto(const onnx::TensorProto& p, const std::string& where) {
   Tensor t;
@@ -22,6 +34,16 @@ Tensor TensorFromProto(const onnx::TensorProto& p, const std::string& where) {
       throw CaseIoError(where + ": TensorProto.dims: the element count overflows 64 bits");
     }
     t.shape.push_back(d);
+  }
+  if (count > max_elements) {
+    throw CaseIoError(where + ": TensorProto.dims " + ShapeString(t.shape) + ": " +
+                      std::to_string(count) + " elements exceed the bound of " +
+                      std::to_string(max_elements) + " (qconform --max-elements N raises it)");
+  }
+  if (t.data_type == static_cast<int32_t>(DataType::kUndefined)) {
+    throw CaseIoError(where +
+                      ": TensorProto.data_type is 0 (undefined): not a tensor (an empty "
+                      "or foreign file?)");
   }
   if (p.data_location() == onnx::TensorProto::EXTERNAL) {
     throw CaseIoError(where + ": TensorProto.data_location: external data is not supported");

@@ -19,6 +19,11 @@ class CaseIoError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The largest tensor a case file may declare, in elements (default 2^30; `qconform
+// --max-elements N` sets it). Larger declared shapes are refused before anything is allocated.
+int64_t MaxTensorElements();
+void SetMaxTensorElements(int64_t n);
+
 Tensor ReadTensorFile(const std::string& path);
 void WriteTensorFile(const std::string& path, const Tensor& tensor, const std::string& name);
 Tensor TensorFromProto(const onnx::TensorProto& proto, const std::string& where);

@@ -73,6 +73,18 @@ expect "a filter that matches nothing is an error" 2 "no case matches" -- "$qcon
 expect "the oracle has no baseline to save" 2 "has no baseline" -- "$qconform" baseline --backend oracle
 expect "baseline of the example plugin is current" 0 "0 changes" -- "$qconform" baseline --backend plugin:example
 
+# Broken input files are input errors (exit 2, the file named), never a must-reject verdict.
+cp -r "$golden/dq13-seed-axis" "$work/bad"
+: > "$work/bad/test_data_set_0/input_1.pb"
+expect "an empty input file is an input error naming the file" 2 "input_1.pb: TensorProto.data_type is 0 \(undefined\)" -- "$qconform" eval "$work/bad"
+cp "$golden/dq13-seed-axis/test_data_set_0/input_1.pb" "$work/bad/test_data_set_0/input_0.pb"
+expect "a file that disagrees with the model names both types" 2 "input_0.pb: holds float \(3\) but the model declares input 'x' as uint8 \(1,3,3,2\)" -- "$qconform" eval "$work/bad"
+printf '\010\200\200\100\010\200\200\100\020\001' > "$work/bad/test_data_set_0/input_0.pb"
+expect "oversized declared dimensions are refused before allocation" 2 "input_0.pb: TensorProto.dims \(1048576,1048576\): 1099511627776 elements exceed the bound of 1073741824" -- "$qconform" eval "$work/bad"
+cp -r "$golden/dq13-seed-axis" "$work/big"
+expect "--max-elements sets the bound" 2 "18 elements exceed the bound of 4" -- "$qconform" eval "$work/big" --max-elements 4
+expect "and takes a positive integer" 2 "--max-elements takes a positive integer" -- "$qconform" check "$work/big" --max-elements x
+
 # Never a silent pass: no cases, an unknown operator, a missing or malformed baseline, stale
 # entries, a user's catalogue.
 expect "version" 0 "^qconform [0-9]+\.[0-9]+\.[0-9]+" -- "$qconform" --version
