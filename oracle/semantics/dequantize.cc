@@ -177,11 +177,9 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
   const ScaleIndex index(plan.granularity, x.shape, plan.axis, plan.block_size);
   const int64_t n = x.element_count();
 
-  OutputEvaluation result;
-  result.name = schema.op().outputs.at(0);
-  result.data_type = static_cast<int32_t>(out.id);
-  result.shape = x.shape;
-  result.exact = Codes(out.bits, static_cast<size_t>(n), Codes::kUninitialized);
+  OutputEvaluation result =
+      MakeOutput(schema.op().outputs.at(0), static_cast<int32_t>(out.id), x.shape,
+                 Codes(out.bits, static_cast<size_t>(n), Codes::kUninitialized));
   std::vector<const ElementType*> working;
   for (Strategy s : schema.strategies) {
     if (s == Strategy::kExact) continue;

@@ -27,12 +27,8 @@ Exact RN32(const Exact& v) {
 }
 
 OutputEvaluation Output(std::string name, DataType t, std::vector<int64_t> shape, size_t n) {
-  OutputEvaluation o;
-  o.name = std::move(name);
-  o.data_type = static_cast<int32_t>(t);
-  o.shape = std::move(shape);
-  o.exact = Codes(ElementTypeOf(t).bits, n);
-  return o;
+  return MakeOutput(std::move(name), static_cast<int32_t>(t), std::move(shape),
+                    Codes(ElementTypeOf(t).bits, n));
 }
 
 // Every element of the output left to the implementation.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "oracle/core/codes.h"
@@ -43,6 +44,17 @@ struct OutputEvaluation {
   // It refers to the evaluated case's tensors: call it only while that case lives.
   std::function<std::string(int64_t)> describe_inputs;
 };
+
+// An output named and typed as its operator declares it, with the exact codes to be filled in.
+inline OutputEvaluation MakeOutput(std::string name, int32_t data_type, std::vector<int64_t> shape,
+                                   Codes exact) {
+  OutputEvaluation o;
+  o.name = std::move(name);
+  o.data_type = data_type;
+  o.shape = std::move(shape);
+  o.exact = std::move(exact);
+  return o;
+}
 
 // A whole result the specification admits besides the primary one (docs/semantics.md#d13: all-zero
 // input to DynamicQuantizeLinear), with the name reports give it.

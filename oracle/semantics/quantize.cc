@@ -57,11 +57,8 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
   const ScaleIndex index(plan.granularity, x.shape, plan.axis, plan.block_size);
   const auto n = static_cast<size_t>(x.element_count());
 
-  OutputEvaluation result;
-  result.name = schema.op().outputs.at(0);
-  result.data_type = static_cast<int32_t>(out.id);
-  result.shape = x.shape;
-  result.exact = Codes(out.bits, n);
+  OutputEvaluation result = MakeOutput(schema.op().outputs.at(0), static_cast<int32_t>(out.id),
+                                       x.shape, Codes(out.bits, n));
   std::vector<const ElementType*> working;
   for (Strategy s : schema.strategies) {
     if (s == Strategy::kExact) continue;
