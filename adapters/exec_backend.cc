@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +12,7 @@
 #include "adapters/exec/protocol.h"
 #include "onnx_io/case_io.h"
 #include "onnx_io/model_builder.h"
+#include "oracle/core/utf8.h"
 
 namespace qconform {
 namespace fs = std::filesystem;
@@ -89,10 +92,11 @@ std::optional<std::string> ExecBackend::Open() {
   if (!h) {
     child_.Kill();
     name_ = label_;
-    return "`" + command_ + "` did not greet with '@qconform hello 1 NAME VERSION': got '" +
-           hello.text + "'";
+    return "`" + command_ + "` did not greet with '@qconform hello 2 NAME VERSION': got '" +
+           ValidUtf8(hello.text) + "'";
   }
   name_ = h->name;
+  protocol_ = h->protocol;
   version_ = h->version;
   capabilities_ = h->capabilities;
   return std::nullopt;
@@ -120,26 +124,59 @@ BackendResult ExecBackend::Exchange(const Write& write, const std::vector<std::s
                    std::string("qconform could not write the case: ") + e.what());
   }
 
-  if (!child_.Send(RunRequest(case_dir.string(), out_dir.string()))) {
+  if (!child_.Send(RunRequest(protocol_, sequence_, case_dir.string(), out_dir.string()))) {
     const std::string how = child_.ExitDescription();
     child_.Kill();
     return Failure(ErrorKind::kCrash, "the backend " + how + " (its stdin is closed)");
   }
-  const ChildProcess::Line answer =
-      child_.ReadLine(kProtocolPrefix, options_.timeout_seconds, name_);
-  if (answer.status == ChildProcess::Line::Status::kTimeout) {
-    child_.Kill();
-    std::ostringstream s;
-    s << "no answer within " << options_.timeout_seconds << " s; the process group was killed";
-    return Failure(ErrorKind::kTimeout, s.str());
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(options_.timeout_seconds);
+  ChildProcess::Line answer;
+  Answer parsed;
+  do {  // stale answers (to requests already settled) are skipped
+    const double left =
+        std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    answer = child_.ReadLine(kProtocolPrefix, std::max(0.0, left), name_);
+    if (answer.status == ChildProcess::Line::Status::kLine) {
+      parsed = ParseAnswer(protocol_, sequence_, answer.text);
+      if (parsed.stale)
+        std::fprintf(stderr, "[%s] ignored a stale answer: %s\n", name_.c_str(),
+                     ValidUtf8(answer.text).c_str());
+    }
+  } while (answer.status == ChildProcess::Line::Status::kLine && parsed.stale);
+  switch (answer.status) {
+    case ChildProcess::Line::Status::kLine:
+      break;
+    case ChildProcess::Line::Status::kTimeout: {
+      child_.Kill();
+      std::ostringstream s;
+      s << "no answer within " << options_.timeout_seconds << " s; the process group was killed";
+      return Failure(ErrorKind::kTimeout, s.str());
+    }
+    case ChildProcess::Line::Status::kClosed: {
+      const std::string how = child_.ExitDescription();
+      child_.Kill();
+      return Failure(ErrorKind::kCrash, "the backend " + how + " while running the case");
+    }
+    case ChildProcess::Line::Status::kInterrupted:
+      child_.Kill();  // the runner discards this case's result (adapters/interruption.h)
+      return Failure(ErrorKind::kCrash, "the run was interrupted");
   }
-  if (answer.status == ChildProcess::Line::Status::kClosed) {
-    const std::string how = child_.ExitDescription();
-    child_.Kill();
-    return Failure(ErrorKind::kCrash, "the backend " + how + " while running the case");
-  }
-  if (std::optional<BackendError> error = ParseAnswer(answer.text)) {
-    return BackendResult{std::move(error), {}};
+  if (parsed.out_of_step) child_.Kill();  // restarted for the next case
+  if (parsed.error) return BackendResult{std::move(parsed.error), {}};
+  // Exactly the files the model's outputs call for: an extra one means the backend answered
+  // for a different model than the one it was sent.
+  for (const fs::directory_entry& e : fs::directory_iterator(out_dir)) {
+    const std::string file = e.path().filename().string();
+    bool expected = false;
+    for (size_t k = 0; k < outputs.size() && !expected; ++k) {
+      expected = file == "output_" + std::to_string(k) + ".pb";
+    }
+    if (!expected) {
+      return Failure(ErrorKind::kProtocolError, "answered ok and wrote " + ValidUtf8(file) +
+                                                    ", but the model has " +
+                                                    std::to_string(outputs.size()) + " output(s)");
+    }
   }
   BackendResult result;
   for (size_t k = 0; k < outputs.size(); ++k) {

@@ -50,6 +50,7 @@ class ExecBackend : public Backend {
   std::string work_dir_;
   bool own_work_dir_ = false;
   long sequence_ = 0;
+  int protocol_ = 0;  // from the handshake
   ChildProcess child_;
 };
 

@@ -2,9 +2,12 @@
 
 #include <cstdio>
 
+#include "oracle/core/utf8.h"
+
 namespace qconform::tools {
 
-std::string Json(const std::string& s) {
+std::string Json(const std::string& text) {
+  const std::string s = ValidUtf8(text);  // JSON is UTF-8: a backend's bytes may not be
   std::string out = "\"";
   for (unsigned char ch : s) {
     switch (ch) {
@@ -33,7 +36,8 @@ std::string Json(const std::string& s) {
   return out + "\"";
 }
 
-std::string Xml(const std::string& s) {
+std::string Xml(const std::string& text) {
+  const std::string s = ValidUtf8(text);
   std::string out;
   for (unsigned char ch : s) {
     switch (ch) {

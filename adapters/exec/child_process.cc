@@ -6,16 +6,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+
+#include "adapters/interruption.h"
+#include "oracle/core/utf8.h"
 
 namespace qconform {
 namespace {
 
 // Stray lines shown on stderr before we only count them.
 constexpr int kStrayShown = 5;
+// Longer lines are stray output, dropped as they arrive.
+constexpr size_t kMaxLine = 1 << 20;
+// How often a wait for an answer looks at the process and at an interruption, in seconds.
+constexpr double kPollSlice = 0.1;
+
+// A stray line as shown: at most 200 bytes, valid UTF-8.
+std::string Shorten(const std::string& line) {
+  return ValidUtf8(line.size() > 200 ? line.substr(0, 200) + "..." : line);
+}
 
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -62,6 +75,7 @@ std::optional<std::string> ChildProcess::Start(const std::string& command) {
   to_child_ = in_pipe[1];
   from_child_ = out_pipe[0];
   buffer_.clear();
+  discarding_ = false;
   exited_ = false;
   return std::nullopt;
 }
@@ -76,14 +90,7 @@ void ChildProcess::Quit(const std::string& farewell) {
   close(to_child_);
   to_child_ = -1;
   // Give it a moment to leave on its own, then make sure.
-  for (int i = 0; i < 50; ++i) {
-    int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      exited_ = true;
-      break;
-    }
-    usleep(20000);
-  }
+  for (int i = 0; i < 50 && !Reap(); ++i) usleep(20000);
   Kill();
 }
 
@@ -107,16 +114,7 @@ void ChildProcess::Kill() {
 std::string ChildProcess::ExitDescription() {
   if (pid_ > 0 && !exited_) {
     // stdout closed: the process is gone or about to be; wait a little for its status.
-    for (int i = 0; i < 100; ++i) {
-      int status = 0;
-      const pid_t r = waitpid(pid_, &status, WNOHANG);
-      if (r == pid_) {
-        exit_status_ = status;
-        exited_ = true;
-        break;
-      }
-      usleep(10000);
-    }
+    for (int i = 0; i < 100 && !Reap(); ++i) usleep(10000);
   }
   if (!exited_) return "closed its output";
   if (WIFSIGNALED(exit_status_)) {
@@ -133,27 +131,69 @@ std::string ChildProcess::ExitDescription() {
   return text;
 }
 
+bool ChildProcess::Reap() {
+  if (pid_ <= 0 || exited_) return exited_;
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) == pid_) {
+    exit_status_ = status;
+    exited_ = true;
+  }
+  return exited_;
+}
+
+std::optional<ChildProcess::Line> ChildProcess::NextLine(std::string_view prefix,
+                                                         const std::string& who) {
+  for (size_t eol; (eol = buffer_.find('\n')) != std::string::npos;) {
+    std::string line = buffer_.substr(0, eol);
+    buffer_.erase(0, eol + 1);
+    if (discarding_) {  // the rest of an over-long line
+      discarding_ = false;
+      continue;
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.rfind(prefix, 0) == 0) return Line{Line::Status::kLine, line.substr(prefix.size())};
+    // Stray output: a runtime's own printing never decides a verdict.
+    if (++stray_lines_ <= kStrayShown) {
+      std::fprintf(stderr, "[%s stdout, ignored] %s\n", who.c_str(), Shorten(line).c_str());
+    }
+  }
+  if (buffer_.size() > kMaxLine) {  // a flood without newlines is stray too; memory stays bounded
+    buffer_.clear();
+    discarding_ = true;
+    ++stray_lines_;
+  }
+  return std::nullopt;
+}
+
 ChildProcess::Line ChildProcess::ReadLine(std::string_view prefix, double seconds,
                                           const std::string& who) {
   const double deadline = Now() + seconds;
   for (;;) {
-    for (size_t eol; (eol = buffer_.find('\n')) != std::string::npos;) {
-      std::string line = buffer_.substr(0, eol);
-      buffer_.erase(0, eol + 1);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.rfind(prefix, 0) == 0) return {Line::Status::kLine, line.substr(prefix.size())};
-      // Stray output: a runtime's own printing never decides a verdict.
-      if (++stray_lines_ <= kStrayShown) {
-        std::fprintf(stderr, "[%s stdout, ignored] %s\n", who.c_str(), line.c_str());
-      }
-    }
+    if (std::optional<Line> line = NextLine(prefix, who)) return *line;
+    if (InterruptionSignal() != 0) return {Line::Status::kInterrupted, ""};
     const double left = deadline - Now();
     if (left <= 0) return {Line::Status::kTimeout, ""};
+    if (Reap()) {
+      // The process is gone; whatever it wrote before dying may still be in the pipe, but a
+      // process it left behind may hold the pipe open forever: read what is there, no more.
+      for (size_t drained = 0; drained < kMaxLine;) {
+        pollfd p{from_child_, POLLIN, 0};
+        if (poll(&p, 1, 0) <= 0) break;
+        char chunk[4096];
+        const ssize_t n = read(from_child_, chunk, sizeof chunk);
+        if (n <= 0) break;
+        buffer_.append(chunk, static_cast<size_t>(n));
+        drained += static_cast<size_t>(n);
+      }
+      if (std::optional<Line> line = NextLine(prefix, who)) return *line;
+      return {Line::Status::kClosed, ""};
+    }
     pollfd p{from_child_, POLLIN, 0};
-    const int r = poll(&p, 1, static_cast<int>(left * 1000) + 1);
+    const int slice = static_cast<int>(std::min(left, kPollSlice) * 1000) + 1;
+    const int r = poll(&p, 1, slice);
     if (r < 0 && errno == EINTR) continue;
-    if (r == 0) continue;  // the deadline check above decides
-    char chunk[4096];
+    if (r <= 0) continue;  // the checks above decide
+    char chunk[65536];
     const ssize_t n = read(from_child_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return {Line::Status::kClosed, ""};

@@ -25,7 +25,9 @@ class ChildProcess {
   bool Send(const std::string& line);
 
   struct Line {
-    enum class Status { kLine, kTimeout, kClosed } status;
+    // kClosed: stdout closed, or the process exited without answering (a process it left
+    // behind may keep the pipe open). kInterrupted: see adapters/interruption.h.
+    enum class Status { kLine, kTimeout, kClosed, kInterrupted } status;
     std::string text;  // without the prefix
   };
   // The next line that starts with `prefix`; `who` names the child in stray-line notes.
@@ -39,11 +41,17 @@ class ChildProcess {
   std::string ExitDescription();
 
  private:
+  // The next prefixed line already read, if any (stray lines are noted and dropped).
+  std::optional<Line> NextLine(std::string_view prefix, const std::string& who);
+  // Whether the process has exited (its status recorded), without waiting.
+  bool Reap();
+
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1;
   std::string buffer_;
   int exit_status_ = 0;
   bool exited_ = false;
+  bool discarding_ = false;  // inside an over-long stray line
   long stray_lines_ = 0;
 };
 

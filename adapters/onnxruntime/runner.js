@@ -189,21 +189,23 @@ function answer(line) {
 }
 
 async function serve() {
-  answer('hello 1 onnxruntime ' + ort.env.versions.common +
+  answer('hello 2 onnxruntime ' + ort.env.versions.common +
          ' CPU kernels via onnxruntime-node; graph optimizations disabled; one thread');
   const lines = readline.createInterface({input: process.stdin, terminal: false});
   for await (const line of lines) {
     const words = line.trim().split(/\s+/);
     if (words[0] === 'quit') break;
-    if (words[0] !== 'run' || words.length !== 3) {
-      answer('error protocol-error unknown request: ' + oneLine(line));
+    // Protocol 2: run ID CASE_DIR OUT_DIR; every answer repeats the ID.
+    if (words[0] !== 'run' || words.length !== 4) {
+      answer('error ' + (words[1] || '?') + ' protocol-error unknown request: ' + oneLine(line));
       continue;
     }
+    const id = words[1];
     try {
-      await runCase(words[1], words[2]);
-      answer('ok');
+      await runCase(words[2], words[3]);
+      answer('ok ' + id);
     } catch (e) {
-      answer('error ' + (e.kind || 'rejected-at-run') + ' ' + oneLine(e.message));
+      answer('error ' + id + ' ' + (e.kind || 'rejected-at-run') + ' ' + oneLine(e.message));
     }
   }
 }

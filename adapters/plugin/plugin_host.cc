@@ -181,23 +181,30 @@ int Serve(const char* library) {
                  plugin ? plugin->abi_version : -1, QCONFORM_PLUGIN_ABI);
     return 3;
   }
-  Answer(std::string("hello 1 ") + plugin->name + " " + plugin->version + " " +
+  Answer(std::string("hello 2 ") + plugin->name + " " + plugin->version + " " +
          OneLine(plugin->capabilities ? plugin->capabilities : ""));
   std::string line;
   while (std::getline(std::cin, line)) {
     std::istringstream words(line);
-    std::string request, case_dir, out_dir, extra;
-    words >> request >> case_dir >> out_dir;
+    // Protocol 2: run ID CASE_DIR OUT_DIR; every answer repeats the ID after its first word.
+    std::string request, id, case_dir, out_dir, extra;
+    words >> request >> id >> case_dir >> out_dir;
     if (request == "quit") break;
     if (request != "run" || out_dir.empty() || (words >> extra)) {
-      Answer("error protocol-error unknown request: " + OneLine(line));
+      Answer("error " + (id.empty() ? "?" : id) + " protocol-error unknown request: " +
+             OneLine(line));
       continue;
     }
+    std::string answer;
     try {
-      Answer(RunCase(*plugin, case_dir, out_dir));
+      answer = RunCase(*plugin, case_dir, out_dir);
     } catch (const std::exception& e) {
-      Answer("error protocol-error " + OneLine(e.what()));
+      answer = "error protocol-error " + OneLine(e.what());
     }
+    const size_t first_word = answer.find(' ');
+    Answer(first_word == std::string::npos
+               ? answer + " " + id
+               : answer.substr(0, first_word) + " " + id + answer.substr(first_word));
   }
   return 0;
 }

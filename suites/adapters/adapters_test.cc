@@ -91,7 +91,7 @@ TEST(ExecBackend, NoHandshakeIsACrashNamingTheCommand) {
 
 TEST(ExecBackend, WrongHandshakeIsRefused) {
   ScratchDir dir;
-  auto b = Exec(dir.Script("b", "echo '@qconform hello 2 fake 1.0'; sleep 5\n"));
+  auto b = Exec(dir.Script("b", "echo '@qconform hello 3 fake 1.0'; sleep 5\n"));
   const std::optional<std::string> e = b->Open();
   ASSERT_TRUE(e);
   EXPECT_NE(e->find("did not greet"), std::string::npos) << *e;

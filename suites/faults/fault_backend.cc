@@ -1,0 +1,185 @@
+// A backend that misbehaves on purpose: it speaks exec protocol 2 and answers every case as the
+// oracle does, except the case named on its command line, where it commits one fault. The fault
+// tests (fault_test.cc) run a few cases through it and check that the fault fails that case
+// only, with the right kind, and that the run goes on.
+//   qconform-fault-backend MODE CASE_ID
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "adapters/backend.h"
+#include "onnx/onnx_pb.h"
+#include "onnx_io/case_io.h"
+
+namespace qconform {
+namespace {
+namespace fs = std::filesystem;
+
+void Say(const std::string& line) {
+  std::cout << "@qconform " << line << "\n" << std::flush;
+}
+
+void SleepSeconds(double s) {
+  std::this_thread::sleep_for(std::chrono::duration<double>(s));
+}
+
+std::string GraphName(const std::string& case_dir) {
+  onnx::ModelProto model;
+  std::ifstream in(case_dir + "/model.onnx", std::ios::binary);
+  return model.ParseFromIstream(&in) ? model.graph().name() : "";
+}
+
+std::string Output(const std::string& out_dir, size_t k) {
+  return out_dir + "/output_" + std::to_string(k) + ".pb";
+}
+
+// The honest answer: the oracle's exact outputs, or its refusal.
+struct Honest {
+  BackendResult result;
+  void Write(const std::string& out_dir, size_t first = 0) const {
+    for (size_t k = first; k < result.outputs.size(); ++k) {
+      WriteTensorFile(Output(out_dir, k), result.outputs[k], "y");
+    }
+  }
+  std::string Line(const std::string& id) const {
+    if (!result.error) return "ok " + id;
+    return "error " + id + " rejected-at-load " + result.error->message;
+  }
+};
+
+// A flood of `bytes` on fd: lines of 100 characters, or one line with no newline at all.
+void Flood(int fd, size_t bytes, bool newlines) {
+  std::string line(100, 'x');
+  if (newlines) line.back() = '\n';
+  for (size_t done = 0; done < bytes; done += line.size()) {
+    if (write(fd, line.data(), line.size()) < 0) return;
+  }
+  if (!newlines && write(fd, "\n", 1) < 0) return;
+}
+
+// Commits the fault for one case (some faults end with an honest answer, delivered badly).
+void Fault(const std::string& mode, const std::string& id, const std::string& out_dir,
+           const Honest& honest) {
+  const std::string ok = honest.Line(id);
+  if (mode == "crash-before-outputs") {
+    abort();
+  } else if (mode == "crash-after-some-outputs") {
+    honest.Write(out_dir);
+    abort();
+  } else if (mode == "truncated-output" || mode == "garbage-output") {
+    honest.Write(out_dir);
+    const std::string file = Output(out_dir, 0);
+    if (mode == "truncated-output") {
+      fs::resize_file(file, fs::file_size(file) / 2);
+    } else {
+      std::ofstream(file, std::ios::binary | std::ios::trunc) << "\x08\xff\xff\xff\xff garbage";
+    }
+    Say(ok);
+  } else if (mode == "wrong-dtype" || mode == "wrong-shape") {
+    Tensor y = honest.result.outputs.at(0);
+    if (mode == "wrong-dtype") {
+      y.data_type = 11;  // double: a float32 output's codes as float64 is another type entirely
+    } else {
+      y.shape = {y.element_count()};  // flattened
+      if (y.shape[0] == 1) y.shape.clear();
+    }
+    WriteTensorFile(Output(out_dir, 0), y, "y");
+    honest.Write(out_dir, 1);
+    Say(ok);
+  } else if (mode == "extra-output") {
+    honest.Write(out_dir);
+    WriteTensorFile(Output(out_dir, honest.result.outputs.size()), honest.result.outputs.at(0),
+                    "z");
+    Say(ok);
+  } else if (mode == "missing-output") {
+    Say(ok);
+  } else if (mode == "split-answer") {
+    honest.Write(out_dir);
+    const std::string line = "@qconform " + ok + "\n";
+    for (size_t i = 0; i < line.size(); i += 3) {
+      std::cout << line.substr(i, 3) << std::flush;
+      SleepSeconds(0.01);
+    }
+  } else if (mode == "stdout-flood") {
+    honest.Write(out_dir);
+    Flood(STDOUT_FILENO, 8 << 20, true);   // 8 MB of lines
+    Flood(STDOUT_FILENO, 4 << 20, false);  // and one 4 MB line
+    Say(ok);
+  } else if (mode == "stderr-flood") {
+    honest.Write(out_dir);
+    Flood(STDERR_FILENO, 8 << 20, true);
+    Say(ok);
+  } else if (mode == "answer-for-another-request") {
+    honest.Write(out_dir);
+    Say("ok " + std::to_string(std::stol(id) + 1000));
+  } else if (mode == "answer-twice") {  // the second answer is stale for the next request
+    honest.Write(out_dir);
+    Say(ok);
+    Say(ok);
+  } else if (mode == "hang-after-partial-output") {
+    honest.Write(out_dir);
+    for (;;) SleepSeconds(60);
+  } else if (mode == "exit-0-without-answer") {
+    honest.Write(out_dir);
+    exit(0);
+  } else if (mode == "orphan-keeps-pipe-open") {
+    if (fork() == 0) {  // inherits stdout and outlives us
+      for (;;) SleepSeconds(60);
+    }
+    exit(0);
+  } else if (mode == "invalid-utf8") {
+    Say("error " + id + " rejected-at-run bad \xff\xfe bytes \xc3(");
+  } else {
+    std::fprintf(stderr, "qconform-fault-backend: unknown mode %s\n", mode.c_str());
+    exit(2);
+  }
+}
+
+int Serve(const std::string& mode, const std::string& faulty_case) {
+  std::unique_ptr<Backend> oracle = MakeBackend("oracle", {});
+  Say("hello 2 fault-backend 1.0 the oracle, with one fault: " + mode);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::istringstream words(line);
+    std::string request, id, case_dir, out_dir;
+    words >> request >> id >> case_dir >> out_dir;
+    if (request == "quit") break;
+    if (request != "run" || out_dir.empty()) {
+      Say("error " + id + " protocol-error unknown request");
+      continue;
+    }
+    Honest honest;
+    try {
+      honest.result = oracle->Run(ReadCaseDirectory(case_dir).data_sets.at(0).c);
+    } catch (const std::exception& e) {
+      honest.result.error = BackendError{ErrorKind::kRejectedAtLoad, e.what()};
+    }
+    if (GraphName(case_dir) == faulty_case) {
+      Fault(mode, id, out_dir, honest);
+    } else {
+      honest.Write(out_dir);
+      Say(honest.Line(id));
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace qconform
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: qconform-fault-backend MODE CASE_ID\n");
+    return 2;
+  }
+  return qconform::Serve(argv[1], argv[2]);
+}
