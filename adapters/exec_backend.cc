@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
+#include <utility>
 
 #include "adapters/exec/protocol.h"
 #include "onnx_io/case_io.h"
@@ -33,6 +34,18 @@ std::string MakeTempDir() {
 
 BackendResult Failure(ErrorKind kind, std::string message) {
   return BackendResult{BackendError{kind, std::move(message)}, {}};
+}
+
+// A message with our scratch paths in it ("Load model from /tmp/qconform-x/case-7/model.onnx")
+// names them by role instead, so that two runs of one case give the same words.
+std::string WithoutScratchPaths(std::string message,
+                                const std::vector<std::pair<std::string, std::string>>& paths) {
+  for (const auto& [path, role] : paths) {
+    for (size_t at; (at = message.find(path)) != std::string::npos;) {
+      message.replace(at, path.size(), role);
+    }
+  }
+  return message;
 }
 
 }  // namespace
@@ -163,7 +176,13 @@ BackendResult ExecBackend::Exchange(const Write& write, const std::vector<std::s
       return Failure(ErrorKind::kCrash, "the run was interrupted");
   }
   if (parsed.out_of_step) child_.Kill();  // restarted for the next case
-  if (parsed.error) return BackendResult{std::move(parsed.error), {}};
+  if (parsed.error) {
+    parsed.error->message =
+        WithoutScratchPaths(std::move(parsed.error->message), {{case_dir.string(), "<case-dir>"},
+                                                               {out_dir.string(), "<out-dir>"},
+                                                               {work_dir_, "<work-dir>"}});
+    return BackendResult{std::move(parsed.error), {}};
+  }
   // Exactly the files the model's outputs call for: an extra one means the backend answered
   // for a different model than the one it was sent.
   for (const fs::directory_entry& e : fs::directory_iterator(out_dir)) {

@@ -91,16 +91,23 @@ onnx::TensorProto TensorToProto(const Tensor& tensor, const std::string& name) {
   return p;
 }
 
-Tensor ReadTensorFile(const std::string& path) {
+Tensor TensorFromBytes(const std::string& bytes, const std::string& where) {
   onnx::TensorProto p;
-  const std::string bytes = ReadFile(path);
   if (!p.ParseFromString(bytes))
-    throw CaseIoError(path + ": not a TensorProto (truncated or corrupt)");
-  return TensorFromProto(p, path);
+    throw CaseIoError(where + ": not a TensorProto (truncated or corrupt)");
+  return TensorFromProto(p, where);
+}
+
+std::string TensorBytes(const Tensor& tensor, const std::string& name) {
+  return Serialize(TensorToProto(tensor, name));
+}
+
+Tensor ReadTensorFile(const std::string& path) {
+  return TensorFromBytes(ReadFile(path), path);
 }
 
 void WriteTensorFile(const std::string& path, const Tensor& tensor, const std::string& name) {
-  WriteFile(path, Serialize(TensorToProto(tensor, name)));
+  WriteFile(path, TensorBytes(tensor, name));
 }
 
 }  // namespace qconform

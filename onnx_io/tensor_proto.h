@@ -26,6 +26,9 @@ void SetMaxTensorElements(int64_t n);
 
 Tensor ReadTensorFile(const std::string& path);
 void WriteTensorFile(const std::string& path, const Tensor& tensor, const std::string& name);
+// The same, for a TensorProto's serialized bytes; `where` names them in errors.
+Tensor TensorFromBytes(const std::string& bytes, const std::string& where);
+std::string TensorBytes(const Tensor& tensor, const std::string& name);
 Tensor TensorFromProto(const onnx::TensorProto& proto, const std::string& where);
 onnx::TensorProto TensorToProto(const Tensor& tensor, const std::string& name);
 

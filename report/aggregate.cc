@@ -1,6 +1,7 @@
 #include "report/aggregate.h"
 
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "report/text.h"
@@ -65,6 +66,11 @@ std::string SummaryLines(const RunSummary& s) {
     out << rate;
   }
   out << "\n";
+  if (!s.complete()) {
+    out << "INCOMPLETE: interrupted by " << (s.interrupted_by ? strsignal(s.interrupted_by) : "?")
+        << " after " << s.results.size() << " of " << s.planned
+        << " cases; qconform run --resume <this report's directory> runs the rest\n";
+  }
   for (const auto& [kind, n] : CountByKind(s)) out << "  " << kind << ": " << n << "\n";
   out << "baseline " << (s.baseline_path.empty() ? "(none)" : s.baseline_path) << ": ";
   std::vector<std::string> parts;

@@ -33,6 +33,8 @@ void WriteResultsJson(const std::string& path, const RunSummary& s) {
     << ", \"capabilities\": " << Json(s.backend.capabilities) << "},\n"
     << "  \"baseline\": " << Json(s.baseline_path) << ",\n"
     << "  \"matches_baseline\": " << (s.gate_ok() ? "true" : "false") << ",\n"
+    << "  \"complete\": " << (s.complete() ? "true" : "false") << ",\n"
+    << "  \"planned_cases\": " << s.planned << ",\n"
     << "  \"seconds\": " << s.seconds << ",\n  \"cases\": [\n";
   for (size_t i = 0; i < s.results.size(); ++i) {
     j << "    " << JsonRecord(s.results[i], s.gates[i])

@@ -6,8 +6,10 @@
 #include <ctime>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
+#include "adapters/interruption.h"
 #include "oracle/semantics/oracle.h"
 
 namespace qconform::tools {
@@ -20,10 +22,10 @@ OpenedBackend OpenBackend(const std::string& spec, const BackendOptions& options
   return {std::move(b), std::move(info)};
 }
 
-std::vector<CaseResult> RunCases(const std::vector<CatalogueCase>& cases, const RunOptions& options,
-                                 std::unique_ptr<Backend> first,
-                                 const std::function<void(const CaseResult&, size_t)>& on_result,
-                                 const std::function<bool(const std::string&)>& run_alone) {
+std::vector<std::optional<CaseResult>> RunCases(
+    const std::vector<CatalogueCase>& cases, const RunOptions& options,
+    std::unique_ptr<Backend> first, const std::function<void(const CaseResult&, size_t)>& on_result,
+    const std::function<bool(const std::string&)>& run_alone) {
   const size_t n = cases.size();
   // The oracle once per case: it decides which cases may share a batch, then judges them.
   std::vector<std::optional<OracleResult>> oracles(n);
@@ -40,10 +42,30 @@ std::vector<CaseResult> RunCases(const std::vector<CatalogueCase>& cases, const 
     return cases[a].c.domain == cases[b].c.domain && cases[a].c.opset == cases[b].c.opset &&
            cases[a].c.profile == cases[b].c.profile;
   };
-  std::vector<CaseResult> results(n);
-  size_t next = 0;
+  std::vector<std::optional<CaseResult>> results(n);
   std::mutex lock;
   size_t done = 0;
+  const auto judge = [&](size_t i, const BackendResult& observed) {
+    return oracles[i] ? JudgeCase(cases[i].c, *oracles[i], observed, options.compare)
+                      : JudgeCase(cases[i].c, observed, options.compare);
+  };
+  // Cases an earlier run finished: judged again from what the backend returned then.
+  std::vector<bool> settled(n, false);
+  std::unique_ptr<Backend> made;  // for Adapt when no opened backend was given
+  for (size_t i = 0; i < n; ++i) {
+    const auto it = options.recorded.find(cases[i].c.id);
+    if (it == options.recorded.end()) continue;
+    CaseResult r = judge(i, it->second.observed);
+    r.seconds = it->second.seconds;
+    if (r.outcome() == Outcome::kFail) {
+      if (!first && !made) made = MakeBackend(options.backend, options.backend_options);
+      r.as_run = (first ? *first : *made).Adapt(cases[i].c);
+    }
+    settled[i] = true;
+    results[i] = std::move(r);
+    on_result(*results[i], ++done);
+  }
+  size_t next = 0;
   std::string first_error;
   auto worker = [&](std::unique_ptr<Backend> backend) {
     try {
@@ -57,10 +79,12 @@ std::vector<CaseResult> RunCases(const std::vector<CatalogueCase>& cases, const 
       size_t b, e;
       {
         std::lock_guard<std::mutex> hold(lock);
-        if (next >= n) break;
+        while (next < n && settled[next]) ++next;
+        if (next >= n || InterruptionSignal() != 0) break;
         b = next;
         e = b + 1;
-        while (e < n && e - b < kBatchSize && batchable[b] && batchable[e] && same_header(b, e)) {
+        while (e < n && e - b < kBatchSize && batchable[b] && batchable[e] && !settled[e] &&
+               same_header(b, e)) {
           ++e;
         }
         next = e;
@@ -69,18 +93,18 @@ std::vector<CaseResult> RunCases(const std::vector<CatalogueCase>& cases, const 
       std::vector<Case> batch;
       for (size_t i = b; i < e; ++i) batch.push_back(cases[i].c);
       std::vector<BackendResult> observed = backend->RunBatch(batch);
+      // Interrupted while it ran: its answers may be the interruption's, so none counts.
+      if (InterruptionSignal() != 0) break;
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
           static_cast<double>(e - b);
       for (size_t i = b; i < e; ++i) {
-        CaseResult r = oracles[i]
-                           ? JudgeCase(cases[i].c, *oracles[i], observed[i - b], options.compare)
-                           : JudgeCase(cases[i].c, observed[i - b], options.compare);
+        CaseResult r = judge(i, observed[i - b]);
         if (r.outcome() == Outcome::kFail) r.as_run = backend->Adapt(cases[i].c);
         r.seconds = seconds;
         std::lock_guard<std::mutex> hold(lock);
         results[i] = std::move(r);
-        on_result(results[i], ++done);
+        on_result(*results[i], ++done);
       }
     }
   };
@@ -109,15 +133,28 @@ RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions&
   char started[32];
   std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   s.started = started;
+  s.planned = cases.size();
   const auto start = std::chrono::steady_clock::now();
-  s.results = RunCases(
+  std::vector<std::optional<CaseResult>> results = RunCases(
       cases, options, std::move(opened.backend),
       [&](const CaseResult& r, size_t done) {
         on_result(r, Classify(r, baseline.find(r.id)), done);
       },
       [&](const std::string& id) { return baseline.find(id) != nullptr; });
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  GateVerdict v = ApplyGate(s.results, baseline, in_scope);
+  std::set<std::string> unfinished;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!results[i]) {
+      unfinished.insert(cases[i].c.id);
+      continue;
+    }
+    s.ran.push_back(i);
+    s.results.push_back(std::move(*results[i]));
+  }
+  if (!unfinished.empty()) s.interrupted_by = InterruptionSignal();
+  GateVerdict v = ApplyGate(s.results, baseline, [&](const std::string& id) {
+    return in_scope(id) && unfinished.count(id) == 0;
+  });
   s.gates = std::move(v.gates);
   s.stale_entries = std::move(v.stale_entries);
   return s;

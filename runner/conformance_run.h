@@ -4,7 +4,9 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,12 @@
 
 namespace qconform::tools {
 
+// What the backend returned for a case in an earlier, interrupted run (report/journal.h).
+struct RecordedResult {
+  BackendResult observed;
+  double seconds = 0;
+};
+
 // Runs every case against `jobs` instances of the backend (one worker each). on_result is
 // called once per case, in completion order, under a lock: results are reported as they arrive.
 struct RunOptions {
@@ -22,6 +30,9 @@ struct RunOptions {
   BackendOptions backend_options;
   CompareOptions compare;
   int jobs = 1;
+  // By case id: cases already run (qconform run --resume). They are judged from what the
+  // backend returned then, through the same judge, and never sent again.
+  std::map<std::string, RecordedResult> recorded;
 };
 struct BackendInfo {
   std::string name, version, capabilities;
@@ -38,8 +49,10 @@ OpenedBackend OpenBackend(const std::string& spec, const BackendOptions& options
 // Cases the oracle finds nothing to question, of one domain and opset, and not `run_alone`
 // (the baseline's known failures) go to the backend in batches of up to kBatchSize
 // (Backend::RunBatch: the same results, fewer sessions); every other case alone.
+// When the run is interrupted (adapters/interruption.h) no new case starts, and the cases that
+// were in flight have no result (nullopt), like the ones never started.
 constexpr size_t kBatchSize = 16;
-std::vector<CaseResult> RunCases(
+std::vector<std::optional<CaseResult>> RunCases(
     const std::vector<CatalogueCase>& cases, const RunOptions& options,
     std::unique_ptr<Backend> first,
     const std::function<void(const CaseResult&, size_t done)>& on_result,
@@ -50,16 +63,21 @@ struct RunSummary {
   BackendInfo backend;
   std::string baseline_path;  // "" when the backend has none
   double seconds = 0;
-  std::string started;  // UTC, ISO 8601: "2026-11-22T10:00:00Z"
+  std::string started;      // UTC, ISO 8601: "2026-11-22T10:00:00Z"
+  size_t planned = 0;       // cases selected; results.size() is smaller in an interrupted run
+  int interrupted_by = 0;   // the signal that stopped the run, or 0
+  std::vector<size_t> ran;  // per result: its index among the selected cases
   std::vector<CaseResult> results;
   std::vector<Gate> gates;                 // per result
   std::vector<std::string> stale_entries;  // baseline ids in scope the run did not meet
   bool gate_ok() const;
+  bool complete() const { return results.size() == planned; }
 };
 
 // RunCases plus the baseline (verdict/gate.h): every result classified. A baseline entry the
 // run did not meet is stale when `in_scope` says its id belongs to the selected cases (a
-// filtered run cannot tell about the others). `on_result` sees each result and its gate as it
+// filtered run cannot tell about the others) and the case ran (an interrupted run cannot
+// tell about the rest). `on_result` sees each result and its gate as it
 // arrives.
 RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions& options,
                       OpenedBackend opened, const Expectations& baseline,

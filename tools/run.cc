@@ -3,11 +3,19 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
 
+#include "adapters/interruption.h"
 #include "generators/batch.h"
 #include "generators/profile_cases.h"
 #include "generators/valid_cases.h"
+#include "onnx_io/tensor_proto.h"
+#include "report/journal.h"
+#include "report/json_value.h"
 #include "report/report.h"
+#include "report/text.h"
 #include "runner/conformance_run.h"
 #include "tools/args.h"
 #include "tools/commands.h"
@@ -85,38 +93,129 @@ std::function<bool(const std::string&)> BaselineScope(const Args& args) {
 RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOptions& options,
                            OpenedBackend opened, const Expectations& baseline,
                            const std::function<bool(const std::string&)>& in_scope,
-                           std::ostream* stream) {
+                           std::ostream* stream,
+                           const std::function<void(const CaseResult&)>& also) {
   Progress progress(cases.size(), opened.info.name);
   size_t failing = 0;
   return ExecuteRun(cases, options, std::move(opened), baseline, in_scope,
                     [&](const CaseResult& r, Gate g, size_t done) {
                       failing += r.outcome() == Outcome::kFail;
                       if (stream) *stream << JsonRecord(r, g) << "\n" << std::flush;
+                      if (also) also(r);
                       progress.Update(done, failing);
                     });
 }
 
-int RunRun(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--strict", "--strict-zero"},
-                  {"--backend", "--filter", "--profile", "--report", "-j", "--jobs", "--timeout",
-                   "--expectations", "--golden", "--seed", "--count", "--version",
-                   "--invalid-percent", "--op"});
+namespace {
+
+// What a run directory keeps so that it can be resumed: the run's own arguments and the backend
+// it ran against.
+void WriteRunJson(const fs::path& report, const std::vector<std::string>& argv,
+                  const BackendInfo& info) {
+  std::vector<std::string> args;
+  for (const std::string& a : argv) args.push_back(Json(a));
+  std::ofstream(report / "run.json") << "{\"qconform_run\": 1, \"args\": [" << Join(args, ", ")
+                                     << "], \"backend\": {\"name\": " << Json(info.name)
+                                     << ", \"version\": " << Json(info.version) << "}}\n";
+}
+
+struct Resumed {
+  std::vector<std::string> argv;
+  std::string backend_name, backend_version;
+};
+
+Resumed ReadRunJson(const fs::path& report) {
+  const fs::path file = report / "run.json";
+  std::ifstream in(file);
+  if (!in) {
+    throw UsageError("--resume " + report.string() +
+                     ": not a run directory of qconform run (no run.json)");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    const JsonValue v = ParseJson(text.str());
+    Resumed r;
+    for (const JsonValue& a : v.at("args").as_array()) r.argv.push_back(a.as_string());
+    r.backend_name = v.at("backend").at("name").as_string();
+    r.backend_version = v.at("backend").at("version").as_string();
+    return r;
+  } catch (const JsonError& e) {
+    throw qconform::CaseIoError(file.string() + ": " + e.what());
+  }
+}
+
+const std::set<std::string> kRunFlags = {"--strict", "--strict-zero"};
+const std::set<std::string> kRunOptions = {
+    "--backend", "--filter",  "--profile",         "--report", "-j",
+    "--jobs",    "--timeout", "--expectations",    "--golden", "--seed",
+    "--count",   "--version", "--invalid-percent", "--op"};
+
+}  // namespace
+
+int RunRun(const std::vector<std::string>& given) {
+  // --resume DIR: the interrupted run's own arguments, and its journal.
+  std::vector<std::string> argv = given;
+  std::optional<Resumed> resumed;
+  if (!given.empty() && given[0].rfind("--resume", 0) == 0) {
+    if (given.size() != (given[0] == "--resume" ? 2u : 1u)) {
+      throw UsageError("--resume DIR takes no other option: the run's own are in DIR/run.json");
+    }
+    const Args r(given, {}, {"--resume"});
+    resumed = ReadRunJson(r.value("--resume"));
+    argv = resumed->argv;
+    argv.push_back("--report");
+    argv.push_back(r.value("--resume"));
+  }
+  const Args args(argv, kRunFlags, kRunOptions);
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
-  const RunOptions options = ParseRunOptions(args);
+  RunOptions options = ParseRunOptions(args);
   const std::vector<CatalogueCase> cases = SelectCases(args);
   OpenedBackend opened = OpenBackend(options.backend, options.backend_options);
   const BackendInfo info = opened.info;
   const Expectations baseline = LoadBaseline(args, info);
   const std::string report = args.value("--report", "qconform-report");
   fs::create_directories(report);
+  const fs::path journal = fs::path(report) / "observed.jsonl";
+  if (resumed) {
+    if (resumed->backend_name != info.name || resumed->backend_version != info.version) {
+      throw UsageError("--resume " + report + ": the run was against " + resumed->backend_name +
+                       " " + resumed->backend_version + ", the backend is now " + info.name + " " +
+                       info.version);
+    }
+    std::set<std::string> selected;
+    for (const CatalogueCase& c : cases) selected.insert(c.c.id);
+    options.recorded = ReadJournal(journal.string());
+    for (const auto& [id, recorded] : options.recorded) {
+      if (!selected.count(id)) {
+        throw qconform::CaseIoError(journal.string() + ": case " + id +
+                                    " is not among the run's cases (did the catalogue change?)");
+      }
+    }
+  } else {
+    WriteRunJson(report, given, info);
+    std::ofstream(journal, std::ios::trunc);
+  }
   // Streamed as results arrive: a run stopped half way keeps what it obtained.
   std::ofstream stream(fs::path(report) / "results.jsonl");
+  std::ofstream observed(journal, std::ios::app);
   std::printf("qconform run: %zu cases against %s %s (%s)\n", cases.size(), info.name.c_str(),
               info.version.c_str(), info.capabilities.c_str());
+  if (resumed) {
+    std::printf("resuming %s: %zu cases done, %zu to run\n", report.c_str(),
+                options.recorded.size(), cases.size() - options.recorded.size());
+  }
   std::fflush(stdout);
+  InstallInterruptionHandlers();
   const RunSummary s =
-      RunWithProgress(cases, options, std::move(opened), baseline, BaselineScope(args), &stream);
-  WriteReport(report, s, cases);
+      RunWithProgress(cases, options, std::move(opened), baseline, BaselineScope(args), &stream,
+                      [&](const CaseResult& r) {
+                        if (options.recorded.count(r.id)) return;
+                        observed << JournalLine(r.id, r.observed, r.seconds) << "\n" << std::flush;
+                      });
+  std::vector<CatalogueCase> ran;
+  for (size_t i : s.ran) ran.push_back(cases[i]);
+  WriteReport(report, s, ran);
 
   // The news first: what differs from the baseline.
   for (size_t i = 0; i < s.results.size(); ++i) {
@@ -130,6 +229,11 @@ int RunRun(const std::vector<std::string>& argv) {
   std::printf("\n%s", SummaryLines(s).c_str());
   std::printf("report: %s/report.md (and report.html, results.json, junit.xml, repro/)\n",
               report.c_str());
+  if (!s.complete()) {
+    std::printf("interrupted: `qconform run --resume %s` runs the %zu cases left\n", report.c_str(),
+                s.planned - s.results.size());
+    return 128 + s.interrupted_by;
+  }
   return s.gate_ok() ? 0 : 1;
 }
 

@@ -35,10 +35,12 @@ void PrintGateLine(Gate g, const CaseResult& r);
 // Whether a baseline entry belongs to the cases SelectCases picked: only then can a run that
 // did not meet it call it stale.
 std::function<bool(const std::string&)> BaselineScope(const Args& args);
-// ExecuteRun with a progress bar; each result is also streamed to `stream` when given.
+// ExecuteRun with a progress bar; each result is also streamed to `stream` when given, and
+// given to `also` when set.
 RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOptions& options,
                            OpenedBackend opened, const Expectations& baseline,
                            const std::function<bool(const std::string&)>& in_scope,
-                           std::ostream* stream);
+                           std::ostream* stream,
+                           const std::function<void(const CaseResult&)>& also = {});
 
 }  // namespace qconform::tools

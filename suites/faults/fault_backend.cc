@@ -2,7 +2,9 @@
 // oracle does, except the case named on its command line, where it commits one fault. The fault
 // tests (fault_test.cc) run a few cases through it and check that the fault fails that case
 // only, with the right kind, and that the run goes on.
-//   qconform-fault-backend MODE CASE_ID
+//   qconform-fault-backend MODE CASE_ID [DELAY_MS [WORDS...]]
+// DELAY_MS slows every answer down, so that a test can interrupt a run half way; WORDS are
+// ignored (a test marks its processes with them).
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -144,7 +146,7 @@ void Fault(const std::string& mode, const std::string& id, const std::string& ou
   }
 }
 
-int Serve(const std::string& mode, const std::string& faulty_case) {
+int Serve(const std::string& mode, const std::string& faulty_case, double delay_seconds) {
   std::unique_ptr<Backend> oracle = MakeBackend("oracle", {});
   Say("hello 2 fault-backend 1.0 the oracle, with one fault: " + mode);
   std::string line;
@@ -163,6 +165,7 @@ int Serve(const std::string& mode, const std::string& faulty_case) {
     } catch (const std::exception& e) {
       honest.result.error = BackendError{ErrorKind::kRejectedAtLoad, e.what()};
     }
+    SleepSeconds(delay_seconds);
     if (GraphName(case_dir) == faulty_case) {
       Fault(mode, id, out_dir, honest);
     } else {
@@ -177,9 +180,9 @@ int Serve(const std::string& mode, const std::string& faulty_case) {
 }  // namespace qconform
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: qconform-fault-backend MODE CASE_ID\n");
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: qconform-fault-backend MODE CASE_ID [DELAY_MS [WORDS...]]\n");
     return 2;
   }
-  return qconform::Serve(argv[1], argv[2]);
+  return qconform::Serve(argv[1], argv[2], argc >= 4 ? std::atof(argv[3]) / 1000 : 0);
 }

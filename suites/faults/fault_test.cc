@@ -51,7 +51,11 @@ FaultyRun RunWithFault(const std::string& mode) {
   options.backend_options.timeout_seconds = kTimeout;
   const auto start = std::chrono::steady_clock::now();
   FaultyRun run;
-  run.results = RunCases(Cases(), options, nullptr, [](const CaseResult&, size_t) {});
+  for (std::optional<CaseResult>& r :
+       RunCases(Cases(), options, nullptr, [](const CaseResult&, size_t) {})) {
+    EXPECT_TRUE(r) << "a case without a result";
+    if (r) run.results.push_back(std::move(*r));
+  }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }
