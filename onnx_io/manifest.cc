@@ -52,6 +52,10 @@ void MergeManifest(Manifest& manifest, const std::string& dir) {
   const std::filesystem::path path = std::filesystem::path(dir) / "manifest.tsv";
   if (!std::filesystem::is_regular_file(path)) return;
   std::ifstream in(path);
+  MergeManifest(manifest, in, path);
+}
+
+void MergeManifest(Manifest& manifest, std::istream& in, const std::filesystem::path& path) {
   std::string line;
   const std::string format1 = "# qconform golden manifest, format 1";
   if (!std::getline(in, line) || (line != kManifestHeader && line != format1)) {

@@ -2,6 +2,8 @@
 // a header naming the format version. golden/INTERPRETING.md describes it for other runners.
 #pragma once
 
+#include <filesystem>
+#include <istream>
 #include <map>
 #include <string>
 #include <vector>
@@ -32,5 +34,7 @@ std::string FormatManifest(const std::vector<ManifestEntry>& entries);
 // Reads <dir>/manifest.tsv (format 2, or format 1's seven columns) into `manifest` when it
 // exists; throws naming file:line on a malformed one.
 void MergeManifest(Manifest& manifest, const std::string& dir);
+// The same from a stream; `path` names it in errors.
+void MergeManifest(Manifest& manifest, std::istream& in, const std::filesystem::path& path);
 
 }  // namespace qconform

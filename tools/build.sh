@@ -4,13 +4,17 @@
 #   tools/build.sh run [ARGS...]    the main job: the conformance run against ONNX Runtime
 #                                   (ARGS go to qconform run, e.g. --backend plugin:LIB.so)
 #   tools/build.sh test [ARGS...]   every test, through ctest (ARGS go to ctest, e.g. -L oracle)
+#   tools/build.sh test --sanitize [ARGS...]
+#                                   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#                                   (clang, into build-sanitize/, with the libFuzzer targets:
+#                                   ctest -L fuzz runs each for 20 s)
 #   tools/build.sh bench [ARGS...]  the benchmarks and their table (bench/RESULTS.md; ARGS go to
 #                                   qconform_bench, e.g. --benchmark_filter=oracle_fast)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${QCONFORM_BUILD_DIR:-$root/build}
 
-usage() { sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 command=${1:-}
 case "$command" in
   run|test|bench) shift ;;
@@ -18,8 +22,16 @@ case "$command" in
   *) usage >&2; exit 2 ;;
 esac
 
+configure=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DQCONFORM_WARNINGS_AS_ERRORS=ON)
 "$root/tools/setup.sh" "$build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DQCONFORM_WARNINGS_AS_ERRORS=ON >/dev/null
+if [[ $command == test && ${1:-} == --sanitize ]]; then
+  shift
+  # ONNX Runtime stays where setup put it for the main build.
+  configure+=(-DCMAKE_CXX_COMPILER=clang++ -DQCONFORM_FUZZ=ON
+              -DQCONFORM_ORT_MODULES="$build/npm/node_modules")
+  build=${QCONFORM_SANITIZE_BUILD_DIR:-$root/build-sanitize}
+fi
+cmake -S "$root" -B "$build" "${configure[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)"
 
 case "$command" in

@@ -24,6 +24,10 @@ const Expectation* Expectations::find(const std::string& id) const {
 Expectations LoadExpectations(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open the expectations file");
+  return ParseExpectations(in, path);
+}
+
+Expectations ParseExpectations(std::istream& in, const std::string& path) {
   Expectations out;
   out.path = path;
   std::set<std::string> ids;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <functional>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,8 @@ inline constexpr std::string_view kExpectationsHeader = "# qconform expectations
 // Throws std::runtime_error naming path:line on a malformed line, an unknown kind, a duplicate id
 // or a file written in format 1 (its upper-case kinds are not this vocabulary).
 Expectations LoadExpectations(const std::string& path);
+// The same from a stream; `path` names it in errors.
+Expectations ParseExpectations(std::istream& in, const std::string& path);
 
 enum class Gate {
   kPass,             // passed, not listed

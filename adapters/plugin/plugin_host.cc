@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/plugin/plugin_outputs.h"
 #include "adapters/plugin/qconform_plugin.h"
 #include "onnx_io/case_io.h"
 #include "oracle/core/element_type.h"
@@ -31,43 +32,9 @@ std::string OneLine(std::string s) {
   return s;
 }
 
-// What the plugin allocated for each output.
-struct OutputSlot {
-  bool allocated = false;
-  int32_t data_type = 0;
-  std::vector<int64_t> dims;
-  std::string bytes;
-};
-
-struct RunContext {
-  size_t output_count = 0;
-  std::vector<OutputSlot> outputs;
-  std::string error;
-};
-
 void* AllocOutput(void* context, int32_t index, int32_t data_type, int32_t rank,
                   const int64_t* dims, size_t byte_size) {
-  auto* ctx = static_cast<RunContext*>(context);
-  const ElementType* t = FindElementType(data_type);
-  if (index < 0 || static_cast<size_t>(index) >= ctx->output_count || t == nullptr || rank < 0 ||
-      (rank > 0 && dims == nullptr)) {
-    ctx->error = "alloc_output: bad request (index " + std::to_string(index) + ", data_type " +
-                 std::to_string(data_type) + ")";
-    return nullptr;
-  }
-  OutputSlot& slot = ctx->outputs[static_cast<size_t>(index)];
-  slot.allocated = true;
-  slot.data_type = data_type;
-  slot.dims.assign(dims, dims + rank);
-  int64_t count = 1;
-  for (int64_t d : slot.dims) count *= d < 0 ? 0 : d;
-  if (byte_size != RawDataSize(*t, static_cast<size_t>(count))) {
-    ctx->error = "alloc_output: " + std::to_string(byte_size) + " bytes for " +
-                 std::to_string(count) + " elements of " + DataTypeName(data_type);
-    return nullptr;
-  }
-  slot.bytes.assign(byte_size, '\0');
-  return slot.bytes.data();
+  return static_cast<PluginOutputs*>(context)->Alloc(index, data_type, rank, dims, byte_size);
 }
 
 // Runs one case directory; returns the answer line (without the prefix).
@@ -136,29 +103,21 @@ std::string RunCase(const qconform_plugin& plugin, const std::string& case_dir,
                            inputs.data(),
                            static_cast<int32_t>(inputs.size())};
 
-  RunContext ctx;
-  ctx.output_count = dir.output_names.size();
-  ctx.outputs.resize(ctx.output_count);
+  PluginOutputs outputs(dir.output_names.size());
   char message[1024] = {0};
-  const int32_t status = plugin.run(&node, AllocOutput, &ctx, message, sizeof message - 1);
+  const int32_t status = plugin.run(&node, AllocOutput, &outputs, message, sizeof message - 1);
   message[sizeof message - 1] = '\0';
   if (status == QCONFORM_REJECTED) return "error rejected-at-run " + OneLine(message);
   if (status == QCONFORM_UNSUPPORTED) return "error unsupported " + OneLine(message);
   if (status != QCONFORM_OK) {
     return "error protocol-error the plugin returned status " + std::to_string(status);
   }
-  if (!ctx.error.empty()) return "error protocol-error " + ctx.error;
-  for (size_t k = 0; k < ctx.output_count; ++k) {
-    const OutputSlot& slot = ctx.outputs[k];
-    if (!slot.allocated) {
-      return "error protocol-error the plugin returned OK without output " + std::to_string(k);
-    }
-    const ElementType& type = *FindElementType(slot.data_type);
-    int64_t count = 1;
-    for (int64_t d : slot.dims) count *= d;
-    const Tensor out{slot.data_type, slot.dims,
-                     UnpackRaw(type, slot.bytes, static_cast<size_t>(count)), false};
-    WriteTensorFile(out_dir + "/output_" + std::to_string(k) + ".pb", out, dir.output_names[k]);
+  std::string error;
+  const std::vector<Tensor> tensors = outputs.Collect(error);
+  if (!error.empty()) return "error protocol-error " + OneLine(error);
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    WriteTensorFile(out_dir + "/output_" + std::to_string(k) + ".pb", tensors[k],
+                    dir.output_names[k]);
   }
   return "ok";
 }
@@ -191,8 +150,8 @@ int Serve(const char* library) {
     words >> request >> id >> case_dir >> out_dir;
     if (request == "quit") break;
     if (request != "run" || out_dir.empty() || (words >> extra)) {
-      Answer("error " + (id.empty() ? "?" : id) + " protocol-error unknown request: " +
-             OneLine(line));
+      Answer("error " + (id.empty() ? "?" : id) +
+             " protocol-error unknown request: " + OneLine(line));
       continue;
     }
     std::string answer;

@@ -1,0 +1,31 @@
+// libFuzzer: the files `qconform run --resume` reads back: the journal (observed.jsonl: JSON
+// lines, output tensors as base64 TensorProto) and run.json (any JSON text). Malformed input is
+// a JsonError or CaseIoError naming the line.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "onnx_io/tensor_proto.h"
+#include "report/journal.h"
+#include "report/json_value.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  qconform::SetMaxTensorElements(1 << 20);
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    qconform::tools::ParseJson(text);
+  } catch (const qconform::tools::JsonError&) {
+  }
+  try {
+    for (const auto& [id, r] : qconform::tools::ParseJournal(text, "observed.jsonl")) {
+      // A record read back writes the same line again.
+      const std::string line = qconform::tools::JournalLine(id, r.observed, r.seconds);
+      const auto again = qconform::tools::ParseJournal(line + "\n", "again");
+      if (again.size() != 1 || again.begin()->first != id) __builtin_trap();
+    }
+  } catch (const qconform::tools::JsonError&) {
+  } catch (const qconform::CaseIoError&) {
+  }
+  return 0;
+}
