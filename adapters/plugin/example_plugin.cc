@@ -132,7 +132,8 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
       alloc(context, 0, QCONFORM_FLOAT, static_cast<int32_t>(dims.size()), dims.data(), 4 * n));
   if (y == nullptr) return Fail(QCONFORM_REJECTED, message, message_size, "allocation refused");
   std::vector<float> s(static_cast<size_t>(scale_count));
-  std::memcpy(s.data(), scale.data, 4 * s.size());
+  // An empty x_scale (a zero-length axis) copies nothing: memcpy from or to null is undefined.
+  if (!s.empty()) std::memcpy(s.data(), scale.data, 4 * s.size());
   for (int64_t i = 0; i < n; ++i) {
     int64_t j = 0;  // the scale for element i
     if (scale_count != 1) {

@@ -3,10 +3,13 @@
 # examples/consumer project configured against it with find_package(qconform), built and run;
 # and the installed qconform, run from outside the source tree, finds its own catalogue,
 # baselines and plugins under the prefix.
-#   install_test.sh BUILD_DIR SOURCE_DIR
+#   install_test.sh BUILD_DIR SOURCE_DIR [CXX_COMPILER]
+# The consumer is built with the compiler qconform was built with (a sanitizer build's libraries
+# need its runtime; the exported targets carry the link options).
 set -euo pipefail
 build=$1
 source=$2
+compiler=${3:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
@@ -15,7 +18,8 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 test -f "$prefix/lib/cmake/qconform/qconformConfig.cmake"
 test -f "$prefix/lib/cmake/qconform/qconformConfigVersion.cmake"
 
-cmake -S "$source/examples/consumer" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake -S "$source/examples/consumer" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  ${compiler:+-DCMAKE_CXX_COMPILER="$compiler"} >/dev/null
 cmake --build "$work/consumer"
 (cd "$work/consumer" && ctest --output-on-failure)
 
