@@ -111,7 +111,7 @@ void Compose(Document& d, const RunSummary& s) {
 }  // namespace
 
 void WriteReport(const std::string& dir_name, const RunSummary& s,
-                 const std::vector<CatalogueCase>& cases) {
+                 const std::vector<CatalogueCase>& cases, const RerunCommand& rerun) {
   const fs::path dir(dir_name);
   fs::create_directories(dir);
   fs::remove_all(dir / "repro");
@@ -119,7 +119,7 @@ void WriteReport(const std::string& dir_name, const RunSummary& s,
   for (size_t i = 0; i < s.results.size(); ++i) {
     const CaseResult& r = s.results[i];
     if (IsFailure(r)) {
-      WriteRepro((dir / "repro" / r.id).string(), r.as_run ? *r.as_run : cases[i].c, r);
+      WriteRepro((dir / "repro" / r.id).string(), r.as_run ? *r.as_run : cases[i].c, r, rerun);
     }
   }
   WriteResultsJson((dir / "results.json").string(), s);

@@ -12,13 +12,15 @@
 
 #include "report/aggregate.h"
 #include "report/json_writer.h"
+#include "report/repro_writer.h"
 #include "runner/conformance_run.h"
 
 namespace qconform::tools {
 
 // Writes every file above into `dir` (created if needed). `cases` are the run's cases, in the
 // order of s.results, for the reproducers.
+// `rerun` gives the reproducers' commands.
 void WriteReport(const std::string& dir, const RunSummary& s,
-                 const std::vector<CatalogueCase>& cases);
+                 const std::vector<CatalogueCase>& cases, const RerunCommand& rerun = {});
 
 }  // namespace qconform::tools

@@ -67,6 +67,16 @@ std::string Join(const std::vector<std::string>& v, const std::string& sep) {
   return out;
 }
 
+std::string ShellWord(const std::string& s) {
+  const bool plain = !s.empty() && s.find_first_not_of(
+                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+                                       "qrstuvwxyz0123456789_./:=+-@,") == std::string::npos;
+  if (plain) return s;
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
 std::string Truncate(const std::string& s, size_t n) {
   return s.size() <= n ? s : s.substr(0, n - 3) + "...";
 }

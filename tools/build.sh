@@ -37,7 +37,10 @@ cmake --build "$build" -j"$(nproc)"
 case "$command" in
   run)
     # Defaults first: a later --backend or --report in ARGS wins.
-    exec "$build/tools/qconform" run --backend onnxruntime --report "$build/report/onnxruntime" "$@" ;;
+    # From the source tree, with relative paths: the reproducers' commands paste from here.
+    cd "$root"
+    rel=${build#"$root"/}
+    exec "$rel/tools/qconform" run --backend onnxruntime --report "$rel/report/onnxruntime" "$@" ;;
   test) cd "$build" && exec ctest --output-on-failure -j"$(nproc)" "$@" ;;
   bench) exec "$build/bench/qconform_bench" "$@" ;;
 esac

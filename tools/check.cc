@@ -63,11 +63,34 @@ CaseResult CheckDataSet(const DataSet& data, const CompareOptions& options,
   return JudgeCase(*judged, oracle, StoredOutputs(data), options);
 }
 
+// --outputs DIR: a backend's output_K.pb files, in place of the data set's own.
+void UseOutputsFrom(const std::string& dir, const CaseDirectory& cd, DataSet& data) {
+  if (!std::filesystem::is_directory(dir))
+    throw UsageError("--outputs " + dir + ": no such directory");
+  data.outputs.clear();
+  data.has_output.assign(cd.output_names.size(), false);
+  for (size_t k = 0; k < cd.output_names.size(); ++k) {
+    const std::string file = dir + "/output_" + std::to_string(k) + ".pb";
+    if (!std::filesystem::exists(file)) continue;
+    data.outputs.resize(k + 1);
+    data.outputs[k] = ReadTensorFile(file);
+    data.has_output[k] = true;
+  }
+  if (data.outputs.empty()) {
+    throw UsageError("--outputs " + dir + ": no output_K.pb for the case's " +
+                     std::to_string(cd.output_names.size()) + " output(s)");
+  }
+}
+
 }  // namespace
 
 int RunCheck(const std::vector<std::string>& argv) {
-  const Args args(argv, {"--strict", "--strict-zero", "--quiet"}, {"--op", "--expectations"});
+  const Args args(argv, {"--strict", "--strict-zero", "--quiet"},
+                  {"--op", "--expectations", "--outputs"});
   if (args.positional().empty()) throw UsageError("check needs at least one PATH (see --help)");
+  if (args.has("--outputs") && args.positional().size() != 1) {
+    throw UsageError("--outputs DIR judges one case: give exactly one CASE_DIR");
+  }
   CompareOptions options;
   options.strict = args.flag("--strict");
   options.strict_zero = args.flag("--strict-zero");
@@ -107,7 +130,15 @@ int RunCheck(const std::vector<std::string>& argv) {
           continue;
         }
       }
-      const CaseDirectory dir = ReadCaseDirectory(path);
+      CaseDirectory dir = ReadCaseDirectory(path);
+      if (args.has("--outputs")) {
+        if (directories.size() != 1) {
+          throw UsageError("--outputs DIR judges one case; " + where + " holds " +
+                           std::to_string(directories.size()));
+        }
+        dir.data_sets.resize(1);
+        UseOutputsFrom(args.value("--outputs"), dir, dir.data_sets[0]);
+      }
       for (const DataSet& data : dir.data_sets) {
         try {
           const auto entry = manifest.find(data.c.id);
@@ -117,6 +148,8 @@ int RunCheck(const std::vector<std::string>& argv) {
           results.push_back(CaseErrorResult(data.c.id, e.what()));
         }
       }
+    } catch (const UsageError&) {
+      throw;
     } catch (const std::exception& e) {
       results.push_back(CaseErrorResult(name, e.what()));
     }

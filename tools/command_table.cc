@@ -25,7 +25,8 @@ constexpr Command kCommands[] = {
      RunEval},
     {"check", "compare the stored outputs of case directories with the oracle",
      "usage: qconform check PATH... [--strict] [--strict-zero] [--op NAME]... [--expectations "
-     "FILE] [--quiet]\n\n"
+     "FILE] [--quiet]\n"
+     "       qconform check CASE_DIR --outputs DIR   (a backend's outputs for one case)\n\n"
      "Finds every case directory (one holding model.onnx) under the PATHs and compares each\n"
      "test_data_set's output_K.pb with the oracle, judged and gated exactly as `qconform run`\n"
      "judges a backend (a data set without output files counts as a refusal). One line per\n"
@@ -41,19 +42,25 @@ constexpr Command kCommands[] = {
      "  --strict-zero   +0 and -0 differ\n"
      "  --op NAME       only cases of this operator (repeatable)\n"
      "  --expectations FILE  known failures, format 2: '<case-id> <kind> <reason>' per line\n"
-     "  --quiet         print only failures and the summary\n\n"
+     "  --quiet         print only failures and the summary\n"
+     "  --outputs DIR   judge DIR/output_K.pb (what a backend wrote, a reproducer's observed/)\n"
+     "                  instead of the case's own stored outputs\n\n"
      "exit status: 0 when nothing failed, 1 otherwise, 2 on usage errors.\n\n"
      "examples:\n"
      "  qconform check golden\n"
-     "  qconform check /usr/share/libonnx-testdata/data/node --op DequantizeLinear\n",
+     "  qconform check /usr/share/libonnx-testdata/data/node --op DequantizeLinear\n"
+     "  qconform check report/repro/CASE --outputs report/repro/CASE/observed\n",
      RunCheck},
     {"explain", "show the exact computation of one output element",
-     "usage: qconform explain CASE_DIR --index I\n\n"
+     "usage: qconform explain CASE_DIR [--index I] [--observed DIR]\n\n"
      "Prints, for element I (flat, row-major) of the output, the inputs it uses (codes and exact\n"
      "values), which x_scale element applies, and each admitted strategy step by step: x - zp,\n"
-     "the roundings to the working type, the product, and the single rounding to the output.\n\n"
-     "example:\n  qconform explain golden/dq13-seed-axis --index "
-     "7\n",
+     "the roundings to the working type, the product, and the single rounding to the output.\n"
+     "  --observed DIR  a backend's outputs (DIR/output_0.pb): its value is shown beside each\n"
+     "                  strategy's result. A reproducer's observed/ is used by default.\n"
+     "  --index I       the element; without it, the first element the backend got wrong\n\n"
+     "examples:\n  qconform explain golden/dq13-seed-axis --index 7\n"
+     "  qconform explain build/report/onnxruntime/repro/CASE\n",
      RunExplain},
     {"golden", "regenerate the golden catalogue, or verify the checked-in copy",
      "usage: qconform golden --update [--dir DIR]\n"

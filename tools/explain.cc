@@ -1,7 +1,10 @@
-// `qconform explain CASE_DIR --index I`: the exact computation of one output element, step by
-// step, for every strategy the version admits.
+// `qconform explain CASE_DIR [--index I] [--observed DIR]`: the exact computation of one output
+// element, step by step, for every strategy the version admits, with the backend's value beside
+// each result when its outputs are given. Without --index: the first inadmissible element.
 #include <cstdio>
+#include <filesystem>
 #include <iterator>
+#include <optional>
 
 #include "onnx_io/case_io.h"
 #include "oracle/core/codec.h"
@@ -10,6 +13,7 @@
 #include "oracle/semantics/scale_index.h"
 #include "tools/args.h"
 #include "tools/commands.h"
+#include "verdict/comparator.h"
 
 namespace qconform::tools {
 namespace {
@@ -20,7 +24,18 @@ std::string Show(const ElementType& t, uint32_t code) {
   return std::string(hex) + " = " + Decode(t, code).ToString() + " (" + std::string(t.name) + ")";
 }
 
-void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index) {
+// The backend's code for the element, when its outputs were given (--observed).
+using Observed = std::optional<uint32_t>;
+
+// Beside a strategy's result: whether the backend's code is that one.
+void PrintBackend(const ElementType& t, const Observed& observed, uint32_t code) {
+  if (!observed) return;
+  std::printf("    backend                 -> %s  %s\n", Show(t, *observed).c_str(),
+              *observed == code ? "(this strategy's result)" : "(differs)");
+}
+
+void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index,
+                       const Observed& observed) {
   const QuantizationPlan& plan = *result.plan;
   const Tensor& x = *c.input(0);
   const Tensor& scale = *c.input(1);
@@ -57,12 +72,15 @@ void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index)
       std::printf("    (x - x_zero_point) * x_scale = %s  (exact)\n",
                   st.product.ToString().c_str());
     }
-    std::printf("    rounded once to %s  -> %s\n\n", std::string(plan.output_type->name).c_str(),
+    std::printf("    rounded once to %s  -> %s\n", std::string(plan.output_type->name).c_str(),
                 Show(*plan.output_type, st.code).c_str());
+    PrintBackend(*plan.output_type, observed, st.code);
+    std::printf("\n");
   }
 }
 
-void ExplainQuantize(const Case& c, const OracleResult& result, int64_t index) {
+void ExplainQuantize(const Case& c, const OracleResult& result, int64_t index,
+                     const Observed& observed) {
   const QuantizationPlan& plan = *result.plan;
   const Tensor& x = *c.input(0);
   const Tensor& scale = *c.input(1);
@@ -76,7 +94,9 @@ void ExplainQuantize(const Case& c, const OracleResult& result, int64_t index) {
   std::printf("  y_scale      %s\n", Show(*plan.scale_type, scale.codes[k]).c_str());
   std::printf("  y_zero_point %s\n", zc ? Show(*plan.output_type, *zc).c_str() : "absent (0)");
   std::printf("  y type       %s%s\n\n", std::string(plan.output_type->name).c_str(),
-              plan.saturation == Saturation::kSaturate ? "" : " (saturate=0)");
+              plan.output_type->is_float() && plan.saturation != Saturation::kSaturate
+                  ? " (saturate=0)"
+                  : "");
   for (Strategy s : result.schema->strategies) {
     const ElementType* working = WorkingType(s, plan);
     const QuantizeSteps st =
@@ -89,45 +109,99 @@ void ExplainQuantize(const Case& c, const OracleResult& result, int64_t index) {
     }
     std::printf("    x / y_scale            = %s%s\n", st.quotient.ToString().c_str(),
                 working ? "" : "  (exact)");
-    std::printf("    round half to even, + %s, saturate -> %s\n\n",
-                st.zero_point.ToString().c_str(),
+    std::printf("    round half to even, + %s, saturate -> %s\n", st.zero_point.ToString().c_str(),
                 st.code ? Show(*plan.output_type, *st.code).c_str()
                         : "implementation-defined (NaN into a type without NaN)");
+    if (st.code) PrintBackend(*plan.output_type, observed, *st.code);
+    std::printf("\n");
   }
 }
 
 // DynamicQuantizeLinear's steps are not shown (its findings and outputs are).
-void ExplainFindingsOnly(const Case&, const OracleResult&, int64_t) {
+void ExplainFindingsOnly(const Case&, const OracleResult& result, int64_t index,
+                         const Observed& observed) {
+  const OutputEvaluation& y = result.outputs.at(0);
+  const ElementType& t = *FindElementType(y.data_type);
   std::printf("(no step-by-step view for this operator; its findings follow)\n");
+  std::printf("  exact        -> %s\n", Show(t, y.exact[static_cast<size_t>(index)]).c_str());
+  if (observed) std::printf("  backend      -> %s\n", Show(t, *observed).c_str());
 }
 
 // The explainer of each kind of operator (the registry's OperatorKind), in kind order.
-using Explainer = void (*)(const Case&, const OracleResult&, int64_t);
+using Explainer = void (*)(const Case&, const OracleResult&, int64_t, const Observed&);
 constexpr Explainer kExplainByKind[] = {ExplainDequantize, ExplainQuantize, ExplainFindingsOnly};
 static_assert(std::size(kExplainByKind) == kOperatorKinds);
 
 }  // namespace
 
+// The backend's first output, from DIR/output_0.pb; nullopt when there is none.
+std::optional<Tensor> ReadObserved(const std::string& dir) {
+  const std::string file = dir + "/output_0.pb";
+  if (!std::filesystem::exists(file)) return std::nullopt;
+  return ReadTensorFile(file);
+}
+
 int RunExplain(const std::vector<std::string>& argv) {
-  const Args args(argv, {}, {"--index"});
-  if (args.positional().size() != 1 || !args.has("--index")) {
-    throw UsageError("explain takes CASE_DIR and --index I (see --help)");
+  const Args args(argv, {}, {"--index", "--observed"});
+  if (args.positional().size() != 1) {
+    throw UsageError("explain takes one CASE_DIR (see --help)");
   }
-  const CaseDirectory dir = ReadCaseDirectory(args.positional()[0]);
+  const std::string case_dir = args.positional()[0];
+  const CaseDirectory dir = ReadCaseDirectory(case_dir);
   const Case& c = dir.data_sets.front().c;
   const OracleResult result = RunOracle(c);
   if (const Finding* rule = result.rejection()) {
     std::printf("rejected %s: %s\n", std::string(rule->rule->id).c_str(), rule->message.c_str());
     return 3;
   }
-  const int64_t index = args.integer("--index", 0);
-  const int64_t n = static_cast<int64_t>(result.outputs.at(0).exact.size());
+  // What the backend returned: --observed DIR, or a reproducer's own observed/.
+  const std::string observed_dir = args.value(
+      "--observed",
+      std::filesystem::is_directory(case_dir + "/observed") ? case_dir + "/observed" : "");
+  std::optional<Tensor> observed;
+  if (!observed_dir.empty()) {
+    observed = ReadObserved(observed_dir);
+    if (!observed) throw UsageError("--observed " + observed_dir + ": no output_0.pb");
+  }
+  const OutputEvaluation& y = result.outputs.at(0);
+  const int64_t n = static_cast<int64_t>(y.exact.size());
+  int64_t index = 0;
+  if (args.has("--index")) {
+    index = args.integer("--index", 0);
+  } else if (!observed) {
+    throw UsageError(
+        "explain needs --index I, or the backend's outputs (--observed DIR, or a "
+        "reproducer's observed/) to find the first inadmissible element in");
+  } else {
+    const OutputComparison cmp = CompareOutput(
+        y, ObservedTensor{observed->data_type, observed->shape, observed->codes}, {}, c.id);
+    if (!cmp.structural_error.empty()) {
+      std::printf("case %s: the backend's output is not comparable: %s\n", c.id.c_str(),
+                  cmp.structural_error.c_str());
+      return 1;
+    }
+    if (cmp.mismatches.empty()) {
+      std::printf("case %s: every element of the backend's output is admissible\n", c.id.c_str());
+      return 0;
+    }
+    index = cmp.mismatches.front().index;
+    std::printf("the first inadmissible element of %lld: index %lld\n",
+                static_cast<long long>(cmp.mismatched), static_cast<long long>(index));
+  }
   if (index < 0 || index >= n) {
     throw UsageError("--index " + std::to_string(index) + " is outside [0, " + std::to_string(n) +
                      ")");
   }
+  Observed code;
+  if (observed) {
+    if (static_cast<int64_t>(observed->codes.size()) != n) {
+      throw UsageError("the observed output has " + std::to_string(observed->codes.size()) +
+                       " elements, the case " + std::to_string(n));
+    }
+    code = observed->codes[static_cast<size_t>(index)];
+  }
   std::printf("case %s: ", c.id.c_str());
-  kExplainByKind[static_cast<size_t>(result.op->kind)](c, result, index);
+  kExplainByKind[static_cast<size_t>(result.op->kind)](c, result, index, code);
   for (const Finding& f : result.findings) {
     std::printf("note: implementation-defined %s: %s\n", std::string(f.rule->id).c_str(),
                 f.message.c_str());

@@ -1,6 +1,7 @@
 // `qconform run --backend B`: the main job. The golden catalogue (and generated cases) against a
 // backend, judged by the oracle, gated by the backend's baseline, written up as a report.
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -145,6 +146,23 @@ Resumed ReadRunJson(const fs::path& report) {
   }
 }
 
+// qconform as the user would type it from here: "qconform" when PATH finds this program, a
+// relative path when it lies under the working directory, else its absolute path.
+std::string ProgramAsTyped() {
+  std::error_code error;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+  if (error) return "qconform";
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+      if (!dir.empty() && fs::equivalent(fs::path(dir) / "qconform", exe, error)) return "qconform";
+    }
+  }
+  const fs::path relative = exe.lexically_relative(fs::current_path());
+  if (relative.empty() || *relative.begin() == "..") return exe.string();
+  return relative.has_parent_path() ? relative.string() : "./" + relative.string();
+}
+
 const std::set<std::string> kRunFlags = {"--strict", "--strict-zero"};
 const std::set<std::string> kRunOptions = {
     "--backend", "--filter",  "--profile",         "--report", "-j",
@@ -215,7 +233,15 @@ int RunRun(const std::vector<std::string>& given) {
                       });
   std::vector<CatalogueCase> ran;
   for (size_t i : s.ran) ran.push_back(cases[i]);
-  WriteReport(report, s, ran);
+  RerunCommand rerun{ProgramAsTyped(), options.backend, {}};
+  for (const std::string& flag : kRunFlags) {
+    if (args.flag(flag)) rerun.flags.push_back(flag);
+  }
+  if (args.has("--profile")) {
+    rerun.flags.push_back("--profile");
+    rerun.flags.push_back(args.value("--profile"));
+  }
+  WriteReport(report, s, ran, rerun);
 
   // The news first: what differs from the baseline.
   for (size_t i = 0; i < s.results.size(); ++i) {

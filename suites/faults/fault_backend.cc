@@ -97,6 +97,12 @@ void Fault(const std::string& mode, const std::string& id, const std::string& ou
     WriteTensorFile(Output(out_dir, 0), y, "y");
     honest.Write(out_dir, 1);
     Say(ok);
+  } else if (mode == "wrong-value") {  // the first element's code off by one in its last bit
+    Tensor y = honest.result.outputs.at(0);
+    y.codes.set(0, y.codes[0] ^ 1);
+    WriteTensorFile(Output(out_dir, 0), y, "y");
+    honest.Write(out_dir, 1);
+    Say(ok);
   } else if (mode == "extra-output") {
     honest.Write(out_dir);
     WriteTensorFile(Output(out_dir, honest.result.outputs.size()), honest.result.outputs.at(0),

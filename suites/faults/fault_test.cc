@@ -90,6 +90,7 @@ INSTANTIATE_TEST_SUITE_P(
         Fault{"garbage-output", Kind::kProtocolError, "unreadable output"},
         Fault{"wrong-dtype", Kind::kWrongOutputs, "double"},
         Fault{"wrong-shape", Kind::kWrongOutputs, "shape"},
+        Fault{"wrong-value", Kind::kWrongOutputs, "1 of 6 elements not admissible"},
         Fault{"extra-output", Kind::kProtocolError, "wrote output_1.pb, but the model has 1"},
         Fault{"missing-output", Kind::kProtocolError, "wrote no output_0.pb"},
         Fault{"split-answer", Kind::kConformant, ""}, Fault{"stdout-flood", Kind::kConformant, ""},
