@@ -35,6 +35,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/expectations/ DESTINATION ${qconf
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/onnxruntime/runner.js
         DESTINATION ${qconform_data}/adapters/onnxruntime)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/PROTOCOL.md ${PROJECT_SOURCE_DIR}/docs/semantics.md
+              ${PROJECT_SOURCE_DIR}/report/results.schema.json
               ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 

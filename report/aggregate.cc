@@ -8,36 +8,6 @@
 
 namespace qconform::tools {
 
-const std::vector<std::string> kGranularities = {"per-tensor", "per-axis", "blocked",
-                                                 "must-reject"};
-
-std::string Cell::text() const {
-  std::string t = std::to_string(pass);
-  t.append("/").append(std::to_string(total()));
-  if (fail) t.append(" ").append(std::to_string(fail)).append(" failing");
-  if (skip) t.append(" ").append(std::to_string(skip)).append(" unsupported");
-  return t;
-}
-
-MatrixCells Matrix(const RunSummary& s) {
-  MatrixCells m;
-  for (const CaseResult& r : s.results) {
-    Cell& c = m[{r.features.op, r.features.version, r.features.x_type}][r.features.granularity];
-    const Outcome o = r.outcome();
-    (o == Outcome::kPass ? c.pass : o == Outcome::kSkip ? c.skip : c.fail) += 1;
-  }
-  return m;
-}
-
-std::map<std::string, std::map<std::string, int>> Fingerprints(const RunSummary& s) {
-  std::map<std::string, std::map<std::string, int>> f;
-  for (const CaseResult& r : s.results) {
-    if (r.kind != Kind::kConformant) continue;
-    f[r.features.op + "-" + std::to_string(r.features.version)][Join(r.strategies, "+")] += 1;
-  }
-  return f;
-}
-
 std::map<std::string, int> CountByKind(const RunSummary& s) {
   std::map<std::string, int> n;
   for (const CaseResult& r : s.results) n[std::string(KindName(r.kind))] += 1;

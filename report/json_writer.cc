@@ -1,6 +1,7 @@
 #include "report/json_writer.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -16,22 +17,26 @@ std::string JsonRecord(const CaseResult& r, Gate g) {
   std::snprintf(seconds, sizeof seconds, "%.6f", r.seconds);
   o << "{\"id\": " << Json(r.id) << ", \"operator\": " << Json(r.features.op)
     << ", \"version\": " << r.features.version << ", \"x_type\": " << Json(r.features.x_type)
+    << ", \"y_type\": " << Json(r.features.y_type)
     << ", \"granularity\": " << Json(r.features.granularity)
     << ", \"expected\": " << Json(r.expected)
     << ", \"outcome\": " << Json(std::string(OutcomeName(r.outcome())))
     << ", \"kind\": " << Json(std::string(KindName(r.kind)))
     << ", \"gate\": " << Json(std::string(GateName(g))) << ", \"strategies\": ["
     << Join(strategies, ", ") << "], \"seconds\": " << seconds << ", \"detail\": " << Json(r.detail)
-    << "}";
+    << ", \"first_mismatch\": " << Json(r.mismatches.empty() ? "" : r.mismatches.front()) << "}";
   return o.str();
 }
 
 void WriteResultsJson(const std::string& path, const RunSummary& s) {
   std::ofstream j(path);
-  j << "{\n  \"backend\": {\"name\": " << Json(s.backend.name)
+  j << "{\n  \"schema_version\": " << kResultsSchemaVersion
+    << ",\n  \"started\": " << Json(s.started)
+    << ",\n  \"backend\": {\"name\": " << Json(s.backend.name)
     << ", \"version\": " << Json(s.backend.version)
     << ", \"capabilities\": " << Json(s.backend.capabilities) << "},\n"
-    << "  \"baseline\": " << Json(s.baseline_path) << ",\n"
+    << "  \"baseline\": " << Json(std::filesystem::path(s.baseline_path).filename().string())
+    << ",\n"
     << "  \"matches_baseline\": " << (s.gate_ok() ? "true" : "false") << ",\n"
     << "  \"complete\": " << (s.complete() ? "true" : "false") << ",\n"
     << "  \"planned_cases\": " << s.planned << ",\n"

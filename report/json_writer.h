@@ -1,5 +1,7 @@
 // results.json: one record per case (also streamed as results.jsonl while the run goes), the
-// backend, the baseline and whether the run matches it.
+// backend, the baseline and whether the run matches it. Its JSON Schema is
+// report/results.schema.json (installed beside the golden catalogue); schema_version names it
+// and changes when a field changes meaning or goes away.
 #pragma once
 
 #include <string>
@@ -7,6 +9,8 @@
 #include "runner/conformance_run.h"
 
 namespace qconform::tools {
+
+inline constexpr int kResultsSchemaVersion = 1;
 
 // One record.
 std::string JsonRecord(const CaseResult& r, Gate g);

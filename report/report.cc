@@ -4,7 +4,7 @@
 #include <fstream>
 #include <functional>
 
-#include "report/aggregate.h"
+#include "report/compose.h"
 #include "report/document.h"
 #include "report/json_writer.h"
 #include "report/junit_writer.h"
@@ -19,93 +19,23 @@ bool IsFailure(const CaseResult& r) {
   return r.outcome() == Outcome::kFail;
 }
 
-bool OneOf(Kind k, std::initializer_list<Kind> kinds) {
-  for (Kind x : kinds) {
-    if (x == k) return true;
-  }
-  return false;
-}
-
-// The sections listing cases, in order.
-struct Section {
-  const char* title;
-  const char* blurb;
-  std::function<bool(const CaseResult&)> select;
-};
-const std::vector<Section>& Sections() {
-  static const std::vector<Section> kSections = {
-      {"Must-reject cases the backend accepted",
-       "The specification forbids these; a conforming backend refuses them.",
-       [](const CaseResult& r) { return r.kind == Kind::kAcceptedInvalid; }},
-      {"Crashes, timeouts and protocol errors", "The backend failed to give any answer.",
-       [](const CaseResult& r) {
-         return OneOf(r.kind, {Kind::kCrash, Kind::kTimeout, Kind::kProtocolError});
-       }},
-      {"All failures", "Each with its verdict, its baseline status and a reproducer.", IsFailure},
-      {"Unsupported", "Cases the backend (or its binding) cannot run; not counted as failures.",
-       [](const CaseResult& r) { return r.outcome() == Outcome::kSkip; }},
-  };
-  return kSections;
-}
-
-// The whole report, once, into any document format.
-void Compose(Document& d, const RunSummary& s) {
-  d.Title("qconform report: " + s.backend.name + " " + s.backend.version);
-  d.Paragraph(s.backend.capabilities);
-  d.Preformatted(SummaryLines(s));
-
-  d.Heading("Matrix");
-  d.Paragraph(
-      "Cases conformant / total per operator version, input type and granularity. Green: all "
-      "conformant; amber: some unsupported by the backend; red: some failing.");
-  std::vector<std::string> header = {"operator", "version", "x type"};
-  header.insert(header.end(), kGranularities.begin(), kGranularities.end());
-  std::vector<std::vector<TableCell>> rows;
-  for (const auto& [key, cells] : Matrix(s)) {
-    std::vector<TableCell> row = {
-        {key.op, ""}, {std::to_string(key.version), ""}, {key.x_type, ""}};
-    for (const std::string& g : kGranularities) {
-      auto it = cells.find(g);
-      row.push_back(it == cells.end() ? TableCell{}
-                                      : TableCell{it->second.text(), it->second.colour()});
-    }
-    rows.push_back(std::move(row));
-  }
-  d.Table(header, rows);
-
-  d.Heading("Strategy fingerprint");
-  d.Paragraph(
-      "For conformant computed cases: which admissible strategies explain every element (exact: "
-      "the exactly rounded result; f32: computed in float32 then rounded; out: computed in the "
-      "output type). A case where all agree lists them all.");
-  rows.clear();
-  for (const auto& [op, counts] : Fingerprints(s)) {
-    for (const auto& [strategies, n] : counts) {
-      rows.push_back({{op, ""}, {strategies, ""}, {std::to_string(n), ""}});
-    }
-  }
-  d.Table({"operator version", "strategies", "cases"}, rows);
-
-  for (const Section& sec : Sections()) {
-    std::vector<ListItem> items;
-    for (size_t i = 0; i < s.results.size(); ++i) {
-      const CaseResult& r = s.results[i];
-      if (!sec.select(r)) continue;
-      const std::string line = std::string(KindName(r.kind)) + " (" +
-                               std::string(GateName(s.gates[i])) + "): " + Truncate(r.detail, 300);
-      items.push_back(
-          {r.id, line, IsFailure(r) ? "repro/" + r.id + "/README.txt" : "", "reproducer"});
-    }
-    d.Heading(std::string(sec.title) + " (" + std::to_string(items.size()) + ")");
-    d.Paragraph(sec.blurb);
-    d.List(items);
-  }
-  if (!s.stale_entries.empty()) {
-    d.Heading("Stale baseline entries (" + std::to_string(s.stale_entries.size()) + ")");
-    std::vector<ListItem> items;
-    for (const std::string& id : s.stale_entries) items.push_back({id, "", "", ""});
-    d.List(items);
-  }
+RunView ViewOf(const RunSummary& s, const RerunCommand& rerun) {
+  RunView v;
+  v.backend_name = s.backend.name;
+  v.backend_version = s.backend.version;
+  v.capabilities = s.backend.capabilities;
+  v.backend_spec = rerun.backend.empty() ? s.backend.name : rerun.backend;
+  // The file name only: the report names no path of the machine that ran it.
+  v.baseline = fs::path(s.baseline_path).filename().string();
+  v.matches = s.gate_ok();
+  v.complete = s.complete();
+  v.planned = s.planned;
+  v.interrupted_by = s.interrupted_by;
+  v.seconds = s.seconds;
+  for (size_t i = 0; i < s.results.size(); ++i)
+    v.records.push_back(RecordOf(s.results[i], s.gates[i]));
+  v.stale = s.stale_entries;
+  return v;
 }
 
 }  // namespace
@@ -124,10 +54,11 @@ void WriteReport(const std::string& dir_name, const RunSummary& s,
   }
   WriteResultsJson((dir / "results.json").string(), s);
   WriteJunit((dir / "junit.xml").string(), s);
+  const RunView view = ViewOf(s, rerun);
   const std::pair<const char*, std::unique_ptr<Document>> documents[] = {
       {"report.md", MakeMarkdownDocument()}, {"report.html", MakeHtmlDocument()}};
   for (const auto& [name, document] : documents) {
-    Compose(*document, s);
+    ComposeReport(*document, view);
     std::ofstream(dir / name) << document->Text();
   }
 }

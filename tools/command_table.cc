@@ -117,6 +117,17 @@ constexpr Command kCommands[] = {
      "  qconform run --backend onnxruntime --report build/report/onnxruntime\n"
      "  qconform run --backend plugin:./libmyruntime.so --filter dq21 -j 4\n",
      RunRun},
+    {"diff", "compare two runs case by case: regressions, fixes, changed kinds",
+     "usage: qconform diff OLD NEW [--out DIR]\n\n"
+     "OLD and NEW are results.json files, or report directories holding one (qconform run\n"
+     "--report DIR): two runtime versions, two days, two backends. Lists every case whose\n"
+     "outcome or kind changed, grouped by cause as the report groups failures: regressions\n"
+     "(failing now, not before, or new and failing), then fixes, then changed kinds, then cases\n"
+     "new or gone.\n"
+     "  --out DIR   also write DIR/diff.md and DIR/diff.html\n\n"
+     "exit status: 0 no regression, 1 a regression, 2 usage or input errors.\n\n"
+     "example:\n  qconform diff ort-1.30/ ort-1.31/ --out ort-diff\n",
+     RunDiffCommand},
     {"baseline", "show or rewrite a backend's expectations baseline",
      "usage: qconform baseline --backend B [--save] [--expectations FILE] [-j N] [--timeout S]\n"
      "                         [--op NAME]... [--golden DIR] (selecting cases as run does)\n\n"

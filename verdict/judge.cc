@@ -97,6 +97,17 @@ CaseFeatures FeaturesOf(const Case& c, const OracleResult* oracle) {
   f.version = c.opset;
   const Tensor* x = c.input(0);
   f.x_type = x ? DataTypeName(x->data_type) : "absent";
+  if (oracle != nullptr && oracle->plan && oracle->plan->output_type != nullptr) {
+    f.y_type = std::string(oracle->plan->output_type->name);
+  } else if (oracle != nullptr && !oracle->outputs.empty()) {
+    f.y_type = DataTypeName(oracle->outputs[0].data_type);
+  } else if (oracle != nullptr && oracle->op != nullptr) {
+    // A must-reject case has no plan: the type its output would be declared with.
+    try {
+      if (const int32_t t = DeclaredOutputType(c)) f.y_type = DataTypeName(t);
+    } catch (const std::exception&) {
+    }
+  }
   if (oracle != nullptr && oracle->must_reject()) {
     f.granularity = "must-reject";
   } else if (oracle != nullptr && oracle->plan) {

@@ -20,6 +20,7 @@ struct CaseFeatures {
   std::string op;           // "DequantizeLinear", "com.microsoft.DequantizeLinear"
   int64_t version = 0;      // the model's opset for the domain
   std::string x_type;       // "int8"
+  std::string y_type;       // the (first) output's element type: "float", "int4"; "" unknown
   std::string granularity;  // per-tensor, per-axis, blocked; "must-reject" for invalid cases
 };
 // From the oracle's validated plan when it has one (nullptr: the oracle could not judge).

@@ -1,6 +1,7 @@
-// libFuzzer: the files `qconform run --resume` reads back: the journal (observed.jsonl: JSON
-// lines, output tensors as base64 TensorProto) and run.json (any JSON text). Malformed input is
-// a JsonError or CaseIoError naming the line.
+// libFuzzer: the files qconform reads back from a run: the journal `run --resume` reads
+// (observed.jsonl: JSON lines, output tensors as base64 TensorProto), run.json (any JSON text)
+// and the results.json files `qconform diff` compares. Malformed input is a JsonError or
+// CaseIoError naming the file and line.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -9,12 +10,19 @@
 #include "onnx_io/tensor_proto.h"
 #include "report/journal.h"
 #include "report/json_value.h"
+#include "report/run_diff.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   qconform::SetMaxTensorElements(1 << 20);
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
     qconform::tools::ParseJson(text);
+  } catch (const qconform::tools::JsonError&) {
+  }
+  try {
+    for (const qconform::tools::CaseRecord& r : qconform::tools::ParseResults(text, "x").cases) {
+      (void)r.operator_version();
+    }
   } catch (const qconform::tools::JsonError&) {
   }
   try {

@@ -1,0 +1,56 @@
+#include "report/case_record.h"
+
+#include "oracle/registry/schema.h"
+
+namespace qconform::tools {
+
+int64_t CaseRecord::schema_version() const {
+  const size_t dot = op.rfind('.');
+  const std::string domain = dot == std::string::npos ? "" : op.substr(0, dot);
+  const std::string op_type = dot == std::string::npos ? op : op.substr(dot + 1);
+  const OpSchema* schema = ResolveSchema(domain, op_type, version);
+  return schema ? schema->since_version : 0;
+}
+
+std::string CaseRecord::operator_version() const {
+  const int64_t v = schema_version();
+  return v ? op + "-" + std::to_string(v) : op + " (not in opset " + std::to_string(version) + ")";
+}
+
+CaseRecord RecordOf(const CaseResult& r, Gate g) {
+  CaseRecord c;
+  c.id = r.id;
+  c.op = r.features.op;
+  c.version = r.features.version;
+  c.x_type = r.features.x_type;
+  c.y_type = r.features.y_type;
+  c.granularity = r.features.granularity;
+  c.expected = r.expected;
+  c.detail = r.detail;
+  c.kind = r.kind;
+  c.gate = std::string(GateName(g));
+  c.strategies = r.strategies;
+  if (!r.mismatches.empty()) c.first_mismatch = r.mismatches.front();
+  return c;
+}
+
+CaseRecord RecordFromJson(const JsonValue& v) {
+  CaseRecord c;
+  c.id = v.at("id").as_string();
+  c.op = v.at("operator").as_string();
+  c.version = static_cast<int64_t>(v.at("version").as_number());
+  c.x_type = v.at("x_type").as_string();
+  c.y_type = v.has("y_type") ? v.at("y_type").as_string() : "";
+  c.granularity = v.at("granularity").as_string();
+  c.expected = v.at("expected").as_string();
+  c.detail = v.at("detail").as_string();
+  const std::optional<Kind> kind = KindFromName(v.at("kind").as_string());
+  if (!kind) throw JsonError("case " + c.id + ": unknown kind '" + v.at("kind").as_string() + "'");
+  c.kind = *kind;
+  c.gate = v.at("gate").as_string();
+  for (const JsonValue& s : v.at("strategies").as_array()) c.strategies.push_back(s.as_string());
+  if (v.has("first_mismatch")) c.first_mismatch = v.at("first_mismatch").as_string();
+  return c;
+}
+
+}  // namespace qconform::tools

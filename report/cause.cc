@@ -1,0 +1,71 @@
+#include "report/cause.h"
+
+#include <array>
+
+namespace qconform::tools {
+namespace {
+
+constexpr std::array<CategoryStyle, kCategories> kStyles = {{
+    {"cat-pass", "#c8f0c8", "🟢", "conformant (or refused as the specification requires)"},
+    {"cat-harness-limit", "#dddddd", "⚪", "harness limit: the adapter cannot carry the case"},
+    {"cat-valid-refused", "#ffd27f", "🟠", "valid case refused (no kernel, or a wrong refusal)"},
+    {"cat-invalid-accepted", "#d7b8f5", "🟣", "must-reject case accepted"},
+    {"cat-wrong-values", "#f28b82", "🔴", "wrong values"},
+    {"cat-no-answer", "#6b1010", "⚫", "crash, timeout or protocol error"},
+}};
+
+}  // namespace
+
+std::string Types(const CaseRecord& r) {
+  return r.y_type.empty() ? r.x_type : r.x_type + " -> " + r.y_type;
+}
+
+Category CategoryOf(Kind k) {
+  switch (OutcomeOf(k)) {
+    case Outcome::kPass:
+      return Category::kPass;
+    case Outcome::kSkip:
+      return Category::kHarnessLimit;
+    case Outcome::kFail:
+      break;
+  }
+  switch (k) {
+    case Kind::kRejectedValid:
+      return Category::kValidRefused;
+    case Kind::kAcceptedInvalid:
+      return Category::kInvalidAccepted;
+    case Kind::kWrongOutputs:
+      return Category::kWrongValues;
+    default:
+      return Category::kNoAnswer;
+  }
+}
+
+const CategoryStyle& StyleOf(Category c) {
+  return kStyles[static_cast<size_t>(c)];
+}
+
+std::string CauseOf(const CaseRecord& r) {
+  switch (CategoryOf(r.kind)) {
+    case Category::kPass:
+      return "";
+    case Category::kHarnessLimit: {
+      // The adapter's own words, up to their first detail.
+      std::string why = r.detail.substr(0, r.detail.find_first_of(";("));
+      while (!why.empty() && why.back() == ' ') why.pop_back();
+      return "harness limit: " + (why.empty() ? std::string("unsupported") : why);
+    }
+    case Category::kValidRefused:
+      return "refused valid " + r.operator_version() + ": no kernel, or a wrong refusal";
+    case Category::kInvalidAccepted:
+      return "accepted must-reject: rule " +
+             (r.expected.rfind("reject:", 0) == 0 ? r.expected.substr(7) : r.expected);
+    case Category::kWrongValues:
+      return "wrong values: " + r.operator_version() + " " + Types(r);
+    case Category::kNoAnswer:
+      return std::string(KindName(r.kind)) + ": " + r.operator_version();
+  }
+  return "";
+}
+
+}  // namespace qconform::tools

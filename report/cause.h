@@ -1,0 +1,41 @@
+// Why a case failed or was skipped, as a class the reports group by: one group per distinct
+// cause, not one line per case. The same classes order `qconform diff`'s changes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "report/case_record.h"
+
+namespace qconform::tools {
+
+// What an outcome kind means for the matrix colours and the legend, worst last.
+enum class Category {
+  kPass,             // conformant, refused as required or admissibly
+  kHarnessLimit,     // unsupported: the harness cannot carry it
+  kValidRefused,     // rejected-valid: no kernel, or a refusal the specification does not allow
+  kInvalidAccepted,  // accepted-invalid: computed a case the specification forbids
+  kWrongValues,      // wrong-outputs
+  kNoAnswer,         // crash, timeout, protocol error, case error
+};
+inline constexpr int kCategories = 6;
+Category CategoryOf(Kind k);
+
+struct CategoryStyle {
+  std::string_view css_class;  // "cat-wrong-values"
+  std::string_view colour;     // background, #rrggbb
+  std::string_view mark;       // Markdown's mark for it
+  std::string_view legend;     // one line for the legend
+};
+const CategoryStyle& StyleOf(Category c);
+
+// "int4 -> float": a case's x type and output type.
+std::string Types(const CaseRecord& r);
+
+// The cause class of a failing or skipped case ("" for a pass), e.g.
+//   "refused valid DequantizeLinear-21: no kernel, or a wrong refusal"
+//   "wrong values: QuantizeLinear-23 float -> int8"
+//   "accepted must-reject: rule dq.shape.zero_point"
+std::string CauseOf(const CaseRecord& r);
+
+}  // namespace qconform::tools

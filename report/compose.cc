@@ -1,0 +1,299 @@
+#include "report/compose.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+
+#include "report/cause.h"
+#include "report/text.h"
+
+namespace qconform::tools {
+namespace {
+
+constexpr std::array<const char*, 4> kGranularityColumns = {"per-tensor", "per-axis", "blocked",
+                                                            "must-reject"};
+
+bool Failing(const CaseRecord& r) {
+  return r.outcome() == Outcome::kFail;
+}
+
+std::string Repro(const CaseRecord& r) {
+  return Failing(r) ? "repro/" + r.id + "/README.txt" : "";
+}
+
+ListItem Item(const CaseRecord& r, const std::string& text) {
+  return {r.id, text, Repro(r), Repro(r).empty() ? "" : "reproducer"};
+}
+
+// The backend's spelling with every absolute path cut to its file name ("exec:/opt/x/run.sh a"
+// -> "exec:run.sh a"): the page names no directory of the machine that ran it. The
+// reproducer's README, which stays on that machine, has the full command.
+std::string WithoutDirectories(const std::string& spec) {
+  std::string out;
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t end = spec.find(' ', start);
+    if (end == std::string::npos) end = spec.size();
+    std::string word = spec.substr(start, end - start);
+    const size_t colon = word.rfind(':', word.find('/'));
+    const size_t path = colon == std::string::npos ? 0 : colon + 1;
+    if (word.compare(path, 1, "/") == 0)
+      word = word.substr(0, path) + word.substr(word.rfind('/') + 1);
+    out += (out.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string Plural(size_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+void Verdict(Document& d, const RunView& v) {
+  std::map<std::string, size_t> gates;
+  for (const CaseRecord& r : v.records) gates[r.gate] += 1;
+  // An interrupted run says so first: its verdict covers only the cases that finished.
+  if (!v.complete) {
+    d.Banner(std::string("Incomplete: interrupted by ") +
+                 (v.interrupted_by ? strsignal(v.interrupted_by) : "a signal") + " after " +
+                 std::to_string(v.records.size()) + " of " + std::to_string(v.planned) +
+                 " cases; qconform run --resume <this directory> runs the rest",
+             false);
+  }
+  const std::string so_far = v.complete ? "" : "So far, ";
+  const std::string against = v.baseline.empty() ? "no baseline" : "baseline " + v.baseline;
+  if (v.matches) {
+    d.Banner(so_far + (v.complete ? "Matches " : "matches ") + against +
+                 ": no new failure, no unexpected pass",
+             v.complete);
+  } else {
+    std::vector<std::string> parts;
+    for (const char* g : {"new-failure", "changed-failure", "unexpected-pass"}) {
+      if (gates[g]) parts.push_back(std::to_string(gates[g]) + " " + g);
+    }
+    if (!v.stale.empty()) parts.push_back(std::to_string(v.stale.size()) + " stale");
+    d.Banner(so_far + (v.complete ? "Differs from " : "differs from ") + against + ": " +
+                 Join(parts, ", "),
+             false);
+  }
+  size_t pass = 0, fail = 0, skip = 0;
+  for (const CaseRecord& r : v.records) {
+    (r.outcome() == Outcome::kPass ? pass : r.outcome() == Outcome::kSkip ? skip : fail) += 1;
+  }
+  char rate[64] = "";
+  if (v.seconds > 0) std::snprintf(rate, sizeof rate, " in %.1f s", v.seconds);
+  d.Paragraph(std::to_string(v.records.size()) + " cases" + rate + ": " + std::to_string(pass) +
+              " conformant, " + std::to_string(fail) + " failing, " + std::to_string(skip) +
+              " unsupported by the harness. " + v.capabilities);
+}
+
+void Differences(Document& d, const RunView& v) {
+  std::vector<ListItem> items;
+  for (const char* g : {"new-failure", "changed-failure", "unexpected-pass"}) {
+    for (const CaseRecord& r : v.records) {
+      if (r.gate == g) {
+        items.push_back(Item(r, std::string(g) + ", " + std::string(KindName(r.kind)) + ": " +
+                                    Truncate(r.detail, 240)));
+      }
+    }
+  }
+  for (const std::string& id : v.stale) {
+    items.push_back({id, "stale: listed in the baseline, passed or not met by the run", "", ""});
+  }
+  if (items.empty()) return;
+  d.Heading("Differences from the baseline (" + std::to_string(items.size()) + ")", "differences");
+  d.Paragraph(
+      "New failures first. A stale entry is a known failure that no longer happens: "
+      "remove it with qconform baseline --save.");
+  d.List(items);
+}
+
+void Outcomes(Document& d, const RunView& v) {
+  std::array<std::map<std::string, size_t>, kCategories> kinds;
+  for (const CaseRecord& r : v.records) {
+    kinds[static_cast<size_t>(CategoryOf(r.kind))][std::string(KindName(r.kind))] += 1;
+  }
+  std::vector<std::vector<TableCell>> rows;
+  for (int k = 0; k < kCategories; ++k) {
+    if (kinds[k].empty()) continue;
+    const CategoryStyle& s = StyleOf(static_cast<Category>(k));
+    size_t n = 0;
+    std::vector<std::string> parts;
+    for (const auto& [kind, count] : kinds[k]) {
+      n += count;
+      parts.push_back(kind + " " + std::to_string(count));
+    }
+    rows.push_back({{std::string(s.legend), std::string(s.css_class), std::string(s.mark), ""},
+                    {std::to_string(n), "", "", ""},
+                    {Join(parts, ", "), "", "", ""}});
+  }
+  d.Heading("Outcomes", "outcomes");
+  d.Table({"outcome", "cases", "kinds"}, rows);
+}
+
+// Groups of failing (or skipped) cases by cause, the biggest first.
+void Groups(Document& d, const RunView& v, bool harness_limits) {
+  std::map<std::string, std::vector<const CaseRecord*>> groups;
+  for (const CaseRecord& r : v.records) {
+    if ((CategoryOf(r.kind) == Category::kHarnessLimit) != harness_limits) continue;
+    if (const std::string cause = CauseOf(r); !cause.empty()) groups[cause].push_back(&r);
+  }
+  std::vector<std::pair<std::string, std::vector<const CaseRecord*>>> sorted(groups.begin(),
+                                                                             groups.end());
+  // The worst kind of failure first (crashes, wrong values, ...), then the biggest group.
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    const Category ca = CategoryOf(a.second.front()->kind), cb = CategoryOf(b.second.front()->kind);
+    return ca != cb ? ca > cb : a.second.size() > b.second.size();
+  });
+  size_t cases = 0;
+  for (const auto& g : sorted) cases += g.second.size();
+  if (harness_limits) {
+    if (sorted.empty()) return;
+    d.Heading("Harness limits: " + Plural(cases, "case") + " not run", "harness-limits");
+    d.Paragraph(
+        "Cases the adapter cannot carry to or from the runtime. Skipped, never counted "
+        "as passes or failures.");
+  } else {
+    d.Heading(
+        "Failures by cause: " + Plural(cases, "case") + " in " + Plural(sorted.size(), "group"),
+        "failures");
+    if (sorted.empty()) d.Paragraph("None.");
+  }
+  for (size_t k = 0; k < sorted.size(); ++k) {
+    const auto& [cause, members] = sorted[k];
+    const CaseRecord& example = *members.front();
+    d.BeginGroup(cause + " (" + Plural(members.size(), "case") + ")",
+                 (harness_limits ? "limit-" : "cause-") + std::to_string(k + 1));
+    std::map<std::string, size_t> types;
+    for (const CaseRecord* r : members) types[Types(*r)] += 1;
+    std::vector<std::string> type_counts;
+    for (const auto& [t, n] : types) type_counts.push_back(t + " (" + std::to_string(n) + ")");
+    d.Paragraph("x -> output types: " + Join(type_counts, ", ") + ".");
+    d.Paragraph("Example " + example.id + ": " + Truncate(example.detail, 400));
+    if (!example.first_mismatch.empty()) d.Preformatted(example.first_mismatch);
+    if (Failing(example)) {
+      d.Paragraph("Reproduce it from this report's directory; repro/" + example.id +
+                  "/README.txt has the exact commands, to rerun it, judge its outputs offline "
+                  "and explain them:");
+      d.Preformatted("qconform run --backend " + ShellWord(WithoutDirectories(v.backend_spec)) +
+                     " --golden repro/" + example.id);
+    }
+    std::vector<ListItem> items;
+    for (const CaseRecord* r : members) {
+      items.push_back(Item(*r, r->gate + ": " + Truncate(r->detail, 160)));
+    }
+    d.List(items);
+    d.EndGroup();
+  }
+}
+
+struct RowKey {
+  std::string op;
+  int64_t version;  // the schema's since_version; 0: not in the opset (sorted last)
+  std::string types;
+  auto operator<=>(const RowKey&) const = default;
+};
+
+void MatrixSection(Document& d, const RunView& v) {
+  struct CellData {
+    std::vector<const CaseRecord*> cases;
+    Category worst = Category::kPass;
+    size_t pass = 0;
+  };
+  std::map<RowKey, std::map<std::string, CellData>> m;
+  for (const CaseRecord& r : v.records) {
+    const int64_t version = r.schema_version();
+    RowKey key{r.op, version ? version : INT64_MAX, version ? Types(r) : ""};
+    CellData& c = m[key][version ? r.granularity : "must-reject"];
+    c.cases.push_back(&r);
+    c.worst = std::max(c.worst, CategoryOf(r.kind));
+    c.pass += r.outcome() == Outcome::kPass;
+  }
+  d.Heading("Matrix", "matrix");
+  d.Paragraph(
+      "Conformant / total cases per operator version and x type -> output type, by "
+      "granularity. Each cell takes the colour of its worst outcome and links to its "
+      "cases. Must-reject cases of an opset where the operator does not exist yet have "
+      "a row of their own.");
+  std::vector<LegendEntry> legend;
+  for (int k = 0; k < kCategories; ++k) {
+    const CategoryStyle& s = StyleOf(static_cast<Category>(k));
+    legend.push_back({std::string(s.css_class), std::string(s.mark), std::string(s.legend)});
+  }
+  d.Legend(legend);
+  std::vector<std::string> header = {"operator version", "x -> output"};
+  header.insert(header.end(), kGranularityColumns.begin(), kGranularityColumns.end());
+  std::vector<std::vector<TableCell>> rows;
+  std::vector<std::pair<std::string, const CellData*>> lists;
+  for (const auto& [key, cells] : m) {
+    const bool exists = key.version != INT64_MAX;
+    std::vector<TableCell> row = {
+        {exists ? key.op + "-" + std::to_string(key.version) : key.op + ", not in the opset", "",
+         "", ""},
+        {exists ? key.types : "(any)", "", "", ""}};
+    for (const char* g : kGranularityColumns) {
+      const auto it = cells.find(g);
+      if (it == cells.end()) {
+        row.push_back({});
+        continue;
+      }
+      const CellData& c = it->second;
+      const CategoryStyle& s = StyleOf(c.worst);
+      const std::string anchor = "cell-" + std::to_string(lists.size() + 1);
+      lists.push_back({row[0].text + ", " + row[1].text + ", " + g, &c});
+      row.push_back({std::to_string(c.pass) + "/" + std::to_string(c.cases.size()),
+                     std::string(s.css_class), std::string(s.mark), "#" + anchor});
+    }
+    rows.push_back(std::move(row));
+  }
+  d.Table(header, rows);
+  d.Heading("Cases by matrix cell", "cells");
+  for (size_t k = 0; k < lists.size(); ++k) {
+    const auto& [title, cell] = lists[k];
+    d.BeginGroup(title + " (" + Plural(cell->cases.size(), "case") + ")",
+                 "cell-" + std::to_string(k + 1));
+    std::vector<ListItem> items;
+    for (const CaseRecord* r : cell->cases) {
+      items.push_back(Item(*r, std::string(KindName(r->kind)) +
+                                   (Failing(*r) ? ": " + Truncate(r->detail, 160) : "")));
+    }
+    d.List(items);
+    d.EndGroup();
+  }
+}
+
+void Fingerprint(Document& d, const RunView& v) {
+  std::map<std::string, std::map<std::string, size_t>> f;
+  for (const CaseRecord& r : v.records) {
+    if (r.kind == Kind::kConformant) f[r.operator_version()][Join(r.strategies, " + ")] += 1;
+  }
+  d.Heading("Strategy fingerprint", "fingerprint");
+  d.Paragraph(
+      "For each conformant case, the admissible ways of computing that explain every "
+      "element it returned: exact (one rounding from the exact value), f32 (through "
+      "float32 first), out (in the output type), precision (in the precision "
+      "attribute's type); where they all give the same result, all are listed.");
+  std::vector<std::vector<TableCell>> rows;
+  for (const auto& [op, counts] : f) {
+    for (const auto& [strategies, n] : counts) {
+      rows.push_back({{op, "", "", ""}, {strategies, "", "", ""}, {std::to_string(n), "", "", ""}});
+    }
+  }
+  d.Table({"operator version", "strategies", "cases"}, rows);
+}
+
+}  // namespace
+
+void ComposeReport(Document& d, const RunView& v) {
+  d.Title("qconform: " + v.backend_name + " " + v.backend_version);
+  Verdict(d, v);
+  Differences(d, v);
+  Outcomes(d, v);
+  Groups(d, v, false);
+  Groups(d, v, true);
+  MatrixSection(d, v);
+  Fingerprint(d, v);
+}
+
+}  // namespace qconform::tools
