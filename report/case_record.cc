@@ -31,6 +31,7 @@ CaseRecord RecordOf(const CaseResult& r, Gate g) {
   c.gate = std::string(GateName(g));
   c.strategies = r.strategies;
   if (!r.mismatches.empty()) c.first_mismatch = r.mismatches.front();
+  c.nearest = r.nearest;
   return c;
 }
 
@@ -50,6 +51,7 @@ CaseRecord RecordFromJson(const JsonValue& v) {
   c.gate = v.at("gate").as_string();
   for (const JsonValue& s : v.at("strategies").as_array()) c.strategies.push_back(s.as_string());
   if (v.has("first_mismatch")) c.first_mismatch = v.at("first_mismatch").as_string();
+  if (v.has("nearest_strategy")) c.nearest = v.at("nearest_strategy").as_string();
   return c;
 }
 

@@ -21,6 +21,7 @@ struct CaseRecord {
   std::string gate;                     // GateName
   std::vector<std::string> strategies;  // of a conformant computed case
   std::string first_mismatch;           // a wrong-outputs case's first wrong element
+  std::string nearest;                  // the strategy nearest the backend's value there
 
   Outcome outcome() const { return OutcomeOf(kind); }
   // The operator version that judged it (the newest since_version <= the opset), 0 when the

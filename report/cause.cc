@@ -61,7 +61,8 @@ std::string CauseOf(const CaseRecord& r) {
       return "accepted must-reject: rule " +
              (r.expected.rfind("reject:", 0) == 0 ? r.expected.substr(7) : r.expected);
     case Category::kWrongValues:
-      return "wrong values: " + r.operator_version() + " " + Types(r);
+      return "wrong values: " + r.operator_version() + " " + Types(r) +
+             (r.nearest.empty() ? "" : ", nearest strategy " + r.nearest);
     case Category::kNoAnswer:
       return std::string(KindName(r.kind)) + ": " + r.operator_version();
   }

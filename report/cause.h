@@ -34,7 +34,7 @@ std::string Types(const CaseRecord& r);
 
 // The cause class of a failing or skipped case ("" for a pass), e.g.
 //   "refused valid DequantizeLinear-21: no kernel, or a wrong refusal"
-//   "wrong values: QuantizeLinear-23 float -> int8"
+//   "wrong values: QuantizeLinear-23 float -> int8, nearest strategy exact"
 //   "accepted must-reject: rule dq.shape.zero_point"
 std::string CauseOf(const CaseRecord& r);
 

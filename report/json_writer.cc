@@ -24,7 +24,8 @@ std::string JsonRecord(const CaseResult& r, Gate g) {
     << ", \"kind\": " << Json(std::string(KindName(r.kind)))
     << ", \"gate\": " << Json(std::string(GateName(g))) << ", \"strategies\": ["
     << Join(strategies, ", ") << "], \"seconds\": " << seconds << ", \"detail\": " << Json(r.detail)
-    << ", \"first_mismatch\": " << Json(r.mismatches.empty() ? "" : r.mismatches.front()) << "}";
+    << ", \"first_mismatch\": " << Json(r.mismatches.empty() ? "" : r.mismatches.front())
+    << ", \"nearest_strategy\": " << Json(r.nearest) << "}";
   return o.str();
 }
 

@@ -118,14 +118,26 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
           }
         }
         const int64_t ulp = UlpDistance(*t, got, want);
+        std::string nearest = ulp < 0 ? "" : "exact";
+        int64_t nearest_ulp = ulp;
+        for (size_t j = 0; j < expected.alternatives.size(); ++j) {
+          const int64_t d = UlpDistance(*t, got, expected.alternative(j, i));
+          if (d >= 0 && (nearest_ulp < 0 || d < nearest_ulp)) {
+            nearest = expected.alternatives[j].strategy;
+            nearest_ulp = d;
+          }
+        }
         std::string message =
             case_id + "[i=" + std::to_string(i) + " " +
             ShapeString(Coordinates(expected.shape, i)) + "] " +
             (expected.describe_inputs ? expected.describe_inputs(i) + " " : "") + "-> got " +
             DescribeCode(*t, got) + ", exact " + DescribeCode(*t, want) + ", admissible {" +
             allowed + "}, " +
-            (ulp < 0 ? std::string("NaN vs number") : std::to_string(ulp) + " ulp from exact");
-        r.mismatches.push_back({i, got, std::move(message)});
+            (ulp < 0 ? std::string("NaN vs number") : std::to_string(ulp) + " ulp from exact") +
+            (nearest.empty() || nearest == "exact"
+                 ? ""
+                 : ", nearest " + nearest + " (" + std::to_string(nearest_ulp) + " ulp)");
+        r.mismatches.push_back({i, got, std::move(message), std::move(nearest)});
       }
     }
     r.zero_sign_differences += zero_sign;

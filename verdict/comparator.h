@@ -34,6 +34,9 @@ struct Mismatch {
   int64_t index;
   uint32_t observed;
   std::string message;  // operands, both results, admissible codes, distance
+  // The admissible strategy whose result is nearest the backend's ("exact", "f32", ...; ties go
+  // to the first), which hints at how the backend computed: "" when every distance is NaN.
+  std::string nearest;
 };
 
 struct OutputComparison {

@@ -171,6 +171,7 @@ CaseResult JudgeCase(const Case& c, const OracleResult& oracle, const BackendRes
   r.detail =
       j.kind == Kind::kConformant && j.detail.empty() ? DescribeAdmissible(j.outputs) : j.detail;
   for (const OutputComparison& o : j.outputs) {
+    if (r.nearest.empty() && !o.mismatches.empty()) r.nearest = o.mismatches.front().nearest;
     for (const Mismatch& m : o.mismatches) r.mismatches.push_back(m.message);
     if (o.mismatched > static_cast<int64_t>(o.mismatches.size())) {
       r.mismatches.push_back(

@@ -31,10 +31,11 @@ struct CaseResult {
   std::string id;
   CaseFeatures features;
   Kind kind = Kind::kCaseError;
-  std::string detail;                     // one line: the rule, the backend's words, a mismatch
-  std::vector<std::string> mismatches;    // per-element lines (operands, both results)
-  std::string expected;                   // outputs, reject:<rule>, implementation-defined:<rule>
-  std::vector<std::string> strategies;    // the admissible strategies every element matched
+  std::string detail;                   // one line: the rule, the backend's words, a mismatch
+  std::vector<std::string> mismatches;  // per-element lines (operands, both results)
+  std::string expected;                 // outputs, reject:<rule>, implementation-defined:<rule>
+  std::vector<std::string> strategies;  // the admissible strategies every element matched
+  std::string nearest;  // wrong outputs: the strategy nearest the backend's first wrong element
   std::vector<OutputComparison> outputs;  // per output, when the backend computed
   double seconds = 0;
   BackendResult observed;      // what the backend returned, for reproducers

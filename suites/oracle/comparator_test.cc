@@ -48,6 +48,19 @@ TEST(Comparator, CountsExactAdmissibleAndMismatched) {
       "0x4200 (f32)}, 1 ulp from exact");
 }
 
+// The strategy nearest a wrong value hints at how the backend computed: here it is one step
+// past f32's result and four from the exact one.
+TEST(Comparator, NamesTheStrategyNearestAWrongValue) {
+  const OutputEvaluation e = Expected(D::kFloat16, {0x4000, 0x4000}, {0x4003, 0x4000});
+  const OutputComparison c = CompareOutput(e, Observed16({0x4004, 0x4001}), {}, "case");
+  ASSERT_EQ(c.mismatches.size(), 2u);
+  EXPECT_EQ(c.mismatches[0].nearest, "f32");
+  EXPECT_NE(c.mismatches[0].message.find("4 ulp from exact, nearest f32 (1 ulp)"),
+            std::string::npos)
+      << c.mismatches[0].message;
+  EXPECT_EQ(c.mismatches[1].nearest, "exact");  // a tie goes to exact
+}
+
 TEST(Comparator, StrictAdmitsOnlyExact) {
   const OutputEvaluation e = Expected(D::kFloat16, {0x4000}, {0x4001});
   CompareOptions strict;
