@@ -1,7 +1,6 @@
 // The report of a conformance run, for people first and machines second:
-//   report.md, report.html   the matrix (operator x version x input type x granularity), the
-//                            strategy fingerprint, accepted must-reject cases, crashes, failures
-//                            (one document, rendered twice: report/document.h)
+//   report.md, report.html   the verdict, failures grouped by cause, the matrix, the strategy
+//                            fingerprint (report/compose.h: one document, rendered twice)
 //   results.json             one record per case (report/json_writer.h)
 //   junit.xml                one testcase per case, grouped by operator version
 //   repro/<case-id>/         a case directory per failure, runnable by any ONNX runner
