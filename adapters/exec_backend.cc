@@ -14,6 +14,7 @@
 #include "onnx_io/case_io.h"
 #include "onnx_io/model_builder.h"
 #include "oracle/core/utf8.h"
+#include "verdict/narrowing.h"
 
 namespace qconform {
 namespace fs = std::filesystem;
@@ -222,7 +223,25 @@ BackendResult ExecBackend::Run(const Case& original) {
   const std::vector<OutputSpec> specs = DeclaredOutputs(c);
   std::vector<std::string> names;
   for (const OutputSpec& s : specs) names.push_back(s.name);
-  return Exchange([&](const std::string& dir) { WriteCaseDirectory(dir, c, specs, {}); }, names);
+  const std::vector<int32_t> carry = CarriedTypes(c);
+  std::vector<Widening> widened;
+  for (size_t k = 0; k < carry.size() && k < specs.size(); ++k) {
+    if (carry[k] != 0) widened.push_back({k, specs[k].data_type, carry[k]});
+  }
+  if (widened.empty()) {
+    return Exchange([&](const std::string& dir) { WriteCaseDirectory(dir, c, specs, {}); }, names);
+  }
+  BackendResult result = Exchange(
+      [&](const std::string& dir) { WriteWidenedCaseDirectory(dir, c, specs, carry); }, names);
+  // A runtime without the Cast kernel the harness needs cannot hand the output back at all.
+  if (result.error && result.error->kind == ErrorKind::kRejectedAtLoad &&
+      result.error->message.find(kWidenNodePrefix) != std::string::npos) {
+    return Failure(ErrorKind::kUnsupported,
+                   "no Cast kernel to carry " + DescribeWidening(widened, names) +
+                       " (the runtime's words: " + result.error->message + ")");
+  }
+  result.widened = std::move(widened);
+  return result;
 }
 
 std::vector<BackendResult> ExecBackend::RunBatch(const std::vector<Case>& cases) {
@@ -241,7 +260,7 @@ std::vector<BackendResult> ExecBackend::RunBatch(const std::vector<Case>& cases)
   std::vector<size_t> counts;
   std::vector<std::string> outputs;
   for (size_t i = 0; i < cases.size(); ++i) {
-    if (KnownUnsupported(cases[i])) {
+    if (KnownUnsupported(cases[i]) || !CarriedTypes(cases[i]).empty()) {
       results[i] = Run(cases[i]);
       continue;
     }

@@ -38,6 +38,10 @@ class ExecBackend : public Backend {
   // A reason this backend cannot run the case, decided before anything is sent (for limits
   // known in advance, like a binding that cannot carry a type). nullopt: try it.
   virtual std::optional<std::string> KnownUnsupported(const Case&) const { return std::nullopt; }
+  // Per declared output, the type to carry it as through an appended Cast (0: its own type),
+  // for outputs the runner's binding cannot hand back (verdict/observation.h's Widening). Empty:
+  // none. A case with a widened output runs alone.
+  virtual std::vector<int32_t> CarriedTypes(const Case&) const { return {}; }
 
  private:
   // Writes a case directory with `write`, sends it, and reads one output_K.pb per name.

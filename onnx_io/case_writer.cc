@@ -53,6 +53,14 @@ void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector
   WriteDataSet(dir, BuildModel(c, specs), fed, produced);
 }
 
+void WriteWidenedCaseDirectory(const std::string& dir, const Case& c,
+                               const std::vector<OutputSpec>& specs,
+                               const std::vector<int32_t>& carry_as) {
+  NamedTensors fed;
+  AppendFedInputs(c, "", fed);
+  WriteDataSet(dir, BuildWidenedModel(c, specs, carry_as), fed, {});
+}
+
 void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases) {
   NamedTensors fed;
   for (size_t k = 0; k < cases.size(); ++k) {

@@ -113,6 +113,27 @@ onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& output
   return model;
 }
 
+onnx::ModelProto BuildWidenedModel(const Case& c, const std::vector<OutputSpec>& outputs,
+                                   const std::vector<int32_t>& carry_as) {
+  onnx::ModelProto model = BuildModel(c, outputs);
+  onnx::GraphProto* graph = model.mutable_graph();
+  for (size_t k = 0; k < outputs.size() && k < carry_as.size(); ++k) {
+    if (carry_as[k] == 0) continue;
+    const std::string& name = outputs[k].name;
+    graph->mutable_node(0)->set_output(static_cast<int>(k), name + "_narrow");
+    onnx::NodeProto* cast = graph->add_node();
+    cast->set_op_type("Cast");
+    cast->set_name(kWidenNodePrefix + name);
+    cast->add_input(name + "_narrow");
+    cast->add_output(name);
+    Attribute to;
+    to.i = carry_as[k];
+    *cast->add_attribute() = AttributeToProto("to", to);
+    SetValueInfo(graph->mutable_output(static_cast<int>(k)), name, carry_as[k], outputs[k].shape);
+  }
+  return model;
+}
+
 onnx::ModelProto BuildChainModel(const Case& first, const Case& second, const OutputSpec& output) {
   // The first node's model, its output renamed to feed the second node's x.
   const std::string link = "y_quantized";

@@ -28,6 +28,13 @@ std::string InputName(const Case& c, size_t k);
 
 onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& outputs);
 
+// The node's output k goes through a Cast to carry_as[k] (0: not widened) before it becomes
+// graph output k, under the same name; the node's own output is renamed "<name>_narrow" and the
+// Cast node is named kWidenNodePrefix + name. For runners whose bindings cannot carry a type.
+inline constexpr const char* kWidenNodePrefix = "qconform_widen_";
+onnx::ModelProto BuildWidenedModel(const Case& c, const std::vector<OutputSpec>& outputs,
+                                   const std::vector<int32_t>& carry_as);
+
 // A Quantize -> Dequantize model: `first`'s output y feeds `second`'s x (absent in `second`);
 // `second`'s other inputs become initializers.
 onnx::ModelProto BuildChainModel(const Case& first, const Case& second, const OutputSpec& output);

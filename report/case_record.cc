@@ -32,6 +32,7 @@ CaseRecord RecordOf(const CaseResult& r, Gate g) {
   c.strategies = r.strategies;
   if (!r.mismatches.empty()) c.first_mismatch = r.mismatches.front();
   c.nearest = r.nearest;
+  c.widened = r.widened;
   return c;
 }
 
@@ -39,7 +40,7 @@ CaseRecord RecordFromJson(const JsonValue& v) {
   CaseRecord c;
   c.id = v.at("id").as_string();
   c.op = v.at("operator").as_string();
-  c.version = static_cast<int64_t>(v.at("version").as_number());
+  c.version = v.at("version").as_integer(0, 1 << 30);
   c.x_type = v.at("x_type").as_string();
   c.y_type = v.has("y_type") ? v.at("y_type").as_string() : "";
   c.granularity = v.at("granularity").as_string();
@@ -52,6 +53,7 @@ CaseRecord RecordFromJson(const JsonValue& v) {
   for (const JsonValue& s : v.at("strategies").as_array()) c.strategies.push_back(s.as_string());
   if (v.has("first_mismatch")) c.first_mismatch = v.at("first_mismatch").as_string();
   if (v.has("nearest_strategy")) c.nearest = v.at("nearest_strategy").as_string();
+  if (v.has("widened")) c.widened = v.at("widened").as_string();
   return c;
 }
 

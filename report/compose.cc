@@ -86,6 +86,23 @@ void Verdict(Document& d, const RunView& v) {
   d.Paragraph(std::to_string(v.records.size()) + " cases" + rate + ": " + std::to_string(pass) +
               " conformant, " + std::to_string(fail) + " failing, " + std::to_string(skip) +
               " unsupported by the harness. " + v.capabilities);
+  std::map<std::string, size_t> widened;
+  for (const CaseRecord& r : v.records) {
+    if (!r.widened.empty()) widened[r.widened.substr(r.widened.find(": ") + 2)] += 1;
+  }
+  if (!widened.empty()) {
+    std::vector<std::string> parts;
+    size_t n = 0;
+    for (const auto& [how, count] : widened) {
+      parts.push_back(how + " (" + std::to_string(count) + ")");
+      n += count;
+    }
+    d.Paragraph(Plural(n, "case") +
+                " came back through a lossless Cast the adapter appended, "
+                "because the binding cannot carry the output type; each is judged after exact "
+                "narrowing, a value the type does not have being a wrong output: " +
+                Join(parts, ", ") + ".");
+  }
 }
 
 void Differences(Document& d, const RunView& v) {
@@ -256,6 +273,7 @@ void MatrixSection(Document& d, const RunView& v) {
     std::vector<ListItem> items;
     for (const CaseRecord* r : cell->cases) {
       items.push_back(Item(*r, std::string(KindName(r->kind)) +
+                                   (r->widened.empty() ? "" : " [" + r->widened + "]") +
                                    (Failing(*r) ? ": " + Truncate(r->detail, 160) : "")));
     }
     d.List(items);

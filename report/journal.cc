@@ -68,6 +68,15 @@ RecordedResult Record(const JsonValue& line, const std::string& where) {
     r.observed.error = BackendError{*kind, e.at("message").as_string()};
     return r;
   }
+  if (line.has("widened")) {
+    for (const JsonValue& w : line.at("widened").as_array()) {
+      const std::vector<JsonValue>& f = w.as_array();
+      if (f.size() != 3) throw JsonError("a widening is [output, original type, carried type]");
+      r.observed.widened.push_back({static_cast<size_t>(f[0].as_integer(0, 1 << 20)),
+                                    static_cast<int32_t>(f[1].as_integer(0, 1 << 20)),
+                                    static_cast<int32_t>(f[2].as_integer(0, 1 << 20))});
+    }
+  }
   for (const JsonValue& o : line.at("outputs").as_array()) {
     r.observed.outputs.push_back(TensorFromBytes(FromBase64(o.as_string()), where));
   }
@@ -90,6 +99,15 @@ std::string JournalLine(const std::string& id, const BackendResult& observed, do
       line += (k ? ", \"" : "\"") + Base64(bytes) + "\"";
     }
     line += "]";
+    if (!observed.widened.empty()) {
+      line += ", \"widened\": [";
+      for (size_t k = 0; k < observed.widened.size(); ++k) {
+        const Widening& w = observed.widened[k];
+        line += (k ? ", [" : "[") + std::to_string(w.output) + ", " +
+                std::to_string(w.original_type) + ", " + std::to_string(w.carried_type) + "]";
+      }
+      line += "]";
+    }
   }
   return line + "}";
 }

@@ -241,6 +241,17 @@ const std::string& JsonValue::as_string() const {
 double JsonValue::as_number() const {
   return Typed(*this, Type::kNumber, "a number").number;
 }
+int64_t JsonValue::as_integer(int64_t min, int64_t max) const {
+  const double d = as_number();
+  // Bounds as doubles first: min and max may not be exact doubles, the comparisons still hold.
+  if (!(d >= static_cast<double>(min) && d <= static_cast<double>(max)) || d != std::floor(d)) {
+    throw JsonError("JSON: an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
+                    "] expected");
+  }
+  const int64_t i = d >= 9.2e18 ? max : static_cast<int64_t>(d);
+  return i < min ? min : i > max ? max : i;
+}
+
 const std::vector<JsonValue>& JsonValue::as_array() const {
   return Typed(*this, Type::kArray, "an array").array;
 }

@@ -30,6 +30,9 @@ struct JsonValue {
   const JsonValue& at(const std::string& key) const;
   const std::string& as_string() const;
   double as_number() const;
+  // A number that is an integer within [min, max] (JsonError otherwise): converting anything
+  // else would be undefined.
+  int64_t as_integer(int64_t min, int64_t max) const;
   const std::vector<JsonValue>& as_array() const;
   bool has(const std::string& key) const { return object.count(key) > 0; }
 };

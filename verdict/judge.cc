@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "verdict/narrowing.h"
+
 namespace qconform {
 namespace {
 
@@ -157,7 +159,22 @@ CaseResult JudgeCase(const Case& c, const OracleResult& oracle, const BackendRes
                    : refusal;
     return r;
   }
-  Comparison j = CompareOutputs(c, oracle.outputs, observed.outputs, options);
+  // Outputs the adapter had to carry in a wider type: narrowed back exactly, or wrong.
+  const Narrowed narrowed = NarrowWidened(observed);
+  if (!observed.widened.empty()) {
+    std::vector<std::string> names;
+    for (const OutputEvaluation& o : oracle.outputs) names.push_back(o.name);
+    r.widened = DescribeWidening(observed.widened, names);
+  }
+  if (narrowed.unrepresentable > 0) {
+    r.kind = Kind::kWrongOutputs;
+    r.detail = std::to_string(narrowed.unrepresentable) +
+               " element(s) not values of the output type (carried widened: " + r.widened +
+               "); first: " + narrowed.problems.front();
+    r.mismatches = narrowed.problems;
+    return r;
+  }
+  Comparison j = CompareOutputs(c, oracle.outputs, narrowed.outputs, options);
   // Whole results the specification also admits (docs/semantics.md#d13): the first that fits.
   for (const OracleOutcome& other : oracle.other_outcomes) {
     if (j.kind == Kind::kConformant) break;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "oracle/core/case.h"
@@ -28,9 +29,24 @@ struct BackendError {
   std::string message;
 };
 
+// An output the adapter could not carry in its own type: the runtime's result went through a
+// Cast the adapter appended to the model, lossless (float8, float4 and bfloat16 to float;
+// int4 and int2 to int8; uint4 and uint2 to uint8). The judge narrows it back exactly
+// (verdict/narrowing.h); it is never a silent conversion.
+struct Widening {
+  size_t output = 0;
+  int32_t original_type = 0;  // what the operator produced
+  int32_t carried_type = 0;   // what came back
+};
+
 struct BackendResult {
+  BackendResult() = default;
+  BackendResult(std::optional<BackendError> e, std::vector<Tensor> o, std::vector<Widening> w = {})
+      : error(std::move(e)), outputs(std::move(o)), widened(std::move(w)) {}
+
   std::optional<BackendError> error;  // set: no outputs
   std::vector<Tensor> outputs;
+  std::vector<Widening> widened;  // outputs that came back widened
 };
 
 }  // namespace qconform

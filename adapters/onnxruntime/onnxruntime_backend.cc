@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "adapters/install_paths.h"
+#include "onnx_io/model_builder.h"
 #include "oracle/core/element_type.h"
 #include "oracle/registry/operator.h"
 
@@ -19,8 +20,25 @@ constexpr DataType kFeedable[] = {D::kFloat,   D::kUint8,  D::kInt8,   D::kUint1
                                   D::kInt16,   D::kInt32,  D::kInt64,  D::kBool,
                                   D::kFloat16, D::kDouble, D::kUint32, D::kUint64};
 
-// Output types the binding aborts the whole process on (not an error it can report).
-constexpr DataType kAbortingOutputs[] = {D::kInt4, D::kUint4, D::kInt2, D::kUint2};
+// Output types the binding cannot hand back (it aborts the process on the sub-byte ones, and
+// reports "Unsupported data type" for the others), and the type each is carried as instead,
+// through a Cast appended to the model: exact, and narrowed back exactly by the judge.
+struct Carry {
+  DataType output, as;
+};
+constexpr Carry kCarried[] = {
+    {D::kInt4, D::kInt8},
+    {D::kInt2, D::kInt8},
+    {D::kUint4, D::kUint8},
+    {D::kUint2, D::kUint8},
+    {D::kBfloat16, D::kFloat},
+    {D::kFloat8E4M3FN, D::kFloat},
+    {D::kFloat8E4M3FNUZ, D::kFloat},
+    {D::kFloat8E5M2, D::kFloat},
+    {D::kFloat8E5M2FNUZ, D::kFloat},
+    {D::kFloat4E2M1, D::kFloat},
+    {D::kFloat8E8M0, D::kFloat},
+};
 
 template <size_t N>
 bool In(const DataType (&types)[N], int32_t data_type) {
@@ -61,17 +79,19 @@ Case OnnxRuntimeBackend::Adapt(const Case& c) const {
   return adapted;
 }
 
-std::optional<std::string> OnnxRuntimeBackend::KnownUnsupported(const Case& c) const {
-  // Only a quantizing operator hands back sub-byte codes (a DequantizeLinear asking for them is
-  // refused at load, which the binding reports).
-  const Operator* op = FindOperator(c.domain, c.op_type);
-  if (op == nullptr || !op->output_is_quantized) return std::nullopt;
-  const int32_t y_type = DeclaredOutputType(c);
-  if (In(kAbortingOutputs, y_type)) {
-    return "onnxruntime-node aborts the process on " + DataTypeName(y_type) +
-           " outputs (a limit of the binding, not of ORT's kernels)";
+std::vector<int32_t> OnnxRuntimeBackend::CarriedTypes(const Case& c) const {
+  if (FindOperator(c.domain, c.op_type) == nullptr) return {};
+  std::vector<int32_t> carry;
+  bool any = false;
+  for (const OutputSpec& o : DeclaredOutputs(c)) {
+    int32_t as = 0;
+    for (const Carry& k : kCarried) {
+      if (o.data_type == static_cast<int32_t>(k.output)) as = static_cast<int32_t>(k.as);
+    }
+    carry.push_back(as);
+    any |= as != 0;
   }
-  return std::nullopt;
+  return any ? carry : std::vector<int32_t>{};
 }
 
 }  // namespace qconform

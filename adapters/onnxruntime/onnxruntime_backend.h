@@ -20,7 +20,7 @@ class OnnxRuntimeBackend : public ExecBackend {
   Case Adapt(const Case& c) const override;
 
  protected:
-  std::optional<std::string> KnownUnsupported(const Case& c) const override;
+  std::vector<int32_t> CarriedTypes(const Case& c) const override;
 };
 
 }  // namespace qconform

@@ -61,6 +61,31 @@ TEST(Comparator, NamesTheStrategyNearestAWrongValue) {
   EXPECT_EQ(c.mismatches[1].nearest, "exact");  // a tie goes to exact
 }
 
+// An output carried widened is narrowed back exactly: an int8 value int4 has is judged as
+// that int4 code; one it has not is a wrong output, never a silent conversion.
+TEST(Judge, NarrowsWidenedOutputsExactly) {
+  const Case c = MakeCase(
+      "QuantizeLinear", 21,
+      {MakeTensor(D::kFloat, {2}, {-3, 7}), MakeScalar(D::kFloat, 1), MakeScalar(D::kInt4, 0)}, {},
+      "", "q");
+  const auto widened = [](std::vector<double> values) {
+    return BackendResult{
+        std::nullopt,
+        {MakeTensor(D::kInt8, {2}, values)},
+        {Widening{0, static_cast<int32_t>(D::kInt4), static_cast<int32_t>(D::kInt8)}}};
+  };
+  CaseResult r = JudgeCase(c, widened({-3, 7}), {});
+  EXPECT_EQ(r.kind, Kind::kConformant) << r.detail;
+  EXPECT_EQ(r.widened, "y: int4 carried as int8");
+  r = JudgeCase(c, widened({-3, 9}), {});
+  EXPECT_EQ(r.kind, Kind::kWrongOutputs);
+  EXPECT_NE(r.detail.find("output 0[i=1] came back as 0x09 (9), which is no int4 value"),
+            std::string::npos)
+      << r.detail;
+  r = JudgeCase(c, widened({-3, 6}), {});  // representable, but not the right value
+  EXPECT_EQ(r.kind, Kind::kWrongOutputs);
+}
+
 TEST(Comparator, StrictAdmitsOnlyExact) {
   const OutputEvaluation e = Expected(D::kFloat16, {0x4000}, {0x4001});
   CompareOptions strict;
