@@ -56,7 +56,9 @@ std::vector<CatalogueCase> SelectCases(const Args& args) {
   }
   if (batch.count > 0) {
     for (GeneratedCase& g : GeneratedBatches(batch)) {
-      if (MatchesFilter(g.c.id, filter)) cases.push_back({std::move(g.c), ""});
+      if (MatchesFilter(g.c.id, filter) && OperatorSelected(operators, g.c)) {
+        cases.push_back({std::move(g.c), ""});
+      }
     }
   }
   if (cases.empty())

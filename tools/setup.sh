@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs whatever qconform needs and is missing; a no-op when everything is there. (chromium
-# renders the HTML report in its test.)
+# renders the HTML report in its test; python3-numpy runs the Python adapter kit's example.)
 #   tools/setup.sh [BUILD_DIR]
 # Debian packages come from apt-get (we run as root on the project's machines). With BUILD_DIR,
 # ONNX Runtime (npm's onnxruntime-node, which carries its native CPU library) goes into
@@ -12,7 +12,7 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libprotobuf-dev protobuf-compiler libonnx-dev
   libonnx-testdata python3
-  chromium
+  chromium python3-numpy python3-protobuf
 )
 # Node.js runs ONNX Runtime's adapter; the machines usually have it already.
 command -v node >/dev/null && command -v npm >/dev/null || debian_packages+=(nodejs npm)
