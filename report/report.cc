@@ -19,6 +19,8 @@ bool IsFailure(const CaseResult& r) {
   return r.outcome() == Outcome::kFail;
 }
 
+}  // namespace
+
 RunView ViewOf(const RunSummary& s, const RerunCommand& rerun) {
   RunView v;
   v.backend_name = s.backend.name;
@@ -37,8 +39,6 @@ RunView ViewOf(const RunSummary& s, const RerunCommand& rerun) {
   v.stale = s.stale_entries;
   return v;
 }
-
-}  // namespace
 
 void WriteReport(const std::string& dir_name, const RunSummary& s,
                  const std::vector<CatalogueCase>& cases, const RerunCommand& rerun) {

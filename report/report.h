@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "report/aggregate.h"
+#include "report/compose.h"
 #include "report/json_writer.h"
 #include "report/repro_writer.h"
 #include "runner/conformance_run.h"
@@ -18,6 +19,9 @@ namespace qconform::tools {
 
 // Writes every file above into `dir` (created if needed). `cases` are the run's cases, in the
 // order of s.results, for the reproducers.
+// A run as the report composes it (report/compose.h).
+RunView ViewOf(const RunSummary& s, const RerunCommand& rerun);
+
 // `rerun` gives the reproducers' commands.
 void WriteReport(const std::string& dir, const RunSummary& s,
                  const std::vector<CatalogueCase>& cases, const RerunCommand& rerun = {});

@@ -148,8 +148,8 @@ Resumed ReadRunJson(const fs::path& report) {
   }
 }
 
-// qconform as the user would type it from here: "qconform" when PATH finds this program, a
-// relative path when it lies under the working directory, else its absolute path.
+}  // namespace
+
 std::string ProgramAsTyped() {
   std::error_code error;
   const fs::path exe = fs::read_symlink("/proc/self/exe", error);
@@ -164,6 +164,8 @@ std::string ProgramAsTyped() {
   if (relative.empty() || *relative.begin() == "..") return exe.string();
   return relative.has_parent_path() ? relative.string() : "./" + relative.string();
 }
+
+namespace {
 
 const std::set<std::string> kRunFlags = {"--strict", "--strict-zero"};
 const std::set<std::string> kRunOptions = {
@@ -189,6 +191,10 @@ int RunRun(const std::vector<std::string>& given) {
   }
   const Args args(argv, kRunFlags, kRunOptions);
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
+  if (args.values("--backend").size() > 1) {
+    if (resumed) throw UsageError("--resume continues a run of one backend");
+    return RunComparison(args);
+  }
   RunOptions options = ParseRunOptions(args);
   const std::vector<CatalogueCase> cases = SelectCases(args);
   OpenedBackend opened = OpenBackend(options.backend, options.backend_options);

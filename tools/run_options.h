@@ -35,6 +35,13 @@ void PrintGateLine(Gate g, const CaseResult& r);
 // Whether a baseline entry belongs to the cases SelectCases picked: only then can a run that
 // did not meet it call it stale.
 std::function<bool(const std::string&)> BaselineScope(const Args& args);
+// qconform as the user would type it from here: "qconform" when PATH finds this program, a
+// relative path when it lies under the working directory, else its absolute path.
+std::string ProgramAsTyped();
+// qconform run with several --backend: each backend on the same cases, its own report in
+// REPORT/<name>/, and REPORT/compare.md and compare.html (compare.cc).
+int RunComparison(const Args& args);
+
 // ExecuteRun with a progress bar; each result is also streamed to `stream` when given, and
 // given to `also` when set.
 RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOptions& options,

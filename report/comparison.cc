@@ -1,0 +1,171 @@
+#include "report/comparison.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "report/cause.h"
+#include "report/text.h"
+
+namespace qconform::tools {
+namespace {
+
+// Per case id, each run's record (nullptr where a run lacks the case).
+std::map<std::string, std::vector<const CaseRecord*>> ByCase(const std::vector<BackendRun>& runs) {
+  std::map<std::string, std::vector<const CaseRecord*>> cases;
+  for (size_t k = 0; k < runs.size(); ++k) {
+    for (const CaseRecord& r : runs[k].view.records) {
+      auto& row = cases[r.id];
+      row.resize(runs.size(), nullptr);
+      row[k] = &r;
+    }
+  }
+  return cases;
+}
+
+bool Disagree(const std::vector<const CaseRecord*>& row) {
+  for (const CaseRecord* r : row) {
+    if (r == nullptr || row.front() == nullptr || r->kind != row.front()->kind) return true;
+  }
+  return false;
+}
+
+TableCell KindCell(const CaseRecord* r, const std::string& link) {
+  if (r == nullptr) return {"(not run)", "", "", ""};
+  const CategoryStyle& s = StyleOf(CategoryOf(r->kind));
+  return {std::string(KindName(r->kind)), std::string(s.css_class), std::string(s.mark), link};
+}
+
+}  // namespace
+
+std::vector<std::string> Disagreements(const std::vector<BackendRun>& runs) {
+  std::vector<std::string> ids;
+  for (const auto& [id, row] : ByCase(runs)) {
+    if (Disagree(row)) ids.push_back(id);
+  }
+  return ids;
+}
+
+void ComposeComparison(Document& d, const std::vector<BackendRun>& runs) {
+  std::vector<std::string> names;
+  for (const BackendRun& r : runs)
+    names.push_back(r.view.backend_name + " " + r.view.backend_version);
+  d.Title("qconform: " + Join(names, " vs "));
+  bool all_match = true;
+  for (const BackendRun& r : runs) all_match &= r.view.matches;
+  const std::vector<std::string> disagreeing = Disagreements(runs);
+  d.Banner(std::to_string(disagreeing.size()) + " cases on which the backends disagree; " +
+               (all_match ? "every backend matches its baseline"
+                          : "some backend differs from its baseline"),
+           all_match);
+
+  d.Heading("Each backend against the oracle and its baseline", "backends");
+  std::vector<std::vector<TableCell>> rows;
+  for (const BackendRun& r : runs) {
+    size_t pass = 0, fail = 0, skip = 0;
+    for (const CaseRecord& c : r.view.records) {
+      (c.outcome() == Outcome::kPass ? pass : c.outcome() == Outcome::kSkip ? skip : fail) += 1;
+    }
+    const std::string baseline = r.view.baseline.empty() ? "none" : r.view.baseline;
+    rows.push_back(
+        {{r.view.backend_name + " " + r.view.backend_version, "", "", r.directory + "report.html"},
+         {std::to_string(pass), "", "", ""},
+         {std::to_string(fail), "", "", ""},
+         {std::to_string(skip), "", "", ""},
+         {baseline + ": " + (r.view.matches ? "matches" : "differs"),
+          r.view.matches ? "cat-pass" : "cat-wrong-values", r.view.matches ? "🟢" : "🔴", ""}});
+  }
+  d.Table({"backend (its report)", "conformant", "failing", "unsupported", "baseline"}, rows);
+
+  // Disagreements, grouped by the pattern of kinds across the backends. Patterns where two
+  // backends that both ran the case differ come first (a runtime difference); those where one
+  // only could not run it, after.
+  std::map<std::string, std::vector<std::string>> grouped;
+  std::map<std::string, bool> runtime_difference;
+  const auto cases = ByCase(runs);
+  for (const std::string& id : disagreeing) {
+    std::vector<std::string> kinds;
+    std::set<Kind> ran;
+    for (const CaseRecord* r : cases.at(id)) {
+      kinds.push_back(r ? std::string(KindName(r->kind)) : "(not run)");
+      if (r && r->outcome() != Outcome::kSkip) ran.insert(r->kind);
+    }
+    const std::string pattern = Join(kinds, " / ");
+    grouped[pattern].push_back(id);
+    runtime_difference[pattern] = ran.size() > 1;
+  }
+  std::vector<std::pair<std::string, std::vector<std::string>>> patterns(grouped.begin(),
+                                                                         grouped.end());
+  std::stable_sort(patterns.begin(), patterns.end(), [&](const auto& a, const auto& b) {
+    if (runtime_difference[a.first] != runtime_difference[b.first]) {
+      return runtime_difference[a.first];
+    }
+    return a.second.size() > b.second.size();
+  });
+  d.Heading("Where the backends disagree (" + std::to_string(disagreeing.size()) + " cases)",
+            "disagreements");
+  d.Paragraph("Each group is one pattern of kinds, in the order " + Join(names, " / ") +
+              ": first where backends that ran a case differ, then where one could not run it. "
+              "Each cell links to that backend's reproducer when it failed.");
+  std::vector<std::string> header = {"case"};
+  header.insert(header.end(), names.begin(), names.end());
+  int group = 0;
+  for (const auto& [pattern, ids] : patterns) {
+    d.BeginGroup(pattern + " (" + std::to_string(ids.size()) + ")",
+                 "pattern-" + std::to_string(++group));
+    std::vector<std::vector<TableCell>> table;
+    for (const std::string& id : ids) {
+      std::vector<TableCell> row = {{id, "", "", ""}};
+      const auto& records = cases.at(id);
+      for (size_t k = 0; k < runs.size(); ++k) {
+        const CaseRecord* r = records[k];
+        const bool failing = r && r->outcome() == Outcome::kFail;
+        row.push_back(
+            KindCell(r, failing ? runs[k].directory + "repro/" + id + "/README.txt" : ""));
+      }
+      table.push_back(std::move(row));
+    }
+    d.Table(header, table);
+    d.EndGroup();
+  }
+
+  // The matrix: one column per backend, conformant / total per row.
+  d.Heading("Matrix", "matrix");
+  std::vector<LegendEntry> legend;
+  for (int k = 0; k < kCategories; ++k) {
+    const CategoryStyle& s = StyleOf(static_cast<Category>(k));
+    legend.push_back({std::string(s.css_class), std::string(s.mark), std::string(s.legend)});
+  }
+  d.Legend(legend);
+  struct Cell {
+    size_t pass = 0, total = 0;
+    Category worst = Category::kPass;
+  };
+  std::map<std::pair<std::string, std::string>, std::vector<Cell>> matrix;
+  for (size_t k = 0; k < runs.size(); ++k) {
+    for (const CaseRecord& r : runs[k].view.records) {
+      auto& cells = matrix[{r.operator_version(), Types(r)}];
+      cells.resize(runs.size());
+      Cell& c = cells[k];
+      c.pass += r.outcome() == Outcome::kPass;
+      c.total += 1;
+      c.worst = std::max(c.worst, CategoryOf(r.kind));
+    }
+  }
+  header = {"operator version", "x -> output"};
+  header.insert(header.end(), names.begin(), names.end());
+  rows.clear();
+  for (const auto& [key, cells] : matrix) {
+    std::vector<TableCell> row = {{key.first, "", "", ""}, {key.second, "", "", ""}};
+    for (const Cell& c : cells) {
+      const CategoryStyle& s = StyleOf(c.worst);
+      row.push_back(c.total ? TableCell{std::to_string(c.pass) + "/" + std::to_string(c.total),
+                                        std::string(s.css_class), std::string(s.mark), ""}
+                            : TableCell{});
+    }
+    rows.push_back(std::move(row));
+  }
+  d.Table(header, rows);
+}
+
+}  // namespace qconform::tools
