@@ -39,6 +39,20 @@ std::string ExamplePluginPath() {
   return Env("QCONFORM_EXAMPLE_PLUGIN", QCONFORM_EXAMPLE_PLUGIN);
 }
 
+std::string OpenCvPluginPath() {
+  std::string built = QCONFORM_OPENCV_PLUGIN;
+  if (!InstalledDataDir().empty()) {
+    built = ProgramDir() + "/../lib/qconform/libqconform_opencv_plugin.so";
+  }
+  const std::string path = Env("QCONFORM_OPENCV_PLUGIN", built.c_str());
+  if (path.empty()) {
+    throw std::runtime_error(
+        "plugin:opencv was not built: OpenCV DNN (libopencv-dnn-dev) was missing when qconform "
+        "was configured; tools/setup.sh installs it");
+  }
+  return path;
+}
+
 std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptions& options) {
   if (spec == "oracle") return std::make_unique<OracleBackend>();
   if (spec == "onnxruntime") return std::make_unique<OnnxRuntimeBackend>(options);
@@ -46,13 +60,15 @@ std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptio
     return std::make_unique<ExecBackend>(spec.substr(5), options, "exec");
   }
   if (spec.rfind("plugin:", 0) == 0 && spec.size() > 7) {
-    const std::string library = spec == "plugin:example" ? ExamplePluginPath() : spec.substr(7);
+    const std::string library = spec == "plugin:example"  ? ExamplePluginPath()
+                                : spec == "plugin:opencv" ? OpenCvPluginPath()
+                                                          : spec.substr(7);
     return std::make_unique<ExecBackend>(
         "exec " + ShellQuote(PluginHostPath()) + " " + ShellQuote(library), options, "plugin");
   }
   throw std::invalid_argument("unknown backend '" + spec +
-                              "': use oracle, onnxruntime, exec:COMMAND, plugin:LIB.so or "
-                              "plugin:example");
+                              "': use oracle, onnxruntime, exec:COMMAND, plugin:LIB.so, "
+                              "plugin:example or plugin:opencv");
 }
 
 }  // namespace qconform

@@ -46,6 +46,7 @@ class Backend {
 //   exec:COMMAND         any command speaking adapters/PROTOCOL.md
 //   plugin:PATH.so       a shared library implementing adapters/plugin/qconform_plugin.h
 //   plugin:example       the in-tree example plugin (plain float32 DequantizeLinear)
+//   plugin:opencv        OpenCV DNN through the in-tree plugin (adapters/opencv), when built
 // Throws std::invalid_argument for an unknown spelling, std::runtime_error when the backend is
 // not installed.
 std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptions& options);
@@ -54,5 +55,7 @@ std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptio
 // $QCONFORM_EXAMPLE_PLUGIN override).
 std::string PluginHostPath();
 std::string ExamplePluginPath();
+// The OpenCV DNN plugin ($QCONFORM_OPENCV_PLUGIN overrides); runtime_error when not built.
+std::string OpenCvPluginPath();
 
 }  // namespace qconform

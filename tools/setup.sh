@@ -12,7 +12,7 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libprotobuf-dev protobuf-compiler libonnx-dev
   libonnx-testdata python3
-  chromium python3-numpy python3-protobuf
+  chromium python3-numpy python3-protobuf libopencv-dnn-dev
 )
 # Node.js runs ONNX Runtime's adapter; the machines usually have it already.
 command -v node >/dev/null && command -v npm >/dev/null || debian_packages+=(nodejs npm)

@@ -109,6 +109,7 @@ std::string RunCase(const qconform_plugin& plugin, const std::string& case_dir,
   message[sizeof message - 1] = '\0';
   if (status == QCONFORM_REJECTED) return "error rejected-at-run " + OneLine(message);
   if (status == QCONFORM_UNSUPPORTED) return "error unsupported " + OneLine(message);
+  if (status == QCONFORM_REJECTED_AT_LOAD) return "error rejected-at-load " + OneLine(message);
   if (status != QCONFORM_OK) {
     return "error protocol-error the plugin returned status " + std::to_string(status);
   }

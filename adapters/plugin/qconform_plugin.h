@@ -90,8 +90,11 @@ typedef void* (*qconform_alloc_output)(void* context, int32_t index, int32_t dat
 
 typedef enum qconform_status {
   QCONFORM_OK = 0,
-  QCONFORM_REJECTED = 1,   /* the node is invalid for this implementation */
-  QCONFORM_UNSUPPORTED = 2 /* the implementation does not cover this node */
+  QCONFORM_REJECTED = 1,    /* the node is invalid for this implementation (when it ran) */
+  QCONFORM_UNSUPPORTED = 2, /* the harness cannot carry this node at all */
+  /* Refused before running, as a runtime refuses a model it cannot load (no kernel). Hosts
+   * older than this value report it as a protocol error. */
+  QCONFORM_REJECTED_AT_LOAD = 3
 } qconform_status;
 
 typedef struct qconform_plugin {
