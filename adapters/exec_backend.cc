@@ -257,15 +257,17 @@ std::vector<BackendResult> ExecBackend::RunBatch(const std::vector<Case>& cases)
   std::vector<BackendResult> results(cases.size());
   std::vector<size_t> merged_index;
   std::vector<Case> adapted;
+  std::vector<std::vector<int32_t>> carries;  // per merged case, as CarriedTypes
   std::vector<size_t> counts;
   std::vector<std::string> outputs;
   for (size_t i = 0; i < cases.size(); ++i) {
-    if (KnownUnsupported(cases[i]) || !CarriedTypes(cases[i]).empty()) {
+    if (KnownUnsupported(cases[i])) {
       results[i] = Run(cases[i]);
       continue;
     }
     merged_index.push_back(i);
     adapted.push_back(Adapt(cases[i]));
+    carries.push_back(CarriedTypes(adapted.back()));
     const std::vector<std::string>& names = OutputNames(cases[i]);
     counts.push_back(names.size());
     for (const std::string& name : names) {
@@ -278,16 +280,20 @@ std::vector<BackendResult> ExecBackend::RunBatch(const std::vector<Case>& cases)
     for (size_t i : merged_index) results[i] = Run(cases[i]);
     return results;
   }
-  BackendResult merged =
-      Exchange([&](const std::string& dir) { WriteMergedCaseDirectory(dir, adapted); }, outputs);
+  BackendResult merged = Exchange(
+      [&](const std::string& dir) { WriteMergedCaseDirectory(dir, adapted, carries); }, outputs);
   if (merged.error) {  // each case alone decides
     for (size_t i : merged_index) results[i] = Run(cases[i]);
     return results;
   }
   size_t k = 0;
   for (size_t m = 0; m < merged_index.size(); ++m) {
+    BackendResult& r = results[merged_index[m]];
     for (size_t j = 0; j < counts[m]; ++j) {
-      results[merged_index[m]].outputs.push_back(std::move(merged.outputs[k++]));
+      if (j < carries[m].size() && carries[m][j] != 0) {
+        r.widened.push_back({j, DeclaredOutputs(adapted[m])[j].data_type, carries[m][j]});
+      }
+      r.outputs.push_back(std::move(merged.outputs[k++]));
     }
   }
   return results;

@@ -40,7 +40,7 @@ class ExecBackend : public Backend {
   virtual std::optional<std::string> KnownUnsupported(const Case&) const { return std::nullopt; }
   // Per declared output, the type to carry it as through an appended Cast (0: its own type),
   // for outputs the runner's binding cannot hand back (verdict/observation.h's Widening). Empty:
-  // none. A case with a widened output runs alone.
+  // none.
   virtual std::vector<int32_t> CarriedTypes(const Case&) const { return {}; }
 
  private:

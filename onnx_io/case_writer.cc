@@ -61,12 +61,13 @@ void WriteWidenedCaseDirectory(const std::string& dir, const Case& c,
   WriteDataSet(dir, BuildWidenedModel(c, specs, carry_as), fed, {});
 }
 
-void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases) {
+void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases,
+                              const std::vector<std::vector<int32_t>>& carries) {
   NamedTensors fed;
   for (size_t k = 0; k < cases.size(); ++k) {
     AppendFedInputs(cases[k], std::string("c").append(std::to_string(k)).append("_"), fed);
   }
-  WriteDataSet(dir, BuildMergedModel(cases), fed, {});
+  WriteDataSet(dir, BuildMergedModel(cases, carries), fed, {});
 }
 
 void WriteChainDirectory(const std::string& dir, const Case& first, const Case& second,

@@ -20,7 +20,8 @@ void WriteWidenedCaseDirectory(const std::string& dir, const Case& c,
                                const std::vector<int32_t>& carry_as);
 // Several cases of one domain and opset as one model (BuildMergedModel), with every case's
 // graph inputs as input_J.pb, numbered through. For runners that run independent nodes at once.
-void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases);
+void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases,
+                              const std::vector<std::vector<int32_t>>& carries = {});
 // A Quantize -> Dequantize chain (BuildChainModel): first's graph inputs and the chain's output.
 void WriteChainDirectory(const std::string& dir, const Case& first, const Case& second,
                          const OutputSpec& spec, const Tensor& output);

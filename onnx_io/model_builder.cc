@@ -162,11 +162,14 @@ onnx::ModelProto BuildChainModel(const Case& first, const Case& second, const Ou
   return model;
 }
 
-onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases) {
+onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases,
+                                  const std::vector<std::vector<int32_t>>& carries) {
   onnx::ModelProto model;
   for (size_t k = 0; k < cases.size(); ++k) {
     const Case& c = cases[k];
-    onnx::ModelProto m = BuildModel(c, DeclaredOutputs(c));
+    onnx::ModelProto m = k < carries.size() && !carries[k].empty()
+                             ? BuildWidenedModel(c, DeclaredOutputs(c), carries[k])
+                             : BuildModel(c, DeclaredOutputs(c));
     const std::string prefix = std::string("c").append(std::to_string(k)).append("_");
     onnx::GraphProto* g = m.mutable_graph();
     for (auto& node : *g->mutable_node()) {

@@ -41,6 +41,8 @@ onnx::ModelProto BuildChainModel(const Case& first, const Case& second, const Ou
 
 // Several cases of one domain and opset as one model: case k's node, inputs, initializers and
 // outputs with names prefixed "c<k>_", graph inputs and outputs case after case.
-onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases);
+// carries[k], when given, widens case k's outputs as BuildWidenedModel does.
+onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases,
+                                  const std::vector<std::vector<int32_t>>& carries = {});
 
 }  // namespace qconform
