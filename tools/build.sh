@@ -36,11 +36,24 @@ cmake --build "$build" -j"$(nproc)"
 
 case "$command" in
   run)
-    # Defaults first: a later --backend or --report in ARGS wins.
     # From the source tree, with relative paths: the reproducers' commands paste from here.
+    # --backend defaults to onnxruntime; --report to build/report/<the backend>.
     cd "$root"
     rel=${build#"$root"/}
-    exec "$rel/tools/qconform" run --backend onnxruntime --report "$rel/report/onnxruntime" "$@" ;;
+    defaults=()
+    backend=onnxruntime
+    for ((i = 1; i <= $#; i++)); do
+      case "${!i}" in
+        --backend) j=$((i + 1)); backend=${!j:-}; found_backend=1 ;;
+        --backend=*) backend=${!i#--backend=}; found_backend=1 ;;
+        --report|--report=*) found_report=1 ;;
+        --resume|--resume=*) found_backend=1; found_report=1 ;;  # the run's own options
+      esac
+    done
+    [[ -n ${found_backend:-} ]] || defaults+=(--backend onnxruntime)
+    name=$(printf '%s' "$backend" | tr -c 'A-Za-z0-9._\n-' '-' | cut -c1-60)
+    [[ -n ${found_report:-} ]] || defaults+=(--report "$rel/report/$name")
+    exec "$rel/tools/qconform" run "${defaults[@]}" "$@" ;;
   test) cd "$build" && exec ctest --output-on-failure -j"$(nproc)" "$@" ;;
   bench) exec "$build/bench/qconform_bench" "$@" ;;
 esac
