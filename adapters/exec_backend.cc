@@ -1,5 +1,8 @@
 #include "adapters/exec_backend.h"
 
+#include <sys/statvfs.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -23,9 +26,23 @@ namespace {
 // The handshake may take longer than a case: a runtime loads its libraries first.
 constexpr double kHandshakeSeconds = 60;
 
-std::string MakeTempDir() {
+// Where case files go: $TMPDIR when set; else /dev/shm when it is a memory file system with room
+// (1 GiB free), because every case is a few files written and read once, and on a disk that
+// costs more than the runtime's work (1,755 against 4,189 cases/s through the exec protocol
+// measured here); else /tmp.
+std::string ScratchRoot() {
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/qconform-XXXXXX";
+  if (tmp && *tmp) return tmp;
+  struct statvfs shm {};
+  if (statvfs("/dev/shm", &shm) == 0 && access("/dev/shm", W_OK) == 0 &&
+      static_cast<double>(shm.f_bavail) * static_cast<double>(shm.f_frsize) >= 1073741824.0) {
+    return "/dev/shm";
+  }
+  return "/tmp";
+}
+
+std::string MakeTempDir() {
+  std::string pattern = ScratchRoot() + "/qconform-XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) {
     throw std::runtime_error("cannot create a temporary directory: " +
                              std::string(std::strerror(errno)));
