@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -28,11 +27,15 @@ std::vector<std::string> SplitOrDash(const std::string& s) {
 }  // namespace
 
 std::string ManifestEntry::decisions() const {
-  static const std::regex kCited("docs/semantics\\.md#(d[0-9]+)|#(d[0-9]+)");
+  // Every "#d<digits>" ("docs/semantics.md#d7" or "#d7"), in order, once. A scan, not a
+  // std::regex: libstdc++'s regex recurses per character and overflowed the stack on a long note
+  // (found by fuzzing).
   std::vector<std::string> ids;
-  for (auto it = std::sregex_iterator(note.begin(), note.end(), kCited);
-       it != std::sregex_iterator(); ++it) {
-    const std::string id = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
+  for (size_t at = note.find("#d"); at != std::string::npos; at = note.find("#d", at + 1)) {
+    size_t end = at + 2;
+    while (end < note.size() && note[end] >= '0' && note[end] <= '9') ++end;
+    if (end == at + 2) continue;
+    const std::string id = note.substr(at + 1, end - at - 1);
     if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
   }
   return JoinOrDash(ids);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "oracle/core/codec.h"
+#include "oracle/semantics/scale_index.h"
 
 namespace qconform {
 
@@ -174,7 +175,7 @@ bool LinearChecker::CheckGranularity() {
     }
     // block_size in [ceil(Di/Si), ceil(Di/(Si-1)) - 1] is the same as Si == ceil(Di/block_size).
     const int64_t di = x_->shape[a], si = scale_->shape[a];
-    if (si != (di + block_size - 1) / block_size) {
+    if (si != BlockCount(di, block_size)) {
       const std::string lo = si == 0 ? "inf" : std::to_string((di + si - 1) / si);
       const std::string hi = si <= 1 ? "inf" : std::to_string((di + si - 2) / (si - 1) - 1);
       Add("blocked.block_size_range", "block_size " + std::to_string(block_size) +

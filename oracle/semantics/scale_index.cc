@@ -10,7 +10,7 @@ ScaleIndex::ScaleIndex(Granularity g, const std::vector<int64_t>& x_shape, int a
   axis_length_ = x_shape[static_cast<size_t>(axis)];
   if (g == Granularity::kBlocked) {
     block_size_ = block_size;
-    scale_axis_length_ = (axis_length_ + block_size - 1) / block_size;
+    scale_axis_length_ = BlockCount(axis_length_, block_size);
   }
   // A zero-size dimension leaves nothing to index; keep the divisions defined.
   if (inner_ == 0) inner_ = 1;

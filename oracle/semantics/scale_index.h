@@ -67,4 +67,11 @@ class ScaleIndex {
 // Row-major coordinates of flat index i in shape.
 std::vector<int64_t> Coordinates(const std::vector<int64_t>& shape, int64_t i);
 
+// ceil(length / block_size): the number of blocks along an axis (length >= 0, block_size >= 1),
+// without the overflow of (length + block_size - 1) for a block_size near INT64_MAX (found by
+// fuzzing: block_size is an attribute, any int64).
+inline int64_t BlockCount(int64_t length, int64_t block_size) {
+  return length == 0 ? 0 : (length - 1) / block_size + 1;
+}
+
 }  // namespace qconform

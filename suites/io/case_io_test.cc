@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "onnx_io/manifest.h"
 #include "onnx_io/model_builder.h"
 #include "oracle/core/case_builder.h"
 #include "verdict/judge.h"
@@ -130,6 +131,17 @@ TEST_F(CaseIo, ReadsEveryTypedField) {
     EXPECT_EQ(TensorFromProto(TensorToProto(t, "t"), "raw").codes, t.codes)
         << ElementTypeOf(row.type).name;
   }
+}
+
+// A manifest note of any length gives its decision ids: the scan that replaced a std::regex,
+// which overflowed the stack on a 31 KB note (found by fuzzing; the input is kept as
+// suites/fuzz/corpus/manifest/regression-regex-stack-overflow).
+TEST(Manifest, DecisionsOfALongNote) {
+  ManifestEntry e;
+  e.note = std::string(200000, '#') + " see docs/semantics.md#d7 and #d11, again #d7; #dx";
+  EXPECT_EQ(e.decisions(), "d7,d11");
+  e.note = "no decision";
+  EXPECT_EQ(e.decisions(), "-");
 }
 
 TEST_F(CaseIo, BadFilesAreNamedErrors) {

@@ -4,6 +4,8 @@
 // double arithmetic that is exact for these small operands, rounded once to float32.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "oracle/semantics/scale_index.h"
 #include "suites/oracle/dq_test_util.h"
 
@@ -65,6 +67,23 @@ TEST(DequantizeShapes, BlockedWithPartialLastBlock) {
           << opset << " axis " << axis;
     }
   }
+}
+
+// block_size is any int64 attribute: one near INT64_MAX is a single block when x_scale has one
+// element along the axis, and out of range otherwise, without overflowing on the way (fuzzing
+// found ceil(D / block_size) computed as (D + block_size - 1) / block_size).
+TEST(DequantizeShapes, HugeBlockSizeIsOneBlockOrOutOfRange) {
+  const int64_t huge = std::numeric_limits<int64_t>::max();
+  const std::vector<double> x = {1, 2, 3, 4, 5};
+  OracleResult r =
+      RunOracle(Dq(21, MakeTensor(D::kInt8, {5}, x), MakeTensor(D::kFloat, {1}, {0.5}),
+                   MakeTensor(D::kInt8, {1}, {1}), {{"axis", 0}, {"block_size", huge}}));
+  ASSERT_TRUE(IsValid(r));
+  EXPECT_EQ(ExactValues(r), (std::vector<double>{0, 0.5, 1, 1.5, 2}));
+  r = RunOracle(Dq(21, MakeTensor(D::kInt8, {5}, x), MakeTensor(D::kFloat, {2}, {0.5, 1}),
+                   MakeTensor(D::kInt8, {2}, {1, 1}), {{"axis", 0}, {"block_size", huge}}));
+  ASSERT_NE(r.rejection(), nullptr);
+  EXPECT_EQ(std::string(r.rejection()->rule->id), "dq.blocked.block_size_range");
 }
 
 TEST(DequantizeShapes, BlockedAlongTheFirstAxisOfRank3) {

@@ -143,7 +143,7 @@ class Checker {
     if (axis < 0 || axis >= rank) return;
     const int64_t di = x.shape[axis], si = scale.shape[axis];
     const int64_t block_size = IntAttribute(c_, "block_size", 0);
-    if (si == 0 || di % si != 0 || block_size * si != di) {
+    if (si == 0 || di % si != 0 || block_size != di / si) {  // no block_size * si: it may overflow
       Add("trt.blocked.partial", "D = " + std::to_string(di) + ", S = " + std::to_string(si) +
                                      ", block_size " + std::to_string(block_size) +
                                      ": TensorRT infers blocks of D / S and has no partial block");
