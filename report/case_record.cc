@@ -36,6 +36,14 @@ CaseRecord RecordOf(const CaseResult& r, Gate g) {
   return c;
 }
 
+OutcomeCounts CountOutcomes(const std::vector<CaseRecord>& records) {
+  OutcomeCounts n;
+  for (const CaseRecord& r : records) {
+    (r.outcome() == Outcome::kPass ? n.pass : r.outcome() == Outcome::kSkip ? n.skip : n.fail) += 1;
+  }
+  return n;
+}
+
 CaseRecord RecordFromJson(const JsonValue& v) {
   CaseRecord c;
   c.id = v.at("id").as_string();

@@ -33,6 +33,11 @@ struct CaseRecord {
 };
 
 CaseRecord RecordOf(const CaseResult& r, Gate g);
+
+struct OutcomeCounts {
+  size_t pass = 0, fail = 0, skip = 0;
+};
+OutcomeCounts CountOutcomes(const std::vector<CaseRecord>& records);
 // A record of results.json's "cases"; JsonError when a field is missing or mistyped.
 CaseRecord RecordFromJson(const JsonValue& v);
 

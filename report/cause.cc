@@ -45,6 +45,14 @@ const CategoryStyle& StyleOf(Category c) {
   return kStyles[static_cast<size_t>(c)];
 }
 
+std::vector<LegendEntry> CategoryLegend() {
+  std::vector<LegendEntry> legend;
+  for (const CategoryStyle& s : kStyles) {
+    legend.push_back({std::string(s.css_class), std::string(s.mark), std::string(s.legend)});
+  }
+  return legend;
+}
+
 std::string CauseOf(const CaseRecord& r) {
   switch (CategoryOf(r.kind)) {
     case Category::kPass:

@@ -4,8 +4,10 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "report/case_record.h"
+#include "report/document.h"
 
 namespace qconform::tools {
 
@@ -28,6 +30,8 @@ struct CategoryStyle {
   std::string_view legend;     // one line for the legend
 };
 const CategoryStyle& StyleOf(Category c);
+// The legend of every category, worst last (the report's and the comparison's matrices).
+std::vector<LegendEntry> CategoryLegend();
 
 // "int4 -> float": a case's x type and output type.
 std::string Types(const CaseRecord& r);

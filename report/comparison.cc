@@ -62,10 +62,7 @@ void ComposeComparison(Document& d, const std::vector<BackendRun>& runs) {
   d.Heading("Each backend against the oracle and its baseline", "backends");
   std::vector<std::vector<TableCell>> rows;
   for (const BackendRun& r : runs) {
-    size_t pass = 0, fail = 0, skip = 0;
-    for (const CaseRecord& c : r.view.records) {
-      (c.outcome() == Outcome::kPass ? pass : c.outcome() == Outcome::kSkip ? skip : fail) += 1;
-    }
+    const auto [pass, fail, skip] = CountOutcomes(r.view.records);
     const std::string baseline = r.view.baseline.empty() ? "none" : r.view.baseline;
     rows.push_back(
         {{r.view.backend_name + " " + r.view.backend_version, "", "", r.directory + "report.html"},
@@ -131,12 +128,7 @@ void ComposeComparison(Document& d, const std::vector<BackendRun>& runs) {
 
   // The matrix: one column per backend, conformant / total per row.
   d.Heading("Matrix", "matrix");
-  std::vector<LegendEntry> legend;
-  for (int k = 0; k < kCategories; ++k) {
-    const CategoryStyle& s = StyleOf(static_cast<Category>(k));
-    legend.push_back({std::string(s.css_class), std::string(s.mark), std::string(s.legend)});
-  }
-  d.Legend(legend);
+  d.Legend(CategoryLegend());
   struct Cell {
     size_t pass = 0, total = 0;
     Category worst = Category::kPass;

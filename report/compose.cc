@@ -77,10 +77,7 @@ void Verdict(Document& d, const RunView& v) {
                  Join(parts, ", "),
              false);
   }
-  size_t pass = 0, fail = 0, skip = 0;
-  for (const CaseRecord& r : v.records) {
-    (r.outcome() == Outcome::kPass ? pass : r.outcome() == Outcome::kSkip ? skip : fail) += 1;
-  }
+  const auto [pass, fail, skip] = CountOutcomes(v.records);
   char rate[64] = "";
   if (v.seconds > 0) std::snprintf(rate, sizeof rate, " in %.1f s", v.seconds);
   d.Paragraph(std::to_string(v.records.size()) + " cases" + rate + ": " + std::to_string(pass) +
@@ -233,12 +230,7 @@ void MatrixSection(Document& d, const RunView& v) {
       "granularity. Each cell takes the colour of its worst outcome and links to its "
       "cases. Must-reject cases of an opset where the operator does not exist yet have "
       "a row of their own.");
-  std::vector<LegendEntry> legend;
-  for (int k = 0; k < kCategories; ++k) {
-    const CategoryStyle& s = StyleOf(static_cast<Category>(k));
-    legend.push_back({std::string(s.css_class), std::string(s.mark), std::string(s.legend)});
-  }
-  d.Legend(legend);
+  d.Legend(CategoryLegend());
   std::vector<std::string> header = {"operator version", "x -> output"};
   header.insert(header.end(), kGranularityColumns.begin(), kGranularityColumns.end());
   std::vector<std::vector<TableCell>> rows;
