@@ -33,7 +33,8 @@ double DecodeFloatDouble(const ElementType& t, uint32_t code) {
   return std::bit_cast<double>(bits);
 }
 
-std::optional<uint32_t> EncodeFloatDouble(const ElementType& t, double v, Saturation saturation) {
+std::optional<uint32_t> EncodeFloatDouble(const ElementType& t, double v, int sticky,
+                                          Saturation saturation) {
   const FloatFormat& f = t.fp;
   if (std::isnan(v)) return t.has_nan() ? std::optional<uint32_t>(t.canonical_nan) : std::nullopt;
   const bool negative = std::signbit(v);
@@ -51,17 +52,23 @@ std::optional<uint32_t> EncodeFloatDouble(const ElementType& t, double v, Satura
   const int min_exponent = f.has_subnormals ? 1 - f.bias : -f.bias;
   int exponent = std::max(e, min_exponent);
   // Step 2: the significand in units of 2^(exponent - M), rounded half to even: drop `shift`
-  // low bits of the 53-bit significand (at least 52 - 23 of them, at most all).
-  const int shift = 52 - f.mantissa_bits + (exponent - e);
-  return AssembleFloatCode(t, ShiftRoundHalfEven(significand, shift), exponent, negative,
-                           saturation);
+  // low bits of the 53-bit significand (at least 52 - 23 of them, at most all), with one more
+  // bit below it for the sticky half-unit (fast_codec.h).
+  const int shift = 53 - f.mantissa_bits + (exponent - e);
+  const uint64_t m = (significand << 1) + static_cast<uint64_t>(static_cast<int64_t>(sticky));
+  return AssembleFloatCode(t, ShiftRoundHalfEven(m, shift), exponent, negative, saturation);
 }
 
-std::optional<uint32_t> EncodeIntegerDouble(const ElementType& t, double v) {
+std::optional<uint32_t> EncodeIntegerDouble(const ElementType& t, double v, int sticky) {
   if (std::isnan(v)) return std::nullopt;
   const double lo = static_cast<double>(IntegerMin(t));
   const double hi = static_cast<double>(IntegerMax(t));
-  const double r = std::clamp(std::nearbyint(v), lo, hi);
+  double r = std::nearbyint(v);
+  // A half-integer with a sticky half-unit is no tie: it rounds away from zero (+1) or toward.
+  if (sticky != 0 && std::fabs(v - std::trunc(v)) == 0.5) {
+    r = sticky > 0 ? std::trunc(v) + std::copysign(1.0, v) : std::trunc(v);
+  }
+  r = std::clamp(r, lo, hi);
   return static_cast<uint32_t>(static_cast<int64_t>(r)) & t.code_mask();
 }
 
@@ -76,7 +83,32 @@ double DecodeDouble(const ElementType& t, uint32_t code) {
 }
 
 std::optional<uint32_t> EncodeDouble(const ElementType& t, double v, Saturation saturation) {
-  return t.is_integer() ? EncodeIntegerDouble(t, v) : EncodeFloatDouble(t, v, saturation);
+  return EncodeDoubleSticky(t, v, 0, saturation);
+}
+
+std::optional<uint32_t> EncodeDoubleSticky(const ElementType& t, double v, int sticky,
+                                           Saturation saturation) {
+  return t.is_integer() ? EncodeIntegerDouble(t, v, sticky)
+                        : EncodeFloatDouble(t, v, sticky, saturation);
+}
+
+int QuotientSticky(double x, double s, double q) {
+  if (!std::isfinite(q) || q == 0.0) return 0;  // exact, or decided without a remainder
+  // The remainder r = x - q * s is exact in a double (the quotient was rounded once and
+  // nothing under- or overflows here), and so are the two halves' products when q is split
+  // into 26 and 27 bits and s has at most 26; x - q_hi * s is exact by Sterbenz's lemma.
+  double r;
+  const uint64_t s_bits = std::bit_cast<uint64_t>(s);
+  if ((s_bits & ((uint64_t{1} << 27) - 1)) == 0) {
+    const double q_hi =
+        std::bit_cast<double>(std::bit_cast<uint64_t>(q) & ~((uint64_t{1} << 27) - 1));
+    r = (x - q_hi * s) - (q - q_hi) * s;
+  } else {
+    r = std::fma(-q, s, x);  // a wider scale (int32): the remainder through fma
+  }
+  if (r == 0.0) return 0;
+  // |x / s| > |q| when x / s - q = r / s has q's sign.
+  return ((r > 0) == (s > 0)) == (q > 0) ? 1 : -1;
 }
 
 bool ProductIsExact(double a, double b, double product) {

@@ -17,6 +17,16 @@ double DecodeDouble(const ElementType& t, uint32_t code);
 
 std::optional<uint32_t> EncodeDouble(const ElementType& t, double v, Saturation saturation);
 
+// The same with a sticky half-unit: the value to round is v itself (sticky 0), or lies
+// strictly between v and its neighbour away from zero (+1) or toward zero (-1). Rounding v
+// with the sign of a quotient's remainder this way rounds the exact quotient.
+std::optional<uint32_t> EncodeDoubleSticky(const ElementType& t, double v, int sticky,
+                                           Saturation saturation);
+
+// The sticky half-unit of q = RN(x / s), a double quotient of finite x and nonzero finite s:
+// 0 when q is the exact quotient, +1 when the exact one is larger in magnitude, -1 smaller.
+int QuotientSticky(double x, double s, double q);
+
 // True when a * b is exactly representable as a double (no rounding, no underflow).
 bool ProductIsExact(double a, double b, double product);
 

@@ -12,15 +12,6 @@
 
 namespace qconform {
 
-struct EvaluateOptions {
-  // Use the double fast path where it is provably exact (falling back to multiprecision where
-  // it is not). Off: every element through Boost.Multiprecision. Both must agree.
-  bool fast_path = true;
-  // The multiprecision path in Boost.Multiprecision rationals (Exact) for every element, instead
-  // of 128-bit dyadic integers: the reference the dyadic arithmetic is tested against.
-  bool reference = false;
-};
-
 OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
                                     const QuantizationPlan& plan, const EvaluateOptions& options);
 

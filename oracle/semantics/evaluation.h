@@ -13,6 +13,16 @@
 
 namespace qconform {
 
+struct EvaluateOptions {
+  // The double fast path, exact by construction (falling back to the multiprecision path
+  // where a double cannot decide). Off: every element through the multiprecision path
+  // (dyadic integers). Both must agree.
+  bool fast_path = true;
+  // With fast_path off: Boost.Multiprecision's rationals (Exact) for every element instead of
+  // the dyadic integers: the reference both are tested against.
+  bool reference = false;
+};
+
 struct StrategyOutput {
   std::string strategy;  // "f32", "out", ...
   Codes codes;           // empty when same_as_exact

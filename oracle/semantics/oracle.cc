@@ -18,13 +18,13 @@ OracleResult RunDequantize(const Case& c, const OpSchema& schema, const Evaluate
   return r;
 }
 
-OracleResult RunQuantize(const Case& c, const OpSchema& schema, const EvaluateOptions&) {
+OracleResult RunQuantize(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
   OracleResult r;
   LinearValidation v = ValidateQuantize(c, schema);
   r.findings = std::move(v.findings);
   if (!v.plan) return r;
   r.plan = v.plan;
-  r.outputs.push_back(EvaluateQuantize(c, schema, *v.plan));
+  r.outputs.push_back(EvaluateQuantize(c, schema, *v.plan, options));
   const bool float_zero_point =
       std::any_of(r.findings.begin(), r.findings.end(),
                   [](const Finding& f) { return f.rule->id == "ql.zero_point.float_nonzero"; });
@@ -34,7 +34,8 @@ OracleResult RunQuantize(const Case& c, const OpSchema& schema, const EvaluateOp
     Case ignored = c;
     Tensor& zero_point = *ignored.inputs[2];
     for (size_t i = 0; i < zero_point.codes.size(); ++i) zero_point.codes.set(i, 0);
-    OracleOutcome outcome{"zero point ignored", {EvaluateQuantize(ignored, schema, *v.plan)}};
+    OracleOutcome outcome{"zero point ignored",
+                          {EvaluateQuantize(ignored, schema, *v.plan, options)}};
     outcome.outputs[0].describe_inputs = nullptr;  // it would point into `ignored`
     r.other_outcomes.push_back(std::move(outcome));
   }

@@ -1,7 +1,11 @@
 #include "oracle/semantics/quantize.h"
 
+#include <algorithm>
+
 #include "oracle/core/codec.h"
+#include "oracle/semantics/quantize_kernel.h"
 #include "oracle/semantics/scale_index.h"
+#include "oracle/semantics/strategy_writer.h"
 
 namespace qconform {
 namespace {
@@ -47,7 +51,7 @@ QuantizeSteps QuantizeElement(const ElementType& x_type, uint32_t x, const Eleme
 }
 
 OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
-                                  const QuantizationPlan& plan) {
+                                  const QuantizationPlan& plan, const EvaluateOptions& options) {
   const Tensor& x = *c.input(0);
   const Tensor& scale = *c.input(1);
   const Tensor* zero_point = c.input(2);
@@ -55,39 +59,77 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
   const ElementType& st = *plan.scale_type;
   const ElementType& out = *plan.output_type;
   const ScaleIndex index(plan.granularity, x.shape, plan.axis, plan.block_size);
-  const auto n = static_cast<size_t>(x.element_count());
+  const auto n = static_cast<int64_t>(x.element_count());
 
-  OutputEvaluation result = MakeOutput(schema.op().outputs.at(0), static_cast<int32_t>(out.id),
-                                       x.shape, Codes(out.bits, n));
+  OutputEvaluation result =
+      MakeOutput(schema.op().outputs.at(0), static_cast<int32_t>(out.id), x.shape,
+                 Codes(out.bits, static_cast<size_t>(n), Codes::kUninitialized));
   std::vector<const ElementType*> working;
   for (Strategy s : schema.strategies) {
     if (s == Strategy::kExact) continue;
-    result.alternatives.push_back({std::string(StrategyName(s)), Codes(out.bits, n)});
+    result.alternatives.push_back({std::string(StrategyName(s)), Codes(), true});
     working.push_back(WorkingType(s, plan));
   }
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t k = index(static_cast<int64_t>(i));
+  const QuantizeKernel kernel(xt, st, out, plan.saturation, working);
+  StrategyWriter writer(result, out.bits);
+  // docs/semantics.md#d15: where any strategy's quotient is NaN into a type without NaN, the
+  // element is left to the implementation.
+  std::vector<uint8_t> free_flags;
+  const auto set_free = [&](int64_t i) {
+    free_flags.resize(static_cast<size_t>(n), 0);
+    free_flags[static_cast<size_t>(i)] = 1;
+  };
+  const size_t strategies = 1 + working.size();
+  std::vector<uint32_t> codes(strategies);
+  // The fast path writes chunks: the exact codes in place, the alternatives into scratch.
+  constexpr int64_t kChunk = 4096;
+  std::vector<Codes> scratch;
+  std::vector<uint8_t*> outputs(strategies);
+  std::vector<uint8_t> chunk_free(options.fast_path ? kChunk : 0);
+  for (size_t j = 1; options.fast_path && j < strategies; ++j) {
+    scratch.emplace_back(out.bits, static_cast<size_t>(kChunk), Codes::kUninitialized);
+  }
+  const int x_width = x.codes.width(), width = result.exact.width();
+  for (int64_t b = 0; b < n;) {
+    const int64_t e = index.run_end(b, n);
+    const int64_t k = index(b);
     const std::optional<uint32_t> zc =
         zero_point ? std::optional<uint32_t>(zero_point->codes[k]) : std::nullopt;
-    const auto element = [&](const ElementType* w) {
-      return QuantizeElement(xt, x.codes[i], st, scale.codes[k], zc, w, out, plan.saturation).code;
-    };
-    bool free = false;
-    const std::optional<uint32_t> exact = element(nullptr);
-    result.exact.set(i, exact.value_or(0));
-    free |= !exact.has_value();
-    for (size_t j = 0; j < working.size(); ++j) {
-      const std::optional<uint32_t> code = element(working[j]);
-      result.alternatives[j].codes.set(i, code.value_or(0));
-      free |= !code.has_value();
+    const uint32_t sc = scale.codes[k];
+    const QuantizeKernel::Run run = kernel.MakeRun(sc, zc);
+    for (int64_t i = b; i < e && !options.fast_path; ++i) {
+      bool defined;
+      if (options.reference) {
+        defined = true;
+        for (size_t j = 0; j < strategies; ++j) {
+          const std::optional<uint32_t> code =
+              QuantizeElement(xt, x.codes[i], st, sc, zc, j == 0 ? nullptr : working[j - 1], out,
+                              plan.saturation)
+                  .code;
+          codes[j] = code.value_or(0);
+          defined &= code.has_value();
+        }
+      } else {
+        defined = kernel.Multiprecision(x.codes[i], run, codes.data());
+      }
+      writer.Put(i, codes.data());
+      if (!defined) set_free(i);
     }
-    // docs/semantics.md#d15: where any strategy's quotient is NaN into a type without NaN, the
-    // element is left to the implementation.
-    if (free) {
-      result.implementation_defined.resize(n, 0);
-      result.implementation_defined[i] = 1;
+    for (int64_t first = b; first < e && options.fast_path; first += kChunk) {
+      const int64_t count = std::min(kChunk, e - first);
+      outputs[0] = result.exact.data() + first * width;
+      for (size_t j = 1; j < strategies; ++j) outputs[j] = scratch[j - 1].data();
+      std::fill(chunk_free.begin(), chunk_free.begin() + count, 0);
+      kernel.FastRun(x.codes.data() + first * x_width, x_width, count, run, outputs.data(),
+                     chunk_free.data());
+      for (size_t j = 1; j < strategies; ++j) writer.PutChunk(j - 1, first, count, outputs[j]);
+      for (int64_t i = 0; i < count; ++i) {
+        if (chunk_free[i]) set_free(first + i);
+      }
     }
+    b = e;
   }
+  result.implementation_defined = std::move(free_flags);
   result.describe_inputs = [&xt, &st, &out, &x, &scale, zero_point, index](int64_t i) {
     const int64_t k = index(i);
     std::string s = "x=" + DescribeCode(xt, x.codes[i]);

@@ -16,8 +16,10 @@
 
 namespace qconform {
 
+// options.fast_path: the double path (quantize_kernel.h); off: the 128-bit integer path, or
+// with options.reference the rationals of Exact. All three agree.
 OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
-                                  const QuantizationPlan& plan);
+                                  const QuantizationPlan& plan, const EvaluateOptions& options);
 
 // One element through one strategy; `working` is the type the division is done in (nullptr:
 // exact). Exposed for `qconform explain` and for tests.

@@ -1,0 +1,65 @@
+// QuantizeLinear's element arithmetic on two paths, both exact (docs/semantics.md#d14):
+// - fast: the quotient x / y_scale in double, rounded once, and the sign of its exact
+//   remainder (QuotientSticky) as a sticky half-unit, so rounding the double to y, or to a
+//   working type, rounds the exact quotient (fast_codec.h, EncodeDoubleSticky);
+// - multiprecision: the quotient of the decoded dyadic values in 128-bit integers
+//   (oracle/core/quotient.h).
+// The rationals of Exact (QuantizeElement) remain the reference; tests compare all three on
+// every narrow code and at random. IEEE arithmetic on infinities and NaN is the operator's
+// (Exact's) own, so both paths take non-finite operands through the double arithmetic.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "oracle/core/codec.h"
+#include "oracle/core/dyadic.h"
+#include "oracle/core/element_type.h"
+
+namespace qconform {
+
+class QuantizeKernel {
+ public:
+  // `working`: each alternative strategy's working type (float32, float16 or bfloat16).
+  QuantizeKernel(const ElementType& x_type, const ElementType& scale_type,
+                 const ElementType& output_type, Saturation saturation,
+                 const std::vector<const ElementType*>& working);
+
+  // What a run of elements shares: its y_scale and y_zero_point, decoded once.
+  struct Run {
+    double scale = 0, zero_point = 0;  // zero_point: 0 when absent
+    bool zero_point_nonzero = false;
+    std::optional<Dyadic> scale_dyadic, zero_point_dyadic;
+    std::vector<double> scale_rounded;  // per working type
+    std::vector<std::optional<Dyadic>> scale_rounded_dyadic;
+  };
+  Run MakeRun(uint32_t scale, std::optional<uint32_t> zero_point) const;
+
+  // One element, every strategy: codes[0] exact, codes[1 + j] working type j. Returns false
+  // when a strategy's result is NaN into a type without NaN (the element is then left to the
+  // implementation, docs/semantics.md#d15; its codes are 0 there).
+  bool Fast(uint32_t x, const Run& run, uint32_t* codes) const;
+  bool Multiprecision(uint32_t x, const Run& run, uint32_t* codes) const;
+
+  // The fast path over `count` x codes (x_width bytes each) sharing `run`: outputs[k] receives
+  // strategy k's codes (y's width), free_flags[i] is set for an element left to the
+  // implementation. The common case (float x, integer y) runs inline.
+  void FastRun(const uint8_t* x, int x_width, int64_t count, const Run& run,
+               uint8_t* const* outputs, uint8_t* free_flags) const;
+
+ private:
+  double DecodeX(uint32_t code) const;
+  // A rounded quotient v (with its sticky half-unit) to y: rounded to y's values, the zero
+  // point added; nullopt for NaN into a type without NaN.
+  std::optional<uint32_t> ToY(double v, int sticky, const Run& run) const;
+
+  const ElementType& x_type_;
+  const ElementType& scale_type_;
+  const ElementType& output_type_;
+  Saturation saturation_;
+  std::vector<int> working_;  // 0 float32, 1 float16, 2 bfloat16
+  double lowest_, highest_;   // y's integer range (integer y)
+};
+
+}  // namespace qconform

@@ -1,0 +1,172 @@
+// QuantizeLinear's three paths must agree element by element, for every strategy and on which
+// elements are left to the implementation: the fast path (a double quotient and the sign of
+// its remainder), the multiprecision path (128-bit integer quotients) and the reference
+// (Boost.Multiprecision rationals). Exhaustive over every float16 and bfloat16 x code into
+// every y type; edges and random codes for every version x x type x y_scale type x y type.
+#include <gtest/gtest.h>
+
+#include "oracle/core/codec.h"
+#include "oracle/core/prng.h"
+#include "suites/oracle/dq_test_util.h"
+
+namespace qconform {
+namespace {
+
+using namespace qconform::testing;
+using D = DataType;
+
+// Prints the first differing element of two paths' output, with its inputs.
+::testing::AssertionResult SameOutputs(const OracleResult& a, const OracleResult& b,
+                                       const char* a_name, const char* b_name) {
+  if (a.outputs.size() != 1 || b.outputs.size() != 1) {
+    return ::testing::AssertionFailure() << "no output: " << Describe(a) << " / " << Describe(b);
+  }
+  const OutputEvaluation& x = a.outputs[0];
+  const OutputEvaluation& y = b.outputs[0];
+  const ElementType& t = *FindElementType(x.data_type);
+  const size_t n = x.exact.size();
+  for (size_t k = 0; k <= x.alternatives.size(); ++k) {
+    const std::string strategy = k == 0 ? "exact" : x.alternatives[k - 1].strategy;
+    for (size_t i = 0; i < n; ++i) {
+      if (x.is_free(i) != y.is_free(i)) {
+        return ::testing::AssertionFailure()
+               << "element " << i << " (" << x.describe_inputs(static_cast<int64_t>(i))
+               << ") is implementation-defined on one path only";
+      }
+      if (x.is_free(i)) continue;
+      const uint32_t u = k == 0 ? x.exact[i] : x.alternative(k - 1, i);
+      const uint32_t v = k == 0 ? y.exact[i] : y.alternative(k - 1, i);
+      if (u != v) {
+        return ::testing::AssertionFailure()
+               << strategy << " element " << i << " (" << x.describe_inputs(static_cast<int64_t>(i))
+               << "): " << a_name << " " << DescribeCode(t, u) << ", " << b_name << " "
+               << DescribeCode(t, v);
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::vector<uint32_t> EdgeCodes(const ElementType& t, Prng& prng, size_t random) {
+  std::vector<uint32_t> codes = {
+      0, 1, t.code_mask(), t.code_mask() - 1, t.sign_bit(), t.sign_bit() | 1};
+  if (t.is_float()) {
+    codes.push_back(MaxFiniteCode(t));
+    codes.push_back(MaxFiniteCode(t) | t.sign_bit());
+    codes.push_back(1u << t.fp.mantissa_bits);
+  }
+  for (size_t i = 0; i < random; ++i) codes.push_back(prng.Next32() & t.code_mask());
+  for (uint32_t& c : codes) c &= t.code_mask();
+  return codes;
+}
+
+// Scales worth dividing by: ordinary, tiny, huge, and quotients near half-integers.
+std::vector<uint32_t> Scales(const ElementType& t, Prng& prng) {
+  std::vector<uint32_t> out;
+  for (const double v : {1.0, 0.1, 3.0, 1.0 / 3, 1e-3, 65000.0, 6e-8, 2.5e-5}) {
+    if (const auto code = Encode(t, Exact::FromDouble(v), Saturation::kSaturate)) {
+      out.push_back(*code);
+    }
+  }
+  for (int i = 0; i < 3; ++i) out.push_back(prng.Next32() & t.code_mask() & ~t.sign_bit());
+  return out;
+}
+
+// The y types and, for float8, both saturate settings.
+std::vector<std::pair<D, int64_t>> Outputs(const OpSchema& schema) {
+  std::vector<std::pair<D, int64_t>> out;
+  for (D y : schema.output_types) {
+    const ElementType& t = ElementTypeOf(y);
+    out.emplace_back(y, 1);
+    if (t.is_float() && t.bits == 8 && schema.attribute("saturate") != nullptr) {
+      out.emplace_back(y, 0);
+    }
+  }
+  return out;
+}
+
+TEST(QuantizePaths, EveryHalfAndBfloat16CodeIntoEveryOutputType) {
+  Prng prng(19);
+  const OpSchema& schema = *ResolveSchema("", "QuantizeLinear", 25);
+  int64_t elements = 0;
+  for (D x_type : {D::kFloat16, D::kBfloat16}) {
+    const ElementType& xt = ElementTypeOf(x_type);
+    std::vector<uint32_t> x(65536);
+    for (uint32_t i = 0; i < 65536; ++i) x[i] = i;
+    const std::vector<uint32_t> scales = Scales(xt, prng);
+    const auto rows = static_cast<int64_t>(scales.size());
+    std::vector<uint32_t> all;
+    for (int64_t r = 0; r < rows; ++r) all.insert(all.end(), x.begin(), x.end());
+    for (const auto& [y, saturate] : Outputs(schema)) {
+      const ElementType& yt = ElementTypeOf(y);
+      std::vector<uint32_t> zp(static_cast<size_t>(rows));
+      for (uint32_t& z : zp) z = yt.is_integer() ? prng.Next32() & yt.code_mask() : 0;
+      if (yt.is_float()) zp[1] = *Encode(yt, Exact::Integer(1), Saturation::kSaturate);
+      const Case c = Ql(25, MakeTensorFromCodes(x_type, {rows, 65536}, all),
+                        MakeTensorFromCodes(x_type, {rows}, scales),
+                        MakeTensorFromCodes(y, {rows}, zp), {{"axis", 0}, {"saturate", saturate}});
+      const OracleResult fast = RunOracle(c, {.fast_path = true});
+      const OracleResult multiprecision = RunOracle(c, {.fast_path = false});
+      // NaN x into a type without NaN is an implementation-defined finding, not a rejection.
+      ASSERT_FALSE(fast.must_reject()) << xt.name << " -> " << yt.name << ": " << Describe(fast);
+      EXPECT_TRUE(SameOutputs(fast, multiprecision, "fast", "multiprecision"))
+          << xt.name << " -> " << yt.name << " saturate " << saturate;
+      elements += rows * 65536;
+    }
+  }
+  std::printf("[ paths ] %lld elements, fast == multiprecision\n",
+              static_cast<long long>(elements));
+}
+
+TEST(QuantizePaths, EveryVersionAndTypeAtTheEdgesAndAtRandom) {
+  Prng prng(23);
+  int64_t cases = 0;
+  for (const OpSchema* schema : SchemasOf(OperatorKind::kQuantizeLinear)) {
+    if (!schema->domain.empty()) continue;
+    for (D x_type : schema->x_types) {
+      for (D scale_type : schema->scale_types) {
+        for (const auto& [y, saturate] : Outputs(*schema)) {
+          const ElementType& xt = ElementTypeOf(x_type);
+          const ElementType& st = ElementTypeOf(scale_type);
+          const ElementType& yt = ElementTypeOf(y);
+          const std::vector<uint32_t> x = EdgeCodes(xt, prng, 40);
+          const auto n = static_cast<int64_t>(x.size());
+          std::vector<uint32_t> scales = Scales(st, prng);
+          const auto rows = static_cast<int64_t>(scales.size());
+          std::vector<uint32_t> all, zp;
+          for (int64_t r = 0; r < rows; ++r) {
+            all.insert(all.end(), x.begin(), x.end());
+            zp.push_back(prng.Next32() & yt.code_mask());
+          }
+          std::map<std::string, int64_t> attributes = {{"axis", 0}};
+          if (schema->attribute("saturate") != nullptr) attributes["saturate"] = saturate;
+          const bool per_axis = schema->allows(Granularity::kPerAxis);
+          const Case c =
+              per_axis ? Ql(schema->since_version, MakeTensorFromCodes(x_type, {rows, n}, all),
+                            MakeTensorFromCodes(scale_type, {rows}, scales),
+                            MakeTensorFromCodes(y, {rows}, zp), attributes)
+                       : Ql(schema->since_version, MakeTensorFromCodes(x_type, {rows, n}, all),
+                            MakeTensorFromCodes(scale_type, {}, {scales[0]}),
+                            MakeTensorFromCodes(y, {}, {zp[0]}));
+          const OracleResult fast = RunOracle(c, {.fast_path = true});
+          if (fast.must_reject()) continue;  // a combination this version forbids
+          const OracleResult multiprecision = RunOracle(c, {.fast_path = false});
+          const OracleResult reference = RunOracle(c, {.fast_path = false, .reference = true});
+          const std::string what = schema->label() + " " + std::string(xt.name) + " / " +
+                                   std::string(st.name) + " -> " + std::string(yt.name) +
+                                   " saturate " + std::to_string(saturate);
+          EXPECT_TRUE(SameOutputs(fast, reference, "fast", "reference")) << what;
+          EXPECT_TRUE(SameOutputs(multiprecision, reference, "multiprecision", "reference"))
+              << what;
+          ++cases;
+        }
+      }
+    }
+  }
+  std::printf("[ paths ] %lld cases, fast == multiprecision == reference\n",
+              static_cast<long long>(cases));
+  EXPECT_GT(cases, 200);
+}
+
+}  // namespace
+}  // namespace qconform
