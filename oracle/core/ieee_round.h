@@ -95,6 +95,11 @@ inline double RoundValueIeee(double v, int sticky = 0) {
   return IeeeValue<F>(RoundToIeee<F>(v, sticky));
 }
 
+// round_half_even(v) for |v| <= 2^51, in two additions (the host rounds to nearest even).
+inline double RoundHalfEvenSmall(double v) {
+  return (v + 0x1.8p52) - 0x1.8p52;
+}
+
 // The three formats by number, for kernels that hold a list of working types:
 // 0 float32, 1 float16, 2 bfloat16.
 inline int IeeeFormatIndex(const ElementType& t) {

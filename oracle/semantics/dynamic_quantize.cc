@@ -1,12 +1,18 @@
 #include "oracle/semantics/dynamic_quantize.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "oracle/core/codec.h"
+#include "oracle/core/dyadic.h"
 #include "oracle/core/fast_codec.h"
-#include "oracle/semantics/quantize.h"
+#include "oracle/core/ieee_round.h"
+#include "oracle/core/quotient.h"
+#include "oracle/semantics/quantize_kernel.h"
+#include "oracle/semantics/strategy_writer.h"
 
 namespace qconform {
 namespace {
@@ -36,13 +42,99 @@ void SetFree(OutputEvaluation& o) {
   o.implementation_defined.assign(o.exact.size(), 1);
 }
 
+const ElementType& U8Type() {
+  return ElementTypeOf(DataType::kUint8);
+}
+
+// y in double and float arithmetic: the procedure's RN32(x / y_scale) is the host's float
+// division; the reciprocal's RN32(x * RN32(1 / y_scale)) its float product; the exact quotient
+// through QuantizeLinear's kernel. Each rounds half to even once more and saturates.
+void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quotient,
+           size_t by_reciprocal, OutputEvaluation& y) {
+  const float scale = std::bit_cast<float>(p.y_scale);
+  const float reciprocal = 1.0f / scale;
+  const double zero_point = p.y_zero_point;
+  const QuantizeKernel kernel(F32(), F32(), U8Type(), Saturation::kSaturate, {});
+  const QuantizeKernel::Run run = kernel.MakeRun(p.y_scale, p.y_zero_point);
+  const auto to_uint8 = [zero_point](double v) {  // round_half_even(v) + y_zero_point, saturated
+    const double c = v < -0x1p40 ? -0x1p40 : v > 0x1p40 ? 0x1p40 : v;
+    const double k = RoundHalfEvenSmall(c) + zero_point;
+    return static_cast<uint8_t>(k < 0 ? 0 : k > 255 ? 255 : k);
+  };
+  constexpr int64_t kChunk = 4096;
+  Codes quotient(8, kChunk, Codes::kUninitialized), product(8, kChunk, Codes::kUninitialized);
+  std::vector<uint8_t> free_flags(kChunk);  // never set: x is finite here
+  StrategyWriter writer(y, 8);
+  const auto n = static_cast<int64_t>(x.size());
+  const auto* xs = reinterpret_cast<const uint8_t*>(x.data());
+  for (int64_t first = 0; first < n; first += kChunk) {
+    const int64_t count = std::min(kChunk, n - first);
+    uint8_t* exact = y.exact.data() + first;
+    for (int64_t i = 0; i < count; ++i) {
+      float v;
+      std::memcpy(&v, xs + 4 * (first + i), 4);
+      exact[i] = to_uint8(v / scale);
+      // The reciprocal's product rounds to float32; the zero point is added before rounding.
+      const double sum = static_cast<double>(v * reciprocal) + zero_point;
+      const double k = RoundHalfEvenSmall(sum < -0x1p40 ? -0x1p40 : sum > 0x1p40 ? 0x1p40 : sum);
+      product.data()[i] = static_cast<uint8_t>(k < 0 ? 0 : k > 255 ? 255 : k);
+    }
+    uint8_t* quotient_out = quotient.data();
+    kernel.FastRun(xs + 4 * first, 4, count, run, &quotient_out, free_flags.data());
+    writer.PutChunk(exact_quotient, first, count, quotient.data());
+    writer.PutChunk(by_reciprocal, first, count, product.data());
+  }
+}
+
+// The same in dyadic integers: QuantizeLinear's multiprecision path gives the exact quotient
+// and the float32 one; the reciprocal is RN32(1 / y_scale) as a 128-bit quotient, the product
+// exact in 64 bits, rounded to float32, the zero point added, rounded to an integer.
+void MultiprecisionY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quotient,
+                     size_t by_reciprocal, OutputEvaluation& y) {
+  const QuantizeKernel kernel(F32(), F32(), U8Type(), Saturation::kSaturate, {&F32()});
+  const QuantizeKernel::Run run = kernel.MakeRun(p.y_scale, p.y_zero_point);
+  const Dyadic one{false, 1, 0};
+  // nullopt when 1 / y_scale overflows float32 (a subnormal y_scale): then IEEE arithmetic.
+  const uint32_t reciprocal_code =
+      EncodeQuotient(F32(), one, *DecodeDyadic(F32(), p.y_scale), Saturation::kNone);
+  const std::optional<Dyadic> reciprocal = DecodeDyadic(F32(), reciprocal_code);
+  const Dyadic minus_zero_point{true, p.y_zero_point, 0};
+  const auto by_reciprocal_code = [&](uint32_t xc) -> uint32_t {
+    const std::optional<Dyadic> product =
+        reciprocal
+            ? DecodeDyadic(F32(), EncodeDyadic(F32(), *DecodeDyadic(F32(), xc) * *reciprocal))
+            : std::nullopt;
+    if (!product) {
+      const double v =
+          static_cast<double>(std::bit_cast<float>(xc) * std::bit_cast<float>(reciprocal_code));
+      return static_cast<uint32_t>(std::clamp(std::nearbyint(v + p.y_zero_point), 0.0, 255.0));
+    }
+    // Below 1/4 the product cannot move round(product + zero point) off the zero point (and
+    // would align to more bits than a Dyadic holds).
+    const bool small = product->m == 0 || 63 - std::countl_zero(product->m) + product->e < -2;
+    const int64_t k =
+        small ? p.y_zero_point : RoundQuotientToInteger(*product - minus_zero_point, one);
+    return static_cast<uint32_t>(std::clamp<int64_t>(k, 0, 255));
+  };
+  StrategyWriter writer(y, 8);
+  uint32_t codes[3];
+  for (size_t i = 0; i < x.size(); ++i) {
+    uint32_t two[2];
+    kernel.Multiprecision(x[i], run, two);  // exact quotient, float32 quotient
+    codes[0] = two[1];
+    codes[1 + exact_quotient] = two[0];
+    codes[1 + by_reciprocal] = by_reciprocal_code(x[i]);
+    writer.Put(static_cast<int64_t>(i), codes);
+  }
+}
+
 }  // namespace
 
 DynamicQuantizeParameters DynamicQuantizeParametersOf(const Codes& x) {
   // min and max of floats are exact in double; x_min <= 0 <= x_max by the formula.
   double lo = 0, hi = 0;
   for (size_t i = 0; i < x.size(); ++i) {
-    const double v = DecodeDouble(F32(), x[i]);
+    const double v = std::bit_cast<float>(x[i]);
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
@@ -53,7 +145,8 @@ DynamicQuantizeParameters DynamicQuantizeParametersOf(const Codes& x) {
   return {Code32(y_scale), Encode(U8(), zero_point, Saturation::kSaturate).value_or(0)};
 }
 
-DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema) {
+DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema,
+                                         const EvaluateOptions& options) {
   DynamicQuantizeResult r;
   const auto add = [&](std::string_view id, const std::string& message) {
     r.findings.push_back({&RuleById(id), schema.label() + ": " + message});
@@ -128,31 +221,26 @@ DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema) 
 
   // y: QuantizeLinear with the float32 division (the procedure), and the row's alternatives
   // (the exact quotient, the reciprocal), in the row's order.
+  std::vector<Strategy> order;
   for (Strategy s : schema.strategies) {
-    if (s != Strategy::kExact)
-      y.alternatives.push_back({std::string(StrategyName(s)), Codes(8, n)});
+    if (s == Strategy::kExact) continue;
+    y.alternatives.push_back({std::string(StrategyName(s)), Codes(), true});
+    order.push_back(s);
   }
-  const auto alternative = [&](Strategy s) -> Codes& {
-    for (StrategyOutput& a : y.alternatives) {
-      if (a.strategy == StrategyName(s)) return a.codes;
+  const auto position = [&](Strategy s) -> size_t {
+    const auto it = std::find(order.begin(), order.end(), s);
+    if (it == order.end()) {
+      throw std::logic_error("DynamicQuantizeLinear's schema row lacks " +
+                             std::string(StrategyName(s)));
     }
-    throw std::logic_error("DynamicQuantizeLinear's schema row lacks " +
-                           std::string(StrategyName(s)));
+    return static_cast<size_t>(it - order.begin());
   };
-  Codes& exact_quotient = alternative(Strategy::kExactQuotient);
-  Codes& by_reciprocal = alternative(Strategy::kReciprocal);
-  const Exact reciprocal = RN32(Exact::Integer(1) / scale);
-  const Exact zero_point = Exact::Integer(p.y_zero_point);
-  for (size_t i = 0; i < n; ++i) {
-    const auto quantize = [&](const ElementType* working) {
-      return *QuantizeElement(F32(), x->codes[i], F32(), p.y_scale, p.y_zero_point, working, U8(),
-                              Saturation::kSaturate)
-                  .code;
-    };
-    y.exact.set(i, quantize(&F32()));
-    exact_quotient.set(i, quantize(nullptr));
-    const Exact product = RN32(Decode(F32(), x->codes[i]) * reciprocal);
-    by_reciprocal.set(i, *Encode(U8(), product + zero_point, Saturation::kSaturate));
+  const size_t exact_quotient = position(Strategy::kExactQuotient);
+  const size_t by_reciprocal = position(Strategy::kReciprocal);
+  if (options.fast_path) {
+    FastY(x->codes, p, exact_quotient, by_reciprocal, y);
+  } else {
+    MultiprecisionY(x->codes, p, exact_quotient, by_reciprocal, y);
   }
   y.describe_inputs = [xt = x, p](int64_t i) {
     return "x=" + DescribeCode(F32(), xt->codes[i]) + " y_scale=" + DescribeCode(F32(), p.y_scale) +

@@ -25,7 +25,10 @@ struct DynamicQuantizeResult {
   std::vector<OracleOutcome> other_outcomes;
 };
 
-DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema);
+// options.fast_path: host float arithmetic and QuantizeLinear's fast kernel; off: dyadic
+// integers. Both agree (tested).
+DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema,
+                                         const EvaluateOptions& options = {});
 
 // The scalar steps of the procedure, for tests and `qconform explain`.
 struct DynamicQuantizeParameters {

@@ -51,8 +51,9 @@ OracleResult RunQuantize(const Case& c, const OpSchema& schema, const EvaluateOp
   return r;
 }
 
-OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOptions&) {
-  DynamicQuantizeResult d = RunDynamicQuantize(c, schema);
+OracleResult RunDynamic(const Case& c, const OpSchema& schema,
+                        const EvaluateOptions& options) {
+  DynamicQuantizeResult d = RunDynamicQuantize(c, schema, options);
   OracleResult r;
   r.findings = std::move(d.findings);
   r.outputs = std::move(d.outputs);

@@ -171,10 +171,10 @@ void QuantizeKernel::FastRun(const uint8_t* x, int x_width, int64_t count, const
         free_flags[i] = 1;
         continue;
       }
-      // Beyond 2^40, y saturates whatever the rounding; below, adding and subtracting
-      // 1.5 * 2^52 rounds half to even. Only a half-integer double asks the remainder.
+      // Beyond 2^40, y saturates whatever the rounding. Only a half-integer double asks the
+      // remainder.
       const double c = q < -0x1p40 ? -0x1p40 : q > 0x1p40 ? 0x1p40 : q;
-      double t = (c + 0x1.8p52) - 0x1.8p52;
+      double t = RoundHalfEvenSmall(c);
       if (std::fabs(c - t) == 0.5) t = RoundToInteger(c, QuotientSticky(xv, run.scale, q));
       const double k = t + run.zero_point;
       const double clamped = k < lowest_ ? lowest_ : k > highest_ ? highest_ : k;

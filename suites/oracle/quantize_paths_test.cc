@@ -7,6 +7,7 @@
 
 #include "oracle/core/codec.h"
 #include "oracle/core/prng.h"
+#include "oracle/semantics/quantize.h"
 #include "suites/oracle/dq_test_util.h"
 
 namespace qconform {
@@ -18,29 +19,32 @@ using D = DataType;
 // Prints the first differing element of two paths' output, with its inputs.
 ::testing::AssertionResult SameOutputs(const OracleResult& a, const OracleResult& b,
                                        const char* a_name, const char* b_name) {
-  if (a.outputs.size() != 1 || b.outputs.size() != 1) {
+  if (a.outputs.empty() || a.outputs.size() != b.outputs.size()) {
     return ::testing::AssertionFailure() << "no output: " << Describe(a) << " / " << Describe(b);
   }
-  const OutputEvaluation& x = a.outputs[0];
-  const OutputEvaluation& y = b.outputs[0];
-  const ElementType& t = *FindElementType(x.data_type);
-  const size_t n = x.exact.size();
-  for (size_t k = 0; k <= x.alternatives.size(); ++k) {
-    const std::string strategy = k == 0 ? "exact" : x.alternatives[k - 1].strategy;
-    for (size_t i = 0; i < n; ++i) {
-      if (x.is_free(i) != y.is_free(i)) {
-        return ::testing::AssertionFailure()
-               << "element " << i << " (" << x.describe_inputs(static_cast<int64_t>(i))
-               << ") is implementation-defined on one path only";
-      }
-      if (x.is_free(i)) continue;
-      const uint32_t u = k == 0 ? x.exact[i] : x.alternative(k - 1, i);
-      const uint32_t v = k == 0 ? y.exact[i] : y.alternative(k - 1, i);
-      if (u != v) {
-        return ::testing::AssertionFailure()
-               << strategy << " element " << i << " (" << x.describe_inputs(static_cast<int64_t>(i))
-               << "): " << a_name << " " << DescribeCode(t, u) << ", " << b_name << " "
-               << DescribeCode(t, v);
+  for (size_t o = 0; o < a.outputs.size(); ++o) {
+    const OutputEvaluation& x = a.outputs[o];
+    const OutputEvaluation& y = b.outputs[o];
+    const ElementType& t = *FindElementType(x.data_type);
+    for (size_t k = 0; k <= x.alternatives.size(); ++k) {
+      const std::string strategy = k == 0 ? "exact" : x.alternatives[k - 1].strategy;
+      for (size_t i = 0; i < x.exact.size(); ++i) {
+        const auto inputs = [&] {
+          return x.describe_inputs ? x.describe_inputs(static_cast<int64_t>(i)) : std::string();
+        };
+        if (x.is_free(i) != y.is_free(i)) {
+          return ::testing::AssertionFailure() << x.name << "[" << i << "] (" << inputs()
+                                               << ") is implementation-defined on one path only";
+        }
+        if (x.is_free(i)) continue;
+        const uint32_t u = k == 0 ? x.exact[i] : x.alternative(k - 1, i);
+        const uint32_t v = k == 0 ? y.exact[i] : y.alternative(k - 1, i);
+        if (u != v) {
+          return ::testing::AssertionFailure()
+                 << x.name << " " << strategy << " element " << i << " (" << inputs()
+                 << "): " << a_name << " " << DescribeCode(t, u) << ", " << b_name << " "
+                 << DescribeCode(t, v);
+        }
       }
     }
   }
@@ -166,6 +170,73 @@ TEST(QuantizePaths, EveryVersionAndTypeAtTheEdgesAndAtRandom) {
   std::printf("[ paths ] %lld cases, fast == multiprecision == reference\n",
               static_cast<long long>(cases));
   EXPECT_GT(cases, 200);
+}
+
+}  // namespace
+}  // namespace qconform
+
+namespace qconform {
+namespace {
+
+using namespace qconform::testing;
+
+// DynamicQuantizeLinear's y on both paths, against the rationals element by element: the
+// procedure (f32 quotient), the exact quotient, and the reciprocal's float32 product, for
+// ranges that put many quotients at ties, tiny ranges and random floats.
+TEST(QuantizePaths, DynamicQuantizeLinearFastEqualsMultiprecisionEqualsRationals) {
+  Prng prng(29);
+  const ElementType& f32 = ElementTypeOf(DataType::kFloat);
+  const ElementType& u8 = ElementTypeOf(DataType::kUint8);
+  int64_t elements = 0, differ = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    // x spans [lo, hi] (lo <= 0 <= hi), so y_scale is the procedure's RN32(RN32(hi - lo) / 255);
+    // the other values sit at and beside the quotients' ties (k + 0.5) * y_scale.
+    const double range = trial < 4 ? 1.0 : trial < 8 ? 1e-30 * (trial + 1) : 1e4 * trial;
+    const auto hi = static_cast<float>(range), lo = static_cast<float>(trial % 2 ? -range / 3 : 0);
+    const float scale = (hi - lo) / 255.0f;
+    std::vector<double> xs = {lo, hi};
+    for (int k = 0; k < 2000; ++k) {
+      const double tie = (static_cast<double>(prng.Below(255)) + 0.5) * static_cast<double>(scale) +
+                         static_cast<double>(lo);
+      const auto near = std::clamp(static_cast<float>(tie), lo, hi);
+      const auto random =
+          static_cast<float>(lo + static_cast<double>(prng.Below(1 << 20)) / 1048576.0 * (hi - lo));
+      xs.push_back(k % 4 == 0   ? near
+                   : k % 4 == 1 ? std::max(lo, std::nextafter(near, -INFINITY))
+                   : k % 4 == 2 ? std::min(hi, std::nextafter(near, INFINITY))
+                                : random);
+    }
+    const Case c = MakeCase("DynamicQuantizeLinear", 11,
+                            {MakeTensor(DataType::kFloat, {static_cast<int64_t>(xs.size())}, xs)},
+                            {}, "", "dynql");
+    const OracleResult fast = RunOracle(c, {.fast_path = true});
+    const OracleResult multiprecision = RunOracle(c, {.fast_path = false});
+    ASSERT_EQ(fast.outputs.size(), 3u) << Describe(fast);
+    EXPECT_TRUE(SameOutputs(fast, multiprecision, "fast", "multiprecision")) << "range " << range;
+    // The rationals, from the parameters the oracle computed (tested in
+    // dynamic_quantize_test.cc against host float arithmetic).
+    const uint32_t y_scale = fast.outputs[1].exact[0], zp = fast.outputs[2].exact[0];
+    const OutputEvaluation& y = fast.outputs[0];
+    const Exact reciprocal =
+        Decode(f32, *Encode(f32, Exact::Integer(1) / Decode(f32, y_scale), Saturation::kNone));
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const uint32_t xc = c.inputs[0]->codes[i];
+      const auto quantize = [&](const ElementType* working) {
+        return *QuantizeElement(f32, xc, f32, y_scale, zp, working, u8, Saturation::kSaturate).code;
+      };
+      const Exact product =
+          Decode(f32, *Encode(f32, Decode(f32, xc) * reciprocal, Saturation::kNone));
+      const uint32_t by_reciprocal =
+          *Encode(u8, product + Exact::Integer(zp), Saturation::kSaturate);
+      ASSERT_EQ(y.exact[i], quantize(&f32)) << "x=" << xs[i];
+      ASSERT_EQ(y.alternative(0, i), quantize(nullptr)) << "x=" << xs[i];
+      ASSERT_EQ(y.alternative(1, i), by_reciprocal) << "x=" << xs[i];
+      differ += y.alternative(0, i) != y.exact[i];
+    }
+    elements += static_cast<int64_t>(xs.size());
+  }
+  EXPECT_EQ(elements, 24024);
+  EXPECT_GT(differ, 100) << "ties must separate the exact quotient from the procedure";
 }
 
 }  // namespace
