@@ -144,9 +144,9 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
   };
   std::vector<uint32_t> one(strategies);
   // The fast path: the kernel over chunks of a run (dequantize_kernel.h), its rechecked
-  // elements through the multiprecision path. Narrow x (at most 8 bits): within a run, y
-  // depends on x's code alone, so each strategy's result for every code is a table that serves
-  // the whole run, when the run is at least twice the table.
+  // elements through the multiprecision path. Narrow x (at most 8 bits) on the kernel's double
+  // path: within a run, y depends on x's code alone, so each strategy's result for every code
+  // is a table that serves the whole run.
   const DequantizeKernel kernel(xt, out, working);
   constexpr int64_t kChunk = 4096;
   const size_t table_size = size_t{1} << (xt.bits <= 8 ? xt.bits : 0);
@@ -177,6 +177,7 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
       continue;
     }
     const double zp = zc ? DecodeDouble(xt, *zc) : 0.0, s = DecodeDouble(st, sc);
+    const DequantizeKernel::Plan plan = kernel.PlanRun(zp, s);
     // Runs the kernel on x's codes from `first` on (-1: every code, for a table) into the
     // exact target and the alternatives' scratch, then settles its rechecks.
     const auto evaluate = [&](int64_t first, int64_t count, uint8_t* exact_target) {
@@ -184,9 +185,9 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
       for (size_t j = 1; j < strategies; ++j) outputs[j] = scratch[j].data();
       recheck.clear();
       if (first < 0) {
-        kernel.Run(iota.data(), 1, count, zp, s, outputs.data(), recheck);
+        kernel.Run(plan, iota.data(), 1, count, zp, s, outputs.data(), recheck);
       } else {
-        kernel.Run(x.codes.data() + first * x_width, x_width, count, zp, s, outputs.data(),
+        kernel.Run(plan, x.codes.data() + first * x_width, x_width, count, zp, s, outputs.data(),
                    recheck);
       }
       for (const int64_t r : recheck) {
@@ -199,12 +200,13 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
         }
       }
     };
-    if (xt.bits <= 8 && static_cast<size_t>(e - b) >= 2 * table_size) {
+    // Narrow x on the double path: a table per run, when the run is at least twice the table.
+    if (!plan.float_path && xt.bits <= 8 && static_cast<size_t>(e - b) >= 2 * table_size) {
       evaluate(-1, static_cast<int64_t>(table_size), scratch[0].data());
       const auto mask = static_cast<uint32_t>(table_size - 1);
       GatherRun(x.codes, b, e, scratch[0], mask, result.exact);
       for (size_t j = 0; j + 1 < strategies; ++j) {
-        const Codes& t = scratch[1 + j];
+        const Codes& t = plan.computed[j] ? scratch[1 + j] : scratch[0];
         const size_t bytes = table_size * static_cast<size_t>(out_width);
         if (result.alternatives[j].same_as_exact &&
             std::memcmp(t.data(), scratch[0].data(), bytes) == 0) {
@@ -220,8 +222,13 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
       const int64_t count = std::min(kChunk, e - c);
       uint8_t* exact = result.exact.data() + c * out_width;
       evaluate(c, count, exact);
-      for (size_t j = 0; j + 1 < strategies; ++j)
-        writer.PutChunk(j, c, count, scratch[1 + j].data());
+      for (size_t j = 0; j + 1 < strategies; ++j) {
+        if (plan.computed[j]) {
+          writer.PutChunk(j, c, count, scratch[1 + j].data());
+        } else {
+          writer.PutSameAsExact(j, c, count);
+        }
+      }
     }
     b = e;
   }

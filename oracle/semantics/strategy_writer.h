@@ -38,6 +38,15 @@ class StrategyWriter {
     }
   }
 
+  // Elements [first, first + count) of alternative j equal the exact ones (already written).
+  void PutSameAsExact(size_t j, int64_t first, int64_t count) {
+    StrategyOutput& a = output_.alternatives[j];
+    if (a.same_as_exact) return;
+    const int width = output_.exact.width();
+    std::memcpy(a.codes.data() + first * width, output_.exact.data() + first * width,
+                static_cast<size_t>(count * width));
+  }
+
   // Elements [first, first + count) of alternative j, in y's width, the exact ones already
   // written: copied unless they equal the exact ones and the alternative still does.
   void PutChunk(size_t j, int64_t first, int64_t count, const uint8_t* codes) {

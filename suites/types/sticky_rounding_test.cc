@@ -98,6 +98,32 @@ TEST(StickyRounding, Float32MatchesTheCodec) {
   }
 }
 
+// The branch-free float32 -> float16/bfloat16 conversion of the kernels, on every float32 value
+// next to a float16 or bfloat16 code or midpoint and on random float32 codes (NaN unsigned).
+TEST(StickyRounding, FloatToIeeeMatchesTheCodec) {
+  Prng prng(9);
+  std::vector<float> values;
+  for (D type : {D::kFloat16, D::kBfloat16}) {
+    for (const double v : Neighbourhoods(ElementTypeOf(type))) {
+      const auto f = static_cast<float>(v);
+      for (float w : {f, std::nextafter(f, INFINITY), std::nextafter(f, -INFINITY)}) {
+        values.push_back(w);
+      }
+    }
+  }
+  for (int i = 0; i < 400000; ++i) values.push_back(std::bit_cast<float>(prng.Next32()));
+  const ElementType& f16 = ElementTypeOf(D::kFloat16);
+  const ElementType& bf16 = ElementTypeOf(D::kBfloat16);
+  for (const float f : values) {
+    const double v = f;
+    ASSERT_EQ(FloatToIeee<Float16Format>(f), *EncodeDouble(f16, v, Saturation::kNone)) << v;
+    ASSERT_EQ(FloatToIeee<Bfloat16Format>(f), *EncodeDouble(bf16, v, Saturation::kNone)) << v;
+    ASSERT_EQ(FloatToIeee<Float32Format>(f),
+              *EncodeDouble(ElementTypeOf(D::kFloat), v, Saturation::kNone))
+        << v;
+  }
+}
+
 // Integer and float8 targets: a half-integer (a midpoint) with a sticky half-unit is no tie.
 TEST(StickyRounding, IntegerAndFloat8TargetsBreakTiesByTheStickyUnit) {
   for (D type : {D::kInt8, D::kUint8, D::kInt16, D::kInt4, D::kFloat8E4M3FN, D::kFloat8E5M2,
