@@ -32,12 +32,31 @@ void Store(uint8_t* out, int64_t i, uint32_t code) {
   std::memcpy(out + i * static_cast<int64_t>(sizeof(Code)), &c, sizeof(Code));  // little-endian
 }
 
+// x's codes as numbers, typed so that the loops over them vectorize: integer x of `Bits` bits
+// in storage T (sub-byte codes one per byte, sign-extended by shifts), as float or double.
+template <class T, int Bits, bool Signed>
+struct IntegerX {
+  const T* x;
+  int32_t value(int64_t i) const {
+    if constexpr (Bits == 8 * sizeof(T)) {
+      return static_cast<int32_t>(x[i]);
+    } else if constexpr (Signed) {
+      return static_cast<int32_t>(static_cast<int8_t>(static_cast<uint8_t>(x[i] << (8 - Bits)))) >>
+             (8 - Bits);
+    } else {
+      return static_cast<int32_t>(x[i]);
+    }
+  }
+};
+
 // The float path: d = x - zero point and the scale are float32 values, and float32
 // multiplication rounds their product once (or not at all); one conversion to y.
 template <class Out, class ReadFloat>
 void FloatRun(ReadFloat read, int64_t count, float scale, const std::vector<int>& working,
               const std::vector<uint8_t>& computed, uint8_t* const* outputs) {
-  for (int64_t i = 0; i < count; ++i) Store<Out>(outputs[0], i, FloatToIeee<Out>(read(i) * scale));
+  // The output through a local pointer that nothing else aliases, so the loop vectorizes.
+  uint8_t* __restrict exact = outputs[0];
+  for (int64_t i = 0; i < count; ++i) Store<Out>(exact, i, FloatToIeee<Out>(read(i) * scale));
   for (size_t j = 0; j < working.size(); ++j) {
     if (!computed[j]) continue;
     // Only the output type's strategy can differ here: its operands rounded to y's type
@@ -46,31 +65,51 @@ void FloatRun(ReadFloat read, int64_t count, float scale, const std::vector<int>
       return static_cast<float>(IeeeValue<Out>(FloatToIeee<Out>(v)));
     };
     const float scale_rounded = round(scale);
+    uint8_t* __restrict out = outputs[1 + j];
     for (int64_t i = 0; i < count; ++i) {
-      Store<Out>(outputs[1 + j], i, FloatToIeee<Out>(round(read(i)) * scale_rounded));
+      Store<Out>(out, i, FloatToIeee<Out>(round(read(i)) * scale_rounded));
     }
   }
 }
 
 // The double path: the product rounded once to a double, boundaries rechecked; a working
 // type's product is a product of two operands of at most 24 bits, exact in a double.
+template <class Out, class W, class Read>
+void WorkingRun(Read read, int64_t count, double zero_point, double scale,
+                uint8_t* __restrict out) {
+  const double scale_rounded = RoundValueIeee<W>(scale);
+  for (int64_t i = 0; i < count; ++i) {
+    const double p = RoundValueIeee<W>(RoundValueIeee<W>(read(i) - zero_point) * scale_rounded);
+    Store<Out>(out, i, RoundToIeee<Out>(p));
+  }
+}
+
 template <class Out, class Read>
 void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool check,
                const std::vector<int>& working, const std::vector<uint8_t>& computed,
                uint8_t* const* outputs, std::vector<int64_t>& recheck) {
+  bool any = false;
+  uint8_t* __restrict exact = outputs[0];
   for (int64_t i = 0; i < count; ++i) {
-    Store<Out>(outputs[0], i, RoundToIeee<Out>((read(i) - zero_point) * scale));
+    const double p = (read(i) - zero_point) * scale;
+    Store<Out>(exact, i, RoundToIeee<Out>(p));
+    if (check) any |= MayBeBoundary<Out>(p);
   }
-  for (int64_t i = 0; check && i < count; ++i) {
+  for (int64_t i = 0; any && i < count; ++i) {
     if (MayBeBoundary<Out>((read(i) - zero_point) * scale)) recheck.push_back(i);
   }
   for (size_t j = 0; j < working.size(); ++j) {
     if (!computed[j]) continue;
-    const int f = working[j];
-    const double scale_rounded = RoundValueTo(f, scale);
-    for (int64_t i = 0; i < count; ++i) {
-      const double p = RoundValueTo(f, RoundValueTo(f, read(i) - zero_point) * scale_rounded);
-      Store<Out>(outputs[1 + j], i, RoundToIeee<Out>(p));
+    switch (working[j]) {
+      case 0:
+        WorkingRun<Out, Float32Format>(read, count, zero_point, scale, outputs[1 + j]);
+        break;
+      case 1:
+        WorkingRun<Out, Float16Format>(read, count, zero_point, scale, outputs[1 + j]);
+        break;
+      default:
+        WorkingRun<Out, Bfloat16Format>(read, count, zero_point, scale, outputs[1 + j]);
+        break;
     }
   }
 }
@@ -134,38 +173,48 @@ void DequantizeKernel::Run(const Plan& plan, const uint8_t* x, int x_width, int6
     using Out = decltype(out_format);
     if (plan.float_path) {
       const auto zp = static_cast<float>(zero_point), s = static_cast<float>(scale);
-      if (x_width == 1) {
-        const float* table = decoded_float_.data();
-        return FloatRun<Out>([x, table, zp](int64_t i) { return table[x[i]] - zp; }, count, s,
-                             working_, plan.computed, outputs);
+      const auto run = [&](auto reader) {
+        FloatRun<Out>([reader, zp](int64_t i) { return static_cast<float>(reader.value(i)) - zp; },
+                      count, s, working_, plan.computed, outputs);
+      };
+      switch (x_type_.is_float() ? 0 : x_type_.bits * 2 + (is_signed ? 1 : 0)) {
+        case 0: {
+          const float* table = decoded_float_.data();
+          return FloatRun<Out>([x, table, zp](int64_t i) { return table[x[i]] - zp; }, count, s,
+                               working_, plan.computed, outputs);
+        }
+        case 2 * 2 + 1:
+          return run(IntegerX<uint8_t, 2, true>{x});
+        case 2 * 2:
+          return run(IntegerX<uint8_t, 2, false>{x});
+        case 4 * 2 + 1:
+          return run(IntegerX<uint8_t, 4, true>{x});
+        case 4 * 2:
+          return run(IntegerX<uint8_t, 4, false>{x});
+        case 8 * 2 + 1:
+          return run(IntegerX<int8_t, 8, true>{reinterpret_cast<const int8_t*>(x)});
+        case 8 * 2:
+          return run(IntegerX<uint8_t, 8, false>{x});
+        case 16 * 2 + 1:  // Codes' storage is aligned for its width
+          return run(IntegerX<int16_t, 16, true>{reinterpret_cast<const int16_t*>(x)});
+        default:
+          return run(IntegerX<uint16_t, 16, false>{reinterpret_cast<const uint16_t*>(x)});
       }
-      return FloatRun<Out>(
-          [x, is_signed, zp](int64_t i) {
-            uint16_t c;
-            std::memcpy(&c, x + 2 * i, 2);
-            return (is_signed ? static_cast<float>(static_cast<int16_t>(c))
-                              : static_cast<float>(c)) -
-                   zp;
-          },
-          count, s, working_, plan.computed, outputs);
     }
     if (x_width == 1) {
       const double* table = decoded_.data();
       return DoubleRun<Out>([x, table](int64_t i) { return table[x[i]]; }, count, zero_point, scale,
                             plan.check, working_, plan.computed, outputs, recheck);
     }
-    const auto read = [x, x_width, is_signed](int64_t i) {
-      if (x_width == 2) {
-        uint16_t c;
-        std::memcpy(&c, x + 2 * i, 2);
-        return is_signed ? static_cast<double>(static_cast<int16_t>(c)) : static_cast<double>(c);
-      }
-      uint32_t c;
-      std::memcpy(&c, x + 4 * i, 4);
-      return is_signed ? static_cast<double>(static_cast<int32_t>(c)) : static_cast<double>(c);
+    const auto run = [&](auto reader) {
+      DoubleRun<Out>([reader](int64_t i) { return static_cast<double>(reader.value(i)); }, count,
+                     zero_point, scale, plan.check, working_, plan.computed, outputs, recheck);
     };
-    DoubleRun<Out>(read, count, zero_point, scale, plan.check, working_, plan.computed, outputs,
-                   recheck);
+    if (x_width == 2 && is_signed)
+      return run(IntegerX<int16_t, 16, true>{reinterpret_cast<const int16_t*>(x)});
+    if (x_width == 2)
+      return run(IntegerX<uint16_t, 16, false>{reinterpret_cast<const uint16_t*>(x)});
+    return run(IntegerX<int32_t, 32, true>{reinterpret_cast<const int32_t*>(x)});
   };
   switch (output_format_) {
     case 0:
