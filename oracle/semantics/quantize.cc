@@ -70,7 +70,8 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
     result.alternatives.push_back({std::string(StrategyName(s)), Codes(), true});
     working.push_back(WorkingType(s, plan));
   }
-  const QuantizeKernel kernel(xt, st, out, plan.saturation, working);
+  QuantizeKernel kernel(xt, st, out, plan.saturation, working);
+  kernel.PrepareFor(n);
   StrategyWriter writer(result, out.bits);
   // docs/semantics.md#d15: where any strategy's quotient is NaN into a type without NaN, the
   // element is left to the implementation.

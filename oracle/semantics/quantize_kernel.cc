@@ -1,5 +1,6 @@
 #include "oracle/semantics/quantize_kernel.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -39,6 +40,10 @@ QuantizeKernel::QuantizeKernel(const ElementType& x_type, const ElementType& sca
       lowest_(output_type.is_integer() ? static_cast<double>(IntegerMin(output_type)) : 0),
       highest_(output_type.is_integer() ? static_cast<double>(IntegerMax(output_type)) : 0) {
   for (const ElementType* w : working) working_.push_back(IeeeFormatIndex(*w));
+  if (working_.size() > kMaxWorking) throw std::logic_error("QuantizeKernel: too many strategies");
+  if (output_type.is_float() && output_type.fp.has_subnormals && output_type.fp.has_sign) {
+    encoder_.emplace(output_type, saturation);
+  }
 }
 
 QuantizeKernel::Run QuantizeKernel::MakeRun(uint32_t scale,
@@ -49,15 +54,14 @@ QuantizeKernel::Run QuantizeKernel::MakeRun(uint32_t scale,
   r.zero_point = zero_point ? DecodeDouble(output_type_, *zero_point) : 0.0;
   r.zero_point_nonzero = r.zero_point != 0 || std::isnan(r.zero_point);
   r.zero_point_dyadic = zero_point ? DecodeDyadic(output_type_, *zero_point) : Dyadic{};
-  for (const int f : working_) {
-    r.scale_rounded.push_back(RoundValueTo(f, r.scale));
-    const double v = r.scale_rounded.back();
+  for (size_t j = 0; j < working_.size(); ++j) {
+    const double v = r.scale_rounded[j] = RoundValueTo(working_[j], r.scale);
     // A rounded scale is a finite double or an infinity; its dyadic form from its float32
     // code (every working value is a float32 value).
-    r.scale_rounded_dyadic.push_back(
-        std::isfinite(v) ? DecodeDyadic(ElementTypeOf(DataType::kFloat),
-                                        std::bit_cast<uint32_t>(static_cast<float>(v)))
-                         : std::nullopt);
+    r.scale_rounded_dyadic[j] = std::isfinite(v)
+                                    ? DecodeDyadic(ElementTypeOf(DataType::kFloat),
+                                                   std::bit_cast<uint32_t>(static_cast<float>(v)))
+                                    : std::nullopt;
   }
   return r;
 }
@@ -152,41 +156,143 @@ bool QuantizeKernel::Multiprecision(uint32_t x, const Run& run, uint32_t* codes)
   return true;
 }
 
+// The common cases' loops, each strategy in a loop of its own: the exact quotient in double,
+// float32's in float (x and y_scale are float32 values, and float division rounds once).
+// Returns false when some element needs Fast (a NaN, or a quotient on a rounding boundary of
+// y, where the remainder decides).
+template <class ReadX>
+bool QuantizeKernel::Loops(ReadX read, int64_t count, const Run& run,
+                           uint8_t* const* outputs) const {
+  const double scale = run.scale, zero_point = run.zero_point;
+  const auto scale32 = static_cast<float>(scale);
+  bool settled = true;
+  if (output_type_.is_integer()) {
+    const double lowest = lowest_, highest = highest_;
+    const uint32_t mask = output_type_.code_mask();
+    // Beyond 2^40 y saturates whatever the rounding; a half-integer double (or NaN) is not
+    // settled here.
+    // Branch-free, so that the loops vectorize: min and max clamp (NaN stays NaN through the
+    // first, and is caught by the settled test).
+    const auto round_to_y = [&](double q, double& t) {
+      const double c = std::min(std::max(q, -0x1p40), 0x1p40);
+      t = RoundHalfEvenSmall(c);
+      const double k = std::min(std::max(t + zero_point, lowest), highest);
+      return static_cast<uint32_t>(static_cast<int32_t>(k)) & mask;
+    };
+    const auto loop = [&](auto code_type) {
+      using Code = decltype(code_type);
+      auto* __restrict exact = reinterpret_cast<Code*>(outputs[0]);
+      for (int64_t i = 0; i < count; ++i) {
+        const double x = read(i), q = x / scale;
+        double t;
+        exact[i] = static_cast<Code>(round_to_y(q, t));
+        // A half-integer quotient is settled when it is exact (q * scale is then an exact
+        // product: q has at most 21 bits below 2^20) or beyond every y's range.
+        const double c = std::min(std::max(q, -0x1p40), 0x1p40);
+        settled &= std::fabs(c - t) < 0.5 || std::fabs(q) > 0x1p20 || q * scale == x;
+      }
+      for (size_t j = 0; j < working_.size(); ++j) {
+        // The float32 quotient is its own exact value: a tie there is a tie, to even.
+        auto* __restrict out = reinterpret_cast<Code*>(outputs[1 + j]);
+        for (int64_t i = 0; i < count; ++i) {
+          double t;
+          out[i] = static_cast<Code>(
+              round_to_y(static_cast<double>(static_cast<float>(read(i)) / scale32), t));
+        }
+      }
+    };
+    if (output_type_.bytes_per_element() == 1) {
+      loop(uint8_t{});
+    } else {
+      loop(uint16_t{});  // Codes' storage is aligned for its width
+    }
+    return settled;
+  }
+  // float8 and float4 y: the double quotient is rounded exactly unless it lies on a rounding
+  // boundary of y (its bits below y's significand and rounding bit all zero).
+  const FloatEncoder& encoder = *encoder_;
+  const uint64_t low = (uint64_t{1} << (51 - output_type_.fp.mantissa_bits)) - 1;
+  uint8_t* __restrict exact = outputs[0];
+  for (int64_t i = 0; i < count; ++i) {
+    const double x = read(i), q = x / scale;
+    uint32_t code;
+    // A quotient on a boundary (at most M + 2 significant bits) is settled when it is exact.
+    settled &=
+        encoder.Encode(q, code) && ((std::bit_cast<uint64_t>(q) & low) != 0 || q * scale == x);
+    exact[i] = static_cast<uint8_t>(code);
+  }
+  for (size_t j = 0; j < working_.size(); ++j) {
+    uint8_t* __restrict out = outputs[1 + j];
+    for (int64_t i = 0; i < count; ++i) {
+      uint32_t code;
+      settled &= encoder.Encode(static_cast<float>(read(i)) / scale32, code);
+      out[i] = static_cast<uint8_t>(code);
+    }
+  }
+  return settled;
+}
+
 void QuantizeKernel::FastRun(const uint8_t* x, int x_width, int64_t count, const Run& run,
                              uint8_t* const* outputs, uint8_t* free_flags) const {
   const int width = output_type_.bytes_per_element();
-  const auto read = [x, x_width](int64_t i) {
+  uint32_t codes[1 + kMaxWorking];
+  const auto read_code = [x, x_width](int64_t i) {
     uint32_t c = 0;
     std::memcpy(&c, x + i * x_width, static_cast<size_t>(x_width));
     return c;
   };
-  // The common case inline: float x, integer y, no working type, finite nonzero scale.
-  if (x_type_.is_float() && output_type_.is_integer() && working_.empty() &&
-      std::isfinite(run.scale) && run.scale != 0) {
-    for (int64_t i = 0; i < count; ++i) {
-      const double xv = DecodeX(read(i));
-      const double q = xv / run.scale;
-      if (q != q) {  // NaN into an integer type
-        Store(outputs[0], width, i, 0);
-        free_flags[i] = 1;
-        continue;
+  const auto element = [&](int64_t i) {
+    if (!Fast(read_code(i), run, codes)) free_flags[i] = 1;
+    for (size_t k = 0; k <= working_.size(); ++k) Store(outputs[k], width, i, codes[k]);
+  };
+  // The loops: float x (float32 values, as is y_scale), float32 working types, integer y or a
+  // float y of one byte without a zero point to add.
+  bool loops = x_type_.is_float() && std::isfinite(run.scale) && run.scale != 0 &&
+               (output_type_.is_integer() ||
+                (encoder_ && output_type_.bits <= 8 && !run.zero_point_nonzero));
+  for (const int f : working_) loops &= f == 0;
+  if (loops) {
+    bool settled;
+    switch (x_type_.id) {
+      case DataType::kFloat16: {
+        const float* values = half_values_.empty() ? nullptr : half_values_.data();
+        const auto* h = reinterpret_cast<const uint16_t*>(x);
+        settled = values != nullptr
+                      ? Loops([h, values](int64_t i) { return static_cast<double>(values[h[i]]); },
+                              count, run, outputs)
+                      : Loops([h](int64_t i) { return IeeeValue<Float16Format>(h[i]); }, count, run,
+                              outputs);
+        break;
       }
-      // Beyond 2^40, y saturates whatever the rounding. Only a half-integer double asks the
-      // remainder.
-      const double c = q < -0x1p40 ? -0x1p40 : q > 0x1p40 ? 0x1p40 : q;
-      double t = RoundHalfEvenSmall(c);
-      if (std::fabs(c - t) == 0.5) t = RoundToInteger(c, QuotientSticky(xv, run.scale, q));
-      const double k = t + run.zero_point;
-      const double clamped = k < lowest_ ? lowest_ : k > highest_ ? highest_ : k;
-      Store(outputs[0], width, i,
-            static_cast<uint32_t>(static_cast<int64_t>(clamped)) & output_type_.code_mask());
+      case DataType::kBfloat16: {
+        const auto* b = reinterpret_cast<const uint16_t*>(x);
+        settled = Loops(
+            [b](int64_t i) {
+              return static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(b[i]) << 16));
+            },
+            count, run, outputs);
+        break;
+      }
+      default: {
+        const auto* f = reinterpret_cast<const float*>(x);
+        settled = Loops([f](int64_t i) { return static_cast<double>(f[i]); }, count, run, outputs);
+        break;
+      }
     }
+    if (settled) return;
+    // Settle what the loops could not, element by element (rare).
+    for (int64_t i = 0; i < count; ++i) element(i);
     return;
   }
-  uint32_t codes[8];
-  for (int64_t i = 0; i < count; ++i) {
-    if (!Fast(read(i), run, codes)) free_flags[i] = 1;
-    for (size_t k = 0; k <= working_.size(); ++k) Store(outputs[k], width, i, codes[k]);
+  for (int64_t i = 0; i < count; ++i) element(i);
+}
+
+void QuantizeKernel::PrepareFor(int64_t elements) {
+  // A float16 x of many elements reads its values from a table of every code.
+  if (x_type_.id != DataType::kFloat16 || elements < 65536 || !half_values_.empty()) return;
+  half_values_.resize(65536);
+  for (uint32_t c = 0; c < 65536; ++c) {
+    half_values_[c] = static_cast<float>(IeeeValue<Float16Format>(c));
   }
 }
 

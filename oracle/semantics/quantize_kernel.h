@@ -16,11 +16,14 @@
 #include "oracle/core/codec.h"
 #include "oracle/core/dyadic.h"
 #include "oracle/core/element_type.h"
+#include "oracle/core/float_encoder.h"
 
 namespace qconform {
 
 class QuantizeKernel {
  public:
+  static constexpr size_t kMaxWorking = 2;  // float32, and the precision type (23+)
+
   // `working`: each alternative strategy's working type (float32, float16 or bfloat16).
   QuantizeKernel(const ElementType& x_type, const ElementType& scale_type,
                  const ElementType& output_type, Saturation saturation,
@@ -31,10 +34,13 @@ class QuantizeKernel {
     double scale = 0, zero_point = 0;  // zero_point: 0 when absent
     bool zero_point_nonzero = false;
     std::optional<Dyadic> scale_dyadic, zero_point_dyadic;
-    std::vector<double> scale_rounded;  // per working type
-    std::vector<std::optional<Dyadic>> scale_rounded_dyadic;
+    double scale_rounded[kMaxWorking] = {};  // per working type
+    std::optional<Dyadic> scale_rounded_dyadic[kMaxWorking];
   };
   Run MakeRun(uint32_t scale, std::optional<uint32_t> zero_point) const;
+
+  // Before a tensor of this many elements: builds what only pays off for large ones.
+  void PrepareFor(int64_t elements);
 
   // One element, every strategy: codes[0] exact, codes[1 + j] working type j. Returns false
   // when a strategy's result is NaN into a type without NaN (the element is then left to the
@@ -44,7 +50,9 @@ class QuantizeKernel {
 
   // The fast path over `count` x codes (x_width bytes each) sharing `run`: outputs[k] receives
   // strategy k's codes (y's width), free_flags[i] is set for an element left to the
-  // implementation. The common case (float x, integer y) runs inline.
+  // implementation. The common cases (float x, float32 working types, integer or float8 y, no
+  // float zero point) run in loops of their own; elements they cannot settle (NaN, a quotient
+  // on a rounding boundary) go through Fast afterwards.
   void FastRun(const uint8_t* x, int x_width, int64_t count, const Run& run,
                uint8_t* const* outputs, uint8_t* free_flags) const;
 
@@ -54,12 +62,17 @@ class QuantizeKernel {
   // point added; nullopt for NaN into a type without NaN.
   std::optional<uint32_t> ToY(double v, int sticky, const Run& run) const;
 
+  template <class ReadX>
+  bool Loops(ReadX read, int64_t count, const Run& run, uint8_t* const* outputs) const;
+
   const ElementType& x_type_;
   const ElementType& scale_type_;
   const ElementType& output_type_;
   Saturation saturation_;
-  std::vector<int> working_;  // 0 float32, 1 float16, 2 bfloat16
-  double lowest_, highest_;   // y's integer range (integer y)
+  std::vector<int> working_;             // 0 float32, 1 float16, 2 bfloat16
+  double lowest_, highest_;              // y's integer range (integer y)
+  std::optional<FloatEncoder> encoder_;  // float y
+  std::vector<float> half_values_;       // float16 x: every code's value
 };
 
 }  // namespace qconform

@@ -11,6 +11,7 @@
 
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
+#include "oracle/core/float_encoder.h"
 #include "oracle/core/ieee_round.h"
 #include "oracle/core/prng.h"
 #include "oracle/core/quotient.h"
@@ -121,6 +122,34 @@ TEST(StickyRounding, FloatToIeeeMatchesTheCodec) {
     ASSERT_EQ(FloatToIeee<Float32Format>(f),
               *EncodeDouble(ElementTypeOf(D::kFloat), v, Saturation::kNone))
         << v;
+  }
+}
+
+// The kernels' float encoder (oracle/core/float_encoder.h) against the codec, for every float
+// output type, both saturation modes, on every code's neighbourhood and random doubles.
+TEST(StickyRounding, FloatEncoderMatchesTheCodec) {
+  Prng prng(10);
+  for (D type : {D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2, D::kFloat8E5M2FNUZ,
+                 D::kFloat4E2M1, D::kFloat16, D::kBfloat16}) {
+    const ElementType& t = ElementTypeOf(type);
+    std::vector<double> values = Neighbourhoods(t);
+    for (int i = 0; i < 20000; ++i) {
+      values.push_back(std::bit_cast<double>((uint64_t{prng.Next32()} << 32) | prng.Next32()));
+      values.push_back(std::ldexp(static_cast<double>(prng.Next32()) - 2147483648.0,
+                                  static_cast<int>(prng.Below(80)) - 70));
+    }
+    for (Saturation saturation : {Saturation::kNone, Saturation::kSaturate}) {
+      const FloatEncoder encoder(t, saturation);
+      for (const double v : values) {
+        uint32_t code = 0;
+        const bool defined = encoder.Encode(v, code);
+        const std::optional<uint32_t> expected = EncodeDouble(t, v, saturation);
+        ASSERT_EQ(defined, expected.has_value()) << t.name << " v=" << v;
+        if (defined) {
+          ASSERT_EQ(code, *expected) << t.name << " v=" << v;
+        }
+      }
+    }
   }
 }
 
