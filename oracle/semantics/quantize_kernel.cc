@@ -208,8 +208,34 @@ bool QuantizeKernel::Loops(ReadX read, int64_t count, const Run& run,
     }
     return settled;
   }
-  // float8 and float4 y: the double quotient is rounded exactly unless it lies on a rounding
-  // boundary of y (its bits below y's significand and rounding bit all zero).
+  // float8 and float4 y of a large tensor: the quotient rounded to float32 (vectorized), then
+  // its code from the table. Rounding twice rounds once unless the float32 value is a rounding
+  // boundary of y (its 19 low bits zero) while the quotient is not that value; float32's own
+  // quotient is exact.
+  if (!float8_codes_.empty()) {
+    const uint8_t* table = float8_codes_.data();
+    const bool has_nan = output_type_.has_nan();
+    const auto code_of = [table](float f) {
+      const uint32_t b = std::bit_cast<uint32_t>(f);
+      return table[((b >> 16) << 1) | ((b & 0xFFFFu) != 0 ? 1u : 0u)];
+    };
+    uint8_t* __restrict exact = outputs[0];
+    for (int64_t i = 0; i < count; ++i) {
+      const double x = read(i), q = x / scale;
+      const auto f = static_cast<float>(q);
+      exact[i] = code_of(f);
+      settled &= ((std::bit_cast<uint32_t>(f) & 0x7FFFFu) != 0 || static_cast<double>(f) == q ||
+                  q * scale == x) &&
+                 (has_nan || f == f);
+    }
+    for (size_t j = 0; j < working_.size(); ++j) {
+      uint8_t* __restrict out = outputs[1 + j];
+      for (int64_t i = 0; i < count; ++i) out[i] = code_of(static_cast<float>(read(i)) / scale32);
+    }
+    return settled;
+  }
+  // Else the double quotient is rounded exactly unless it lies on a rounding boundary of y (its
+  // bits below y's significand and rounding bit all zero) and is inexact.
   const FloatEncoder& encoder = *encoder_;
   const uint64_t low = (uint64_t{1} << (51 - output_type_.fp.mantissa_bits)) - 1;
   uint8_t* __restrict exact = outputs[0];
@@ -288,6 +314,17 @@ void QuantizeKernel::FastRun(const uint8_t* x, int x_width, int64_t count, const
 }
 
 void QuantizeKernel::PrepareFor(int64_t elements) {
+  if (encoder_ && output_type_.bits <= 8 && elements >= (int64_t{1} << 17) &&
+      float8_codes_.empty()) {
+    float8_codes_.resize(size_t{1} << 17);
+    for (uint32_t top = 0; top < 65536; ++top) {
+      for (uint32_t lower = 0; lower < 2; ++lower) {
+        uint32_t code = 0;
+        encoder_->Encode(std::bit_cast<float>((top << 16) | lower), code);  // NaN: checked apart
+        float8_codes_[(top << 1) | lower] = static_cast<uint8_t>(code);
+      }
+    }
+  }
   // A float16 x of many elements reads its values from a table of every code.
   if (x_type_.id != DataType::kFloat16 || elements < 65536 || !half_values_.empty()) return;
   half_values_.resize(65536);

@@ -73,6 +73,9 @@ class QuantizeKernel {
   double lowest_, highest_;              // y's integer range (integer y)
   std::optional<FloatEncoder> encoder_;  // float y
   std::vector<float> half_values_;       // float16 x: every code's value
+  // float8/float4 y of a large tensor: the code of every float32 value, by its top 16 bits and
+  // whether any lower bit is set (enough to round to 3 mantissa bits or fewer).
+  std::vector<uint8_t> float8_codes_;
 };
 
 }  // namespace qconform
