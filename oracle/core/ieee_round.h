@@ -108,6 +108,11 @@ inline uint32_t FloatToIeee(float value) {
   const uint32_t bits = std::bit_cast<uint32_t>(value);
   if constexpr (F::kMantissa == 23) {
     return value != value ? F::kNaN : bits;
+  } else if constexpr (F::kBias == 127) {
+    // bfloat16 has float32's exponents: rounding the low 16 bits half to even is the whole
+    // conversion, subnormals and the carry into infinity included.
+    const uint32_t rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+    return value != value ? F::kNaN : rounded;
   } else {
     constexpr int kDropped = 23 - F::kMantissa;
     const uint32_t sign = (bits >> 31) * F::kSignBit;
@@ -133,6 +138,18 @@ inline uint32_t FloatToIeee(float value) {
                                                         : normal;
     return magnitude > 0x7F800000u ? F::kNaN : sign | code;  // the codec's NaN, unsigned
   }
+}
+
+// True when a float32 value f could be a rounding boundary of F (a midpoint between two of its
+// values, or in its subnormal range): only there can a value rounded to float32 first round
+// differently to F than the value itself.
+template <class F>
+inline bool FloatMayBeBoundary(float f) {
+  constexpr int kDropped = 23 - F::kMantissa;
+  constexpr uint32_t kLow = (1u << kDropped) - 1;
+  constexpr uint32_t kSmallest = static_cast<uint32_t>(F::kMinExponent + 127) << 23;
+  const uint32_t magnitude = std::bit_cast<uint32_t>(f) & 0x7FFFFFFFu;
+  return ((magnitude & kLow) == (1u << (kDropped - 1))) | (magnitude < kSmallest && magnitude != 0);
 }
 
 // The three formats by number, for kernels that hold a list of working types:
@@ -166,12 +183,20 @@ inline int IeeeFormatIndex(const ElementType& t) {
 // from the exact value it stands for. Elsewhere rounding the double rounds the exact value.
 template <class F>
 inline bool MayBeBoundary(double v) {
-  const uint64_t magnitude = std::bit_cast<uint64_t>(v) & ~(uint64_t{1} << 63);
-  constexpr int kDropped = 52 - F::kMantissa;
-  constexpr uint64_t kLow = (uint64_t{1} << kDropped) - 1;
-  constexpr uint64_t kSmallest = static_cast<uint64_t>(F::kMinExponent + 1023) << 52;
-  return (magnitude & kLow) == (uint64_t{1} << (kDropped - 1)) ||
-         (magnitude < kSmallest && magnitude != 0);
+  // In 32-bit halves (vector units without 64-bit comparisons still take them): the dropped
+  // bits are 1 followed by zeros.
+  const uint64_t bits = std::bit_cast<uint64_t>(v);
+  const auto low = static_cast<uint32_t>(bits), high = static_cast<uint32_t>(bits >> 32);
+  constexpr int kDropped = 52 - F::kMantissa;  // 29, 42 or 45
+  bool midpoint;
+  if constexpr (kDropped < 32) {
+    midpoint = (low & ((1u << kDropped) - 1)) == (1u << (kDropped - 1));
+  } else {
+    constexpr uint32_t kHighMask = (1u << (kDropped - 32)) - 1;
+    midpoint = (low == 0) & ((high & kHighMask) == (1u << (kDropped - 33)));
+  }
+  const double smallest = IeeeValue<F>(1u << F::kMantissa);  // F's smallest normal
+  return midpoint | ((v < smallest) & (v > -smallest) & (v != 0));
 }
 
 }  // namespace qconform

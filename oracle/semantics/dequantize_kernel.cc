@@ -80,7 +80,7 @@ void WorkingRun(Read read, int64_t count, double zero_point, double scale,
   const double scale_rounded = RoundValueIeee<W>(scale);
   for (int64_t i = 0; i < count; ++i) {
     const double p = RoundValueIeee<W>(RoundValueIeee<W>(read(i) - zero_point) * scale_rounded);
-    Store<Out>(out, i, RoundToIeee<Out>(p));
+    Store<Out>(out, i, FloatToIeee<Out>(static_cast<float>(p)));  // p is a float32 value
   }
 }
 
@@ -88,15 +88,33 @@ template <class Out, class Read>
 void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool check,
                const std::vector<int>& working, const std::vector<uint8_t>& computed,
                uint8_t* const* outputs, std::vector<int64_t>& recheck) {
+  // float16 and bfloat16 through float32: p rounded to float32, then to y without branches.
+  // Rounding twice rounds as once unless the float32 value is one of y's boundaries and
+  // differs from p (NaN and infinities pass through unchanged); and rounding p rounds the
+  // exact product unless p is a boundary and the product was inexact (check).
+  const auto boundary = [check](double p, float f) {
+    if constexpr (Out::kMantissa == 23) {
+      return check && MayBeBoundary<Out>(p);
+    } else {
+      return (check && MayBeBoundary<Out>(p)) |
+             (FloatMayBeBoundary<Out>(f) & (static_cast<double>(f) != p));
+    }
+  };
   bool any = false;
   uint8_t* __restrict exact = outputs[0];
   for (int64_t i = 0; i < count; ++i) {
     const double p = (read(i) - zero_point) * scale;
-    Store<Out>(exact, i, RoundToIeee<Out>(p));
-    if (check) any |= MayBeBoundary<Out>(p);
+    const auto f = static_cast<float>(p);
+    if constexpr (Out::kMantissa == 23) {
+      Store<Out>(exact, i, RoundToIeee<Out>(p));
+    } else {
+      Store<Out>(exact, i, FloatToIeee<Out>(f));
+    }
+    any |= boundary(p, f);
   }
   for (int64_t i = 0; any && i < count; ++i) {
-    if (MayBeBoundary<Out>((read(i) - zero_point) * scale)) recheck.push_back(i);
+    const double p = (read(i) - zero_point) * scale;
+    if (boundary(p, static_cast<float>(p))) recheck.push_back(i);
   }
   for (size_t j = 0; j < working.size(); ++j) {
     if (!computed[j]) continue;
