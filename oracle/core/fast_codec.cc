@@ -1,5 +1,7 @@
 #include "oracle/core/fast_codec.h"
 
+#include "oracle/core/ieee_round.h"
+
 #include <algorithm>
 #include <bit>
 #include <cfenv>
@@ -75,6 +77,16 @@ std::optional<uint32_t> EncodeIntegerDouble(const ElementType& t, double v, int 
 }  // namespace
 
 double DecodeDouble(const ElementType& t, uint32_t code) {
+  switch (t.id) {  // the common scale types without the general layout's steps
+    case DataType::kFloat:
+      return std::bit_cast<float>(code);
+    case DataType::kFloat16:
+      return IeeeValue<Float16Format>(code & 0xFFFFu);
+    case DataType::kBfloat16:
+      return IeeeValue<Bfloat16Format>(code & 0xFFFFu);
+    default:
+      break;
+  }
   if (t.is_float()) return DecodeFloatDouble(t, code);
   code &= t.code_mask();
   int64_t v = code;

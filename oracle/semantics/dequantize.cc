@@ -8,7 +8,7 @@
 #include "oracle/core/codec.h"
 #include "oracle/core/dyadic.h"
 #include "oracle/core/fast_codec.h"
-#include "oracle/semantics/dequantize_kernel.h"
+#include "oracle/semantics/dequantize_fast.h"
 #include "oracle/semantics/scale_index.h"
 #include "oracle/semantics/strategy_writer.h"
 
@@ -18,22 +18,6 @@ namespace {
 // Every output type has infinities, so rounding here never saturates and never fails.
 uint32_t Round(const ElementType& t, const Exact& v) {
   return *Encode(t, v, Saturation::kNone);
-}
-
-// out[i] = table[x[i] & mask] for i in [b, e): x one byte per code, table and out T per code.
-template <class T>
-void Gather(const uint8_t* x, int64_t b, int64_t e, const uint8_t* table, uint32_t mask,
-            uint8_t* out) {
-  for (int64_t i = b; i < e; ++i) {
-    std::memcpy(out + i * static_cast<int64_t>(sizeof(T)), table + (x[i] & mask) * sizeof(T),
-                sizeof(T));
-  }
-}
-
-void GatherRun(const Codes& x, int64_t b, int64_t e, const Codes& table, uint32_t mask,
-               Codes& out) {
-  if (out.width() == 2) return Gather<uint16_t>(x.data(), b, e, table.data(), mask, out.data());
-  return Gather<uint32_t>(x.data(), b, e, table.data(), mask, out.data());
 }
 
 }  // namespace
@@ -143,94 +127,28 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
     }
   };
   std::vector<uint32_t> one(strategies);
-  // The fast path: the kernel over chunks of a run (dequantize_kernel.h), its rechecked
-  // elements through the multiprecision path. Narrow x (at most 8 bits) on the kernel's double
-  // path: within a run, y depends on x's code alone, so each strategy's result for every code
-  // is a table that serves the whole run.
-  const DequantizeKernel kernel(xt, out, working);
-  constexpr int64_t kChunk = 4096;
-  const size_t table_size = size_t{1} << (xt.bits <= 8 ? xt.bits : 0);
-  std::vector<Codes> scratch;  // per strategy: a chunk's codes, or a run's table
   if (options.fast_path) {
-    for (size_t j = 0; j < strategies; ++j) {
-      scratch.emplace_back(out.bits, static_cast<size_t>(kChunk), Codes::kUninitialized);
-    }
-  }
-  Codes iota(8, table_size);
-  for (size_t code = 0; code < table_size; ++code) iota.set(code, static_cast<uint32_t>(code));
-  std::vector<int64_t> recheck;
-  std::vector<uint8_t*> outputs(strategies);
-  const int x_width = x.codes.width(), out_width = result.exact.width();
-  for (int64_t b = 0; b < n;) {
-    const int64_t e = index.run_end(b, n);
-    const int64_t k = index(b);
-    const std::optional<uint32_t> zc =
-        zero_point ? std::optional<uint32_t>(zero_point->codes[k]) : std::nullopt;
-    const uint32_t sc = scale.codes[k];
-    run.reset();
-    if (!options.fast_path) {
+    // dequantize_fast.h; an element it cannot decide gets a DyadicRun of its own.
+    DequantizeFast(
+        x, scale, zero_point, out, index, working,
+        [&](uint32_t xc, std::optional<uint32_t> zc, uint32_t sc, uint32_t* codes) {
+          run.reset();
+          multiprecision(xc, zc, sc, codes);
+        },
+        result);
+  } else {
+    for (int64_t b = 0; b < n;) {
+      const int64_t e = index.run_end(b, n);
+      const int64_t k = index(b);
+      const std::optional<uint32_t> zc =
+          zero_point ? std::optional<uint32_t>(zero_point->codes[k]) : std::nullopt;
+      run.reset();
       for (int64_t i = b; i < e; ++i) {
-        multiprecision(x.codes[i], zc, sc, one.data());
+        multiprecision(x.codes[i], zc, scale.codes[k], one.data());
         writer.Put(i, one.data());
       }
       b = e;
-      continue;
     }
-    const double zp = zc ? DecodeDouble(xt, *zc) : 0.0, s = DecodeDouble(st, sc);
-    const DequantizeKernel::Plan plan = kernel.PlanRun(zp, s);
-    // Runs the kernel on x's codes from `first` on (-1: every code, for a table) into the
-    // exact target and the alternatives' scratch, then settles its rechecks.
-    const auto evaluate = [&](int64_t first, int64_t count, uint8_t* exact_target) {
-      outputs[0] = exact_target;
-      for (size_t j = 1; j < strategies; ++j) outputs[j] = scratch[j].data();
-      recheck.clear();
-      if (first < 0) {
-        kernel.Run(plan, iota.data(), 1, count, zp, s, outputs.data(), recheck);
-      } else {
-        kernel.Run(plan, x.codes.data() + first * x_width, x_width, count, zp, s, outputs.data(),
-                   recheck);
-      }
-      for (const int64_t r : recheck) {
-        const uint32_t xc =
-            first < 0 ? static_cast<uint32_t>(r) : x.codes[static_cast<size_t>(first + r)];
-        multiprecision(xc, zc, sc, one.data());
-        for (size_t j = 0; j < strategies; ++j) {
-          const uint32_t v = one[j];
-          std::memcpy(outputs[j] + r * out_width, &v, static_cast<size_t>(out_width));
-        }
-      }
-    };
-    // Narrow x on the double path: a table per run, when the run is at least twice the table.
-    if (!plan.float_path && xt.bits <= 8 && static_cast<size_t>(e - b) >= 2 * table_size) {
-      evaluate(-1, static_cast<int64_t>(table_size), scratch[0].data());
-      const auto mask = static_cast<uint32_t>(table_size - 1);
-      GatherRun(x.codes, b, e, scratch[0], mask, result.exact);
-      for (size_t j = 0; j + 1 < strategies; ++j) {
-        const Codes& t = plan.computed[j] ? scratch[1 + j] : scratch[0];
-        const size_t bytes = table_size * static_cast<size_t>(out_width);
-        if (result.alternatives[j].same_as_exact &&
-            std::memcmp(t.data(), scratch[0].data(), bytes) == 0) {
-          continue;
-        }
-        writer.Materialize(j, b);
-        GatherRun(x.codes, b, e, t, mask, result.alternatives[j].codes);
-      }
-      b = e;
-      continue;
-    }
-    for (int64_t c = b; c < e; c += kChunk) {
-      const int64_t count = std::min(kChunk, e - c);
-      uint8_t* exact = result.exact.data() + c * out_width;
-      evaluate(c, count, exact);
-      for (size_t j = 0; j + 1 < strategies; ++j) {
-        if (plan.computed[j]) {
-          writer.PutChunk(j, c, count, scratch[1 + j].data());
-        } else {
-          writer.PutSameAsExact(j, c, count);
-        }
-      }
-    }
-    b = e;
   }
 
   // References into the case: valid while the case lives (see OutputEvaluation).

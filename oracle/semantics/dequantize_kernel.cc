@@ -1,5 +1,6 @@
 #include "oracle/semantics/dequantize_kernel.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -21,8 +22,9 @@ int SignificantBits(double v) {
       (std::bit_cast<uint64_t>(v) & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);
   return 53 - std::countr_zero(significand);
 }
-int LowestBitExponent(double v) {
-  return std::ilogb(v) - SignificantBits(v) + 1;
+int LowestBitExponent(double v) {  // v normal (every decoded scale is)
+  const int exponent = static_cast<int>((std::bit_cast<uint64_t>(v) >> 52) & 0x7FF) - 1023;
+  return exponent - SignificantBits(v) + 1;
 }
 
 template <class Out>
@@ -49,11 +51,19 @@ struct IntegerX {
   }
 };
 
+// Float x through its table of values.
+template <class T>
+struct TableX {
+  const uint8_t* x;
+  const T* values;
+  T value(int64_t i) const { return values[x[i]]; }
+};
+
 // The float path: d = x - zero point and the scale are float32 values, and float32
 // multiplication rounds their product once (or not at all); one conversion to y.
 template <class Out, class ReadFloat>
 void FloatRun(ReadFloat read, int64_t count, float scale, const std::vector<int>& working,
-              const std::vector<uint8_t>& computed, uint8_t* const* outputs) {
+              const std::array<uint8_t, 4>& computed, uint8_t* const* outputs) {
   // The output through a local pointer that nothing else aliases, so the loop vectorizes.
   uint8_t* __restrict exact = outputs[0];
   for (int64_t i = 0; i < count; ++i) Store<Out>(exact, i, FloatToIeee<Out>(read(i) * scale));
@@ -86,7 +96,7 @@ void WorkingRun(Read read, int64_t count, double zero_point, double scale,
 
 template <class Out, class Read>
 void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool check,
-               const std::vector<int>& working, const std::vector<uint8_t>& computed,
+               const std::vector<int>& working, const std::array<uint8_t, 4>& computed,
                uint8_t* const* outputs, std::vector<int64_t>& recheck) {
   // float16 and bfloat16 through float32: p rounded to float32, then to y without branches.
   // Rounding twice rounds as once unless the float32 value is one of y's boundaries and
@@ -160,80 +170,117 @@ DequantizeKernel::DequantizeKernel(const ElementType& x_type, const ElementType&
   }
 }
 
-DequantizeKernel::Plan DequantizeKernel::PlanRun(double zero_point, double scale) const {
+// What the plan depends on, gathered over one run or a whole tensor's scale elements.
+struct DequantizeKernel::ScaleFacts {
+  bool in_float = true;       // every difference is a float32 value
+  bool any_finite = false;    // some scale is finite and nonzero (specials need no bits)
+  int most_bits = 0;          // the most significant bits of a finite nonzero scale
+  int lowest_bit = 1 << 20;   // the lowest bit exponent of one
+  bool all_in_output = true;  // every scale is a value of the output type
+  void Add(const DequantizeKernel& k, double zero_point, double scale) {
+    in_float &= k.difference_in_float_ && (k.x_type_.is_integer() || zero_point == 0);
+    all_in_output &= !std::isnan(scale) && RoundValueTo(k.output_format_, scale) == scale;
+    if (!std::isfinite(scale) || scale == 0) return;
+    any_finite = true;
+    most_bits = std::max(most_bits, SignificantBits(scale));
+    lowest_bit = std::min(lowest_bit, LowestBitExponent(scale));
+  }
+};
+
+DequantizeKernel::Plan DequantizeKernel::PlanFrom(const ScaleFacts& facts) const {
   Plan plan;
-  const bool special = !std::isfinite(scale) || scale == 0;
-  // Float x with a nonzero zero point: the difference may need up to 36 bits.
-  const bool in_float = difference_in_float_ && (x_type_.is_integer() || zero_point == 0);
   // The product is a float32 value: its bits and its lowest bit fit float32's.
-  const bool product_in_float = special || (difference_bits_ + SignificantBits(scale) <= 24 &&
-                                            difference_lowest_ + LowestBitExponent(scale) >= -149);
-  plan.float_path = in_float && (output_format_ == kFloat32 || product_in_float);
-  const int difference_bits = in_float ? difference_bits_ : 36;
-  plan.check = !plan.float_path && !special && difference_bits + SignificantBits(scale) > 53;
-  for (const int f : working_) {
+  const bool product_in_float =
+      !facts.any_finite ||
+      (difference_bits_ + facts.most_bits <= 24 && difference_lowest_ + facts.lowest_bit >= -149);
+  plan.float_path = facts.in_float && (output_format_ == kFloat32 || product_in_float);
+  // Float x with a nonzero zero point: the difference may need up to 36 bits.
+  const int difference_bits = facts.in_float ? difference_bits_ : 36;
+  plan.check = !plan.float_path && facts.any_finite && difference_bits + facts.most_bits > 53;
+  for (size_t j = 0; j < working_.size(); ++j) {
+    const int f = working_[j];
     // float32: on the float path it is the exact computation itself. y's own type: equal when
     // it holds the difference and the scale (then both round the same product once).
-    const bool same =
-        (f == kFloat32 && plan.float_path) ||
-        (f == output_format_ && in_float && RoundValueTo(f, scale) == scale &&
-         (x_type_.is_float() || difference_bits_ <= kPrecision[f]) && !std::isnan(scale));
-    plan.computed.push_back(same ? 0 : 1);
+    const bool same = (f == kFloat32 && plan.float_path) ||
+                      (f == output_format_ && facts.in_float && facts.all_in_output &&
+                       (x_type_.is_float() || difference_bits_ <= kPrecision[f]));
+    plan.computed[j] = same ? 0 : 1;
   }
   return plan;
 }
 
-void DequantizeKernel::Run(const Plan& plan, const uint8_t* x, int x_width, int64_t count,
-                           double zero_point, double scale, uint8_t* const* outputs,
-                           std::vector<int64_t>& recheck) const {
-  const bool is_signed = x_type_.integer.is_signed;
+DequantizeKernel::Plan DequantizeKernel::PlanRun(double zero_point, double scale) const {
+  ScaleFacts facts;
+  facts.Add(*this, zero_point, scale);
+  return PlanFrom(facts);
+}
+
+DequantizeKernel::Plan DequantizeKernel::PlanTensor(const std::vector<double>& zero_points,
+                                                    const std::vector<double>& scales) const {
+  ScaleFacts facts;
+  for (size_t k = 0; k < scales.size(); ++k) facts.Add(*this, zero_points[k], scales[k]);
+  return PlanFrom(facts);
+}
+
+void DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
+                                const std::vector<Span>& spans, uint8_t* const* outputs,
+                                std::vector<int64_t>& recheck) const {
+  const int out_width = output_type_.bytes_per_element();
+  std::vector<uint8_t*> shifted(1 + working_.size());
+  // Calls run(span, outputs at the span) for every span.
+  const auto for_spans = [&](auto run) {
+    for (const Span& span : spans) {
+      for (size_t k = 0; k < shifted.size(); ++k) shifted[k] = outputs[k] + span.begin * out_width;
+      run(span, shifted.data());
+    }
+  };
   const auto dispatch = [&](auto out_format) {
     using Out = decltype(out_format);
-    if (plan.float_path) {
-      const auto zp = static_cast<float>(zero_point), s = static_cast<float>(scale);
-      const auto run = [&](auto reader) {
-        FloatRun<Out>([reader, zp](int64_t i) { return static_cast<float>(reader.value(i)) - zp; },
-                      count, s, working_, plan.computed, outputs);
-      };
-      switch (x_type_.is_float() ? 0 : x_type_.bits * 2 + (is_signed ? 1 : 0)) {
-        case 0: {
-          const float* table = decoded_float_.data();
-          return FloatRun<Out>([x, table, zp](int64_t i) { return table[x[i]] - zp; }, count, s,
-                               working_, plan.computed, outputs);
-        }
-        case 2 * 2 + 1:
-          return run(IntegerX<uint8_t, 2, true>{x});
-        case 2 * 2:
-          return run(IntegerX<uint8_t, 2, false>{x});
-        case 4 * 2 + 1:
-          return run(IntegerX<uint8_t, 4, true>{x});
-        case 4 * 2:
-          return run(IntegerX<uint8_t, 4, false>{x});
-        case 8 * 2 + 1:
-          return run(IntegerX<int8_t, 8, true>{reinterpret_cast<const int8_t*>(x)});
-        case 8 * 2:
-          return run(IntegerX<uint8_t, 8, false>{x});
-        case 16 * 2 + 1:  // Codes' storage is aligned for its width
-          return run(IntegerX<int16_t, 16, true>{reinterpret_cast<const int16_t*>(x)});
-        default:
-          return run(IntegerX<uint16_t, 16, false>{reinterpret_cast<const uint16_t*>(x)});
+    const auto with_reader = [&](auto reader) {
+      if (plan.float_path) {
+        return for_spans([&](const Span& span, uint8_t* const* out) {
+          const auto zp = static_cast<float>(span.zero_point);
+          FloatRun<Out>([reader, b = span.begin,
+                         zp](int64_t i) { return static_cast<float>(reader.value(b + i)) - zp; },
+                        span.end - span.begin, static_cast<float>(span.scale), working_,
+                        plan.computed, out);
+        });
       }
-    }
-    if (x_width == 1) {
-      const double* table = decoded_.data();
-      return DoubleRun<Out>([x, table](int64_t i) { return table[x[i]]; }, count, zero_point, scale,
-                            plan.check, working_, plan.computed, outputs, recheck);
-    }
-    const auto run = [&](auto reader) {
-      DoubleRun<Out>([reader](int64_t i) { return static_cast<double>(reader.value(i)); }, count,
-                     zero_point, scale, plan.check, working_, plan.computed, outputs, recheck);
+      for_spans([&](const Span& span, uint8_t* const* out) {
+        const size_t before = recheck.size();
+        DoubleRun<Out>([reader, b = span.begin](
+                           int64_t i) { return static_cast<double>(reader.value(b + i)); },
+                       span.end - span.begin, span.zero_point, span.scale, plan.check, working_,
+                       plan.computed, out, recheck);
+        for (size_t r = before; r < recheck.size(); ++r) recheck[r] += span.begin;
+      });
     };
-    if (x_width == 2 && is_signed)
-      return run(IntegerX<int16_t, 16, true>{reinterpret_cast<const int16_t*>(x)});
-    if (x_width == 2)
-      return run(IntegerX<uint16_t, 16, false>{reinterpret_cast<const uint16_t*>(x)});
-    return run(IntegerX<int32_t, 32, true>{reinterpret_cast<const int32_t*>(x)});
+    if (x_type_.is_float()) {
+      return plan.float_path ? with_reader(TableX<float>{x, decoded_float_.data()})
+                             : with_reader(TableX<double>{x, decoded_.data()});
+    }
+    switch (x_type_.bits * 2 + (x_type_.integer.is_signed ? 1 : 0)) {
+      case 2 * 2 + 1:
+        return with_reader(IntegerX<uint8_t, 2, true>{x});
+      case 2 * 2:
+        return with_reader(IntegerX<uint8_t, 2, false>{x});
+      case 4 * 2 + 1:
+        return with_reader(IntegerX<uint8_t, 4, true>{x});
+      case 4 * 2:
+        return with_reader(IntegerX<uint8_t, 4, false>{x});
+      case 8 * 2 + 1:
+        return with_reader(IntegerX<int8_t, 8, true>{reinterpret_cast<const int8_t*>(x)});
+      case 8 * 2:
+        return with_reader(IntegerX<uint8_t, 8, false>{x});
+      case 16 * 2 + 1:  // Codes' storage is aligned for its width
+        return with_reader(IntegerX<int16_t, 16, true>{reinterpret_cast<const int16_t*>(x)});
+      case 16 * 2:
+        return with_reader(IntegerX<uint16_t, 16, false>{reinterpret_cast<const uint16_t*>(x)});
+      default:
+        return with_reader(IntegerX<int32_t, 32, true>{reinterpret_cast<const int32_t*>(x)});
+    }
   };
+  (void)x_width;  // implied by x's type
   switch (output_format_) {
     case 0:
       return dispatch(Float32Format{});

@@ -13,6 +13,7 @@
 // allocation per element.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -30,18 +31,31 @@ class DequantizeKernel {
   struct Plan {
     bool float_path = false;
     bool check = false;  // double path: products may be inexact, boundaries are rechecked
-    std::vector<uint8_t> computed;  // per alternative: 0 when it equals the exact result
+    std::array<uint8_t, 4> computed = {};  // per alternative: 0 when it equals the exact one
   };
   Plan PlanRun(double zero_point, double scale) const;
+  // One plan for every run of a tensor: what each run's plan allows (zero points and scales
+  // per scale element).
+  Plan PlanTensor(const std::vector<double>& zero_points, const std::vector<double>& scales) const;
 
-  // One run. x: `count` codes, `x_width` bytes each (1, 2 or 4, little-endian). outputs[0]
-  // receives the exact codes, outputs[1 + j] strategy j's where plan.computed[j], each in the
-  // output type's width. Appends to `recheck` the positions (0-based in the run) whose exact
-  // code the multiprecision path must decide; their outputs here are provisional.
-  void Run(const Plan& plan, const uint8_t* x, int x_width, int64_t count, double zero_point,
-           double scale, uint8_t* const* outputs, std::vector<int64_t>& recheck) const;
+  // Elements [begin, end) of a piece, sharing one zero point and scale (decoded).
+  struct Span {
+    int64_t begin, end;
+    double zero_point, scale;
+  };
+
+  // A piece of consecutive runs. x: the piece's codes, `x_width` bytes each (1, 2 or 4,
+  // little-endian). outputs[0] receives the exact codes, outputs[1 + j] strategy j's where
+  // plan.computed[j], each in the output type's width, at the piece's positions. Appends to
+  // `recheck` the positions (in the piece) whose exact code the multiprecision path must decide;
+  // their outputs here are provisional.
+  void RunSpans(const Plan& plan, const uint8_t* x, int x_width, const std::vector<Span>& spans,
+                uint8_t* const* outputs, std::vector<int64_t>& recheck) const;
 
  private:
+  struct ScaleFacts;
+  Plan PlanFrom(const ScaleFacts& facts) const;
+
   const ElementType& x_type_;
   const ElementType& output_type_;
   int output_format_;

@@ -40,6 +40,50 @@ class ScaleIndex {
     return std::min(end, n);
   }
 
+  // Calls f(begin, end, k) for each run from b on, in order, with its scale element k, until
+  // f returns false or the runs reach n; returns where the runs stopped. Incremental: no
+  // division per run (consecutive runs use consecutive scale elements, modulo the axis),
+  // except for blocks along an axis that is not the last (runs of one element).
+  template <class F>
+  int64_t ForEachRun(int64_t b, int64_t n, F f) const {
+    if (b >= n) return b;
+    switch (granularity_) {
+      case Granularity::kPerTensor:
+        f(b, n, int64_t{0});
+        return n;
+      case Granularity::kPerAxis: {
+        int64_t k = (b / inner_) % axis_length_;
+        while (b < n) {
+          const int64_t end = std::min((b / inner_ + 1) * inner_, n);
+          if (!f(b, end, k)) return end;
+          b = end;
+          k = k + 1 == axis_length_ ? 0 : k + 1;
+        }
+        return b;
+      }
+      case Granularity::kBlocked:
+        break;
+    }
+    if (inner_ != 1) {
+      for (; b < n; ++b) {
+        if (!f(b, b + 1, (*this)(b))) return b + 1;
+      }
+      return b;
+    }
+    // Blocks along the last axis: k steps through the row's blocks, then the next row's.
+    int64_t p = b % axis_length_, k = (*this)(b);
+    while (b < n) {
+      const int64_t length = std::min(block_size_ - p % block_size_, axis_length_ - p);
+      const int64_t end = std::min(b + length, n);
+      if (!f(b, end, k)) return end;
+      p += end - b;
+      if (p == axis_length_) p = 0;
+      b = end;
+      ++k;
+    }
+    return b;
+  }
+
   // Flat (row-major) index into x_scale for flat index i of x.
   int64_t operator()(int64_t i) const {
     switch (granularity_) {

@@ -1,0 +1,143 @@
+#include "oracle/semantics/dequantize_fast.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "oracle/core/fast_codec.h"
+#include "oracle/semantics/dequantize_kernel.h"
+#include "oracle/semantics/strategy_writer.h"
+
+namespace qconform {
+namespace {
+
+// out[i] = table[x[i] & mask] for i in [b, e): x one byte per code, table and out T per code.
+template <class T>
+void Gather(const uint8_t* x, int64_t b, int64_t e, const uint8_t* table, uint32_t mask,
+            uint8_t* out) {
+  for (int64_t i = b; i < e; ++i) {
+    std::memcpy(out + i * static_cast<int64_t>(sizeof(T)), table + (x[i] & mask) * sizeof(T),
+                sizeof(T));
+  }
+}
+
+void GatherRun(const Codes& x, int64_t b, int64_t e, const Codes& table, uint32_t mask,
+               Codes& out) {
+  static_assert(std::endian::native == std::endian::little, "Codes are little-endian");
+  if (out.width() == 2) return Gather<uint16_t>(x.data(), b, e, table.data(), mask, out.data());
+  return Gather<uint32_t>(x.data(), b, e, table.data(), mask, out.data());
+}
+
+}  // namespace
+
+void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_point,
+                    const ElementType& out, const ScaleIndex& index,
+                    const std::vector<const ElementType*>& working,
+                    const MultiprecisionElement& multiprecision, OutputEvaluation& result) {
+  const ElementType& xt = *FindElementType(x.data_type);
+  const ElementType& st = *FindElementType(scale.data_type);
+  const int64_t n = x.element_count();
+  const size_t strategies = 1 + working.size();
+  const DequantizeKernel kernel(xt, out, working);
+  StrategyWriter writer(result, out.bits);
+
+  // Every scale element's value and zero point, decoded once, and the plan they all allow.
+  const size_t scales = scale.codes.size();
+  std::vector<double> scale_values(scales), zero_point_values(scales, 0.0);
+  for (size_t k = 0; k < scales; ++k) {
+    scale_values[k] = DecodeDouble(st, scale.codes[k]);
+    if (zero_point != nullptr) zero_point_values[k] = DecodeDouble(xt, zero_point->codes[k]);
+  }
+  const DequantizeKernel::Plan plan = kernel.PlanTensor(zero_point_values, scale_values);
+
+  constexpr int64_t kPiece = 4096;
+  const size_t table_size = size_t{1} << (xt.bits <= 8 ? xt.bits : 0);
+  std::vector<Codes> scratch;  // per strategy: a piece's codes, or a run's table
+  for (size_t j = 0; j < strategies; ++j) {
+    scratch.emplace_back(out.bits, static_cast<size_t>(std::max<int64_t>(kPiece, 256)),
+                         Codes::kUninitialized);
+  }
+  Codes iota(8, table_size);
+  for (size_t code = 0; code < table_size; ++code) iota.set(code, static_cast<uint32_t>(code));
+  std::vector<int64_t> recheck;
+  std::vector<uint8_t*> outputs(strategies);
+  std::vector<DequantizeKernel::Span> spans;
+  std::vector<uint32_t> one(strategies);
+  const int x_width = x.codes.width(), out_width = result.exact.width();
+  const auto code_of = [](const Tensor* t, int64_t k) {
+    return t ? std::optional<uint32_t>(t->codes[static_cast<size_t>(k)]) : std::nullopt;
+  };
+  // Runs the kernel on `spans` of the codes at `codes` (the piece starting at x index `first`,
+  // or the table when first < 0) into `exact_target` and the scratch, then settles the
+  // rechecked elements through the multiprecision path.
+  const auto evaluate = [&](const uint8_t* codes, int width, int64_t first, uint8_t* exact_target,
+                            int64_t k_of_table) {
+    outputs[0] = exact_target;
+    for (size_t j = 1; j < strategies; ++j) outputs[j] = scratch[j].data();
+    recheck.clear();
+    kernel.RunSpans(plan, codes, width, spans, outputs.data(), recheck);
+    for (const int64_t r : recheck) {
+      const int64_t k = first < 0 ? k_of_table : index(first + r);
+      const uint32_t xc =
+          first < 0 ? static_cast<uint32_t>(r) : x.codes[static_cast<size_t>(first + r)];
+      multiprecision(xc, code_of(zero_point, k), scale.codes[static_cast<size_t>(k)], one.data());
+      for (size_t j = 0; j < strategies; ++j) {
+        const uint32_t v = one[j];
+        std::memcpy(outputs[j] + r * out_width, &v, static_cast<size_t>(out_width));
+      }
+    }
+  };
+  const auto put_alternatives = [&](int64_t first, int64_t count) {
+    for (size_t j = 0; j + 1 < strategies; ++j) {
+      if (plan.computed[j]) {
+        writer.PutChunk(j, first, count, scratch[1 + j].data());
+      } else {
+        writer.PutSameAsExact(j, first, count);
+      }
+    }
+  };
+  // A table per run pays for narrow x when the kernel cannot run vectorized over x itself
+  // (float x read through a table anyway, or the double path) and the run is long.
+  const bool tables = xt.bits <= 8 && (xt.is_float() || !plan.float_path);
+  for (int64_t b = 0; b < n;) {
+    int64_t run_end = n, k = 0;
+    index.ForEachRun(b, n, [&](int64_t, int64_t e, int64_t scale_element) {
+      run_end = e;
+      k = scale_element;
+      return false;
+    });
+    if (tables && static_cast<size_t>(run_end - b) >= 2 * table_size) {
+      spans.assign(1, {0, static_cast<int64_t>(table_size), zero_point_values[k], scale_values[k]});
+      evaluate(iota.data(), 1, -1, scratch[0].data(), k);
+      const auto mask = static_cast<uint32_t>(table_size - 1);
+      GatherRun(x.codes, b, run_end, scratch[0], mask, result.exact);
+      for (size_t j = 0; j + 1 < strategies; ++j) {
+        const Codes& t = plan.computed[j] ? scratch[1 + j] : scratch[0];
+        const size_t bytes = table_size * static_cast<size_t>(out_width);
+        if (result.alternatives[j].same_as_exact &&
+            std::memcmp(t.data(), scratch[0].data(), bytes) == 0) {
+          continue;
+        }
+        writer.Materialize(j, b);
+        GatherRun(x.codes, b, run_end, t, mask, result.alternatives[j].codes);
+      }
+      b = run_end;
+      continue;
+    }
+    // A piece: consecutive runs (or part of a long one) up to kPiece elements.
+    const int64_t first = b;
+    spans.clear();
+    index.ForEachRun(b, n, [&](int64_t begin, int64_t e, int64_t scale_element) {
+      const int64_t end = std::min(e, first + kPiece);
+      spans.push_back({begin - first, end - first, zero_point_values[scale_element],
+                       scale_values[scale_element]});
+      b = end;
+      return end == e && end - first < kPiece;
+    });
+    evaluate(x.codes.data() + first * x_width, x_width, first,
+             result.exact.data() + first * out_width, -1);
+    put_alternatives(first, b - first);
+  }
+}
+
+}  // namespace qconform
