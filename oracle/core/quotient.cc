@@ -31,7 +31,21 @@ uint64_t RoundScaledQuotient(uint64_t a, int shift, uint64_t b) {
   } else {
     return 0;  // a / (b * 2^-shift) < 2^-60: far below one half
   }
-  const U128 q = n / d, r = n % d;
+  U128 q, r;
+  if ((d & (d - 1)) == 0) {
+    // A value rounded to a power-of-two quantum: a shift, no division.
+    const int k = (d >> 64) == 0 ? std::countr_zero(static_cast<uint64_t>(d))
+                                 : 64 + std::countr_zero(static_cast<uint64_t>(d >> 64));
+    q = n >> k;
+    r = n & (d - 1);
+  } else if ((n >> 64) == 0 && (d >> 64) == 0) {  // most quotients: the 64-bit divider
+    const auto n64 = static_cast<uint64_t>(n), d64 = static_cast<uint64_t>(d);
+    q = n64 / d64;
+    r = n64 % d64;
+  } else {
+    q = n / d;
+    r = n % d;
+  }
   const U128 twice = r << 1;
   return static_cast<uint64_t>(q) + ((twice > d || (twice == d && (q & 1) != 0)) ? 1 : 0);
 }

@@ -34,6 +34,14 @@ DyadicRun::DyadicRun(const ElementType& x_type, std::optional<uint32_t> zero_poi
 }
 
 std::optional<Dyadic> DyadicRun::Round(const ElementType& w, const Dyadic& v) {
+  // Already a normal value of w (its significand fits, its exponent is in range): unchanged.
+  const FloatFormat& f = w.fp;
+  if (v.m == 0) return v;
+  const int top = 63 - std::countl_zero(v.m) + v.e;
+  if ((v.m >> (f.mantissa_bits + 1)) == 0 && top >= 1 - f.bias && top <= f.bias &&
+      v.e >= 1 - f.bias - f.mantissa_bits) {
+    return v;
+  }
   return DecodeDyadic(w, EncodeDyadic(w, v));  // nullopt when it overflows to inf
 }
 
@@ -45,6 +53,15 @@ bool DyadicRun::Evaluate(uint32_t x, uint32_t* codes) const {
   for (size_t j = 0; j < working_.size(); ++j) {
     const ElementType& w = *working_[j];
     const std::optional<Dyadic> d = Round(w, difference);
+    if (!d && scale_rounded_[j]) {
+      // The difference overflowed w to an infinity: times the finite rounded scale, an
+      // infinity of the product's sign, or NaN for a zero scale (IEEE, as Exact has it).
+      const Dyadic& s = *scale_rounded_[j];
+      codes[1 + j] = s.m == 0 ? output_type_.canonical_nan
+                              : OverflowCode(output_type_, difference.negative != s.negative,
+                                             Saturation::kNone);
+      continue;
+    }
     if (!d || !scale_rounded_[j]) return false;
     const std::optional<Dyadic> product = Round(w, *d * *scale_rounded_[j]);
     if (!product) return false;
@@ -137,15 +154,31 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
         },
         result);
   } else {
+    // Narrow x (at most 8 bits): within a run y depends on x's code alone, so each code met is
+    // computed once per run and its codes reused.
+    const bool narrow = xt.bits <= 8;
+    std::vector<uint32_t> known_codes(narrow ? 256 * strategies : 0);
+    std::vector<uint8_t> known(narrow ? 256 : 0);
     for (int64_t b = 0; b < n;) {
       const int64_t e = index.run_end(b, n);
       const int64_t k = index(b);
       const std::optional<uint32_t> zc =
           zero_point ? std::optional<uint32_t>(zero_point->codes[k]) : std::nullopt;
       run.reset();
+      std::fill(known.begin(), known.end(), 0);
       for (int64_t i = b; i < e; ++i) {
-        multiprecision(x.codes[i], zc, scale.codes[k], one.data());
-        writer.Put(i, one.data());
+        const uint32_t xc = x.codes[i];
+        if (!narrow) {
+          multiprecision(xc, zc, scale.codes[k], one.data());
+          writer.Put(i, one.data());
+          continue;
+        }
+        uint32_t* codes = &known_codes[(xc & 0xFF) * strategies];
+        if (!known[xc & 0xFF]) {
+          multiprecision(xc, zc, scale.codes[k], codes);
+          known[xc & 0xFF] = 1;
+        }
+        writer.Put(i, codes);
       }
       b = e;
     }

@@ -120,9 +120,10 @@ bool QuantizeKernel::Multiprecision(uint32_t x, const Run& run, uint32_t* codes)
   }
   const ElementType& y = output_type_;
   const auto to_y = [&](const Dyadic& num, const Dyadic& den) -> uint32_t {
-    if (y.is_integer()) {
-      const int64_t k = RoundQuotientToInteger(num, den);
-      return *EncodeDouble(y, static_cast<double>(k) + run.zero_point, saturation_);
+    if (y.is_integer()) {  // round_half_even(num / den) + y_zero_point, saturated
+      const double k = static_cast<double>(RoundQuotientToInteger(num, den)) + run.zero_point;
+      return static_cast<uint32_t>(static_cast<int64_t>(std::min(std::max(k, lowest_), highest_))) &
+             y.code_mask();
     }
     const uint32_t code = EncodeQuotient(y, num, den, saturation_);
     if (!run.zero_point_nonzero) return code;
@@ -138,8 +139,10 @@ bool QuantizeKernel::Multiprecision(uint32_t x, const Run& run, uint32_t* codes)
     const ElementType& w = *(working_[j] == 0   ? &f32
                              : working_[j] == 1 ? &ElementTypeOf(DataType::kFloat16)
                                                 : &ElementTypeOf(DataType::kBfloat16));
+    // x's values are w's own when x is w, or float16/bfloat16 within float32.
+    const bool x_in_w = &w == &x_type_ || (&w == &f32 && x_type_.is_float() && x_type_.bits == 16);
     const std::optional<Dyadic> xw =
-        DecodeDyadic(w, EncodeQuotient(w, *xd, kOne, Saturation::kNone));
+        x_in_w ? xd : DecodeDyadic(w, EncodeQuotient(w, *xd, kOne, Saturation::kNone));
     const std::optional<Dyadic>& sw = run.scale_rounded_dyadic[j];
     if (!xw || !sw || sw->m == 0) {
       uint32_t fast[8];
