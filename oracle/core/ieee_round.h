@@ -195,7 +195,8 @@ inline bool MayBeBoundary(double v) {
     constexpr uint32_t kHighMask = (1u << (kDropped - 32)) - 1;
     midpoint = (low == 0) & ((high & kHighMask) == (1u << (kDropped - 33)));
   }
-  const double smallest = IeeeValue<F>(1u << F::kMantissa);  // F's smallest normal
+  constexpr double smallest =  // F's smallest normal
+      std::bit_cast<double>(static_cast<uint64_t>(F::kMinExponent + 1023) << 52);
   return midpoint | ((v < smallest) & (v > -smallest) & (v != 0));
 }
 

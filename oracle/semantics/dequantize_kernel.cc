@@ -104,25 +104,21 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
   // exact product unless p is a boundary and the product was inexact (check).
   const auto boundary = [check](double p, float f) {
     if constexpr (Out::kMantissa == 23) {
-      return check && MayBeBoundary<Out>(p);
+      return check & MayBeBoundary<Out>(p);  // & and |, not && and ||: no branches
     } else {
-      return (check && MayBeBoundary<Out>(p)) |
+      return (check & MayBeBoundary<Out>(p)) |
              (FloatMayBeBoundary<Out>(f) & (static_cast<double>(f) != p));
     }
   };
-  bool any = false;
+  uint32_t any = 0;  // an integer reduction: vectorizers take it where a bool is control flow
   uint8_t* __restrict exact = outputs[0];
   for (int64_t i = 0; i < count; ++i) {
     const double p = (read(i) - zero_point) * scale;
     const auto f = static_cast<float>(p);
-    if constexpr (Out::kMantissa == 23) {
-      Store<Out>(exact, i, RoundToIeee<Out>(p));
-    } else {
-      Store<Out>(exact, i, FloatToIeee<Out>(f));
-    }
-    any |= boundary(p, f);
+    Store<Out>(exact, i, FloatToIeee<Out>(f));  // float32: f is p rounded once
+    any |= static_cast<uint32_t>(boundary(p, f));
   }
-  for (int64_t i = 0; any && i < count; ++i) {
+  for (int64_t i = 0; any != 0 && i < count; ++i) {
     const double p = (read(i) - zero_point) * scale;
     if (boundary(p, static_cast<float>(p))) recheck.push_back(i);
   }

@@ -56,10 +56,13 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
   const double zero_point = p.y_zero_point;
   const QuantizeKernel kernel(F32(), F32(), U8Type(), Saturation::kSaturate, {});
   const QuantizeKernel::Run run = kernel.MakeRun(p.y_scale, p.y_zero_point);
-  const auto to_uint8 = [zero_point](double v) {  // round_half_even(v) + y_zero_point, saturated
-    const double c = v < -0x1p40 ? -0x1p40 : v > 0x1p40 ? 0x1p40 : v;
-    const double k = RoundHalfEvenSmall(c) + zero_point;
-    return static_cast<uint8_t>(k < 0 ? 0 : k > 255 ? 255 : k);
+  // round_half_even(v) + y_zero_point (or v's rounding once the zero point is in it),
+  // saturated; min and max rather than branches, so that the loops vectorize.
+  const auto saturate = [](double k) {
+    return static_cast<uint8_t>(static_cast<int32_t>(std::min(std::max(k, 0.0), 255.0)));
+  };
+  const auto round = [](double v) {
+    return RoundHalfEvenSmall(std::min(std::max(v, -0x1p40), 0x1p40));
   };
   constexpr int64_t kChunk = 4096;
   Codes quotient(8, kChunk, Codes::kUninitialized), product(8, kChunk, Codes::kUninitialized);
@@ -67,17 +70,16 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
   StrategyWriter writer(y, 8);
   const auto n = static_cast<int64_t>(x.size());
   const auto* xs = reinterpret_cast<const uint8_t*>(x.data());
+  const auto* values = reinterpret_cast<const float*>(x.data());  // Codes' storage is aligned
   for (int64_t first = 0; first < n; first += kChunk) {
     const int64_t count = std::min(kChunk, n - first);
-    uint8_t* exact = y.exact.data() + first;
+    const float* v = values + first;
+    uint8_t* __restrict exact = y.exact.data() + first;
+    for (int64_t i = 0; i < count; ++i) exact[i] = saturate(round(v[i] / scale) + zero_point);
+    // The reciprocal's product rounds to float32; the zero point is added before rounding.
+    uint8_t* __restrict by_product = product.data();
     for (int64_t i = 0; i < count; ++i) {
-      float v;
-      std::memcpy(&v, xs + 4 * (first + i), 4);
-      exact[i] = to_uint8(v / scale);
-      // The reciprocal's product rounds to float32; the zero point is added before rounding.
-      const double sum = static_cast<double>(v * reciprocal) + zero_point;
-      const double k = RoundHalfEvenSmall(sum < -0x1p40 ? -0x1p40 : sum > 0x1p40 ? 0x1p40 : sum);
-      product.data()[i] = static_cast<uint8_t>(k < 0 ? 0 : k > 255 ? 255 : k);
+      by_product[i] = saturate(round(static_cast<double>(v[i] * reciprocal) + zero_point));
     }
     uint8_t* quotient_out = quotient.data();
     kernel.FastRun(xs + 4 * first, 4, count, run, &quotient_out, free_flags.data());
@@ -131,12 +133,13 @@ void MultiprecisionY(const Codes& x, const DynamicQuantizeParameters& p, size_t 
 }  // namespace
 
 DynamicQuantizeParameters DynamicQuantizeParametersOf(const Codes& x) {
-  // min and max of floats are exact in double; x_min <= 0 <= x_max by the formula.
-  double lo = 0, hi = 0;
+  // min and max of floats, exact; x_min <= 0 <= x_max by the formula. Read as floats from the
+  // codes' storage (little-endian, aligned), so that the loop vectorizes.
+  float lo = 0, hi = 0;
+  const auto* values = reinterpret_cast<const float*>(x.data());
   for (size_t i = 0; i < x.size(); ++i) {
-    const double v = std::bit_cast<float>(x[i]);
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
+    lo = std::min(lo, values[i]);
+    hi = std::max(hi, values[i]);
   }
   const Exact x_min = Exact::FromDouble(lo), x_max = Exact::FromDouble(hi);
   const Exact y_scale = RN32(RN32(x_max - x_min) / Exact::Integer(255));
@@ -183,7 +186,11 @@ DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema,
     r.outputs = {std::move(y), std::move(y_scale), std::move(y_zero_point)};
     return std::move(r);
   };
-  for (size_t i = 0; i < n; ++i) {
+  // Every exponent field all ones is an infinity or a NaN (a scan of the bits first: fast).
+  const auto* bits = reinterpret_cast<const uint32_t*>(x->codes.data());
+  bool any_nonfinite = false;
+  for (size_t i = 0; i < n; ++i) any_nonfinite |= (bits[i] & 0x7F800000u) == 0x7F800000u;
+  for (size_t i = 0; any_nonfinite && i < n; ++i) {
     if (std::isfinite(DecodeDouble(F32(), x->codes[i]))) continue;
     add("dynql.nonfinite", "x[" + std::to_string(i) + "] is " + DescribeCode(F32(), x->codes[i]));
     SetFree(y), SetFree(y_scale), SetFree(y_zero_point);
