@@ -55,8 +55,13 @@ double PlainLoopAdmissible(const Workload& w) {
   for (int64_t i = 0; i < w.elements; ++i) {
     const auto k = static_cast<size_t>(i);
     const uint32_t code = plain->Code(i);
-    bool ok = y.is_free(k) || code == y.exact[k];
-    for (size_t j = 0; !ok && j < y.alternatives.size(); ++j) ok = code == y.alternative(j, k);
+    // Any NaN code stands for NaN (the judge's rule), whatever its sign or payload.
+    const ElementType& t = *FindElementType(y.data_type);
+    const auto same = [&t](uint32_t a, uint32_t b) {
+      return a == b || (IsNanCode(t, a) && IsNanCode(t, b));
+    };
+    bool ok = y.is_free(k) || same(code, y.exact[k]);
+    for (size_t j = 0; !ok && j < y.alternatives.size(); ++j) ok = same(code, y.alternative(j, k));
     admitted += ok;
   }
   return static_cast<double>(admitted) / static_cast<double>(w.elements);

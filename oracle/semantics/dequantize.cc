@@ -145,14 +145,7 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
   };
   std::vector<uint32_t> one(strategies);
   if (options.fast_path) {
-    // dequantize_fast.h; an element it cannot decide gets a DyadicRun of its own.
-    DequantizeFast(
-        x, scale, zero_point, out, index, working,
-        [&](uint32_t xc, std::optional<uint32_t> zc, uint32_t sc, uint32_t* codes) {
-          run.reset();
-          multiprecision(xc, zc, sc, codes);
-        },
-        result);
+    DequantizeFast(x, scale, zero_point, out, index, working, result);  // dequantize_fast.h
   } else {
     // Narrow x (at most 8 bits): within a run y depends on x's code alone, so each code met is
     // computed once per run and its codes reused.

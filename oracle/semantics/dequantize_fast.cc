@@ -32,8 +32,7 @@ void GatherRun(const Codes& x, int64_t b, int64_t e, const Codes& table, uint32_
 
 void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_point,
                     const ElementType& out, const ScaleIndex& index,
-                    const std::vector<const ElementType*>& working,
-                    const MultiprecisionElement& multiprecision, OutputEvaluation& result) {
+                    const std::vector<const ElementType*>& working, OutputEvaluation& result) {
   const ElementType& xt = *FindElementType(x.data_type);
   const ElementType& st = *FindElementType(scale.data_type);
   const int64_t n = x.element_count();
@@ -59,33 +58,14 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
   }
   Codes iota(8, table_size);
   for (size_t code = 0; code < table_size; ++code) iota.set(code, static_cast<uint32_t>(code));
-  std::vector<int64_t> recheck;
   std::vector<uint8_t*> outputs(strategies);
   std::vector<DequantizeKernel::Span> spans;
-  std::vector<uint32_t> one(strategies);
   const int x_width = x.codes.width(), out_width = result.exact.width();
-  const auto code_of = [](const Tensor* t, int64_t k) {
-    return t ? std::optional<uint32_t>(t->codes[static_cast<size_t>(k)]) : std::nullopt;
-  };
-  // Runs the kernel on `spans` of the codes at `codes` (the piece starting at x index `first`,
-  // or the table when first < 0) into `exact_target` and the scratch, then settles the
-  // rechecked elements through the multiprecision path.
-  const auto evaluate = [&](const uint8_t* codes, int width, int64_t first, uint8_t* exact_target,
-                            int64_t k_of_table) {
+  // Runs the kernel on `spans` of the codes at `codes` into `exact_target` and the scratch.
+  const auto evaluate = [&](const uint8_t* codes, int width, uint8_t* exact_target) {
     outputs[0] = exact_target;
     for (size_t j = 1; j < strategies; ++j) outputs[j] = scratch[j].data();
-    recheck.clear();
-    kernel.RunSpans(plan, codes, width, spans, outputs.data(), recheck);
-    for (const int64_t r : recheck) {
-      const int64_t k = first < 0 ? k_of_table : index(first + r);
-      const uint32_t xc =
-          first < 0 ? static_cast<uint32_t>(r) : x.codes[static_cast<size_t>(first + r)];
-      multiprecision(xc, code_of(zero_point, k), scale.codes[static_cast<size_t>(k)], one.data());
-      for (size_t j = 0; j < strategies; ++j) {
-        const uint32_t v = one[j];
-        std::memcpy(outputs[j] + r * out_width, &v, static_cast<size_t>(out_width));
-      }
-    }
+    kernel.RunSpans(plan, codes, width, spans, outputs.data());
   };
   const auto put_alternatives = [&](int64_t first, int64_t count) {
     for (size_t j = 0; j + 1 < strategies; ++j) {
@@ -106,9 +86,10 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
       k = scale_element;
       return false;
     });
-    if (tables && static_cast<size_t>(run_end - b) >= 2 * table_size) {
+    // (A table per short run costs more than the piece's loop: at least 1024 elements.)
+    if (tables && static_cast<size_t>(run_end - b) >= std::max<size_t>(2 * table_size, 1024)) {
       spans.assign(1, {0, static_cast<int64_t>(table_size), zero_point_values[k], scale_values[k]});
-      evaluate(iota.data(), 1, -1, scratch[0].data(), k);
+      evaluate(iota.data(), 1, scratch[0].data());
       const auto mask = static_cast<uint32_t>(table_size - 1);
       GatherRun(x.codes, b, run_end, scratch[0], mask, result.exact);
       for (size_t j = 0; j + 1 < strategies; ++j) {
@@ -134,8 +115,7 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
       b = end;
       return end == e && end - first < kPiece;
     });
-    evaluate(x.codes.data() + first * x_width, x_width, first,
-             result.exact.data() + first * out_width, -1);
+    evaluate(x.codes.data() + first * x_width, x_width, result.exact.data() + first * out_width);
     put_alternatives(first, b - first);
   }
 }

@@ -97,7 +97,7 @@ void WorkingRun(Read read, int64_t count, double zero_point, double scale,
 template <class Out, class Read>
 void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool check,
                const std::vector<int>& working, const std::array<uint8_t, 4>& computed,
-               uint8_t* const* outputs, std::vector<int64_t>& recheck) {
+               uint8_t* const* outputs) {
   // float16 and bfloat16 through float32: p rounded to float32, then to y without branches.
   // Rounding twice rounds as once unless the float32 value is one of y's boundaries and
   // differs from p (NaN and infinities pass through unchanged); and rounding p rounds the
@@ -119,8 +119,14 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
     any |= static_cast<uint32_t>(boundary(p, f));
   }
   for (int64_t i = 0; any != 0 && i < count; ++i) {
-    const double p = (read(i) - zero_point) * scale;
-    if (boundary(p, static_cast<float>(p))) recheck.push_back(i);
+    const double d = read(i) - zero_point, p = d * scale;
+    if (!boundary(p, static_cast<float>(p))) continue;
+    // Error-free: the product's residual d * scale - p is a double, and fma computes it
+    // exactly; its sign is the sticky half-unit that rounds p as the exact product (p itself,
+    // not its float32 rounding).
+    const double r = std::isfinite(p) ? std::fma(d, scale, -p) : 0.0;
+    const int sticky = r == 0 ? 0 : ((r > 0) == (p > 0) ? 1 : -1);
+    Store<Out>(exact, i, RoundToIeee<Out>(p, sticky));
   }
   for (size_t j = 0; j < working.size(); ++j) {
     if (!computed[j]) continue;
@@ -219,8 +225,8 @@ DequantizeKernel::Plan DequantizeKernel::PlanTensor(const std::vector<double>& z
 }
 
 void DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
-                                const std::vector<Span>& spans, uint8_t* const* outputs,
-                                std::vector<int64_t>& recheck) const {
+                                const std::vector<Span>& spans,
+                                uint8_t* const* outputs) const {
   const int out_width = output_type_.bytes_per_element();
   std::vector<uint8_t*> shifted(1 + working_.size());
   // Calls run(span, outputs at the span) for every span.
@@ -243,12 +249,10 @@ void DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
         });
       }
       for_spans([&](const Span& span, uint8_t* const* out) {
-        const size_t before = recheck.size();
-        DoubleRun<Out>([reader, b = span.begin](
-                           int64_t i) { return static_cast<double>(reader.value(b + i)); },
-                       span.end - span.begin, span.zero_point, span.scale, plan.check, working_,
-                       plan.computed, out, recheck);
-        for (size_t r = before; r < recheck.size(); ++r) recheck[r] += span.begin;
+        DoubleRun<Out>(
+            [reader, b = span.begin](int64_t i) { return static_cast<double>(reader.value(b + i)); },
+            span.end - span.begin, span.zero_point, span.scale, plan.check, working_,
+            plan.computed, out);
       });
     };
     if (x_type_.is_float()) {

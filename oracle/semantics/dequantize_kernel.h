@@ -7,7 +7,8 @@
 //   significant bits and lowest bit fit): host float arithmetic, then one conversion to y;
 // - double: the product rounded once to a double, p. Rounding p to y rounds the exact product
 //   unless p is a rounding boundary of y (ieee_round.h, MayBeBoundary) and the product was
-//   inexact: those elements, rare, are listed for the multiprecision path.
+//   inexact: for those elements, rare, the product's exact residual (fma) gives p a sticky
+//   half-unit, error-free arithmetic without the multiprecision path.
 // A strategy whose result provably equals the exact one for the run (its working type holds
 // the operands and the product, or is y itself with the operands in it) is not computed. No
 // allocation per element.
@@ -30,7 +31,7 @@ class DequantizeKernel {
   // How a run is computed, from its zero point and scale (decoded).
   struct Plan {
     bool float_path = false;
-    bool check = false;  // double path: products may be inexact, boundaries are rechecked
+    bool check = false;  // double path: products may be inexact at y's boundaries
     std::array<uint8_t, 4> computed = {};  // per alternative: 0 when it equals the exact one
   };
   Plan PlanRun(double zero_point, double scale) const;
@@ -46,11 +47,9 @@ class DequantizeKernel {
 
   // A piece of consecutive runs. x: the piece's codes, `x_width` bytes each (1, 2 or 4,
   // little-endian). outputs[0] receives the exact codes, outputs[1 + j] strategy j's where
-  // plan.computed[j], each in the output type's width, at the piece's positions. Appends to
-  // `recheck` the positions (in the piece) whose exact code the multiprecision path must decide;
-  // their outputs here are provisional.
+  // plan.computed[j], each in the output type's width, at the piece's positions.
   void RunSpans(const Plan& plan, const uint8_t* x, int x_width, const std::vector<Span>& spans,
-                uint8_t* const* outputs, std::vector<int64_t>& recheck) const;
+                uint8_t* const* outputs) const;
 
  private:
   struct ScaleFacts;

@@ -66,10 +66,8 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
   };
   constexpr int64_t kChunk = 4096;
   Codes quotient(8, kChunk, Codes::kUninitialized), product(8, kChunk, Codes::kUninitialized);
-  std::vector<uint8_t> free_flags(kChunk);  // never set: x is finite here
   StrategyWriter writer(y, 8);
   const auto n = static_cast<int64_t>(x.size());
-  const auto* xs = reinterpret_cast<const uint8_t*>(x.data());
   const auto* values = reinterpret_cast<const float*>(x.data());  // Codes' storage is aligned
   for (int64_t first = 0; first < n; first += kChunk) {
     const int64_t count = std::min(kChunk, n - first);
@@ -81,8 +79,26 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
     for (int64_t i = 0; i < count; ++i) {
       by_product[i] = saturate(round(static_cast<double>(v[i] * reciprocal) + zero_point));
     }
-    uint8_t* quotient_out = quotient.data();
-    kernel.FastRun(xs + 4 * first, 4, count, run, &quotient_out, free_flags.data());
+    // The exact quotient q rounds as the float32 one, qf, unless qf lies within 2^-14 of a
+    // half-integer: |q - qf| <= 2^-16 while |qf| < 512 (|x / y_scale| is at most about 255
+    // here). Only those elements are divided exactly (QuantizeLinear's kernel).
+    uint8_t* __restrict by_quotient = quotient.data();
+    uint32_t near = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      const float qf = v[i] / scale;
+      const float t = static_cast<float>(round(qf));
+      by_quotient[i] = exact[i];
+      near |= static_cast<uint32_t>((std::fabs(std::fabs(qf - t) - 0.5f) < 0x1p-14f) |
+                                    (std::fabs(qf) >= 512.0f));
+    }
+    for (int64_t i = 0; near != 0 && i < count; ++i) {
+      const float qf = v[i] / scale;
+      const float t = static_cast<float>(round(qf));
+      if (std::fabs(std::fabs(qf - t) - 0.5f) >= 0x1p-14f && std::fabs(qf) < 512.0f) continue;
+      uint32_t code;
+      kernel.Fast(std::bit_cast<uint32_t>(v[i]), run, &code);
+      by_quotient[i] = static_cast<uint8_t>(code);
+    }
     writer.PutChunk(exact_quotient, first, count, quotient.data());
     writer.PutChunk(by_reciprocal, first, count, product.data());
   }
@@ -183,7 +199,11 @@ DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema,
   };
   OutputEvaluation y = output(0), y_scale = output(1), y_zero_point = output(2);
   const auto finish = [&] {
-    r.outputs = {std::move(y), std::move(y_scale), std::move(y_zero_point)};
+    // One by one: an initializer list would copy them (its elements are const).
+    r.outputs.reserve(3);
+    r.outputs.push_back(std::move(y));
+    r.outputs.push_back(std::move(y_scale));
+    r.outputs.push_back(std::move(y_zero_point));
     return std::move(r);
   };
   // Every exponent field all ones is an infinity or a NaN (a scan of the bits first: fast).
