@@ -57,13 +57,13 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
   const QuantizeKernel kernel(F32(), F32(), U8Type(), Saturation::kSaturate, {});
   const QuantizeKernel::Run run = kernel.MakeRun(p.y_scale, p.y_zero_point);
   // round_half_even(v) + y_zero_point (or v's rounding once the zero point is in it),
-  // saturated; min and max rather than branches, so that the loops vectorize.
+  // saturated. Here |v| < 2^51 (|x| is at most the range, y_scale at least 2^-149 and about
+  // range / 255), so two additions round it, and integer clamps saturate: no branches.
   const auto saturate = [](double k) {
-    return static_cast<uint8_t>(static_cast<int32_t>(std::min(std::max(k, 0.0), 255.0)));
+    const auto i = static_cast<int32_t>(k);
+    return static_cast<uint8_t>(i < 0 ? 0 : i > 255 ? 255 : i);
   };
-  const auto round = [](double v) {
-    return RoundHalfEvenSmall(std::min(std::max(v, -0x1p40), 0x1p40));
-  };
+  const auto round = [](double v) { return RoundHalfEvenSmall(v); };
   constexpr int64_t kChunk = 4096;
   Codes quotient(8, kChunk, Codes::kUninitialized), product(8, kChunk, Codes::kUninitialized);
   StrategyWriter writer(y, 8);
