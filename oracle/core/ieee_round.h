@@ -33,7 +33,7 @@ using Bfloat16Format = IeeeFormat<7, 8>;
 
 // The code of v rounded once, half to even, to F (beyond the range: infinity).
 template <class F>
-inline uint32_t RoundToIeee(double v, int sticky = 0) {
+[[gnu::always_inline]] inline uint32_t RoundToIeee(double v, int sticky = 0) {
   if constexpr (F::kMantissa == 23) {
     // The host's conversion rounds once, half to even; only NaN's payload is the codec's.
     if (sticky == 0) return v != v ? F::kNaN : std::bit_cast<uint32_t>(static_cast<float>(v));
@@ -66,7 +66,7 @@ inline uint32_t RoundToIeee(double v, int sticky = 0) {
 
 // The value of a finite or infinite code of F, as a double (exact).
 template <class F>
-inline double IeeeValue(uint32_t code) {
+[[gnu::always_inline]] inline double IeeeValue(uint32_t code) {
   const uint64_t sign = (code & F::kSignBit) != 0 ? uint64_t{1} << 63 : 0;
   const uint32_t magnitude = code & (F::kSignBit - 1);
   if (magnitude >= F::kInfinity) {
@@ -104,7 +104,7 @@ inline double RoundHalfEvenSmall(double v) {
 // even, written without branches so that loops over it vectorize (F. Giesen's rounding of
 // float to half, generalized to F's two numbers).
 template <class F>
-inline uint32_t FloatToIeee(float value) {
+[[gnu::always_inline]] inline uint32_t FloatToIeee(float value) {
   const uint32_t bits = std::bit_cast<uint32_t>(value);
   if constexpr (F::kMantissa == 23) {
     return value != value ? F::kNaN : bits;

@@ -85,9 +85,25 @@ void FloatRun(ReadFloat read, int64_t count, float scale, const std::vector<int>
 // The double path: the product rounded once to a double, boundaries rechecked; a working
 // type's product is a product of two operands of at most 24 bits, exact in a double.
 template <class Out, class W, class Read>
-void WorkingRun(Read read, int64_t count, double zero_point, double scale,
+void WorkingRun(Read read, int64_t count, double zero_point, double scale, bool integer_x,
                 uint8_t* __restrict out) {
   const double scale_rounded = RoundValueIeee<W>(scale);
+  if constexpr (W::kMantissa == 10) {
+    // float16 with integer x, in float32 and vectorized: an integer difference below 2^24 is a
+    // float32 value, and from 2^24 on both roundings give infinity; two float16 values
+    // multiply exactly in float32 (22 bits, far inside its range).
+    if (integer_x) {
+      const auto scale16 = static_cast<float>(scale_rounded);
+      for (int64_t i = 0; i < count; ++i) {
+        const auto d = static_cast<float>(read(i) - zero_point);
+        const auto d16 = static_cast<float>(IeeeValue<W>(FloatToIeee<W>(d)));
+        Store<Out>(
+            out, i,
+            FloatToIeee<Out>(static_cast<float>(IeeeValue<W>(FloatToIeee<W>(d16 * scale16)))));
+      }
+      return;
+    }
+  }
   for (int64_t i = 0; i < count; ++i) {
     const double p = RoundValueIeee<W>(RoundValueIeee<W>(read(i) - zero_point) * scale_rounded);
     Store<Out>(out, i, FloatToIeee<Out>(static_cast<float>(p)));  // p is a float32 value
@@ -97,7 +113,7 @@ void WorkingRun(Read read, int64_t count, double zero_point, double scale,
 template <class Out, class Read>
 void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool check,
                const std::vector<int>& working, const std::array<uint8_t, 4>& computed,
-               uint8_t* const* outputs) {
+               bool integer_x, uint8_t* const* outputs) {
   // float16 and bfloat16 through float32: p rounded to float32, then to y without branches.
   // Rounding twice rounds as once unless the float32 value is one of y's boundaries and
   // differs from p (NaN and infinities pass through unchanged); and rounding p rounds the
@@ -132,13 +148,13 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
     if (!computed[j]) continue;
     switch (working[j]) {
       case 0:
-        WorkingRun<Out, Float32Format>(read, count, zero_point, scale, outputs[1 + j]);
+        WorkingRun<Out, Float32Format>(read, count, zero_point, scale, integer_x, outputs[1 + j]);
         break;
       case 1:
-        WorkingRun<Out, Float16Format>(read, count, zero_point, scale, outputs[1 + j]);
+        WorkingRun<Out, Float16Format>(read, count, zero_point, scale, integer_x, outputs[1 + j]);
         break;
       default:
-        WorkingRun<Out, Bfloat16Format>(read, count, zero_point, scale, outputs[1 + j]);
+        WorkingRun<Out, Bfloat16Format>(read, count, zero_point, scale, integer_x, outputs[1 + j]);
         break;
     }
   }
@@ -225,8 +241,7 @@ DequantizeKernel::Plan DequantizeKernel::PlanTensor(const std::vector<double>& z
 }
 
 void DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
-                                const std::vector<Span>& spans,
-                                uint8_t* const* outputs) const {
+                                const std::vector<Span>& spans, uint8_t* const* outputs) const {
   const int out_width = output_type_.bytes_per_element();
   std::vector<uint8_t*> shifted(1 + working_.size());
   // Calls run(span, outputs at the span) for every span.
@@ -249,10 +264,10 @@ void DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
         });
       }
       for_spans([&](const Span& span, uint8_t* const* out) {
-        DoubleRun<Out>(
-            [reader, b = span.begin](int64_t i) { return static_cast<double>(reader.value(b + i)); },
-            span.end - span.begin, span.zero_point, span.scale, plan.check, working_,
-            plan.computed, out);
+        DoubleRun<Out>([reader, b = span.begin](
+                           int64_t i) { return static_cast<double>(reader.value(b + i)); },
+                       span.end - span.begin, span.zero_point, span.scale, plan.check, working_,
+                       plan.computed, x_type_.is_integer(), out);
       });
     };
     if (x_type_.is_float()) {
