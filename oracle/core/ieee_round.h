@@ -86,6 +86,22 @@ template <class F>
                                (mantissa << (52 - F::kMantissa)));
 }
 
+// A float16 code's value as a float32, without branches (F. Giesen's conversion): the
+// exponent re-biased, infinities and NaN moved to float32's, subnormals normalized by a float
+// subtraction.
+[[gnu::always_inline]] inline float Float16Value(uint32_t h) {
+  const uint32_t shifted = (h & 0x7FFFu) << 13;
+  const uint32_t exponent = shifted & 0x0F800000u;
+  uint32_t o = shifted + ((127u - 15u) << 23);
+  const uint32_t special = 0u - static_cast<uint32_t>(exponent == 0x0F800000u);
+  const uint32_t subnormal = 0u - static_cast<uint32_t>(exponent == 0);
+  o += ((128u - 16u) << 23) & special;
+  const uint32_t normalized = std::bit_cast<uint32_t>(std::bit_cast<float>(o + (1u << 23)) -
+                                                      std::bit_cast<float>(113u << 23));
+  o = (o & ~subnormal) | (normalized & subnormal);
+  return std::bit_cast<float>(o | ((h & 0x8000u) << 16));
+}
+
 // v rounded to F, as a double (the working types' rounding of an operand or a product).
 template <class F>
 inline double RoundValueIeee(double v, int sticky = 0) {
@@ -119,7 +135,10 @@ template <class F>
     const uint32_t magnitude = bits & 0x7FFFFFFFu;
     // At or beyond 2^(bias + 1): infinity (NaN keeps a quiet NaN).
     constexpr uint32_t kTooLarge = static_cast<uint32_t>(127 + F::kBias + 1) << 23;
-    const uint32_t special = magnitude > 0x7F800000u ? F::kNaN : F::kInfinity;
+    // Every case computed, then chosen by masks (compilers turn conditional expressions into
+    // branches, which keep loops from vectorizing).
+    const uint32_t nan = 0u - static_cast<uint32_t>(magnitude > 0x7F800000u);
+    const uint32_t too_large = 0u - static_cast<uint32_t>(magnitude >= kTooLarge);
     // Below F's smallest normal: adding a power of two whose float32 unit is F's smallest
     // subnormal lets the float adder round the subnormal significand, half to even.
     constexpr uint32_t kSmallestNormal = static_cast<uint32_t>(127 + F::kMinExponent) << 23;
@@ -133,10 +152,10 @@ template <class F>
     const uint32_t normal = (magnitude + (static_cast<uint32_t>(F::kBias - 127) << 23) +
                              ((1u << (kDropped - 1)) - 1) + odd) >>
                             kDropped;
-    const uint32_t code = magnitude >= kTooLarge        ? special
-                          : magnitude < kSmallestNormal ? subnormal
-                                                        : normal;
-    return magnitude > 0x7F800000u ? F::kNaN : sign | code;  // the codec's NaN, unsigned
+    const uint32_t small = 0u - static_cast<uint32_t>(magnitude < kSmallestNormal);
+    uint32_t code = (normal & ~small) | (subnormal & small);
+    code = (code & ~too_large) | (F::kInfinity & too_large);
+    return ((sign | code) & ~nan) | (F::kNaN & nan);  // the codec's NaN, unsigned
   }
 }
 
@@ -148,8 +167,11 @@ inline bool FloatMayBeBoundary(float f) {
   constexpr int kDropped = 23 - F::kMantissa;
   constexpr uint32_t kLow = (1u << kDropped) - 1;
   constexpr uint32_t kSmallest = static_cast<uint32_t>(F::kMinExponent + 127) << 23;
+  // From 2^(bias + 1) on every value rounds to infinity: no boundary there.
+  constexpr uint32_t kBeyond = static_cast<uint32_t>(127 + F::kBias + 1) << 23;
   const uint32_t magnitude = std::bit_cast<uint32_t>(f) & 0x7FFFFFFFu;
-  return ((magnitude & kLow) == (1u << (kDropped - 1))) | (magnitude < kSmallest && magnitude != 0);
+  return (((magnitude & kLow) == (1u << (kDropped - 1))) & (magnitude < kBeyond)) |
+         (magnitude < kSmallest && magnitude != 0);
 }
 
 // The three formats by number, for kernels that hold a list of working types:
@@ -197,7 +219,9 @@ inline bool MayBeBoundary(double v) {
   }
   constexpr double smallest =  // F's smallest normal
       std::bit_cast<double>(static_cast<uint64_t>(F::kMinExponent + 1023) << 52);
-  return midpoint | ((v < smallest) & (v > -smallest) & (v != 0));
+  constexpr double beyond =  // from 2^(bias + 1) on every value rounds to infinity
+      std::bit_cast<double>(static_cast<uint64_t>(F::kBias + 1 + 1023) << 52);
+  return (midpoint & (v < beyond) & (v > -beyond)) | ((v < smallest) & (v > -smallest) & (v != 0));
 }
 
 }  // namespace qconform

@@ -96,10 +96,8 @@ void WorkingRun(Read read, int64_t count, double zero_point, double scale, bool 
       const auto scale16 = static_cast<float>(scale_rounded);
       for (int64_t i = 0; i < count; ++i) {
         const auto d = static_cast<float>(read(i) - zero_point);
-        const auto d16 = static_cast<float>(IeeeValue<W>(FloatToIeee<W>(d)));
-        Store<Out>(
-            out, i,
-            FloatToIeee<Out>(static_cast<float>(IeeeValue<W>(FloatToIeee<W>(d16 * scale16)))));
+        const float d16 = Float16Value(FloatToIeee<W>(d));
+        Store<Out>(out, i, FloatToIeee<Out>(Float16Value(FloatToIeee<W>(d16 * scale16))));
       }
       return;
     }

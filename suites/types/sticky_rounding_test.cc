@@ -153,6 +153,20 @@ TEST(StickyRounding, FloatEncoderMatchesTheCodec) {
   }
 }
 
+// The kernels' branch-free float16 decoding, on every code (NaN as NaN).
+TEST(StickyRounding, Float16ValueDecodesEveryCode) {
+  const ElementType& f16 = ElementTypeOf(D::kFloat16);
+  for (uint32_t code = 0; code < 65536; ++code) {
+    const double expected = DecodeDouble(f16, code);
+    const double got = Float16Value(code);
+    if (std::isnan(expected)) {
+      ASSERT_TRUE(std::isnan(got)) << code;
+    } else {
+      ASSERT_EQ(std::bit_cast<uint64_t>(got), std::bit_cast<uint64_t>(expected)) << code;
+    }
+  }
+}
+
 // Integer and float8 targets: a half-integer (a midpoint) with a sticky half-unit is no tie.
 TEST(StickyRounding, IntegerAndFloat8TargetsBreakTiesByTheStickyUnit) {
   for (D type : {D::kInt8, D::kUint8, D::kInt16, D::kInt4, D::kFloat8E4M3FN, D::kFloat8E5M2,
