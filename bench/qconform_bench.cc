@@ -136,13 +136,17 @@ void OtherThroughputs(Tables& t) {
   t.Line("| command | time | throughput |");
   t.Line("|---|---|---|");
   const auto row = [&](const std::string& command, double cases) {
+    // The previous command's writes flushed first, not timed here.
+    if (std::system("sync") != 0) std::fprintf(stderr, "bench: sync failed\n");
     const CommandResult r = TimeCommand(command);
     const std::string shown = command.substr(command.find("qconform "));
     t.Line("| `" + shown + "` | " + Format("%.2f s", r.seconds) + " | " +
            (r.status == 0 ? Rate(cases / r.seconds, "cases") : "failed: " + r.output) + " |");
   };
   row(tool + " generate --op all --count 100000 --out " + dir, 100000);
-  std::system(("rm -rf " + dir).c_str());
+  if (std::system(("rm -rf " + dir + "; sync").c_str()) != 0) {
+    std::fprintf(stderr, "bench: could not remove %s\n", dir.c_str());
+  }
   const std::string golden = QCONFORM_SOURCE_DIR "/golden";
   const CommandResult listing = TimeCommand(tool + " golden --verify --dir " + golden);
   const double golden_cases = std::atof(listing.output.c_str() + listing.output.find(": ") + 2);
@@ -171,8 +175,13 @@ int main(int argc, char** argv) {
   // no dynamic adjustment), so resident memory follows what is live.
   mallopt(M_MMAP_THRESHOLD, 1 << 16);
   Tables t;
-  t.Line("qconform bench: " + std::to_string(BenchElements()) + " elements per tensor, " +
-         Machine() + ", " + __VERSION__);
+#ifdef __clang__
+  const std::string compiler = "clang " __clang_version__;
+#else
+  const std::string compiler = "GCC " __VERSION__;
+#endif
+  t.Line("qconform bench: " + std::to_string(BenchElements()) + " elements per tensor; " +
+         Machine() + "; " + compiler + ", " + QCONFORM_BUILD_TYPE + " build");
   std::map<std::string, MemoryResult> memory;
   if (!micro) {
     for (const WorkloadSpec& s : WorkloadSpecs()) memory[s.name] = MeasureMemory(Build(s.name));

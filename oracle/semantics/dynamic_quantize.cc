@@ -58,9 +58,12 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
   const QuantizeKernel::Run run = kernel.MakeRun(p.y_scale, p.y_zero_point);
   // round_half_even(v) + y_zero_point (or v's rounding once the zero point is in it),
   // saturated. Here |v| < 2^51 (|x| is at most the range, y_scale at least 2^-149 and about
-  // range / 255), so two additions round it, and integer clamps saturate: no branches.
-  const auto saturate = [](double k) {
-    const auto i = static_cast<int32_t>(k);
+  // range / 255), so two additions round it, and integer clamps saturate: no branches. With a
+  // normal y_scale |v| < 512, and an int32 holds every k (the loops vectorize); a subnormal
+  // one takes int64.
+  const bool bounded = scale >= 0x1p-126f;
+  const auto saturate = [bounded](double k) {
+    const int64_t i = bounded ? static_cast<int32_t>(k) : static_cast<int64_t>(k);
     return static_cast<uint8_t>(i < 0 ? 0 : i > 255 ? 255 : i);
   };
   const auto round = [](double v) { return RoundHalfEvenSmall(v); };
