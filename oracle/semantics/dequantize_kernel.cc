@@ -117,11 +117,13 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
   // differs from p (NaN and infinities pass through unchanged); and rounding p rounds the
   // exact product unless p is a boundary and the product was inexact (check).
   const auto boundary = [check](double p, float f) {
+    // Integer & and |, not && and ||: no branches.
+    const auto bit = [](bool b) { return static_cast<uint32_t>(b); };
     if constexpr (Out::kMantissa == 23) {
-      return check & MayBeBoundary<Out>(p);  // & and |, not && and ||: no branches
+      return bit(check) & bit(MayBeBoundary<Out>(p));
     } else {
-      return (check & MayBeBoundary<Out>(p)) |
-             (FloatMayBeBoundary<Out>(f) & (static_cast<double>(f) != p));
+      return (bit(check) & bit(MayBeBoundary<Out>(p))) |
+             (bit(FloatMayBeBoundary<Out>(f)) & bit(static_cast<double>(f) != p));
     }
   };
   uint32_t any = 0;  // an integer reduction: vectorizers take it where a bool is control flow
@@ -130,11 +132,11 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
     const double p = (read(i) - zero_point) * scale;
     const auto f = static_cast<float>(p);
     Store<Out>(exact, i, FloatToIeee<Out>(f));  // float32: f is p rounded once
-    any |= static_cast<uint32_t>(boundary(p, f));
+    any |= boundary(p, f);
   }
   for (int64_t i = 0; any != 0 && i < count; ++i) {
     const double d = read(i) - zero_point, p = d * scale;
-    if (!boundary(p, static_cast<float>(p))) continue;
+    if (boundary(p, static_cast<float>(p)) == 0) continue;
     // Error-free: the product's residual d * scale - p is a double, and fma computes it
     // exactly; its sign is the sticky half-unit that rounds p as the exact product (p itself,
     // not its float32 rounding).

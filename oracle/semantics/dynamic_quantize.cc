@@ -91,8 +91,8 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
       const float qf = v[i] / scale;
       const float t = static_cast<float>(round(qf));
       by_quotient[i] = exact[i];
-      near |= static_cast<uint32_t>((std::fabs(std::fabs(qf - t) - 0.5f) < 0x1p-14f) |
-                                    (std::fabs(qf) >= 512.0f));
+      near |= static_cast<uint32_t>(std::fabs(std::fabs(qf - t) - 0.5f) < 0x1p-14f) |
+              static_cast<uint32_t>(std::fabs(qf) >= 512.0f);
     }
     for (int64_t i = 0; near != 0 && i < count; ++i) {
       const float qf = v[i] / scale;
