@@ -174,12 +174,13 @@ bool QuantizeKernel::Loops(ReadX read, int64_t count, const Run& run,
     const uint32_t mask = output_type_.code_mask();
     // Beyond 2^40 y saturates whatever the rounding; a half-integer double (or NaN) is not
     // settled here.
-    // Branch-free, so that the loops vectorize: min and max clamp (NaN stays NaN through the
-    // first, and is caught by the settled test).
+    // Branch-free, so that the loops vectorize: min and max clamp. NaN stays NaN through the
+    // first (and is caught by the settled test); the second, with its operands the other way,
+    // turns it into `lowest`, so the conversion to int32 is always defined.
     const auto round_to_y = [&](double q, double& t) {
       const double c = std::min(std::max(q, -0x1p40), 0x1p40);
       t = RoundHalfEvenSmall(c);
-      const double k = std::min(std::max(t + zero_point, lowest), highest);
+      const double k = std::min(highest, std::max(lowest, t + zero_point));
       return static_cast<uint32_t>(static_cast<int32_t>(k)) & mask;
     };
     const auto loop = [&](auto code_type) {
