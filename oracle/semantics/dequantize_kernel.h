@@ -31,7 +31,7 @@ class DequantizeKernel {
   // How a run is computed, from its zero point and scale (decoded).
   struct Plan {
     bool float_path = false;
-    bool check = false;  // double path: products may be inexact at y's boundaries
+    bool check = false;                    // double path: products may be inexact at y's boundaries
     std::array<uint8_t, 4> computed = {};  // per alternative: 0 when it equals the exact one
   };
   Plan PlanRun(double zero_point, double scale) const;

@@ -51,8 +51,7 @@ OracleResult RunQuantize(const Case& c, const OpSchema& schema, const EvaluateOp
   return r;
 }
 
-OracleResult RunDynamic(const Case& c, const OpSchema& schema,
-                        const EvaluateOptions& options) {
+OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
   DynamicQuantizeResult d = RunDynamicQuantize(c, schema, options);
   OracleResult r;
   r.findings = std::move(d.findings);
