@@ -4,6 +4,8 @@
 // blocked.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "oracle/core/codec.h"
 #include "oracle/core/prng.h"
 #include "suites/oracle/dq_test_util.h"
@@ -135,8 +137,9 @@ TEST(DequantizeFastPath, TableKernelsEqualMultiprecision) {
         for (const std::optional<DataType>& output : outputs) {
           if (!output && !schema.allows_output(scale_type)) continue;
           const ElementType& st = ElementTypeOf(scale_type);
-          // Two rows of 2 * 2^bits codes each: every code twice, shuffled.
-          const uint32_t n = 2u << xt.bits;
+          // Two rows of at least 2 * 2^bits codes each (every code twice, shuffled), and at least
+          // 1024, the shortest run the fast path builds a table for.
+          const uint32_t n = std::max(2u << xt.bits, 1024u);
           std::vector<uint32_t> x(2 * n);
           for (uint32_t i = 0; i < 2 * n; ++i) x[i] = (i * 2654435761u >> 7) & xt.code_mask();
           std::vector<uint32_t> scales = {prng.Next32() & st.code_mask(),
