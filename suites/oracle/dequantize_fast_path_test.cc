@@ -240,3 +240,42 @@ TEST(DequantizeFastPath, DyadicEqualsRationals) {
 
 }  // namespace
 }  // namespace qconform
+
+namespace qconform {
+namespace {
+
+using namespace qconform::testing;
+
+// The double path's boundary products: int32 x times scales of 24 significant bits near 2^-16
+// gives products of up to 55 bits, rounded to a double p, below float16's largest value; about
+// one in 8,000 rounds in float32 onto a float16 rounding boundary, and the kernel rounds those
+// from p itself (with the sticky half-unit of the product's fma residual, which decides only
+// when p is itself a boundary). 200,000 elements; fast == multiprecision on every one (and the
+// test fails when the kernel skips those elements).
+TEST(DequantizeFastPath, BoundaryProductsSettledByTheirResidual) {
+  Prng prng(31);
+  const int64_t n = 200000;
+  std::vector<uint32_t> x(static_cast<size_t>(n)), scales;
+  for (uint32_t& c : x) c = prng.Next32();
+  for (int k = 0; k < 8; ++k) {  // (1 + m / 2^23) * 2^-(16 + k), m odd: 24 significant bits
+    scales.push_back(((127u - 16u - static_cast<uint32_t>(k)) << 23) | (prng.Next32() & 0x7FFFFFu) |
+                     1u);
+  }
+  const int64_t rows = 8, cols = n / rows;
+  const Case c = Dq(23, MakeTensorFromCodes(DataType::kInt32, {rows, cols}, x),
+                    MakeTensorFromCodes(DataType::kFloat, {rows}, scales), {},
+                    {{"axis", 0}, {"output_dtype", static_cast<int64_t>(DataType::kFloat16)}});
+  const OracleResult fast = RunOracle(c, EvaluateOptions{true});
+  const OracleResult slow = RunOracle(c, EvaluateOptions{false});
+  ASSERT_TRUE(IsValid(fast)) << Describe(fast);
+  for (size_t i = 0; i < x.size(); ++i) {
+    ASSERT_EQ(fast.outputs[0].exact[i], slow.outputs[0].exact[i])
+        << "element " << i << ": " << fast.outputs[0].describe_inputs(static_cast<int64_t>(i));
+  }
+  for (size_t k = 0; k < fast.outputs[0].alternatives.size(); ++k) {
+    EXPECT_EQ(fast.outputs[0].alternative_codes(k), slow.outputs[0].alternative_codes(k));
+  }
+}
+
+}  // namespace
+}  // namespace qconform
