@@ -65,12 +65,7 @@ std::optional<uint32_t> EncodeIntegerDouble(const ElementType& t, double v, int 
   if (std::isnan(v)) return std::nullopt;
   const double lo = static_cast<double>(IntegerMin(t));
   const double hi = static_cast<double>(IntegerMax(t));
-  double r = std::nearbyint(v);
-  // A half-integer with a sticky half-unit is no tie: it rounds away from zero (+1) or toward.
-  if (sticky != 0 && std::fabs(v - std::trunc(v)) == 0.5) {
-    r = sticky > 0 ? std::trunc(v) + std::copysign(1.0, v) : std::trunc(v);
-  }
-  r = std::clamp(r, lo, hi);
+  const double r = std::clamp(RoundHalfEvenSticky(v, sticky), lo, hi);
   return static_cast<uint32_t>(static_cast<int64_t>(r)) & t.code_mask();
 }
 
@@ -102,6 +97,15 @@ std::optional<uint32_t> EncodeDoubleSticky(const ElementType& t, double v, int s
                                            Saturation saturation) {
   return t.is_integer() ? EncodeIntegerDouble(t, v, sticky)
                         : EncodeFloatDouble(t, v, sticky, saturation);
+}
+
+double RoundHalfEvenSticky(double v, int sticky) {
+  const double r = std::nearbyint(v);
+  // A half-integer with a sticky half-unit is no tie: it rounds away from zero (+1) or toward.
+  if (sticky != 0 && std::fabs(v - std::trunc(v)) == 0.5) {
+    return sticky > 0 ? std::trunc(v) + std::copysign(1.0, v) : std::trunc(v);
+  }
+  return r;
 }
 
 int QuotientSticky(double x, double s, double q) {

@@ -23,6 +23,10 @@ std::optional<uint32_t> EncodeDouble(const ElementType& t, double v, Saturation 
 std::optional<uint32_t> EncodeDoubleSticky(const ElementType& t, double v, int sticky,
                                            Saturation saturation);
 
+// round_half_even(v) with v's sticky half-unit (as above), not clamped; NaN and infinities
+// stay.
+double RoundHalfEvenSticky(double v, int sticky);
+
 // The sticky half-unit of q = RN(x / s), a double quotient of finite x and nonzero finite s:
 // 0 when q is the exact quotient, +1 when the exact one is larger in magnitude, -1 smaller.
 int QuotientSticky(double x, double s, double q);

@@ -14,16 +14,6 @@ namespace {
 
 const Dyadic kOne{false, 1, 0};
 
-// round_half_even of a double quotient with its sticky half-unit, not clamped (NaN and
-// infinities stay): a half-integer with a sticky half-unit is no tie.
-double RoundToInteger(double v, int sticky) {
-  double r = std::nearbyint(v);
-  if (sticky != 0 && std::fabs(v - std::trunc(v)) == 0.5) {
-    r = sticky > 0 ? std::trunc(v) + std::copysign(1.0, v) : std::trunc(v);
-  }
-  return r;
-}
-
 void Store(uint8_t* out, int width, int64_t i, uint32_t code) {
   std::memcpy(out + i * width, &code, static_cast<size_t>(width));  // little-endian host
 }
@@ -84,7 +74,7 @@ std::optional<uint32_t> QuantizeKernel::ToY(double v, int sticky, const Run& run
   if (!run.zero_point_nonzero) return EncodeDoubleSticky(y, v, sticky, saturation_);
   if (y.is_integer()) {
     // round_half_even(v) + y_zero_point: an integer (or infinity) plus an integer, exact.
-    return EncodeDouble(y, RoundToInteger(v, sticky) + run.zero_point, saturation_);
+    return EncodeDouble(y, RoundHalfEvenSticky(v, sticky) + run.zero_point, saturation_);
   }
   // Rounded to y's values first, then the zero point added and the sum rounded again.
   const std::optional<uint32_t> code = EncodeDoubleSticky(y, v, sticky, saturation_);
