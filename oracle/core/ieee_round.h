@@ -200,6 +200,22 @@ inline int IeeeFormatIndex(const ElementType& t) {
   }
 }
 
+// True when v's bits below F's significand are a half unit: a midpoint between two values of
+// F where v is in F's normal range (beyond it, a test that only costs a second look). In 64-bit
+// lanes, for vector units that compare them; FloatIsMidpoint likewise for a float32 value.
+template <class F>
+[[gnu::always_inline]] inline bool IsMidpoint(double v) {
+  constexpr int kDropped = 52 - F::kMantissa;
+  constexpr uint64_t kLow = (uint64_t{1} << kDropped) - 1;
+  return (std::bit_cast<uint64_t>(v) & kLow) == uint64_t{1} << (kDropped - 1);
+}
+template <class F>
+[[gnu::always_inline]] inline bool FloatIsMidpoint(float v) {
+  constexpr int kDropped = 23 - F::kMantissa;
+  constexpr uint32_t kLow = (1u << kDropped) - 1;
+  return (std::bit_cast<uint32_t>(v) & kLow) == 1u << (kDropped - 1);
+}
+
 // True when v could be a rounding boundary of F (a midpoint between two of its values, or a
 // value in its subnormal range): there, a double that was itself rounded may round differently
 // from the exact value it stands for. Elsewhere rounding the double rounds the exact value.

@@ -67,12 +67,21 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
     for (size_t j = 1; j < strategies; ++j) outputs[j] = scratch[j].data();
     kernel.RunSpans(plan, codes, width, spans, outputs.data());
   };
-  const auto put_alternatives = [&](int64_t first, int64_t count) {
+  // A piece: the exact codes in place, and an alternative that already holds its own codes in
+  // place too (no copy through scratch: its first difference has been found).
+  const auto evaluate_piece = [&](int64_t first, int64_t count) {
+    outputs[0] = result.exact.data() + first * out_width;
+    for (size_t j = 1; j < strategies; ++j) {
+      StrategyOutput& a = result.alternatives[j - 1];
+      outputs[j] = plan.computed[j - 1] && !a.same_as_exact ? a.codes.data() + first * out_width
+                                                            : scratch[j].data();
+    }
+    kernel.RunSpans(plan, x.codes.data() + first * x_width, x_width, spans, outputs.data());
     for (size_t j = 0; j + 1 < strategies; ++j) {
-      if (plan.computed[j]) {
-        writer.PutChunk(j, first, count, scratch[1 + j].data());
-      } else {
+      if (!plan.computed[j]) {
         writer.PutSameAsExact(j, first, count);
+      } else if (outputs[1 + j] == scratch[1 + j].data()) {
+        writer.PutChunk(j, first, count, scratch[1 + j].data());
       }
     }
   };
@@ -115,8 +124,7 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
       b = end;
       return end == e && end - first < kPiece;
     });
-    evaluate(x.codes.data() + first * x_width, x_width, result.exact.data() + first * out_width);
-    put_alternatives(first, b - first);
+    evaluate_piece(first, b - first);
   }
 }
 

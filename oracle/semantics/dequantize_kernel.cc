@@ -7,7 +7,9 @@
 #include <type_traits>
 
 #include "oracle/core/fast_codec.h"
+#include "oracle/core/half_vector.h"
 #include "oracle/core/ieee_round.h"
+#include "oracle/core/vector_isa.h"
 
 namespace qconform {
 namespace {
@@ -32,6 +34,39 @@ void Store(uint8_t* out, int64_t i, uint32_t code) {
   using Code = std::conditional_t<Out::kMantissa == 23, uint32_t, uint16_t>;
   const auto c = static_cast<Code>(code);
   std::memcpy(out + i * static_cast<int64_t>(sizeof(Code)), &c, sizeof(Code));  // little-endian
+}
+
+// float16 y is written through blocks of float32 values converted at once (half_vector.h:
+// F16C where the processor has it); float32 and bfloat16 y element by element.
+template <class Out>
+constexpr bool kBuffered = Out::kMantissa == 10;
+constexpr int64_t kBlock = 256;
+
+// Codes [first, first + n) of `out`: Out's codes of the float32 values.
+template <class Out>
+void StoreFloats(const float* values, int64_t n, uint8_t* out, int64_t first) {
+  if constexpr (kBuffered<Out>) {
+    FloatsToHalves(values, n, out + 2 * first);
+  } else {
+    uint8_t* __restrict o = out;
+    for (int64_t i = 0; i < n; ++i) Store<Out>(o, first + i, FloatToIeee<Out>(values[i]));
+  }
+}
+
+// Each of n float32 values rounded to W (a working type's rounding of an operand), in place.
+template <class W>
+void RoundFloats(float* values, int64_t n) {
+  if constexpr (W::kMantissa == 10) {
+    uint8_t halves[2 * kBlock];
+    FloatsToHalves(values, n, halves);
+    uint16_t codes[kBlock];
+    std::memcpy(codes, halves, static_cast<size_t>(2 * n));
+    HalvesToFloats(codes, n, values);
+  } else if constexpr (W::kMantissa == 7) {
+    for (int64_t i = 0; i < n; ++i) {
+      values[i] = std::bit_cast<float>(FloatToIeee<W>(values[i]) << 16);
+    }
+  }
 }
 
 // x's codes as numbers, typed so that the loops over them vectorize: integer x of `Bits` bits
@@ -64,17 +99,33 @@ struct TableX {
 template <class Out, class ReadFloat>
 void FloatRun(ReadFloat read, int64_t count, float scale, const std::vector<int>& working,
               const std::array<uint8_t, 4>& computed, uint8_t* const* outputs) {
+  // Only the output type's strategy can differ here: its operands rounded to y's type
+  // multiply exactly in float32 (at most 11 + 11 bits), then one rounding to y's type.
+  const float scale_rounded = static_cast<float>(IeeeValue<Out>(FloatToIeee<Out>(scale)));
+  if constexpr (kBuffered<Out>) {
+    float values[kBlock];
+    for (int64_t b = 0; b < count; b += kBlock) {
+      const int64_t n = std::min(kBlock, count - b);
+      for (int64_t k = 0; k < n; ++k) values[k] = read(b + k) * scale;
+      StoreFloats<Out>(values, n, outputs[0], b);
+      for (size_t j = 0; j < working.size(); ++j) {
+        if (!computed[j]) continue;
+        for (int64_t k = 0; k < n; ++k) values[k] = read(b + k);
+        RoundFloats<Out>(values, n);
+        for (int64_t k = 0; k < n; ++k) values[k] *= scale_rounded;
+        StoreFloats<Out>(values, n, outputs[1 + j], b);
+      }
+    }
+    return;
+  }
   // The output through a local pointer that nothing else aliases, so the loop vectorizes.
   uint8_t* __restrict exact = outputs[0];
   for (int64_t i = 0; i < count; ++i) Store<Out>(exact, i, FloatToIeee<Out>(read(i) * scale));
   for (size_t j = 0; j < working.size(); ++j) {
     if (!computed[j]) continue;
-    // Only the output type's strategy can differ here: its operands rounded to y's type
-    // multiply exactly in float32 (at most 11 + 11 bits), then one rounding to y's type.
     const auto round = [](float v) {
       return static_cast<float>(IeeeValue<Out>(FloatToIeee<Out>(v)));
     };
-    const float scale_rounded = round(scale);
     uint8_t* __restrict out = outputs[1 + j];
     for (int64_t i = 0; i < count; ++i) {
       Store<Out>(out, i, FloatToIeee<Out>(round(read(i)) * scale_rounded));
@@ -94,10 +145,14 @@ void WorkingRun(Read read, int64_t count, double zero_point, double scale, bool 
     // multiply exactly in float32 (22 bits, far inside its range).
     if (integer_x) {
       const auto scale16 = static_cast<float>(scale_rounded);
-      for (int64_t i = 0; i < count; ++i) {
-        const auto d = static_cast<float>(read(i) - zero_point);
-        const float d16 = Float16Value(FloatToIeee<W>(d));
-        Store<Out>(out, i, FloatToIeee<Out>(Float16Value(FloatToIeee<W>(d16 * scale16))));
+      float values[kBlock];
+      for (int64_t b = 0; b < count; b += kBlock) {
+        const int64_t n = std::min(kBlock, count - b);
+        for (int64_t k = 0; k < n; ++k) values[k] = static_cast<float>(read(b + k) - zero_point);
+        RoundFloats<W>(values, n);
+        for (int64_t k = 0; k < n; ++k) values[k] *= scale16;
+        if constexpr (!std::is_same_v<Out, W>) RoundFloats<W>(values, n);  // else: y's rounding
+        StoreFloats<Out>(values, n, out, b);
       }
       return;
     }
@@ -108,6 +163,17 @@ void WorkingRun(Read read, int64_t count, double zero_point, double scale, bool 
   }
 }
 
+// How DoubleRun finds the elements whose product may round wrongly through p (and f):
+// - kGeneral: MayBeBoundary of p (when `check`) and, for float16 and bfloat16 y, of f;
+// - kMidpoint: integer x and a finite scale of at least y's smallest normal, so that no
+//   nonzero product is in y's subnormal range and none is NaN: a float32 y needs only p's
+//   midpoint test (when `check`), a float16 or bfloat16 y only f's (a p on a midpoint of y is
+//   a float32 value, so f is that midpoint too);
+// - kNone: as kMidpoint, with a float32 y and every product exact in a double.
+// A flagged element is only computed again: flagging one that did not need it costs time,
+// never exactness.
+enum class BoundaryTest { kGeneral, kMidpoint, kNone };
+
 template <class Out, class Read>
 void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool check,
                const std::vector<int>& working, const std::array<uint8_t, 4>& computed,
@@ -116,7 +182,7 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
   // Rounding twice rounds as once unless the float32 value is one of y's boundaries and
   // differs from p (NaN and infinities pass through unchanged); and rounding p rounds the
   // exact product unless p is a boundary and the product was inexact (check).
-  const auto boundary = [check](double p, float f) {
+  const auto general = [check](double p, float f) {
     // Integer & and |, not && and ||: no branches.
     const auto bit = [](bool b) { return static_cast<uint32_t>(b); };
     if constexpr (Out::kMantissa == 23) {
@@ -126,26 +192,104 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
              (bit(FloatMayBeBoundary<Out>(f)) & bit(static_cast<double>(f) != p));
     }
   };
-  uint32_t any = 0;  // an integer reduction: vectorizers take it where a bool is control flow
-  uint8_t* __restrict exact = outputs[0];
-  for (int64_t i = 0; i < count; ++i) {
-    const double p = (read(i) - zero_point) * scale;
-    const auto f = static_cast<float>(p);
-    Store<Out>(exact, i, FloatToIeee<Out>(f));  // float32: f is p rounded once
-    any |= boundary(p, f);
+  constexpr double kSmallestNormal =
+      std::bit_cast<double>(static_cast<uint64_t>(Out::kMinExponent + 1023) << 52);
+  const BoundaryTest test =
+      !integer_x || !(std::fabs(scale) >= kSmallestNormal) || std::isinf(scale)
+          ? BoundaryTest::kGeneral
+      : Out::kMantissa == 23 && !check ? BoundaryTest::kNone
+                                       : BoundaryTest::kMidpoint;
+  // float32's strategy, when computed, in the same loop: RN32(RN32(d) * RN32(scale)) is
+  // float32 multiplication itself.
+  size_t fused = working.size();
+  for (size_t j = 0; j < working.size(); ++j) {
+    if (computed[j] && working[j] == kFloat32) fused = j;
   }
-  for (int64_t i = 0; any != 0 && i < count; ++i) {
-    const double d = read(i) - zero_point, p = d * scale;
-    if (boundary(p, static_cast<float>(p)) == 0) continue;
-    // Error-free: the product's residual d * scale - p is a double, and fma computes it
-    // exactly; its sign is the sticky half-unit that rounds p as the exact product (p itself,
-    // not its float32 rounding).
-    const double r = std::isfinite(p) ? std::fma(d, scale, -p) : 0.0;
-    const int sticky = r == 0 ? 0 : ((r > 0) == (p > 0) ? 1 : -1);
-    Store<Out>(exact, i, RoundToIeee<Out>(p, sticky));
+  const auto scale32 = static_cast<float>(scale);
+  uint8_t* __restrict exact = outputs[0];
+  uint8_t* __restrict alternative = fused < working.size() ? outputs[1 + fused] : nullptr;
+  // Blocks of 256: a block with a possible boundary is gone through again (about one in 30
+  // for float16 y, whose boundaries float32 meets once in 2^13 elements).
+  float exact_values[kBuffered<Out> ? kBlock : 1], alternative_values[kBuffered<Out> ? kBlock : 1];
+  for (int64_t b = 0; b < count; b += kBlock) {
+    const int64_t e = std::min(count, b + kBlock);
+    // Returns nonzero when an element of the block may be a boundary.
+    const auto block = [&](auto fuse, auto test_constant) {
+      constexpr BoundaryTest kTest = decltype(test_constant)::value;
+      // Integer reductions, one per lane width: vectorizers take them where a bool is control
+      // flow, and keeping 64-bit tests in 64-bit lanes spares the packing.
+      uint64_t any64 = 0;
+      uint32_t any32 = 0;
+      for (int64_t i = b; i < e; ++i) {
+        const double d = read(i) - zero_point, p = d * scale;
+        const auto f = static_cast<float>(p);
+        if constexpr (kBuffered<Out>) {
+          exact_values[i - b] = f;
+        } else if constexpr (Out::kMantissa == 23 && kTest != BoundaryTest::kGeneral) {
+          Store<Out>(exact, i, std::bit_cast<uint32_t>(f));  // never NaN here
+        } else {
+          Store<Out>(exact, i, FloatToIeee<Out>(f));  // float32: f is p rounded once
+        }
+        if constexpr (kTest == BoundaryTest::kGeneral) {
+          any32 |= general(p, f);
+        } else if constexpr (kTest == BoundaryTest::kMidpoint) {
+          if constexpr (Out::kMantissa == 23) {
+            any64 |= static_cast<uint64_t>(IsMidpoint<Out>(p));
+          } else {
+            any32 |= static_cast<uint32_t>(FloatIsMidpoint<Out>(f));
+          }
+        }
+        if constexpr (decltype(fuse)::value) {
+          const float g = static_cast<float>(d) * scale32;
+          if constexpr (kBuffered<Out>) {
+            alternative_values[i - b] = g;
+          } else {
+            Store<Out>(alternative, i, FloatToIeee<Out>(g));
+          }
+        }
+      }
+      if constexpr (kBuffered<Out>) {
+        StoreFloats<Out>(exact_values, e - b, exact, b);
+        if constexpr (decltype(fuse)::value) {
+          StoreFloats<Out>(alternative_values, e - b, alternative, b);
+        }
+      }
+      return (any64 | any32) != 0;
+    };
+    const auto with_test = [&](auto fuse) {
+      switch (test) {
+        case BoundaryTest::kGeneral:
+          return block(fuse, std::integral_constant<BoundaryTest, BoundaryTest::kGeneral>{});
+        case BoundaryTest::kMidpoint:
+          return block(fuse, std::integral_constant<BoundaryTest, BoundaryTest::kMidpoint>{});
+        default:
+          return block(fuse, std::integral_constant<BoundaryTest, BoundaryTest::kNone>{});
+      }
+    };
+    const bool any =
+        alternative != nullptr ? with_test(std::true_type{}) : with_test(std::false_type{});
+    for (int64_t i = b; any && i < e; ++i) {
+      const double d = read(i) - zero_point, p = d * scale;
+      const auto f = static_cast<float>(p);
+      bool flagged = general(p, f) != 0;
+      if (test != BoundaryTest::kGeneral) {
+        if constexpr (Out::kMantissa == 23) {
+          flagged = IsMidpoint<Out>(p);
+        } else {
+          flagged = FloatIsMidpoint<Out>(f);
+        }
+      }
+      if (!flagged) continue;
+      // Error-free: the product's residual d * scale - p is a double, and fma computes it
+      // exactly; its sign is the sticky half-unit that rounds p as the exact product (p itself,
+      // not its float32 rounding).
+      const double r = std::isfinite(p) ? std::fma(d, scale, -p) : 0.0;
+      const int sticky = r == 0 ? 0 : ((r > 0) == (p > 0) ? 1 : -1);
+      Store<Out>(exact, i, RoundToIeee<Out>(p, sticky));
+    }
   }
   for (size_t j = 0; j < working.size(); ++j) {
-    if (!computed[j]) continue;
+    if (!computed[j] || j == fused) continue;
     switch (working[j]) {
       case 0:
         WorkingRun<Out, Float32Format>(read, count, zero_point, scale, integer_x, outputs[1 + j]);
@@ -296,14 +440,16 @@ void DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
     }
   };
   (void)x_width;  // implied by x's type
-  switch (output_format_) {
-    case 0:
-      return dispatch(Float32Format{});
-    case 1:
-      return dispatch(Float16Format{});
-    default:
-      return dispatch(Bfloat16Format{});
-  }
+  RunVectorized([&] {
+    switch (output_format_) {
+      case 0:
+        return dispatch(Float32Format{});
+      case 1:
+        return dispatch(Float16Format{});
+      default:
+        return dispatch(Bfloat16Format{});
+    }
+  });
 }
 
 }  // namespace qconform

@@ -5,9 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <random>
 
 #include "oracle/core/codec.h"
+#include "oracle/core/fast_codec.h"
 #include "oracle/core/prng.h"
+#include "oracle/core/vector_isa.h"
 #include "suites/oracle/dq_test_util.h"
 
 namespace qconform {
@@ -275,6 +280,126 @@ TEST(DequantizeFastPath, BoundaryProductsSettledByTheirResidual) {
   for (size_t k = 0; k < fast.outputs[0].alternatives.size(); ++k) {
     EXPECT_EQ(fast.outputs[0].alternative_codes(k), slow.outputs[0].alternative_codes(k));
   }
+}
+
+// int32 x times float32 scales of 24 significant bits: products of up to 55 bits, which a
+// double holds to a unit of 4 from 2^54 on. Each row's x are built (x * S = q * 2^30 + r, q
+// odd, r = +-1, S the scale's integer significand) so that the exact product lies 1 from a
+// float32 rounding midpoint and its double p is the midpoint itself: rounding p would round
+// half to even, the exact product rounds towards r. The kernel's midpoint test must flag
+// every one. 2,048 rows of 64 elements, about 2,500 of them built; fast == multiprecision on
+// every element, and the test checks that rounding p alone would have been wrong on many.
+TEST(DequantizeFastPath, DoubleProductsOnAFloat32MidpointSettledByTheirResidual) {
+  Prng prng(37);
+  const int64_t rows = 2048, cols = 64;
+  std::vector<uint32_t> x, scales;
+  int64_t built = 0;
+  for (int64_t row = 0; row < rows; ++row) {
+    const uint32_t significand = (1u << 23) | (prng.Next32() & 0x7FFFFFu) | 1u;  // odd
+    scales.push_back(((127u - 17u) << 23) | (significand & 0x7FFFFFu));          // S * 2^-40
+    uint32_t inverse = significand;  // S^-1 modulo 2^32, by Newton's iteration
+    for (int k = 0; k < 5; ++k) inverse *= 2u - significand * inverse;
+    std::vector<uint32_t> row_x;
+    for (const int64_t r : {int64_t{1}, int64_t{-1}}) {
+      const auto low = static_cast<uint64_t>(static_cast<uint32_t>(r) * inverse) & ((1u << 30) - 1);
+      for (const uint64_t d : {low, low + (uint64_t{1} << 30)}) {
+        const uint64_t product = d * significand;
+        const bool odd_q =
+            ((static_cast<uint64_t>(static_cast<int64_t>(product) - r) >> 30) & 1) != 0;
+        if (product < (uint64_t{1} << 54) || !odd_q || d >= (uint64_t{1} << 31)) continue;
+        row_x.push_back(static_cast<uint32_t>(d));
+        row_x.push_back(static_cast<uint32_t>(-static_cast<int32_t>(d)));  // the negative product
+      }
+    }
+    built += static_cast<int64_t>(row_x.size());
+    while (row_x.size() < cols) row_x.push_back(prng.Next32());
+    std::shuffle(row_x.begin(), row_x.end(), std::mt19937(static_cast<uint32_t>(row)));
+    x.insert(x.end(), row_x.begin(), row_x.end());
+  }
+  ASSERT_GT(built, rows);
+  const Case c = Dq(21, MakeTensorFromCodes(DataType::kInt32, {rows, cols}, x),
+                    MakeTensorFromCodes(DataType::kFloat, {rows}, scales), {}, {{"axis", 0}});
+  const OracleResult fast = RunOracle(c, EvaluateOptions{true});
+  const OracleResult slow = RunOracle(c, EvaluateOptions{false});
+  ASSERT_TRUE(IsValid(fast)) << Describe(fast);
+  int64_t p_alone_wrong = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    ASSERT_EQ(fast.outputs[0].exact[i], slow.outputs[0].exact[i])
+        << "element " << i << ": " << fast.outputs[0].describe_inputs(static_cast<int64_t>(i));
+    const double scale = DecodeDouble(ElementTypeOf(DataType::kFloat), scales[i / cols]);
+    const double p = static_cast<double>(static_cast<int32_t>(x[i])) * scale;
+    p_alone_wrong += std::bit_cast<uint32_t>(static_cast<float>(p)) != slow.outputs[0].exact[i];
+  }
+  EXPECT_GT(p_alone_wrong, built / 4) << "of " << built << " built elements";
+  for (size_t k = 0; k < fast.outputs[0].alternatives.size(); ++k) {
+    EXPECT_EQ(fast.outputs[0].alternative_codes(k), slow.outputs[0].alternative_codes(k));
+  }
+}
+
+// int32 x times float32 scales of at least float16's smallest normal, into float16 and
+// bfloat16 y: each x is built as round(M / scale) for M a midpoint between two values of y
+// (one more significant bit, odd), so that the product, not M itself, rounds in float32 onto
+// M. Rounding that float32 value would round half to even; the exact product rounds towards
+// its own side. The kernel's float32 midpoint test must flag every one. fast ==
+// multiprecision on every element, and rounding through float32 alone is wrong on many.
+TEST(DequantizeFastPath, ProductsRoundingInFloat32OntoAMidpointOfY) {
+  for (const DataType y : {DataType::kFloat16, DataType::kBfloat16}) {
+    const int precision = y == DataType::kFloat16 ? 11 : 8;  // significant bits of y
+    Prng prng(41);
+    const int64_t rows = 256, cols = 64;
+    std::vector<uint32_t> x, scales;
+    std::vector<float> through_float32;  // the product rounded to float32 once
+    for (int64_t row = 0; row < rows; ++row) {
+      scales.push_back(((127u - 14u) << 23) | (prng.Next32() & 0x7FFFFFu));  // [2^-14, 2^-13)
+      const double scale = std::bit_cast<float>(scales.back());
+      for (int64_t col = 0; col < cols; ++col) {
+        const uint32_t m = (1u << (precision - 1)) + prng.Below(1u << (precision - 1));
+        // In [2^11, 2^14]: there the product's distance from M (at most scale / 2 <= 2^-14)
+        // is below half a float32 unit of M (at least 2^-13).
+        const double midpoint =
+            std::ldexp(2.0 * m + 1, 12 - precision + static_cast<int>(prng.Below(3)));
+        const auto d = static_cast<int32_t>(std::llround(midpoint / scale));
+        x.push_back(static_cast<uint32_t>(prng.Below(2) == 0 ? d : -d));
+        through_float32.push_back(static_cast<float>(static_cast<int32_t>(x.back()) * scale));
+      }
+    }
+    const Case c = Dq(23, MakeTensorFromCodes(DataType::kInt32, {rows, cols}, x),
+                      MakeTensorFromCodes(DataType::kFloat, {rows}, scales), {},
+                      {{"axis", 0}, {"output_dtype", static_cast<int64_t>(y)}});
+    const OracleResult fast = RunOracle(c, EvaluateOptions{true});
+    const OracleResult slow = RunOracle(c, EvaluateOptions{false});
+    ASSERT_TRUE(IsValid(fast)) << Describe(fast);
+    const ElementType& yt = ElementTypeOf(y);
+    int64_t on_midpoint = 0, float32_alone_wrong = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      ASSERT_EQ(fast.outputs[0].exact[i], slow.outputs[0].exact[i])
+          << yt.name << " element " << i << ": "
+          << fast.outputs[0].describe_inputs(static_cast<int64_t>(i));
+      const double f = through_float32[i];
+      const uint32_t dropped = std::bit_cast<uint32_t>(through_float32[i]) &
+                               ((1u << (24 - precision)) - 1);  // below y's significand
+      on_midpoint += dropped == 1u << (23 - precision);
+      float32_alone_wrong += *EncodeDouble(yt, f, Saturation::kNone) != slow.outputs[0].exact[i];
+    }
+    EXPECT_EQ(on_midpoint, rows * cols) << yt.name;
+    EXPECT_GT(float32_alone_wrong, rows * cols / 4) << yt.name;
+    for (size_t k = 0; k < fast.outputs[0].alternatives.size(); ++k) {
+      EXPECT_EQ(fast.outputs[0].alternative_codes(k), slow.outputs[0].alternative_codes(k));
+    }
+  }
+}
+
+// ctest runs this suite twice, once with QCONFORM_VECTOR_ISA=baseline: that run must really
+// take the baseline path (and SetVectorIsaForTesting(false) too, for the tests that switch).
+TEST(DequantizeFastPath, RunsOnTheVectorPathAsked) {
+  const char* isa = std::getenv("QCONFORM_VECTOR_ISA");
+  if (isa != nullptr && std::string(isa) == "baseline") {
+    EXPECT_FALSE(UseAvx2());
+    return;
+  }
+  SetVectorIsaForTesting(false);
+  EXPECT_FALSE(UseAvx2());
+  SetVectorIsaForTesting(true);
 }
 
 }  // namespace
