@@ -11,6 +11,7 @@
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/ieee_round.h"
 #include "oracle/core/quotient.h"
+#include "oracle/core/vector_isa.h"
 #include "oracle/semantics/quantize_kernel.h"
 #include "oracle/semantics/strategy_writer.h"
 
@@ -72,39 +73,41 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
   StrategyWriter writer(y, 8);
   const auto n = static_cast<int64_t>(x.size());
   const auto* values = reinterpret_cast<const float*>(x.data());  // Codes' storage is aligned
-  for (int64_t first = 0; first < n; first += kChunk) {
-    const int64_t count = std::min(kChunk, n - first);
-    const float* v = values + first;
-    uint8_t* __restrict exact = y.exact.data() + first;
-    for (int64_t i = 0; i < count; ++i) exact[i] = saturate(round(v[i] / scale) + zero_point);
-    // The reciprocal's product rounds to float32; the zero point is added before rounding.
-    uint8_t* __restrict by_product = product.data();
-    for (int64_t i = 0; i < count; ++i) {
-      by_product[i] = saturate(round(static_cast<double>(v[i] * reciprocal) + zero_point));
+  RunVectorized([&] {  // on the widest vector path the processor has (vector_isa.h)
+    for (int64_t first = 0; first < n; first += kChunk) {
+      const int64_t count = std::min(kChunk, n - first);
+      const float* v = values + first;
+      uint8_t* __restrict exact = y.exact.data() + first;
+      for (int64_t i = 0; i < count; ++i) exact[i] = saturate(round(v[i] / scale) + zero_point);
+      // The reciprocal's product rounds to float32; the zero point is added before rounding.
+      uint8_t* __restrict by_product = product.data();
+      for (int64_t i = 0; i < count; ++i) {
+        by_product[i] = saturate(round(static_cast<double>(v[i] * reciprocal) + zero_point));
+      }
+      // The exact quotient q rounds as the float32 one, qf, unless qf lies within 2^-14 of a
+      // half-integer: |q - qf| <= 2^-16 while |qf| < 512 (|x / y_scale| is at most about 255
+      // here). Only those elements are divided exactly (QuantizeLinear's kernel).
+      uint8_t* __restrict by_quotient = quotient.data();
+      uint32_t near = 0;
+      for (int64_t i = 0; i < count; ++i) {
+        const float qf = v[i] / scale;
+        const float t = static_cast<float>(round(qf));
+        by_quotient[i] = exact[i];
+        near |= static_cast<uint32_t>(std::fabs(std::fabs(qf - t) - 0.5f) < 0x1p-14f) |
+                static_cast<uint32_t>(std::fabs(qf) >= 512.0f);
+      }
+      for (int64_t i = 0; near != 0 && i < count; ++i) {
+        const float qf = v[i] / scale;
+        const float t = static_cast<float>(round(qf));
+        if (std::fabs(std::fabs(qf - t) - 0.5f) >= 0x1p-14f && std::fabs(qf) < 512.0f) continue;
+        uint32_t code;
+        kernel.Fast(std::bit_cast<uint32_t>(v[i]), run, &code);
+        by_quotient[i] = static_cast<uint8_t>(code);
+      }
+      writer.PutChunk(exact_quotient, first, count, quotient.data());
+      writer.PutChunk(by_reciprocal, first, count, product.data());
     }
-    // The exact quotient q rounds as the float32 one, qf, unless qf lies within 2^-14 of a
-    // half-integer: |q - qf| <= 2^-16 while |qf| < 512 (|x / y_scale| is at most about 255
-    // here). Only those elements are divided exactly (QuantizeLinear's kernel).
-    uint8_t* __restrict by_quotient = quotient.data();
-    uint32_t near = 0;
-    for (int64_t i = 0; i < count; ++i) {
-      const float qf = v[i] / scale;
-      const float t = static_cast<float>(round(qf));
-      by_quotient[i] = exact[i];
-      near |= static_cast<uint32_t>(std::fabs(std::fabs(qf - t) - 0.5f) < 0x1p-14f) |
-              static_cast<uint32_t>(std::fabs(qf) >= 512.0f);
-    }
-    for (int64_t i = 0; near != 0 && i < count; ++i) {
-      const float qf = v[i] / scale;
-      const float t = static_cast<float>(round(qf));
-      if (std::fabs(std::fabs(qf - t) - 0.5f) >= 0x1p-14f && std::fabs(qf) < 512.0f) continue;
-      uint32_t code;
-      kernel.Fast(std::bit_cast<uint32_t>(v[i]), run, &code);
-      by_quotient[i] = static_cast<uint8_t>(code);
-    }
-    writer.PutChunk(exact_quotient, first, count, quotient.data());
-    writer.PutChunk(by_reciprocal, first, count, product.data());
-  }
+  });
 }
 
 // The same in dyadic integers: QuantizeLinear's multiprecision path gives the exact quotient

@@ -1,6 +1,7 @@
 #include "oracle/semantics/quantize.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "oracle/core/codec.h"
 #include "oracle/semantics/quantize_kernel.h"
@@ -124,8 +125,12 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
       kernel.FastRun(x.codes.data() + first * x_width, x_width, count, run, outputs.data(),
                      chunk_free.data());
       for (size_t j = 1; j < strategies; ++j) writer.PutChunk(j - 1, first, count, outputs[j]);
-      for (int64_t i = 0; i < count; ++i) {
-        if (chunk_free[i]) set_free(first + i);
+      const uint8_t* const flags = chunk_free.data();
+      for (const uint8_t* f = flags;
+           (f = static_cast<const uint8_t*>(
+                std::memchr(f, 1, static_cast<size_t>(flags + count - f)))) != nullptr;
+           ++f) {
+        set_free(first + (f - flags));
       }
     }
     b = e;

@@ -8,6 +8,8 @@
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/ieee_round.h"
 #include "oracle/core/quotient.h"
+#include "oracle/core/vector_isa.h"
+#include "oracle/semantics/quantize_integer_loop.h"
 
 namespace qconform {
 namespace {
@@ -153,54 +155,33 @@ bool QuantizeKernel::Multiprecision(uint32_t x, const Run& run, uint32_t* codes)
 // float32's in float (x and y_scale are float32 values, and float division rounds once).
 // Returns false when some element needs Fast (a NaN, or a quotient on a rounding boundary of
 // y, where the remainder decides).
-template <class ReadX>
-bool QuantizeKernel::Loops(ReadX read, int64_t count, const Run& run,
-                           uint8_t* const* outputs) const {
+template <class ReadX, class Settle>
+bool QuantizeKernel::Loops(ReadX read, int64_t count, const Run& run, uint8_t* const* outputs,
+                           Settle settle) const {
   const double scale = run.scale, zero_point = run.zero_point;
   const auto scale32 = static_cast<float>(scale);
   bool settled = true;
-  if (output_type_.is_integer()) {
-    const double lowest = lowest_, highest = highest_;
-    const uint32_t mask = output_type_.code_mask();
-    // Beyond 2^40 y saturates whatever the rounding; a half-integer double (or NaN) is not
-    // settled here.
-    // Branch-free, so that the loops vectorize: min and max clamp. NaN stays NaN through the
-    // first (and is caught by the settled test); the second, with its operands the other way,
-    // turns it into `lowest`, so the conversion to int32 is always defined.
-    const auto round_to_y = [&](double q, double& t) {
-      const double c = std::min(std::max(q, -0x1p40), 0x1p40);
-      t = RoundHalfEvenSmall(c);
-      const double k = std::min(highest, std::max(lowest, t + zero_point));
-      return static_cast<uint32_t>(static_cast<int32_t>(k)) & mask;
-    };
-    const auto loop = [&](auto code_type) {
-      using Code = decltype(code_type);
-      auto* __restrict exact = reinterpret_cast<Code*>(outputs[0]);
-      for (int64_t i = 0; i < count; ++i) {
-        const double x = read(i), q = x / scale;
-        double t;
-        exact[i] = static_cast<Code>(round_to_y(q, t));
-        // A half-integer quotient is settled when it is exact (q * scale is then an exact
-        // product: q has at most 21 bits below 2^20) or beyond every y's range.
-        const double c = std::min(std::max(q, -0x1p40), 0x1p40);
-        settled &= std::fabs(c - t) < 0.5 || std::fabs(q) > 0x1p20 || q * scale == x;
-      }
-      for (size_t j = 0; j < working_.size(); ++j) {
-        // The float32 quotient is its own exact value: a tie there is a tie, to even.
-        auto* __restrict out = reinterpret_cast<Code*>(outputs[1 + j]);
-        for (int64_t i = 0; i < count; ++i) {
-          double t;
-          out[i] = static_cast<Code>(
-              round_to_y(static_cast<double>(static_cast<float>(read(i)) / scale32), t));
-        }
-      }
-    };
-    if (output_type_.bytes_per_element() == 1) {
-      loop(uint8_t{});
-    } else {
-      loop(uint16_t{});  // Codes' storage is aligned for its width
+  if (output_type_.is_integer()) {  // quantize_integer_loop.h
+    const IntegerQuotients p =
+        IntegerQuotients::For(scale, zero_point, lowest_, highest_, output_type_.bits);
+    if (!p.valid) return false;
+    float scales32[kMaxWorking];
+    for (size_t j = 0; j < working_.size(); ++j) {
+      scales32[j] = static_cast<float>(run.scale_rounded[j]);
     }
-    return settled;
+    const size_t n = working_.size();
+    switch (output_type_.bytes_per_element()) {  // Codes' storage is aligned for its width
+      case 1:
+        IntegerQuotientLoop<uint8_t>(read, count, p, outputs, scales32, n, settle);
+        break;
+      case 2:
+        IntegerQuotientLoop<uint16_t>(read, count, p, outputs, scales32, n, settle);
+        break;
+      default:
+        IntegerQuotientLoop<uint32_t>(read, count, p, outputs, scales32, n, settle);
+        break;
+    }
+    return true;
   }
   // float8 and float4 y of a large tensor: the quotient rounded to float32 (vectorized), then
   // its code from the table. Rounding twice rounds once unless the float32 value is a rounding
@@ -254,57 +235,62 @@ bool QuantizeKernel::Loops(ReadX read, int64_t count, const Run& run,
 
 void QuantizeKernel::FastRun(const uint8_t* x, int x_width, int64_t count, const Run& run,
                              uint8_t* const* outputs, uint8_t* free_flags) const {
-  const int width = output_type_.bytes_per_element();
-  uint32_t codes[1 + kMaxWorking];
-  const auto read_code = [x, x_width](int64_t i) {
-    uint32_t c = 0;
-    std::memcpy(&c, x + i * x_width, static_cast<size_t>(x_width));
-    return c;
-  };
-  const auto element = [&](int64_t i) {
-    if (!Fast(read_code(i), run, codes)) free_flags[i] = 1;
-    for (size_t k = 0; k <= working_.size(); ++k) Store(outputs[k], width, i, codes[k]);
-  };
-  // The loops: float x (float32 values, as is y_scale), float32 working types, integer y or a
-  // float y of one byte without a zero point to add.
-  bool loops = x_type_.is_float() && std::isfinite(run.scale) && run.scale != 0 &&
-               (output_type_.is_integer() ||
-                (encoder_ && output_type_.bits <= 8 && !run.zero_point_nonzero));
-  for (const int f : working_) loops &= f == 0;
-  if (loops) {
-    bool settled;
-    switch (x_type_.id) {
-      case DataType::kFloat16: {
-        const float* values = half_values_.empty() ? nullptr : half_values_.data();
-        const auto* h = reinterpret_cast<const uint16_t*>(x);
-        settled = values != nullptr
-                      ? Loops([h, values](int64_t i) { return static_cast<double>(values[h[i]]); },
-                              count, run, outputs)
-                      : Loops([h](int64_t i) { return IeeeValue<Float16Format>(h[i]); }, count, run,
-                              outputs);
-        break;
+  // On the widest vector path the processor has (vector_isa.h).
+  RunVectorized([&] {
+    const int width = output_type_.bytes_per_element();
+    uint32_t codes[1 + kMaxWorking];
+    const auto read_code = [x, x_width](int64_t i) {
+      uint32_t c = 0;
+      std::memcpy(&c, x + i * x_width, static_cast<size_t>(x_width));
+      return c;
+    };
+    const auto element = [&](int64_t i) {
+      if (!Fast(read_code(i), run, codes)) free_flags[i] = 1;
+      for (size_t k = 0; k <= working_.size(); ++k) Store(outputs[k], width, i, codes[k]);
+    };
+    // The loops: float x (float32 values, as is y_scale), float32 working types, integer y or a
+    // float y of one byte without a zero point to add.
+    bool loops = x_type_.is_float() && std::isfinite(run.scale) && run.scale != 0 &&
+                 (output_type_.is_integer() ||
+                  (encoder_ && output_type_.bits <= 8 && !run.zero_point_nonzero));
+    for (const int f : working_) loops &= f == 0;
+    if (loops) {
+      bool settled;
+      switch (x_type_.id) {
+        case DataType::kFloat16: {
+          const float* values = half_values_.empty() ? nullptr : half_values_.data();
+          const auto* h = reinterpret_cast<const uint16_t*>(x);
+          settled =
+              values != nullptr
+                  ? Loops([h, values](int64_t i) { return static_cast<double>(values[h[i]]); },
+                          count, run, outputs, element)
+                  : Loops([h](int64_t i) { return IeeeValue<Float16Format>(h[i]); }, count, run,
+                          outputs, element);
+          break;
+        }
+        case DataType::kBfloat16: {
+          const auto* b = reinterpret_cast<const uint16_t*>(x);
+          settled = Loops(
+              [b](int64_t i) {
+                return static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(b[i]) << 16));
+              },
+              count, run, outputs, element);
+          break;
+        }
+        default: {
+          const auto* f = reinterpret_cast<const float*>(x);
+          settled = Loops([f](int64_t i) { return static_cast<double>(f[i]); }, count, run, outputs,
+                          element);
+          break;
+        }
       }
-      case DataType::kBfloat16: {
-        const auto* b = reinterpret_cast<const uint16_t*>(x);
-        settled = Loops(
-            [b](int64_t i) {
-              return static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(b[i]) << 16));
-            },
-            count, run, outputs);
-        break;
-      }
-      default: {
-        const auto* f = reinterpret_cast<const float*>(x);
-        settled = Loops([f](int64_t i) { return static_cast<double>(f[i]); }, count, run, outputs);
-        break;
-      }
+      if (settled) return;
+      // Settle what the loops could not, element by element (rare).
+      for (int64_t i = 0; i < count; ++i) element(i);
+      return;
     }
-    if (settled) return;
-    // Settle what the loops could not, element by element (rare).
     for (int64_t i = 0; i < count; ++i) element(i);
-    return;
-  }
-  for (int64_t i = 0; i < count; ++i) element(i);
+  });
 }
 
 void QuantizeKernel::PrepareFor(int64_t elements) {

@@ -62,8 +62,11 @@ class QuantizeKernel {
   // point added; nullopt for NaN into a type without NaN.
   std::optional<uint32_t> ToY(double v, int sticky, const Run& run) const;
 
-  template <class ReadX>
-  bool Loops(ReadX read, int64_t count, const Run& run, uint8_t* const* outputs) const;
+  // Returns false when the loops could not settle every element (then FastRun computes each);
+  // settle(i) computes element i exactly where a loop flags it alone.
+  template <class ReadX, class Settle>
+  bool Loops(ReadX read, int64_t count, const Run& run, uint8_t* const* outputs,
+             Settle settle) const;
 
   const ElementType& x_type_;
   const ElementType& scale_type_;

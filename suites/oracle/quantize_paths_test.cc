@@ -5,6 +5,9 @@
 // every y type; edges and random codes for every version x x type x y_scale type x y type.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
+
 #include "oracle/core/codec.h"
 #include "oracle/core/prng.h"
 #include "oracle/semantics/quantize.h"
@@ -190,6 +193,56 @@ namespace qconform {
 namespace {
 
 using namespace qconform::testing;
+
+// float32 x beside the half-integers of x / y_scale: for scales of 24 significant bits, x is
+// (k + 1/2) * y_scale rounded to float32 and its neighbours (a quotient within about
+// |q| * 2^-24 of a tie, where the kernel's reciprocal product may round either way), and exact
+// ties (y_scale = m * 2^-12 with m odd below 2^8, x = (2k + 1) * m * 2^-13). Into every
+// integer y of QuantizeLinear-21, with zero points (none for the ties, so that they do not
+// saturate); fast == multiprecision on every element (and the test fails when the kernel's
+// margin around the half-integers is narrowed, in float32 or in double).
+TEST(QuantizePaths, QuotientsBesideHalfIntegers) {
+  Prng prng(23);
+  const OpSchema& schema = *ResolveSchema("", "QuantizeLinear", 21);
+  int64_t elements = 0;
+  for (const auto& [y, saturate] : Outputs(schema)) {
+    const ElementType& yt = ElementTypeOf(y);
+    if (!yt.is_integer()) continue;
+    const int64_t rows = 16, cols = 4096;
+    const double half_range = std::ldexp(1.0, std::min(yt.bits - 1, 24));
+    std::vector<uint32_t> x, scales, zp;
+    for (int64_t r = 0; r < rows; ++r) {
+      const bool ties = r % 4 == 3;
+      const float scale =
+          ties ? std::ldexp(static_cast<float>(2 * prng.Below(128) + 1), -12)
+               : std::bit_cast<float>(static_cast<uint32_t>(((127 - 6 + prng.Below(12)) << 23) |
+                                                            (prng.Next32() & 0x7FFFFFu)));
+      scales.push_back(std::bit_cast<uint32_t>(scale));
+      zp.push_back(ties ? 0 : prng.Next32() & yt.code_mask());  // ties: none saturate
+      // Exact ties need (2k + 1) * m below 2^24.
+      const double range = ties ? std::min(half_range, 0x1p23 / scale * 0x1p-12) : half_range;
+      for (int64_t c = 0; c < cols; c += 4) {
+        const double unit = static_cast<double>(prng.Next32()) / 0x1p32;  // [0, 1)
+        const double k = std::floor((unit * 2 - 1) * range) + 0.5;
+        const auto v = static_cast<float>(k * scale);  // exact for the ties' scales
+        for (const float f : {v, std::nextafter(v, INFINITY), std::nextafter(v, -INFINITY),
+                              std::nextafter(std::nextafter(v, INFINITY), INFINITY)}) {
+          x.push_back(std::bit_cast<uint32_t>(f));
+        }
+      }
+    }
+    const Case c = Ql(21, MakeTensorFromCodes(D::kFloat, {rows, cols}, x),
+                      MakeTensorFromCodes(D::kFloat, {rows}, scales),
+                      MakeTensorFromCodes(y, {rows}, zp), {{"axis", 0}, {"saturate", saturate}});
+    const OracleResult fast = RunOracle(c, {.fast_path = true});
+    const OracleResult multiprecision = RunOracle(c, {.fast_path = false});
+    ASSERT_TRUE(IsValid(fast)) << Describe(fast);
+    EXPECT_TRUE(SameOutputs(fast, multiprecision, "fast", "multiprecision")) << yt.name;
+    elements += rows * cols;
+  }
+  std::printf("[ paths ] %lld elements beside half-integers, fast == multiprecision\n",
+              static_cast<long long>(elements));
+}
 
 // DynamicQuantizeLinear's y on both paths, against the rationals element by element: the
 // procedure (f32 quotient), the exact quotient, and the reciprocal's float32 product, for

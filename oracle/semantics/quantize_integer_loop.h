@@ -1,0 +1,140 @@
+// QuantizeLinear into an integer y over a run: y = saturate(round_half_even(x / y_scale) +
+// y_zero_point), the exact result and float32's strategy, in loops that vectorize.
+//
+// The exact quotient q is not divided: qa = x * RN(1 / y_scale), in float32 when y has at
+// most 8 bits and 1 / y_scale is a normal float32, else in double. qa is within |q| * 2^-22.9
+// (float32) or |q| * 2^-52 (double) of q, so within |qa| * margin (4x that error) of it.
+// Then:
+// - an element whose qa lies farther than margin from every half-integer rounds as q does;
+// - from `bound` on, y saturates whatever the rounding (bound is 4 * 2^bits, beyond every
+//   y's range plus any zero point);
+// - the others (near a half-integer, or NaN) are flagged, and `settle` computes them exactly
+//   (QuantizeKernel::Fast, which divides and takes the remainder's sign, every strategy),
+//   rarely: about one element in 2^13 with float32 and |q| < 128, far fewer with double.
+// float32's strategy divides in float32 (its quotient is its own exact value: a tie there is
+// a tie, rounded to even), in a loop of its own.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace qconform {
+
+struct IntegerQuotients {
+  bool in_float = false;  // qa in float32 arithmetic
+  double reciprocal = 0;  // RN64(1 / y_scale)
+  double zero_point = 0, lowest = 0, highest = 0;
+  double bound = 0;
+  double margin = 0;  // relative: qa's error is below |qa| * margin / 4
+  uint32_t mask = 0;  // y's code bits
+
+  // Nullopt-like: `valid` false when the loop does not apply (a y_scale that is zero, not
+  // finite, or a zero point that is not an integer).
+  bool valid = false;
+
+  static IntegerQuotients For(double scale, double zero_point, double lowest, double highest,
+                              int bits) {
+    IntegerQuotients p;
+    if (!std::isfinite(scale) || scale == 0 || zero_point != std::nearbyint(zero_point)) return p;
+    p.valid = true;
+    p.reciprocal = 1.0 / scale;
+    p.zero_point = zero_point;
+    p.lowest = lowest;
+    p.highest = highest;
+    p.bound = std::ldexp(4.0, bits);
+    const double magnitude = std::fabs(scale);
+    p.in_float = bits <= 8 && magnitude >= 0x1p-125 && magnitude <= 0x1p125;
+    p.margin = p.in_float ? 0x1p-21 : 0x1p-50;  // relative to |qa|
+    p.mask = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
+    return p;
+  }
+};
+
+// Elements [0, count) of a run: outputs[0] receives the exact codes (Code per element),
+// outputs[1 + j] float32's strategy with the rounded scale scales32[j], and settle(i)
+// recomputes element i exactly, every strategy, where it is flagged.
+template <class Code, class ReadX, class Settle>
+void IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
+                         uint8_t* const* outputs, const float* scales32, size_t alternatives,
+                         Settle settle) {
+  constexpr int64_t kBlock = 256;
+  // Clamps written as conditional expressions on values (std::min and std::max return
+  // references, which keep loops from vectorizing): `clamp` keeps a NaN, `saturate` turns it
+  // into `lowest`, so that the conversion to an integer is always defined.
+  const auto clamp = [](auto v, auto low, auto high) {
+    const auto a = v < low ? low : v;
+    return a > high ? high : a;
+  };
+  const auto saturate = [](auto v, auto low, auto high) {
+    const auto a = low < v ? v : low;
+    return high < a ? high : a;
+  };
+  // round_half_even(v) for |v| <= bound, by two additions (bound <= 2^22 in float32, 2^34 in
+  // double); then the zero point added, saturated, as y's code (through int32 for y of at
+  // most 16 bits, so that the conversion vectorizes).
+  const auto round = [&p, clamp](auto v) {
+    using Real = decltype(v);
+    constexpr Real kShift = sizeof(Real) == 4 ? static_cast<Real>(0x1.8p23) : 0x1.8p52;
+    const auto bound = static_cast<Real>(p.bound);
+    return (clamp(v, -bound, bound) + kShift) - kShift;
+  };
+  const auto to_code = [&p, saturate](auto t) {
+    using Real = decltype(t);
+    const Real k = saturate(t + static_cast<Real>(p.zero_point), static_cast<Real>(p.lowest),
+                            static_cast<Real>(p.highest));
+    if constexpr (sizeof(Code) <= 2) {
+      return static_cast<Code>(static_cast<uint32_t>(static_cast<int32_t>(k)) & p.mask);
+    } else {
+      return static_cast<Code>(static_cast<uint32_t>(static_cast<int64_t>(k)) & p.mask);
+    }
+  };
+  const auto exact_loop = [&](auto real) {
+    using Real = decltype(real);
+    const auto r = static_cast<Real>(p.reciprocal);
+    const auto margin = static_cast<Real>(p.margin);
+    const auto bound = static_cast<Real>(p.bound);
+    Code* __restrict exact = reinterpret_cast<Code*>(outputs[0]);  // aligned for Code
+    uint8_t flags[kBlock];
+    for (int64_t b = 0; b < count; b += kBlock) {
+      const int64_t e = std::min(count, b + kBlock);
+      uint32_t near = 0;  // an integer reduction: vectorizers take it
+      for (int64_t i = b; i < e; ++i) {
+        const Real qa = static_cast<Real>(read(i)) * r;
+        const Real c = clamp(qa, -bound, bound), t = round(qa);
+        exact[i] = to_code(t);
+        // qa, rounded to t, may round otherwise than q (below the bound), or is NaN.
+        const Real distance = std::fabs(std::fabs(c - t) - Real{0.5});
+        const uint32_t flag = static_cast<uint32_t>(distance < std::fabs(c) * margin) |
+                              static_cast<uint32_t>(qa != qa);
+        flags[i - b] = static_cast<uint8_t>(flag);
+        near |= flag;
+      }
+      for (int64_t k = 0; near != 0 && k < e - b; ++k) {
+        if (flags[k] != 0) settle(b + k);
+      }
+    }
+  };
+  for (size_t j = 0; j < alternatives; ++j) {
+    const float scale32 = scales32[j];
+    Code* __restrict out = reinterpret_cast<Code*>(outputs[1 + j]);
+    if (p.in_float) {  // bound <= 2^22: float32's quotient rounds in float32 too
+      for (int64_t i = 0; i < count; ++i) {
+        out[i] = to_code(round(static_cast<float>(read(i)) / scale32));
+      }
+    } else {
+      for (int64_t i = 0; i < count; ++i) {
+        out[i] = to_code(round(static_cast<double>(static_cast<float>(read(i)) / scale32)));
+      }
+    }
+  }
+  // After the alternatives: settle writes every strategy of the elements it computes.
+  if (p.in_float) {
+    exact_loop(float{});
+  } else {
+    exact_loop(double{});
+  }
+}
+
+}  // namespace qconform
