@@ -47,65 +47,88 @@ const ElementType& U8Type() {
   return ElementTypeOf(DataType::kUint8);
 }
 
-// y in double and float arithmetic: the procedure's RN32(x / y_scale) is the host's float
-// division; the reciprocal's RN32(x * RN32(1 / y_scale)) its float product; the exact quotient
-// through QuantizeLinear's kernel. Each rounds half to even once more and saturates.
+void MultiprecisionY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quotient,
+                     size_t by_reciprocal, OutputEvaluation& y);
+
+// Elements [0, count) of y in float32 arithmetic: the procedure's RN32(x / y_scale) is the
+// host's float division; the reciprocal's RN32(x * RN32(1 / y_scale)) its float product.
+// Each rounds half to even once more and saturates. Here |v| < 512 for every quotient v (|x|
+// is at most the range, y_scale within a factor 1.5 of range / 255, subnormal ones
+// included), so two float additions round v and float clamps saturate, without branches:
+// the loop vectorizes (its operands are parameters, which nothing it stores can alias). The
+// exact quotient q rounds as qf unless qf lies within 2^-14 of a half-integer (|q - qf| <=
+// 2^-16 while |qf| < 512): flags[i] marks those, by_quotient holds qf's code meanwhile.
+// Returns nonzero when some element is flagged.
+uint32_t YBlock(const float* __restrict v, int64_t count, float scale, float reciprocal,
+                float zero_point, uint8_t* __restrict exact, uint8_t* __restrict by_quotient,
+                uint8_t* __restrict by_product, uint8_t* __restrict flags) {
+  const auto round = [](float u) { return (u + 0x1.8p23f) - 0x1.8p23f; };
+  const auto saturate = [](auto k) {
+    using Real = decltype(k);
+    k = k < Real{0} ? Real{0} : k;
+    k = k > Real{255} ? Real{255} : k;
+    return static_cast<uint8_t>(static_cast<int32_t>(k));
+  };
+  const auto zero_point_sum = static_cast<double>(zero_point);
+  uint32_t near = 0;  // an integer reduction: vectorizers take it
+  for (int64_t i = 0; i < count; ++i) {
+    const float qf = v[i] / scale, t = round(qf);
+    exact[i] = by_quotient[i] = saturate(t + zero_point);
+    // The reciprocal's product rounds to float32; the zero point is added before rounding,
+    // exactly (in double: a tie after the sum is not one before it).
+    by_product[i] =
+        saturate(RoundHalfEvenSmall(static_cast<double>(v[i] * reciprocal) + zero_point_sum));
+    const uint32_t flag = static_cast<uint32_t>(std::fabs(std::fabs(qf - t) - 0.5f) < 0x1p-14f);
+    flags[i] = static_cast<uint8_t>(flag);
+    near |= flag;
+  }
+  return near;
+}
+
+// y in float32 arithmetic (YBlock), and the exact quotient through QuantizeLinear's kernel
+// where it may round otherwise. A subnormal y_scale below 2^-128 has no float32 reciprocal (1 /
+// y_scale overflows): that rare case takes the multiprecision path.
 void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quotient,
            size_t by_reciprocal, OutputEvaluation& y) {
   const float scale = std::bit_cast<float>(p.y_scale);
   const float reciprocal = 1.0f / scale;
-  const double zero_point = p.y_zero_point;
+  if (!std::isfinite(reciprocal)) return MultiprecisionY(x, p, exact_quotient, by_reciprocal, y);
+  const auto zero_point = static_cast<float>(p.y_zero_point);
   const QuantizeKernel kernel(F32(), F32(), U8Type(), Saturation::kSaturate, {});
   const QuantizeKernel::Run run = kernel.MakeRun(p.y_scale, p.y_zero_point);
-  // round_half_even(v) + y_zero_point (or v's rounding once the zero point is in it),
-  // saturated. Here |v| < 2^51 (|x| is at most the range, y_scale at least 2^-149 and about
-  // range / 255), so two additions round it, and integer clamps saturate: no branches. With a
-  // normal y_scale |v| < 512, and an int32 holds every k (the loops vectorize); a subnormal
-  // one takes int64.
-  const bool bounded = scale >= 0x1p-126f;
-  const auto saturate = [bounded](double k) {
-    const int64_t i = bounded ? static_cast<int32_t>(k) : static_cast<int64_t>(k);
-    return static_cast<uint8_t>(i < 0 ? 0 : i > 255 ? 255 : i);
-  };
-  const auto round = [](double v) { return RoundHalfEvenSmall(v); };
-  constexpr int64_t kChunk = 4096;
+  const auto n = static_cast<int64_t>(x.size());
+  constexpr int64_t kChunk = 4096, kBlock = 256;
   Codes quotient(8, kChunk, Codes::kUninitialized), product(8, kChunk, Codes::kUninitialized);
   StrategyWriter writer(y, 8);
-  const auto n = static_cast<int64_t>(x.size());
   const auto* values = reinterpret_cast<const float*>(x.data());  // Codes' storage is aligned
+  uint8_t flags[kBlock];
   RunVectorized([&] {  // on the widest vector path the processor has (vector_isa.h)
     for (int64_t first = 0; first < n; first += kChunk) {
       const int64_t count = std::min(kChunk, n - first);
-      const float* v = values + first;
-      uint8_t* __restrict exact = y.exact.data() + first;
-      for (int64_t i = 0; i < count; ++i) exact[i] = saturate(round(v[i] / scale) + zero_point);
-      // The reciprocal's product rounds to float32; the zero point is added before rounding.
-      uint8_t* __restrict by_product = product.data();
-      for (int64_t i = 0; i < count; ++i) {
-        by_product[i] = saturate(round(static_cast<double>(v[i] * reciprocal) + zero_point));
+      // An alternative that differed before is written in place, the others through scratch.
+      const auto target = [&](size_t j, Codes& scratch) {
+        StrategyOutput& a = y.alternatives[j];
+        return a.same_as_exact ? scratch.data() : a.codes.data() + first;
+      };
+      uint8_t* const by_quotient = target(exact_quotient, quotient);
+      uint8_t* const by_product = target(by_reciprocal, product);
+      for (int64_t b = 0; b < count; b += kBlock) {
+        const int64_t m = std::min(kBlock, count - b);
+        const float* v = values + first + b;
+        if (YBlock(v, m, scale, reciprocal, zero_point, y.exact.data() + first + b, by_quotient + b,
+                   by_product + b, flags) == 0) {
+          continue;
+        }
+        for (int64_t i = 0; i < m; ++i) {
+          if (flags[i] == 0) continue;
+          uint32_t c;
+          kernel.Fast(std::bit_cast<uint32_t>(v[i]), run, &c);
+          by_quotient[b + i] = static_cast<uint8_t>(c);
+        }
       }
-      // The exact quotient q rounds as the float32 one, qf, unless qf lies within 2^-14 of a
-      // half-integer: |q - qf| <= 2^-16 while |qf| < 512 (|x / y_scale| is at most about 255
-      // here). Only those elements are divided exactly (QuantizeLinear's kernel).
-      uint8_t* __restrict by_quotient = quotient.data();
-      uint32_t near = 0;
-      for (int64_t i = 0; i < count; ++i) {
-        const float qf = v[i] / scale;
-        const float t = static_cast<float>(round(qf));
-        by_quotient[i] = exact[i];
-        near |= static_cast<uint32_t>(std::fabs(std::fabs(qf - t) - 0.5f) < 0x1p-14f) |
-                static_cast<uint32_t>(std::fabs(qf) >= 512.0f);
-      }
-      for (int64_t i = 0; near != 0 && i < count; ++i) {
-        const float qf = v[i] / scale;
-        const float t = static_cast<float>(round(qf));
-        if (std::fabs(std::fabs(qf - t) - 0.5f) >= 0x1p-14f && std::fabs(qf) < 512.0f) continue;
-        uint32_t code;
-        kernel.Fast(std::bit_cast<uint32_t>(v[i]), run, &code);
-        by_quotient[i] = static_cast<uint8_t>(code);
-      }
-      writer.PutChunk(exact_quotient, first, count, quotient.data());
-      writer.PutChunk(by_reciprocal, first, count, product.data());
+      if (by_quotient == quotient.data())
+        writer.PutChunk(exact_quotient, first, count, by_quotient);
+      if (by_product == product.data()) writer.PutChunk(by_reciprocal, first, count, by_product);
     }
   });
 }
@@ -157,13 +180,31 @@ void MultiprecisionY(const Codes& x, const DynamicQuantizeParameters& p, size_t 
 DynamicQuantizeParameters DynamicQuantizeParametersOf(const Codes& x) {
   // min and max of floats, exact; x_min <= 0 <= x_max by the formula. Read as floats from the
   // codes' storage (little-endian, aligned), so that the loop vectorizes.
-  float lo = 0, hi = 0;
+  // Sixteen lanes of minima and maxima (a compiler keeps one reduction's order, and so would
+  // not vectorize it; x is finite here, so the order does not matter, but for the sign of a
+  // zero, which does not change the result).
+  constexpr size_t kLanes = 16;
+  float lo[kLanes] = {}, hi[kLanes] = {};
   const auto* values = reinterpret_cast<const float*>(x.data());
-  for (size_t i = 0; i < x.size(); ++i) {
-    lo = std::min(lo, values[i]);
-    hi = std::max(hi, values[i]);
+  const size_t whole = x.size() / kLanes * kLanes;
+  RunVectorized([&] {
+    for (size_t i = 0; i < whole; i += kLanes) {
+      for (size_t k = 0; k < kLanes; ++k) {
+        const float v = values[i + k];
+        lo[k] = v < lo[k] ? v : lo[k];
+        hi[k] = v > hi[k] ? v : hi[k];
+      }
+    }
+  });
+  for (size_t i = whole; i < x.size(); ++i) {
+    lo[0] = std::min(lo[0], values[i]);
+    hi[0] = std::max(hi[0], values[i]);
   }
-  const Exact x_min = Exact::FromDouble(lo), x_max = Exact::FromDouble(hi);
+  for (size_t k = 1; k < kLanes; ++k) {
+    lo[0] = std::min(lo[0], lo[k]);
+    hi[0] = std::max(hi[0], hi[k]);
+  }
+  const Exact x_min = Exact::FromDouble(lo[0]), x_max = Exact::FromDouble(hi[0]);
   const Exact y_scale = RN32(RN32(x_max - x_min) / Exact::Integer(255));
   // Initial_ZeroPoint = Q_Min - X_Min / Scale, clipped to [0, 255], rounded half to even.
   const Exact zero_point = Exact() - RN32(x_min / y_scale);
@@ -214,9 +255,15 @@ DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema,
   };
   // Every exponent field all ones is an infinity or a NaN (a scan of the bits first: fast).
   const auto* bits = reinterpret_cast<const uint32_t*>(x->codes.data());
-  bool any_nonfinite = false;
-  for (size_t i = 0; i < n; ++i) any_nonfinite |= (bits[i] & 0x7F800000u) == 0x7F800000u;
-  for (size_t i = 0; any_nonfinite && i < n; ++i) {
+  uint32_t any_nonfinite = 0;  // an integer reduction: vectorizers take it
+  RunVectorized([&] {
+    uint32_t any = 0;
+    for (size_t i = 0; i < n; ++i) {
+      any |= static_cast<uint32_t>((bits[i] & 0x7F800000u) == 0x7F800000u);
+    }
+    any_nonfinite = any;
+  });
+  for (size_t i = 0; any_nonfinite != 0 && i < n; ++i) {
     if (std::isfinite(DecodeDouble(F32(), x->codes[i]))) continue;
     add("dynql.nonfinite", "x[" + std::to_string(i) + "] is " + DescribeCode(F32(), x->codes[i]));
     SetFree(y), SetFree(y_scale), SetFree(y_zero_point);

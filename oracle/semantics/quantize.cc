@@ -120,11 +120,18 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
     for (int64_t first = b; first < e && options.fast_path; first += kChunk) {
       const int64_t count = std::min(kChunk, e - first);
       outputs[0] = result.exact.data() + first * width;
-      for (size_t j = 1; j < strategies; ++j) outputs[j] = scratch[j - 1].data();
+      // An alternative that holds its own codes (it differed somewhere before) is written in
+      // place; the others through scratch, compared with the exact codes.
+      for (size_t j = 1; j < strategies; ++j) {
+        StrategyOutput& a = result.alternatives[j - 1];
+        outputs[j] = a.same_as_exact ? scratch[j - 1].data() : a.codes.data() + first * width;
+      }
       std::fill(chunk_free.begin(), chunk_free.begin() + count, 0);
       kernel.FastRun(x.codes.data() + first * x_width, x_width, count, run, outputs.data(),
                      chunk_free.data());
-      for (size_t j = 1; j < strategies; ++j) writer.PutChunk(j - 1, first, count, outputs[j]);
+      for (size_t j = 1; j < strategies; ++j) {
+        if (outputs[j] == scratch[j - 1].data()) writer.PutChunk(j - 1, first, count, outputs[j]);
+      }
       const uint8_t* const flags = chunk_free.data();
       for (const uint8_t* f = flags;
            (f = static_cast<const uint8_t*>(

@@ -1,18 +1,19 @@
 // QuantizeLinear into an integer y over a run: y = saturate(round_half_even(x / y_scale) +
 // y_zero_point), the exact result and float32's strategy, in loops that vectorize.
 //
-// The exact quotient q is not divided: qa = x * RN(1 / y_scale), in float32 when y has at
-// most 8 bits and 1 / y_scale is a normal float32, else in double. qa is within |q| * 2^-22.9
-// (float32) or |q| * 2^-52 (double) of q, so within |qa| * margin (4x that error) of it.
-// Then:
-// - an element whose qa lies farther than margin from every half-integer rounds as q does;
+// The exact quotient q is approximated, then rounded, where the approximation provably rounds
+// as q does:
+// - y of at most 8 bits and a float32 y_scale: qf = RN32(x / y_scale), float32's own quotient,
+//   within |q| * 2^-24 of q. One loop gives every strategy: float32's strategy is round(qf)
+//   by definition (a tie there is a tie, to even), and so is the exact result wherever qf
+//   lies farther than |qf| * margin (8x that error) from every half-integer;
+// - else qa = x * RN64(1 / y_scale) in double, within |q| * 2^-52 of q (margin 4x that) for
+//   the exact result, and float32's strategy in a loop of its own;
 // - from `bound` on, y saturates whatever the rounding (bound is 4 * 2^bits, beyond every
-//   y's range plus any zero point);
-// - the others (near a half-integer, or NaN) are flagged, and `settle` computes them exactly
-//   (QuantizeKernel::Fast, which divides and takes the remainder's sign, every strategy),
-//   rarely: about one element in 2^13 with float32 and |q| < 128, far fewer with double.
-// float32's strategy divides in float32 (its quotient is its own exact value: a tie there is
-// a tie, rounded to even), in a loop of its own.
+//   y's range plus any zero point).
+// The other elements (near a half-integer, or NaN) are flagged, and `settle` computes them
+// exactly (QuantizeKernel::Fast, which divides and takes the remainder's sign, every
+// strategy): about one element in 2^14 when |q| < 128.
 #pragma once
 
 #include <algorithm>
@@ -23,11 +24,12 @@
 namespace qconform {
 
 struct IntegerQuotients {
-  bool in_float = false;  // qa in float32 arithmetic
+  bool in_float = false;  // qf = RN32(x / y_scale) for every strategy
+  float scale32 = 0;      // y_scale (a float32 value when in_float)
   double reciprocal = 0;  // RN64(1 / y_scale)
   double zero_point = 0, lowest = 0, highest = 0;
   double bound = 0;
-  double margin = 0;  // relative: qa's error is below |qa| * margin / 4
+  double margin = 0;  // relative: the approximation is within |q| * margin / 4 of q
   uint32_t mask = 0;  // y's code bits
 
   // Nullopt-like: `valid` false when the loop does not apply (a y_scale that is zero, not
@@ -44,9 +46,9 @@ struct IntegerQuotients {
     p.lowest = lowest;
     p.highest = highest;
     p.bound = std::ldexp(4.0, bits);
-    const double magnitude = std::fabs(scale);
-    p.in_float = bits <= 8 && magnitude >= 0x1p-125 && magnitude <= 0x1p125;
-    p.margin = p.in_float ? 0x1p-21 : 0x1p-50;  // relative to |qa|
+    p.scale32 = static_cast<float>(scale);
+    p.in_float = bits <= 8 && static_cast<double>(p.scale32) == scale;
+    p.margin = p.in_float ? 0x1p-21 : 0x1p-50;
     p.mask = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
     return p;
   }
@@ -90,50 +92,62 @@ void IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
       return static_cast<Code>(static_cast<uint32_t>(static_cast<int64_t>(k)) & p.mask);
     }
   };
-  const auto exact_loop = [&](auto real) {
-    using Real = decltype(real);
-    const auto r = static_cast<Real>(p.reciprocal);
-    const auto margin = static_cast<Real>(p.margin);
+  // Elements [b, e) flagged (flags[i - b]) are settled after their block.
+  uint8_t flags[kBlock];
+  const auto settle_flagged = [&](int64_t b, int64_t e) {
+    for (int64_t k = 0; k < e - b; ++k) {
+      if (flags[k] != 0) settle(b + k);
+    }
+  };
+  // Whether an approximation v, rounded to t, may round otherwise than q, or is NaN.
+  const auto flag = [&p, clamp](auto v, auto t, auto margin) {
+    using Real = decltype(v);
     const auto bound = static_cast<Real>(p.bound);
-    Code* __restrict exact = reinterpret_cast<Code*>(outputs[0]);  // aligned for Code
-    uint8_t flags[kBlock];
+    const Real c = clamp(v, -bound, bound);
+    return static_cast<uint32_t>(std::fabs(std::fabs(c - t) - Real{0.5}) < std::fabs(c) * margin) |
+           static_cast<uint32_t>(v != v);
+  };
+  Code* __restrict exact = reinterpret_cast<Code*>(outputs[0]);  // aligned for Code
+  if (p.in_float) {
+    const float scale = p.scale32, margin = static_cast<float>(p.margin);
     for (int64_t b = 0; b < count; b += kBlock) {
       const int64_t e = std::min(count, b + kBlock);
       uint32_t near = 0;  // an integer reduction: vectorizers take it
       for (int64_t i = b; i < e; ++i) {
-        const Real qa = static_cast<Real>(read(i)) * r;
-        const Real c = clamp(qa, -bound, bound), t = round(qa);
+        const float qf = static_cast<float>(read(i)) / scale, t = round(qf);
         exact[i] = to_code(t);
-        // qa, rounded to t, may round otherwise than q (below the bound), or is NaN.
-        const Real distance = std::fabs(std::fabs(c - t) - Real{0.5});
-        const uint32_t flag = static_cast<uint32_t>(distance < std::fabs(c) * margin) |
-                              static_cast<uint32_t>(qa != qa);
-        flags[i - b] = static_cast<uint8_t>(flag);
-        near |= flag;
+        const uint32_t f = flag(qf, t, margin);
+        flags[i - b] = static_cast<uint8_t>(f);
+        near |= f;
       }
-      for (int64_t k = 0; near != 0 && k < e - b; ++k) {
-        if (flags[k] != 0) settle(b + k);
+      for (size_t j = 0; j < alternatives; ++j) {
+        std::memcpy(outputs[1 + j] + b * static_cast<int64_t>(sizeof(Code)), exact + b,
+                    static_cast<size_t>(e - b) * sizeof(Code));
       }
+      if (near != 0) settle_flagged(b, e);
     }
-  };
+    return;
+  }
   for (size_t j = 0; j < alternatives; ++j) {
     const float scale32 = scales32[j];
     Code* __restrict out = reinterpret_cast<Code*>(outputs[1 + j]);
-    if (p.in_float) {  // bound <= 2^22: float32's quotient rounds in float32 too
-      for (int64_t i = 0; i < count; ++i) {
-        out[i] = to_code(round(static_cast<float>(read(i)) / scale32));
-      }
-    } else {
-      for (int64_t i = 0; i < count; ++i) {
-        out[i] = to_code(round(static_cast<double>(static_cast<float>(read(i)) / scale32)));
-      }
+    for (int64_t i = 0; i < count; ++i) {
+      out[i] = to_code(round(static_cast<double>(static_cast<float>(read(i)) / scale32)));
     }
   }
   // After the alternatives: settle writes every strategy of the elements it computes.
-  if (p.in_float) {
-    exact_loop(float{});
-  } else {
-    exact_loop(double{});
+  const double r = p.reciprocal, margin = p.margin;
+  for (int64_t b = 0; b < count; b += kBlock) {
+    const int64_t e = std::min(count, b + kBlock);
+    uint32_t near = 0;
+    for (int64_t i = b; i < e; ++i) {
+      const double qa = static_cast<double>(read(i)) * r, t = round(qa);
+      exact[i] = to_code(t);
+      const uint32_t f = flag(qa, t, margin);
+      flags[i - b] = static_cast<uint8_t>(f);
+      near |= f;
+    }
+    if (near != 0) settle_flagged(b, e);
   }
 }
 

@@ -303,5 +303,43 @@ TEST(QuantizePaths, DynamicQuantizeLinearFastEqualsMultiprecisionEqualsRationals
   EXPECT_GT(differ, 100) << "ties must separate the exact quotient from the procedure";
 }
 
+// The reciprocal strategy adds the zero point before rounding: x * RN32(1 / y_scale) rounds to
+// float32, and the sum with the zero point must not round again. x spans [-1, 1] (y_scale
+// RN32(2 / 255), zero point 127); the other x make products 1 to 4 units of 2^-20 beside the
+// half-integers, where a float32 sum (unit 2^-17 beside 127) would land on the tie itself.
+TEST(QuantizePaths, DynamicQuantizeLinearReciprocalAddsTheZeroPointExactly) {
+  const ElementType& f32 = ElementTypeOf(DataType::kFloat);
+  const ElementType& u8 = ElementTypeOf(DataType::kUint8);
+  const float scale = 2.0f / 255.0f, reciprocal = 1.0f / scale;
+  std::vector<double> xs = {-1.0, 1.0};
+  int64_t float_sum_wrong = 0;
+  for (int k = -60; k < 60; ++k) {
+    for (const int j : {-4, -3, -2, -1, 1, 2, 3, 4}) {
+      const auto x = static_cast<float>((k + 0.5 + j * 0x1p-20) / reciprocal);
+      xs.push_back(x);
+      const float product = x * reciprocal;
+      float_sum_wrong +=
+          std::nearbyint(product + 127.0f) != std::nearbyint(static_cast<double>(product) + 127.0);
+    }
+  }
+  ASSERT_GT(float_sum_wrong, 100);  // the test can tell the two sums apart
+  const Case c = MakeCase("DynamicQuantizeLinear", 11,
+                          {MakeTensor(DataType::kFloat, {static_cast<int64_t>(xs.size())}, xs)}, {},
+                          "", "dynql");
+  const OracleResult fast = RunOracle(c, {.fast_path = true});
+  const OracleResult multiprecision = RunOracle(c, {.fast_path = false});
+  ASSERT_EQ(fast.outputs.size(), 3u) << Describe(fast);
+  ASSERT_EQ(fast.outputs[2].exact[0], 127u);
+  EXPECT_TRUE(SameOutputs(fast, multiprecision, "fast", "multiprecision"));
+  const Exact r = Decode(f32, std::bit_cast<uint32_t>(reciprocal));
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const Exact product =
+        Decode(f32, *Encode(f32, Decode(f32, c.inputs[0]->codes[i]) * r, Saturation::kNone));
+    ASSERT_EQ(fast.outputs[0].alternative(1, i),
+              *Encode(u8, product + Exact::Integer(127), Saturation::kSaturate))
+        << "x=" << xs[i];
+  }
+}
+
 }  // namespace
 }  // namespace qconform
