@@ -124,7 +124,7 @@ OutputEvaluation EvaluateDequantize(const Case& c, const OpSchema& schema,
   for (Strategy s : schema.strategies) {
     if (s == Strategy::kExact) continue;
     // Stored only once it differs from the exact result (most strategies never do).
-    result.alternatives.push_back({std::string(StrategyName(s)), Codes(), true});
+    result.alternatives.push_back(SameAsExact(std::string(StrategyName(s))));
     working.push_back(WorkingType(s, plan));
   }
 

@@ -21,11 +21,13 @@ void Gather(const uint8_t* x, int64_t b, int64_t e, const uint8_t* table, uint32
   }
 }
 
-void GatherRun(const Codes& x, int64_t b, int64_t e, const Codes& table, uint32_t mask,
-               Codes& out) {
+// out's element i - offset = table[x[i]] for i in [b, e).
+void GatherRun(const Codes& x, int64_t b, int64_t e, const Codes& table, uint32_t mask, Codes& out,
+               int64_t offset = 0) {
   static_assert(std::endian::native == std::endian::little, "Codes are little-endian");
-  if (out.width() == 2) return Gather<uint16_t>(x.data(), b, e, table.data(), mask, out.data());
-  return Gather<uint32_t>(x.data(), b, e, table.data(), mask, out.data());
+  uint8_t* const o = out.data() - offset * out.width();
+  if (out.width() == 2) return Gather<uint16_t>(x.data(), b, e, table.data(), mask, o);
+  return Gather<uint32_t>(x.data(), b, e, table.data(), mask, o);
 }
 
 }  // namespace
@@ -56,6 +58,7 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
     scratch.emplace_back(out.bits, static_cast<size_t>(std::max<int64_t>(kPiece, 256)),
                          Codes::kUninitialized);
   }
+  Codes gathered(out.bits, static_cast<size_t>(kPiece), Codes::kUninitialized);
   Codes iota(8, table_size);
   for (size_t code = 0; code < table_size; ++code) iota.set(code, static_cast<uint32_t>(code));
   std::vector<uint8_t*> outputs(strategies);
@@ -73,8 +76,8 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
     outputs[0] = result.exact.data() + first * out_width;
     for (size_t j = 1; j < strategies; ++j) {
       StrategyOutput& a = result.alternatives[j - 1];
-      outputs[j] = plan.computed[j - 1] && !a.same_as_exact ? a.codes.data() + first * out_width
-                                                            : scratch[j].data();
+      outputs[j] = plan.computed[j - 1] && a.dense() ? a.codes.data() + first * out_width
+                                                     : scratch[j].data();
     }
     kernel.RunSpans(plan, x.codes.data() + first * x_width, x_width, spans, outputs.data());
     for (size_t j = 0; j + 1 < strategies; ++j) {
@@ -104,12 +107,16 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
       for (size_t j = 0; j + 1 < strategies; ++j) {
         const Codes& t = plan.computed[j] ? scratch[1 + j] : scratch[0];
         const size_t bytes = table_size * static_cast<size_t>(out_width);
-        if (result.alternatives[j].same_as_exact &&
-            std::memcmp(t.data(), scratch[0].data(), bytes) == 0) {
-          continue;
+        if (result.alternatives[j].dense()) {
+          GatherRun(x.codes, b, run_end, t, mask, result.alternatives[j].codes);
+        } else if (std::memcmp(t.data(), scratch[0].data(), bytes) != 0) {
+          // Piece by piece through `gathered`: the writer keeps only what differs.
+          for (int64_t first = b; first < run_end; first += kPiece) {
+            const int64_t count = std::min(kPiece, run_end - first);
+            GatherRun(x.codes, first, first + count, t, mask, gathered, first);
+            writer.PutChunk(j, first, count, gathered.data());
+          }
         }
-        writer.Materialize(j, b);
-        GatherRun(x.codes, b, run_end, t, mask, result.alternatives[j].codes);
       }
       b = run_end;
       continue;

@@ -108,7 +108,7 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
       // An alternative that differed before is written in place, the others through scratch.
       const auto target = [&](size_t j, Codes& scratch) {
         StrategyOutput& a = y.alternatives[j];
-        return a.same_as_exact ? scratch.data() : a.codes.data() + first;
+        return a.dense() ? a.codes.data() + first : scratch.data();
       };
       uint8_t* const by_quotient = target(exact_quotient, quotient);
       uint8_t* const by_product = target(by_reciprocal, product);
@@ -304,7 +304,7 @@ DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema,
   std::vector<Strategy> order;
   for (Strategy s : schema.strategies) {
     if (s == Strategy::kExact) continue;
-    y.alternatives.push_back({std::string(StrategyName(s)), Codes(), true});
+    y.alternatives.push_back(SameAsExact(std::string(StrategyName(s))));
     order.push_back(s);
   }
   const auto position = [&](Strategy s) -> size_t {

@@ -3,6 +3,7 @@
 // backend's code equals the exact one or one of the alternatives (docs/semantics.md#d2).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -23,12 +24,28 @@ struct EvaluateOptions {
   bool reference = false;
 };
 
+// One strategy's result, stored in one of three ways (large tensors need the memory: most
+// strategies never differ from the exact result, many differ in a few elements):
+// - same_as_exact: every element equals the exact result, nothing stored;
+// - sparse: the elements that differ, by ascending index, with their codes;
+// - dense (neither): every element's code in `codes`.
 struct StrategyOutput {
   std::string strategy;  // "f32", "out", ...
-  Codes codes;           // empty when same_as_exact
-  // Every element equals the exact result (kept without a copy: large tensors need the memory).
+  Codes codes;           // dense only
   bool same_as_exact = false;
+  bool sparse = false;
+  std::vector<int64_t> sparse_index;
+  std::vector<uint32_t> sparse_code;
+  bool dense() const { return !same_as_exact && !sparse; }
 };
+
+// A strategy's output before its first element: the same as the exact result.
+inline StrategyOutput SameAsExact(std::string strategy) {
+  StrategyOutput s;
+  s.strategy = std::move(strategy);
+  s.same_as_exact = true;
+  return s;
+}
 
 struct OutputEvaluation {
   std::string name;  // the output's name in the schema: "y"
@@ -42,10 +59,25 @@ struct OutputEvaluation {
   std::vector<uint8_t> implementation_defined;
   // Alternative j's code for element i, and all of its codes.
   uint32_t alternative(size_t j, size_t i) const {
-    return alternatives[j].same_as_exact ? exact[i] : alternatives[j].codes[i];
+    const StrategyOutput& a = alternatives[j];
+    if (a.dense()) return a.codes[i];
+    if (a.sparse) {
+      const auto it =
+          std::lower_bound(a.sparse_index.begin(), a.sparse_index.end(), static_cast<int64_t>(i));
+      if (it != a.sparse_index.end() && *it == static_cast<int64_t>(i)) {
+        return a.sparse_code[static_cast<size_t>(it - a.sparse_index.begin())];
+      }
+    }
+    return exact[i];
   }
-  const Codes& alternative_codes(size_t j) const {
-    return alternatives[j].same_as_exact ? exact : alternatives[j].codes;
+  Codes alternative_codes(size_t j) const {
+    const StrategyOutput& a = alternatives[j];
+    if (a.dense()) return a.codes;
+    Codes codes = exact;
+    for (size_t k = 0; k < a.sparse_index.size(); ++k) {
+      codes.set(static_cast<size_t>(a.sparse_index[k]), a.sparse_code[k]);
+    }
+    return codes;
   }
   bool is_free(size_t i) const {
     return i < implementation_defined.size() && implementation_defined[i] != 0;

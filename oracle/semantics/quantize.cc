@@ -68,7 +68,7 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
   std::vector<const ElementType*> working;
   for (Strategy s : schema.strategies) {
     if (s == Strategy::kExact) continue;
-    result.alternatives.push_back({std::string(StrategyName(s)), Codes(), true});
+    result.alternatives.push_back(SameAsExact(std::string(StrategyName(s))));
     working.push_back(WorkingType(s, plan));
   }
   QuantizeKernel kernel(xt, st, out, plan.saturation, working);
@@ -124,7 +124,7 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
       // place; the others through scratch, compared with the exact codes.
       for (size_t j = 1; j < strategies; ++j) {
         StrategyOutput& a = result.alternatives[j - 1];
-        outputs[j] = a.same_as_exact ? scratch[j - 1].data() : a.codes.data() + first * width;
+        outputs[j] = a.dense() ? a.codes.data() + first * width : scratch[j - 1].data();
       }
       std::fill(chunk_free.begin(), chunk_free.begin() + count, 0);
       kernel.FastRun(x.codes.data() + first * x_width, x_width, count, run, outputs.data(),

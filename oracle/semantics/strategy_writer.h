@@ -1,7 +1,8 @@
 // Fills an output's exact codes and its alternatives (evaluation.h). An alternative is kept as
-// "the same as exact", without a copy, until its first element that differs; then it is
-// materialized with the exact codes so far. Large tensors need the memory: most strategies
-// never differ.
+// "the same as exact", without a copy, until its first element that differs; then as the list
+// of elements that differ (sparse), and only once that list passes one element in 64, as codes
+// of its own (dense), the exact codes and the list so far copied in. Large tensors need the
+// memory: most strategies never differ, many differ in a few elements.
 #pragma once
 
 #include <cstdint>
@@ -17,23 +18,31 @@ class StrategyWriter {
   // same_as_exact.
   StrategyWriter(OutputEvaluation& output, int bits) : output_(output), bits_(bits) {}
 
-  // Alternative j from now on holds its own codes, the exact ones before `upto` copied in.
+  // Alternative j from now on holds its own codes (dense), the exact ones before `upto`
+  // copied in with the differences listed so far.
   void Materialize(size_t j, int64_t upto) {
     StrategyOutput& a = output_.alternatives[j];
-    if (!a.same_as_exact) return;
+    if (a.dense()) return;
     a.codes = Codes(bits_, output_.exact.size(), Codes::kUninitialized);
     std::memcpy(a.codes.data(), output_.exact.data(),
                 static_cast<size_t>(upto) * static_cast<size_t>(output_.exact.width()));
-    a.same_as_exact = false;
+    for (size_t k = 0; k < a.sparse_index.size(); ++k) {
+      a.codes.set(static_cast<size_t>(a.sparse_index[k]), a.sparse_code[k]);
+    }
+    a.sparse_index = {};
+    a.sparse_code = {};
+    a.same_as_exact = a.sparse = false;
   }
 
   // Element i of every strategy: codes[0] exact, codes[1 + j] alternative j.
   void Put(int64_t i, const uint32_t* codes) {
     output_.exact.set(static_cast<size_t>(i), codes[0]);
     for (size_t j = 0; j < output_.alternatives.size(); ++j) {
-      if (codes[1 + j] != codes[0]) Materialize(j, i);
-      if (!output_.alternatives[j].same_as_exact) {
-        output_.alternatives[j].codes.set(static_cast<size_t>(i), codes[1 + j]);
+      StrategyOutput& a = output_.alternatives[j];
+      if (a.dense()) {
+        a.codes.set(static_cast<size_t>(i), codes[1 + j]);
+      } else if (codes[1 + j] != codes[0]) {
+        Differs(j, i, codes[1 + j]);
       }
     }
   }
@@ -41,24 +50,55 @@ class StrategyWriter {
   // Elements [first, first + count) of alternative j equal the exact ones (already written).
   void PutSameAsExact(size_t j, int64_t first, int64_t count) {
     StrategyOutput& a = output_.alternatives[j];
-    if (a.same_as_exact) return;
+    if (!a.dense()) return;
     const int width = output_.exact.width();
     std::memcpy(a.codes.data() + first * width, output_.exact.data() + first * width,
                 static_cast<size_t>(count * width));
   }
 
   // Elements [first, first + count) of alternative j, in y's width, the exact ones already
-  // written: copied unless they equal the exact ones and the alternative still does.
+  // written: copied when the alternative is dense, else their differences listed.
   void PutChunk(size_t j, int64_t first, int64_t count, const uint8_t* codes) {
     const int width = output_.exact.width();
     const uint8_t* exact = output_.exact.data() + first * width;
     const auto bytes = static_cast<size_t>(count * width);
-    if (output_.alternatives[j].same_as_exact && std::memcmp(codes, exact, bytes) == 0) return;
-    Materialize(j, first);
-    std::memcpy(output_.alternatives[j].codes.data() + first * width, codes, bytes);
+    StrategyOutput& a = output_.alternatives[j];
+    if (a.dense()) {
+      std::memcpy(a.codes.data() + first * width, codes, bytes);
+      return;
+    }
+    if (std::memcmp(codes, exact, bytes) == 0) return;
+    for (int64_t k = 0; k < count; ++k) {
+      if (std::memcmp(codes + k * width, exact + k * width, static_cast<size_t>(width)) == 0) {
+        continue;
+      }
+      uint32_t code = 0;
+      std::memcpy(&code, codes + k * width, static_cast<size_t>(width));  // little-endian
+      Differs(j, first + k, code);
+      if (a.dense()) {  // the list grew too long: the rest of the chunk as codes
+        std::memcpy(a.codes.data() + (first + k) * width, codes + k * width,
+                    static_cast<size_t>((count - k) * width));
+        return;
+      }
+    }
   }
 
  private:
+  // Element i of alternative j (not dense) is `code`, which differs from the exact one; the
+  // exact codes before i are written.
+  void Differs(size_t j, int64_t i, uint32_t code) {
+    StrategyOutput& a = output_.alternatives[j];
+    if (a.sparse_index.size() >= output_.exact.size() / 64) {
+      Materialize(j, i);
+      a.codes.set(static_cast<size_t>(i), code);
+      return;
+    }
+    a.same_as_exact = false;
+    a.sparse = true;
+    a.sparse_index.push_back(i);
+    a.sparse_code.push_back(code);
+  }
+
   OutputEvaluation& output_;
   int bits_;
 };

@@ -21,7 +21,12 @@ OutputEvaluation Expected(D type, std::vector<uint32_t> exact, std::vector<uint3
   e.shape = {static_cast<int64_t>(exact.size())};
   const int bits = ElementTypeOf(type).bits;
   e.exact = Codes(bits, exact);
-  if (!f32.empty()) e.alternatives.push_back({"f32", Codes(bits, f32)});
+  if (!f32.empty()) {
+    StrategyOutput s;
+    s.strategy = "f32";
+    s.codes = Codes(bits, f32);
+    e.alternatives.push_back(std::move(s));
+  }
   return e;
 }
 

@@ -115,13 +115,14 @@ TEST(DynamicQuantizeLinear, QuotientsAtTiesAdmitTheThreeReadings) {
   EXPECT_GT(differ_reciprocal, 0);
 
   // The comparator accepts each reading and names it.
-  for (const StrategyOutput& alternative : y.alternatives) {
+  for (size_t a = 0; a < y.alternatives.size(); ++a) {
+    const StrategyOutput& alternative = y.alternatives[a];
     BackendResult observed;
     for (size_t k = 0; k < 3; ++k) {
       observed.outputs.push_back(
           Tensor{r.outputs[k].data_type, r.outputs[k].shape, r.outputs[k].exact, false});
     }
-    observed.outputs[0].codes = alternative.codes;
+    observed.outputs[0].codes = y.alternative_codes(a);
     const CaseResult j = JudgeCase(DynQl({1}, {0}), r, observed, {});
     EXPECT_EQ(j.kind, Kind::kConformant) << alternative.strategy << ": " << j.detail;
     const auto consistent = j.outputs[0].consistent_strategies();

@@ -172,11 +172,11 @@ RC_GTEST_PROP(DequantizeProperties, ExactAndEveryAlternativeAreAdmissibleAndShap
   const OracleResult r = Valid(c, "exact-admissible");
   const OutputEvaluation& y = r.outputs[0];
   if (y.shape != c.input(0)->shape) FailWith(c, "shape-kept", "output shape differs from x's");
-  std::vector<const Codes*> candidates = {&y.exact};
-  for (size_t j = 0; j < y.alternatives.size(); ++j) candidates.push_back(&y.alternative_codes(j));
-  for (const Codes* codes : candidates) {
+  std::vector<Codes> candidates = {y.exact};
+  for (size_t j = 0; j < y.alternatives.size(); ++j) candidates.push_back(y.alternative_codes(j));
+  for (const Codes& codes : candidates) {
     const OutputComparison cmp =
-        CompareOutput(y, ObservedTensor{y.data_type, y.shape, *codes}, {}, c.id);
+        CompareOutput(y, ObservedTensor{y.data_type, y.shape, codes}, {}, c.id);
     if (!cmp.conforms()) FailWith(c, "exact-admissible", "an oracle result is not admissible");
   }
 }
