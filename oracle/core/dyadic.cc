@@ -32,10 +32,14 @@ std::optional<Dyadic> DecodeDyadic(const ElementType& t, uint32_t code) {
     d.m = static_cast<uint64_t>(v < 0 ? -v : v);
     return d;
   }
-  if (IsNanCode(t, code) || IsInfinityCode(t, code)) return std::nullopt;
   const FloatFormat& f = t.fp;
-  d.negative = (code & t.sign_bit()) != 0;
   const int exponent = static_cast<int>((code >> f.mantissa_bits) & ((1u << f.exponent_bits) - 1u));
+  if (f.nan == NanEncoding::kIeee) {  // infinities and NaN: the exponent field all ones
+    if (exponent == (1 << f.exponent_bits) - 1) return std::nullopt;
+  } else if (IsNanCode(t, code) || IsInfinityCode(t, code)) {
+    return std::nullopt;
+  }
+  d.negative = (code & t.sign_bit()) != 0;
   const uint32_t mantissa = code & ((1u << f.mantissa_bits) - 1u);
   if (exponent == 0 && f.has_subnormals) {
     d.m = mantissa;
