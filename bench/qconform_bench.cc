@@ -24,6 +24,7 @@
 #include "bench/measure.h"
 #include "bench/plain_loops.h"
 #include "bench/workloads.h"
+#include "oracle/core/vector_isa.h"
 #include "oracle/semantics/oracle.h"
 #include "verdict/comparator.h"
 
@@ -181,7 +182,9 @@ int main(int argc, char** argv) {
   const std::string compiler = "GCC " __VERSION__;
 #endif
   t.Line("qconform bench: " + std::to_string(BenchElements()) + " elements per tensor; " +
-         Machine() + "; " + compiler + ", " + QCONFORM_BUILD_TYPE + " build");
+         Machine() + "; " + compiler + ", " + QCONFORM_BUILD_TYPE + " build; " +
+         (qconform::UseAvx2() ? "AVX2+F16C" : "baseline") +
+         " vector path for the oracle's kernels and the plain loops alike");
   std::map<std::string, MemoryResult> memory;
   if (!micro) {
     for (const WorkloadSpec& s : WorkloadSpecs()) memory[s.name] = MeasureMemory(Build(s.name));

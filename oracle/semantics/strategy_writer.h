@@ -1,10 +1,12 @@
 // Fills an output's exact codes and its alternatives (evaluation.h). An alternative is kept as
 // "the same as exact", without a copy, until its first element that differs; then as the list
-// of elements that differ (sparse), and only once that list passes one element in 64, as codes
-// of its own (dense), the exact codes and the list so far copied in. Large tensors need the
-// memory: most strategies never differ, many differ in a few elements.
+// of elements that differ (sparse), and only once that list passes one element in 64 (of the
+// output, or of the elements so far), as codes of its own (dense), the exact codes and the list
+// so far copied in. Large tensors need the memory: most strategies never differ, many differ in
+// a few elements.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -67,28 +69,66 @@ class StrategyWriter {
       std::memcpy(a.codes.data() + first * width, codes, bytes);
       return;
     }
-    if (std::memcmp(codes, exact, bytes) == 0) return;
-    for (int64_t k = 0; k < count; ++k) {
-      if (std::memcmp(codes + k * width, exact + k * width, static_cast<size_t>(width)) == 0) {
-        continue;
-      }
-      uint32_t code = 0;
-      std::memcpy(&code, codes + k * width, static_cast<size_t>(width));  // little-endian
-      Differs(j, first + k, code);
-      if (a.dense()) {  // the list grew too long: the rest of the chunk as codes
-        std::memcpy(a.codes.data() + (first + k) * width, codes + k * width,
-                    static_cast<size_t>((count - k) * width));
-        return;
+    // Blocks of 64 elements compared at once; the elements of a block that differs one by one.
+    constexpr int64_t kBlock = 64;
+    for (int64_t b = 0; b < count; b += kBlock) {
+      const int64_t e = std::min(count, b + kBlock);
+      if (!Differ(codes + b * width, exact + b * width, e - b, width)) continue;
+      for (int64_t k = b; k < e; ++k) {
+        const uint32_t code = Load(codes, k, width);
+        if (code == Load(exact, k, width)) continue;
+        Differs(j, first + k, code);
+        if (a.dense()) {  // the list grew too long: the rest of the chunk as codes
+          std::memcpy(a.codes.data() + (first + k) * width, codes + k * width,
+                      static_cast<size_t>((count - k) * width));
+          return;
+        }
       }
     }
   }
 
  private:
+  // Code k of `width` bytes (little-endian), with a fixed-size copy per width.
+  static uint32_t Load(const uint8_t* codes, int64_t k, int width) {
+    if (width == 1) return codes[k];
+    if (width == 2) {
+      uint16_t c;
+      std::memcpy(&c, codes + 2 * k, 2);
+      return c;
+    }
+    uint32_t c;
+    std::memcpy(&c, codes + 4 * k, 4);
+    return c;
+  }
+
+  // Whether n codes of `width` bytes at a and b differ: a loop that vectorizes (a call to
+  // memcmp per block costs more than the block).
+  static bool Differ(const uint8_t* a, const uint8_t* b, int64_t n, int width) {
+    const auto scan = [&](auto code_type) {
+      using Code = decltype(code_type);
+      Code any = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        Code x, y;
+        std::memcpy(&x, a + k * static_cast<int64_t>(sizeof(Code)), sizeof(Code));
+        std::memcpy(&y, b + k * static_cast<int64_t>(sizeof(Code)), sizeof(Code));
+        any |= static_cast<Code>(x ^ y);
+      }
+      return any != 0;
+    };
+    if (width == 1) return scan(uint8_t{});
+    if (width == 2) return scan(uint16_t{});
+    return scan(uint32_t{});
+  }
+
   // Element i of alternative j (not dense) is `code`, which differs from the exact one; the
   // exact codes before i are written.
   void Differs(size_t j, int64_t i, uint32_t code) {
     StrategyOutput& a = output_.alternatives[j];
-    if (a.sparse_index.size() >= output_.exact.size() / 64) {
+    // Dense past one element in 64 of the whole output, or already past one in 64 of the
+    // elements so far (then the list would only grow, and its peak add to the codes').
+    const size_t listed = a.sparse_index.size();
+    if (listed >= output_.exact.size() / 64 ||
+        (listed >= 1024 && listed * 64 > static_cast<size_t>(i))) {
       Materialize(j, i);
       a.codes.set(static_cast<size_t>(i), code);
       return;
