@@ -4,6 +4,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 namespace qconform {
 namespace {
 
@@ -18,7 +22,12 @@ std::atomic<bool> allowed{AllowedByEnvironment()};
 
 bool ProcessorHasAvx2() {
 #if QCONFORM_HAS_AVX2_PATH
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  // F16C by CPUID (leaf 1, ECX bit 29): clang's __builtin_cpu_supports does not know it.
+  static const bool has = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & (1u << 29)) != 0;
+    return f16c && __builtin_cpu_supports("avx2");
+  }();
   return has;
 #else
   return false;
