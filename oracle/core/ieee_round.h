@@ -115,6 +115,10 @@ inline double RoundValueIeee(double v, int sticky = 0) {
 inline double RoundHalfEvenSmall(double v) {
   return (v + 0x1.8p52) - 0x1.8p52;
 }
+// The same in float32, for |v| <= 2^22.
+inline float RoundHalfEvenSmall(float v) {
+  return (v + 0x1.8p23f) - 0x1.8p23f;
+}
 
 // A float32 value (exact, no NaN payload kept) converted to F's code: one rounding, half to
 // even, written without branches so that loops over it vectorize (F. Giesen's rounding of

@@ -62,7 +62,6 @@ void MultiprecisionY(const Codes& x, const DynamicQuantizeParameters& p, size_t 
 uint32_t YBlock(const float* __restrict v, int64_t count, float scale, float reciprocal,
                 float zero_point, uint8_t* __restrict exact, uint8_t* __restrict by_quotient,
                 uint8_t* __restrict by_product, uint8_t* __restrict flags) {
-  const auto round = [](float u) { return (u + 0x1.8p23f) - 0x1.8p23f; };
   const auto saturate = [](auto k) {
     using Real = decltype(k);
     k = k < Real{0} ? Real{0} : k;
@@ -72,7 +71,7 @@ uint32_t YBlock(const float* __restrict v, int64_t count, float scale, float rec
   const auto zero_point_sum = static_cast<double>(zero_point);
   uint32_t near = 0;  // an integer reduction: vectorizers take it
   for (int64_t i = 0; i < count; ++i) {
-    const float qf = v[i] / scale, t = round(qf);
+    const float qf = v[i] / scale, t = RoundHalfEvenSmall(qf);
     exact[i] = by_quotient[i] = saturate(t + zero_point);
     // The reciprocal's product rounds to float32; the zero point is added before rounding,
     // exactly (in double: a tie after the sum is not one before it).

@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "oracle/core/ieee_round.h"
+
 namespace qconform {
 
 struct IntegerQuotients {
@@ -73,14 +75,13 @@ void IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
     const auto a = low < v ? v : low;
     return high < a ? high : a;
   };
-  // round_half_even(v) for |v| <= bound, by two additions (bound <= 2^22 in float32, 2^34 in
-  // double); then the zero point added, saturated, as y's code (through int32 for y of at
-  // most 16 bits, so that the conversion vectorizes).
+  // round_half_even(v) for |v| <= bound, by two additions (RoundHalfEvenSmall: bound <= 2^22
+  // in float32, 2^34 in double); then the zero point added, saturated, as y's code (through
+  // int32 for y of at most 16 bits, so that the conversion vectorizes).
   const auto round = [&p, clamp](auto v) {
     using Real = decltype(v);
-    constexpr Real kShift = sizeof(Real) == 4 ? static_cast<Real>(0x1.8p23) : 0x1.8p52;
     const auto bound = static_cast<Real>(p.bound);
-    return (clamp(v, -bound, bound) + kShift) - kShift;
+    return RoundHalfEvenSmall(clamp(v, -bound, bound));
   };
   const auto to_code = [&p, saturate](auto t) {
     using Real = decltype(t);
