@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
 
 #include "oracle/semantics/dynamic_quantize.h"
 #include "oracle/semantics/quantize.h"
@@ -109,9 +110,10 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
       throw OracleError("case " + c.id + ": unknown profile '" + c.profile +
                         "' (known: " + ProfileNames() + ")");
     }
-    Case plain = profile->read_as(c);
-    plain.profile.clear();
-    OracleResult r = RunOracle(plain, options);
+    auto plain = std::make_shared<Case>(profile->read_as(c));
+    plain->profile.clear();
+    OracleResult r = RunOracle(*plain, options);
+    r.read_as = std::move(plain);  // the outputs' describe_inputs read its tensors
     for (Finding& f : profile->check(c)) r.findings.push_back(std::move(f));
     if (r.must_reject()) r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset();
     return r;

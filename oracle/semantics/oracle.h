@@ -3,6 +3,7 @@
 // exact one" -- or both, where the specification leaves the choice to the implementation.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -32,6 +33,9 @@ struct OracleResult {
   std::vector<Finding> findings;          // every rule the case breaks, in check order
   std::vector<OutputEvaluation> outputs;  // empty when the case is must-reject
   std::vector<OracleOutcome> other_outcomes;
+  // Under a profile: the case as the profile reads it, which the outputs' describe_inputs
+  // refer to (kept alive with the result).
+  std::shared_ptr<const Case> read_as;
 
   // The first must-reject finding, or nullptr.
   const Finding* rejection() const;

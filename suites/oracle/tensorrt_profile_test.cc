@@ -140,6 +140,25 @@ TEST(TensorRtProfile, EachRuleRejectsAValidOnnxCase) {
   }
 }
 
+// A mismatch's message names the element's inputs through describe_inputs, which reads the case
+// as the profile read it: that case lives as long as the result (the sanitizer build fails here
+// on a use after free otherwise).
+TEST(TensorRtProfile, DescribesInputsAfterTheOracleReturns) {
+  const Tensor s = Constant(MakeTensor(D::kFloat, {1}, {0.5}));
+  const Tensor zp = Constant(MakeTensor(D::kInt8, {1}, {0}));
+  OracleResult dq;
+  {
+    const Case c = Trt(MakeCase("DequantizeLinear", 21,
+                                {MakeTensor(D::kInt8, {4}, {-2, 7, 1, 5}), s, zp}, {{"axis", 0}}));
+    dq = RunOracle(c);
+  }
+  ASSERT_TRUE(IsValid(dq));
+  ASSERT_TRUE(dq.outputs[0].describe_inputs);
+  const std::string d = dq.outputs[0].describe_inputs(1);
+  EXPECT_NE(d.find("x=0x07 (7)"), std::string::npos) << d;
+  EXPECT_NE(d.find("x_scale=0x3f000000 (0.5)"), std::string::npos) << d;
+}
+
 TEST(TensorRtProfile, UnknownProfileIsAnOracleError) {
   Case c = MakeCase("QuantizeLinear", 21,
                     {MakeTensor(D::kFloat, {2}, {1, 2}), MakeScalar(D::kFloat, 1)});
