@@ -127,10 +127,14 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
         outputs[j] = a.dense() ? a.codes.data() + first * width : scratch[j - 1].data();
       }
       std::fill(chunk_free.begin(), chunk_free.begin() + count, 0);
-      kernel.FastRun(x.codes.data() + first * x_width, x_width, count, run, outputs.data(),
-                     chunk_free.data());
+      const QuantizeKernel::Written written = kernel.FastRun(
+          x.codes.data() + first * x_width, x_width, count, run, outputs.data(), chunk_free.data());
       for (size_t j = 1; j < strategies; ++j) {
-        if (outputs[j] == scratch[j - 1].data()) writer.PutChunk(j - 1, first, count, outputs[j]);
+        if (written == QuantizeKernel::Written::kExactOnly) {
+          writer.PutSameAsExact(j - 1, first, count);
+        } else if (outputs[j] == scratch[j - 1].data()) {
+          writer.PutChunk(j - 1, first, count, outputs[j]);
+        }
       }
       const uint8_t* const flags = chunk_free.data();
       for (const uint8_t* f = flags;

@@ -58,9 +58,10 @@ struct IntegerQuotients {
 
 // Elements [0, count) of a run: outputs[0] receives the exact codes (Code per element),
 // outputs[1 + j] float32's strategy with the rounded scale scales32[j], and settle(i)
-// recomputes element i exactly, every strategy, where it is flagged.
+// recomputes element i exactly, every strategy, where it is flagged. Returns false when it
+// wrote no alternative: each equals the exact codes (the common case for 8-bit y).
 template <class Code, class ReadX, class Settle>
-void IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
+bool IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
                          uint8_t* const* outputs, const float* scales32, size_t alternatives,
                          Settle settle) {
   constexpr int64_t kBlock = 256;
@@ -93,41 +94,53 @@ void IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
       return static_cast<Code>(static_cast<uint32_t>(static_cast<int64_t>(k)) & p.mask);
     }
   };
-  // Elements [b, e) flagged (flags[i - b]) are settled after their block.
-  uint8_t flags[kBlock];
-  const auto settle_flagged = [&](int64_t b, int64_t e) {
-    for (int64_t k = 0; k < e - b; ++k) {
-      if (flags[k] != 0) settle(b + k);
-    }
-  };
-  // Whether an approximation v, rounded to t, may round otherwise than q, or is NaN.
+  // Whether an approximation v, rounded to t, may round otherwise than q, or is NaN (one
+  // unordered comparison: a NaN compares false).
   const auto flag = [&p, clamp](auto v, auto t, auto margin) {
     using Real = decltype(v);
     const auto bound = static_cast<Real>(p.bound);
     const Real c = clamp(v, -bound, bound);
-    return static_cast<uint32_t>(std::fabs(std::fabs(c - t) - Real{0.5}) < std::fabs(c) * margin) |
-           static_cast<uint32_t>(v != v);
+    return static_cast<uint32_t>(
+        !(std::fabs(std::fabs(c - t) - Real{0.5}) >= std::fabs(c) * margin));
+  };
+  // A block's loop only ORs its flags (an integer reduction, which vectorizers take); the rare
+  // block with one set finds its elements again and settles them.
+  uint8_t flags[kBlock];
+  const auto settle_flagged = [&](int64_t b, int64_t e, auto approximate, auto margin) {
+    for (int64_t i = b; i < e; ++i) {
+      const auto v = approximate(i);
+      flags[i - b] = static_cast<uint8_t>(flag(v, round(v), margin));
+    }
+    for (int64_t i = b; i < e; ++i) {
+      if (flags[i - b] != 0) settle(i);
+    }
   };
   Code* __restrict exact = reinterpret_cast<Code*>(outputs[0]);  // aligned for Code
   if (p.in_float) {
     const float scale = p.scale32, margin = static_cast<float>(p.margin);
+    int64_t copied = -1;  // the alternatives hold the codes of [0, copied); -1: none written
+    const auto quotient = [&read, scale](int64_t i) { return static_cast<float>(read(i)) / scale; };
     for (int64_t b = 0; b < count; b += kBlock) {
       const int64_t e = std::min(count, b + kBlock);
-      uint32_t near = 0;  // an integer reduction: vectorizers take it
+      uint32_t near = 0;
       for (int64_t i = b; i < e; ++i) {
-        const float qf = static_cast<float>(read(i)) / scale, t = round(qf);
+        const float qf = quotient(i), t = round(qf);
         exact[i] = to_code(t);
-        const uint32_t f = flag(qf, t, margin);
-        flags[i - b] = static_cast<uint8_t>(f);
-        near |= f;
+        near |= flag(qf, t, margin);
       }
-      for (size_t j = 0; j < alternatives; ++j) {
-        std::memcpy(outputs[1 + j] + b * static_cast<int64_t>(sizeof(Code)), exact + b,
-                    static_cast<size_t>(e - b) * sizeof(Code));
+      // Every strategy equals the exact result until a block has an element to settle; from
+      // then on the alternatives are written, the exact codes before it copied in.
+      if (near != 0 && copied < 0) copied = 0;
+      if (copied >= 0) {
+        for (size_t j = 0; j < alternatives; ++j) {
+          std::memcpy(outputs[1 + j] + copied * static_cast<int64_t>(sizeof(Code)), exact + copied,
+                      static_cast<size_t>(e - copied) * sizeof(Code));
+        }
+        copied = e;
       }
-      if (near != 0) settle_flagged(b, e);
+      if (near != 0) settle_flagged(b, e, quotient, margin);
     }
-    return;
+    return copied >= 0;
   }
   for (size_t j = 0; j < alternatives; ++j) {
     const float scale32 = scales32[j];
@@ -138,18 +151,18 @@ void IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
   }
   // After the alternatives: settle writes every strategy of the elements it computes.
   const double r = p.reciprocal, margin = p.margin;
+  const auto product = [&read, r](int64_t i) { return static_cast<double>(read(i)) * r; };
   for (int64_t b = 0; b < count; b += kBlock) {
     const int64_t e = std::min(count, b + kBlock);
     uint32_t near = 0;
     for (int64_t i = b; i < e; ++i) {
-      const double qa = static_cast<double>(read(i)) * r, t = round(qa);
+      const double qa = product(i), t = round(qa);
       exact[i] = to_code(t);
-      const uint32_t f = flag(qa, t, margin);
-      flags[i - b] = static_cast<uint8_t>(f);
-      near |= f;
+      near |= flag(qa, t, margin);
     }
-    if (near != 0) settle_flagged(b, e);
+    if (near != 0) settle_flagged(b, e, product, margin);
   }
+  return true;
 }
 
 }  // namespace qconform

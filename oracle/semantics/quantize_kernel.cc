@@ -156,33 +156,40 @@ bool QuantizeKernel::Multiprecision(uint32_t x, const Run& run, uint32_t* codes)
 // Returns false when some element needs Fast (a NaN, or a quotient on a rounding boundary of
 // y, where the remainder decides).
 template <class ReadX, class Settle>
-bool QuantizeKernel::Loops(ReadX read, int64_t count, const Run& run, uint8_t* const* outputs,
-                           Settle settle) const {
+std::optional<QuantizeKernel::Written> QuantizeKernel::Loops(ReadX read, int64_t count,
+                                                             const Run& run,
+                                                             uint8_t* const* outputs,
+                                                             Settle settle) const {
   const double scale = run.scale, zero_point = run.zero_point;
   const auto scale32 = static_cast<float>(scale);
   bool settled = true;
   if (output_type_.is_integer()) {  // quantize_integer_loop.h
     const IntegerQuotients p =
         IntegerQuotients::For(scale, zero_point, lowest_, highest_, output_type_.bits);
-    if (!p.valid) return false;
+    if (!p.valid) return std::nullopt;
     float scales32[kMaxWorking];
     for (size_t j = 0; j < working_.size(); ++j) {
       scales32[j] = static_cast<float>(run.scale_rounded[j]);
     }
     const size_t n = working_.size();
+    bool alternatives;
     switch (output_type_.bytes_per_element()) {  // Codes' storage is aligned for its width
       case 1:
-        IntegerQuotientLoop<uint8_t>(read, count, p, outputs, scales32, n, settle);
+        alternatives = IntegerQuotientLoop<uint8_t>(read, count, p, outputs, scales32, n, settle);
         break;
       case 2:
-        IntegerQuotientLoop<uint16_t>(read, count, p, outputs, scales32, n, settle);
+        alternatives = IntegerQuotientLoop<uint16_t>(read, count, p, outputs, scales32, n, settle);
         break;
       default:
-        IntegerQuotientLoop<uint32_t>(read, count, p, outputs, scales32, n, settle);
+        alternatives = IntegerQuotientLoop<uint32_t>(read, count, p, outputs, scales32, n, settle);
         break;
     }
-    return true;
+    return alternatives ? Written::kEveryStrategy : Written::kExactOnly;
   }
+  const auto every = [&settled]() -> std::optional<Written> {
+    if (settled) return Written::kEveryStrategy;
+    return std::nullopt;
+  };
   // float8 and float4 y of a large tensor: the quotient rounded to float32 (vectorized), then
   // its code from the table. Rounding twice rounds once unless the float32 value is a rounding
   // boundary of y (its 19 low bits zero) while the quotient is not that value; float32's own
@@ -207,7 +214,7 @@ bool QuantizeKernel::Loops(ReadX read, int64_t count, const Run& run, uint8_t* c
       uint8_t* __restrict out = outputs[1 + j];
       for (int64_t i = 0; i < count; ++i) out[i] = code_of(static_cast<float>(read(i)) / scale32);
     }
-    return settled;
+    return every();
   }
   // Else the double quotient is rounded exactly unless it lies on a rounding boundary of y (its
   // bits below y's significand and rounding bit all zero) and is inexact.
@@ -230,11 +237,13 @@ bool QuantizeKernel::Loops(ReadX read, int64_t count, const Run& run, uint8_t* c
       out[i] = static_cast<uint8_t>(code);
     }
   }
-  return settled;
+  return every();
 }
 
-void QuantizeKernel::FastRun(const uint8_t* x, int x_width, int64_t count, const Run& run,
-                             uint8_t* const* outputs, uint8_t* free_flags) const {
+QuantizeKernel::Written QuantizeKernel::FastRun(const uint8_t* x, int x_width, int64_t count,
+                                                const Run& run, uint8_t* const* outputs,
+                                                uint8_t* free_flags) const {
+  Written written = Written::kEveryStrategy;
   // On the widest vector path the processor has (vector_isa.h).
   RunVectorized([&] {
     const int width = output_type_.bytes_per_element();
@@ -255,7 +264,7 @@ void QuantizeKernel::FastRun(const uint8_t* x, int x_width, int64_t count, const
                   (encoder_ && output_type_.bits <= 8 && !run.zero_point_nonzero));
     for (const int f : working_) loops &= f == 0;
     if (loops) {
-      bool settled;
+      std::optional<Written> settled;
       switch (x_type_.id) {
         case DataType::kFloat16: {
           const float* values = half_values_.empty() ? nullptr : half_values_.data();
@@ -284,13 +293,17 @@ void QuantizeKernel::FastRun(const uint8_t* x, int x_width, int64_t count, const
           break;
         }
       }
-      if (settled) return;
+      if (settled) {
+        written = *settled;
+        return;
+      }
       // Settle what the loops could not, element by element (rare).
       for (int64_t i = 0; i < count; ++i) element(i);
       return;
     }
     for (int64_t i = 0; i < count; ++i) element(i);
   });
+  return written;
 }
 
 void QuantizeKernel::PrepareFor(int64_t elements) {

@@ -48,13 +48,17 @@ class QuantizeKernel {
   bool Fast(uint32_t x, const Run& run, uint32_t* codes) const;
   bool Multiprecision(uint32_t x, const Run& run, uint32_t* codes) const;
 
+  // What FastRun wrote: every strategy's codes, or only the exact ones when every alternative
+  // equals them over the run (outputs[1 + j] then left as they were).
+  enum class Written { kEveryStrategy, kExactOnly };
+
   // The fast path over `count` x codes (x_width bytes each) sharing `run`: outputs[k] receives
   // strategy k's codes (y's width), free_flags[i] is set for an element left to the
   // implementation. The common cases (float x, float32 working types, integer or float8 y, no
   // float zero point) run in loops of their own; elements they cannot settle (NaN, a quotient
   // on a rounding boundary) go through Fast afterwards.
-  void FastRun(const uint8_t* x, int x_width, int64_t count, const Run& run,
-               uint8_t* const* outputs, uint8_t* free_flags) const;
+  Written FastRun(const uint8_t* x, int x_width, int64_t count, const Run& run,
+                  uint8_t* const* outputs, uint8_t* free_flags) const;
 
  private:
   double DecodeX(uint32_t code) const;
@@ -62,11 +66,11 @@ class QuantizeKernel {
   // point added; nullopt for NaN into a type without NaN.
   std::optional<uint32_t> ToY(double v, int sticky, const Run& run) const;
 
-  // Returns false when the loops could not settle every element (then FastRun computes each);
+  // Returns nullopt when the loops could not settle every element (then FastRun computes each);
   // settle(i) computes element i exactly where a loop flags it alone.
   template <class ReadX, class Settle>
-  bool Loops(ReadX read, int64_t count, const Run& run, uint8_t* const* outputs,
-             Settle settle) const;
+  std::optional<Written> Loops(ReadX read, int64_t count, const Run& run, uint8_t* const* outputs,
+                               Settle settle) const;
 
   const ElementType& x_type_;
   const ElementType& scale_type_;

@@ -341,5 +341,42 @@ TEST(QuantizePaths, DynamicQuantizeLinearReciprocalAddsTheZeroPointExactly) {
   }
 }
 
+// float32's strategy differs from the exact result in each of the first 4096 elements (their
+// quotients lie just beside a half-integer, where float32's own quotient lands on it and rounds
+// to even), so it is stored as codes of its own; the 8192 elements after them are far from every
+// half-integer, where the loop writes only the exact codes and the strategy's must be copied in.
+TEST(QuantizePaths, AlternativeOfItsOwnCodesWhereTheLoopWritesOnlyTheExactOnes) {
+  const float scale = 0.1f;
+  std::vector<double> beside;  // x whose quotient float32 rounds onto a half-integer
+  for (int k = -120; k < 120; ++k) {
+    float x = static_cast<float>((k + 0.5) * scale);
+    for (int step = 0; step < 3; ++step, x = std::nextafter(x, INFINITY)) {
+      const double q = static_cast<double>(x) / static_cast<double>(scale);
+      if (std::nearbyint(static_cast<double>(x / scale)) != std::nearbyint(q)) beside.push_back(x);
+    }
+  }
+  ASSERT_GT(beside.size(), 100u);
+  std::vector<double> xs;
+  for (size_t i = 0; i < 4096; ++i) xs.push_back(beside[i % beside.size()]);
+  Prng prng(7);
+  while (xs.size() < 3 * 4096) {
+    xs.push_back(static_cast<float>((static_cast<double>(prng.Below(200)) - 100 + 0.25) * scale));
+  }
+  const Case c = MakeCase("QuantizeLinear", 21,
+                          {MakeTensor(D::kFloat, {static_cast<int64_t>(xs.size())}, xs),
+                           MakeTensor(D::kFloat, {}, {scale}), MakeTensor(D::kInt8, {}, {0})});
+  const OracleResult fast = RunOracle(c, {.fast_path = true});
+  const OracleResult multiprecision = RunOracle(c, {.fast_path = false});
+  ASSERT_EQ(fast.outputs.size(), 1u) << Describe(fast);
+  ASSERT_EQ(fast.outputs[0].alternatives.size(), 1u);
+  EXPECT_TRUE(fast.outputs[0].alternatives[0].dense());
+  int64_t differ = 0;
+  for (size_t i = 0; i < 4096; ++i) {
+    differ += fast.outputs[0].alternative(0, i) != fast.outputs[0].exact[i];
+  }
+  EXPECT_EQ(differ, 4096);
+  EXPECT_TRUE(SameOutputs(fast, multiprecision, "fast", "multiprecision"));
+}
+
 }  // namespace
 }  // namespace qconform
