@@ -9,6 +9,7 @@
 #include "oracle/core/codec.h"
 #include "oracle/core/dyadic.h"
 #include "oracle/core/fast_codec.h"
+#include "oracle/core/float32_arithmetic.h"
 #include "oracle/core/ieee_round.h"
 #include "oracle/core/quotient.h"
 #include "oracle/core/vector_isa.h"
@@ -132,9 +133,11 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
   });
 }
 
-// The same in dyadic integers: QuantizeLinear's multiprecision path gives the exact quotient
-// and the float32 one; the reciprocal is RN32(1 / y_scale) as a 128-bit quotient, the product
-// exact in 64 bits, rounded to float32, the zero point added, rounded to an integer.
+// The same in integer arithmetic: one 64-bit division gives the exact quotient's rounding and
+// float32's, and the reciprocal's product (RN32(1 / y_scale), a 128-bit quotient) is exact in
+// 48 bits, rounded to float32, the zero point added in fixed point (float32_arithmetic.h).
+// Where a rounding leaves float32's normal range, QuantizeLinear's multiprecision path and the
+// dyadic product.
 void MultiprecisionY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quotient,
                      size_t by_reciprocal, OutputEvaluation& y) {
   const QuantizeKernel kernel(F32(), F32(), U8Type(), Saturation::kSaturate, {&F32()});
@@ -164,12 +167,31 @@ void MultiprecisionY(const Codes& x, const DynamicQuantizeParameters& p, size_t 
   };
   StrategyWriter writer(y, 8);
   uint32_t codes[3];
+  const auto saturate = [](int64_t k) {
+    return static_cast<uint32_t>(std::clamp<int64_t>(k, 0, 255));
+  };
+  const auto scale = std::bit_cast<float>(p.y_scale);
+  const auto reciprocal_value = std::bit_cast<float>(reciprocal_code);
   for (size_t i = 0; i < x.size(); ++i) {
-    uint32_t two[2];
-    kernel.Multiprecision(x[i], run, two);  // exact quotient, float32 quotient
-    codes[0] = two[1];
-    codes[1 + exact_quotient] = two[0];
-    codes[1 + by_reciprocal] = by_reciprocal_code(x[i]);
+    // One 64-bit division and one multiplication (float32_arithmetic.h); the general dyadic
+    // routines where a rounding leaves float32's normal range.
+    const auto v = std::bit_cast<float>(x[i]);
+    const std::optional<Float32Quotient> q = DivideFloat32(v, scale);
+    const std::optional<float> product =
+        reciprocal ? MultiplyFloat32(v, reciprocal_value) : std::nullopt;
+    if (q && q->float32 && product) {
+      // round(x / y_scale) + y_zero_point: rounded before the (integer) zero point is added,
+      // which decides a tie's parity; the reciprocal strategy rounds the sum.
+      codes[0] = saturate(RoundSumToInteger(*q->float32, 0) + p.y_zero_point);
+      codes[1 + exact_quotient] = saturate(q->integer + p.y_zero_point);
+      codes[1 + by_reciprocal] = saturate(RoundSumToInteger(*product, p.y_zero_point));
+    } else {
+      uint32_t two[2];
+      kernel.Multiprecision(x[i], run, two);  // exact quotient, float32 quotient
+      codes[0] = two[1];
+      codes[1 + exact_quotient] = two[0];
+      codes[1 + by_reciprocal] = by_reciprocal_code(x[i]);
+    }
     writer.Put(static_cast<int64_t>(i), codes);
   }
 }
