@@ -71,7 +71,9 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
     kernel.RunSpans(plan, codes, width, spans, outputs.data());
   };
   // A piece: the exact codes in place, and an alternative that already holds its own codes in
-  // place too (no copy through scratch: its first difference has been found).
+  // place too (no copy through scratch: its first difference has been found), or its offsets
+  // from the exact codes where the kernel writes them (until one does not fit: then codes).
+  const int offsets_alternative = kernel.OffsetsAlternative(plan);
   const auto evaluate_piece = [&](int64_t first, int64_t count) {
     outputs[0] = result.exact.data() + first * out_width;
     for (size_t j = 1; j < strategies; ++j) {
@@ -79,10 +81,27 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
       outputs[j] = plan.computed[j - 1] && a.dense() ? a.codes.data() + first * out_width
                                                      : scratch[j].data();
     }
-    kernel.RunSpans(plan, x.codes.data() + first * x_width, x_width, spans, outputs.data());
+    const auto run = [&](uint8_t* offsets) {
+      return kernel.RunSpans(plan, x.codes.data() + first * x_width, x_width, spans, outputs.data(),
+                             offsets);
+    };
+    bool written_as_offsets = false;
+    if (offsets_alternative >= 0 && result.alternatives[offsets_alternative].near) {
+      const auto j = static_cast<size_t>(offsets_alternative);
+      written_as_offsets = run(result.alternatives[j].offsets.data() + first);
+      if (!written_as_offsets) {  // codes from this piece on
+        writer.Materialize(j, first);
+        outputs[1 + j] = result.alternatives[j].codes.data() + first * out_width;
+        run(nullptr);
+      }
+    } else {
+      run(nullptr);
+    }
     for (size_t j = 0; j + 1 < strategies; ++j) {
       if (!plan.computed[j]) {
         writer.PutSameAsExact(j, first, count);
+      } else if (written_as_offsets && static_cast<int>(j) == offsets_alternative) {
+        continue;
       } else if (outputs[1 + j] == scratch[1 + j].data()) {
         writer.PutChunk(j, first, count, scratch[1 + j].data());
       }
@@ -116,6 +135,8 @@ void DequantizeFast(const Tensor& x, const Tensor& scale, const Tensor* zero_poi
             GatherRun(x.codes, first, first + count, t, mask, gathered, first);
             writer.PutChunk(j, first, count, gathered.data());
           }
+        } else {
+          writer.PutSameAsExact(j, b, run_end - b);
         }
       }
       b = run_end;

@@ -174,10 +174,13 @@ void WorkingRun(Read read, int64_t count, double zero_point, double scale, bool 
 // never exactness.
 enum class BoundaryTest { kGeneral, kMidpoint, kNone };
 
+// A fused strategy's codes (kCodes), or their offsets from the exact codes (kOffsets).
+enum class Fuse { kNone, kCodes, kOffsets };
+
 template <class Out, class Read>
-void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool check,
+bool DoubleRun(Read read, int64_t count, double zero_point, double scale, bool check,
                const std::vector<int>& working, const std::array<uint8_t, 4>& computed,
-               bool integer_x, uint8_t* const* outputs) {
+               bool integer_x, uint8_t* const* outputs, uint8_t* offsets_out) {
   // float16 and bfloat16 through float32: p rounded to float32, then to y without branches.
   // Rounding twice rounds as once unless the float32 value is one of y's boundaries and
   // differs from p (NaN and infinities pass through unchanged); and rounding p rounds the
@@ -208,6 +211,15 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
   const auto scale32 = static_cast<float>(scale);
   uint8_t* __restrict exact = outputs[0];
   uint8_t* __restrict alternative = fused < working.size() ? outputs[1 + fused] : nullptr;
+  // Offsets: the fused strategy's code minus the exact one in y's code width, one byte each
+  // (StrategyOutput's near storage); `misfit` collects those beyond -128 to 127.
+  uint8_t* __restrict offsets = kBuffered<Out> || alternative == nullptr ? nullptr : offsets_out;
+  constexpr uint32_t kMask = Out::kMantissa == 23 ? 0xFFFFFFFFu : 0xFFFFu;
+  const auto offset = [](uint32_t alternative_code, uint32_t exact_code) {
+    return (alternative_code - exact_code) & kMask;
+  };
+  const auto misfits = [](uint32_t d) { return ((d + 128u) & kMask) >> 8; };
+  uint32_t misfit = 0;
   // Blocks of 256: a block with a possible boundary is gone through again (about one in 30
   // for float16 y, whose boundaries float32 meets once in 2^13 elements).
   float exact_values[kBuffered<Out> ? kBlock : 1], alternative_values[kBuffered<Out> ? kBlock : 1];
@@ -220,15 +232,18 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
       // flow, and keeping 64-bit tests in 64-bit lanes spares the packing.
       uint64_t any64 = 0;
       uint32_t any32 = 0;
+      uint32_t block_misfit = 0;
       for (int64_t i = b; i < e; ++i) {
         const double d = read(i) - zero_point, p = d * scale;
         const auto f = static_cast<float>(p);
+        uint32_t exact_code = 0;
         if constexpr (kBuffered<Out>) {
           exact_values[i - b] = f;
-        } else if constexpr (Out::kMantissa == 23 && kTest != BoundaryTest::kGeneral) {
-          Store<Out>(exact, i, std::bit_cast<uint32_t>(f));  // never NaN here
         } else {
-          Store<Out>(exact, i, FloatToIeee<Out>(f));  // float32: f is p rounded once
+          exact_code = Out::kMantissa == 23 && kTest != BoundaryTest::kGeneral
+                           ? std::bit_cast<uint32_t>(f)  // never NaN here
+                           : FloatToIeee<Out>(f);        // float32: f is p rounded once
+          Store<Out>(exact, i, exact_code);
         }
         if constexpr (kTest == BoundaryTest::kGeneral) {
           any32 |= general(p, f);
@@ -239,18 +254,24 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
             any32 |= static_cast<uint32_t>(FloatIsMidpoint<Out>(f));
           }
         }
-        if constexpr (decltype(fuse)::value) {
+        constexpr Fuse kFuse = decltype(fuse)::value;
+        if constexpr (kFuse != Fuse::kNone) {
           const float g = static_cast<float>(d) * scale32;
           if constexpr (kBuffered<Out>) {
             alternative_values[i - b] = g;
+          } else if constexpr (kFuse == Fuse::kOffsets) {
+            const uint32_t o = offset(FloatToIeee<Out>(g), exact_code);
+            offsets[i] = static_cast<uint8_t>(o);
+            block_misfit |= misfits(o);
           } else {
             Store<Out>(alternative, i, FloatToIeee<Out>(g));
           }
         }
       }
+      misfit |= block_misfit;
       if constexpr (kBuffered<Out>) {
         StoreFloats<Out>(exact_values, e - b, exact, b);
-        if constexpr (decltype(fuse)::value) {
+        if constexpr (decltype(fuse)::value != Fuse::kNone) {
           StoreFloats<Out>(alternative_values, e - b, alternative, b);
         }
       }
@@ -266,8 +287,10 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
           return block(fuse, std::integral_constant<BoundaryTest, BoundaryTest::kNone>{});
       }
     };
-    const bool any =
-        alternative != nullptr ? with_test(std::true_type{}) : with_test(std::false_type{});
+    const bool any = offsets != nullptr ? with_test(std::integral_constant<Fuse, Fuse::kOffsets>{})
+                     : alternative != nullptr
+                         ? with_test(std::integral_constant<Fuse, Fuse::kCodes>{})
+                         : with_test(std::integral_constant<Fuse, Fuse::kNone>{});
     for (int64_t i = b; any && i < e; ++i) {
       const double d = read(i) - zero_point, p = d * scale;
       const auto f = static_cast<float>(p);
@@ -285,7 +308,13 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
       // not its float32 rounding).
       const double r = std::isfinite(p) ? std::fma(d, scale, -p) : 0.0;
       const int sticky = r == 0 ? 0 : ((r > 0) == (p > 0) ? 1 : -1);
-      Store<Out>(exact, i, RoundToIeee<Out>(p, sticky));
+      const uint32_t exact_code = RoundToIeee<Out>(p, sticky);
+      Store<Out>(exact, i, exact_code);
+      if (offsets != nullptr) {  // the offset from the code settled now
+        const uint32_t o = offset(FloatToIeee<Out>(static_cast<float>(d) * scale32), exact_code);
+        offsets[i] = static_cast<uint8_t>(o);
+        misfit |= misfits(o);
+      }
     }
   }
   for (size_t j = 0; j < working.size(); ++j) {
@@ -302,6 +331,7 @@ void DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
         break;
     }
   }
+  return misfit == 0;
 }
 
 }  // namespace
@@ -384,14 +414,27 @@ DequantizeKernel::Plan DequantizeKernel::PlanTensor(const std::vector<double>& z
   return PlanFrom(facts);
 }
 
-void DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
-                                const std::vector<Span>& spans, uint8_t* const* outputs) const {
+int DequantizeKernel::OffsetsAlternative(const Plan& plan) const {
+  // DoubleRun's fused strategy (the last float32 one computed), for y other than float16.
+  int fused = -1;
+  for (size_t j = 0; j < working_.size(); ++j) {
+    if (plan.computed[j] && working_[j] == kFloat32) fused = static_cast<int>(j);
+  }
+  return plan.float_path || output_format_ == 1 ? -1 : fused;
+}
+
+bool DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
+                                const std::vector<Span>& spans, uint8_t* const* outputs,
+                                uint8_t* offsets) const {
   const int out_width = output_type_.bytes_per_element();
   std::vector<uint8_t*> shifted(1 + working_.size());
+  bool fits = true;
+  uint8_t* span_offsets = nullptr;
   // Calls run(span, outputs at the span) for every span.
   const auto for_spans = [&](auto run) {
     for (const Span& span : spans) {
       for (size_t k = 0; k < shifted.size(); ++k) shifted[k] = outputs[k] + span.begin * out_width;
+      span_offsets = offsets == nullptr ? nullptr : offsets + span.begin;
       run(span, shifted.data());
     }
   };
@@ -408,10 +451,10 @@ void DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
         });
       }
       for_spans([&](const Span& span, uint8_t* const* out) {
-        DoubleRun<Out>([reader, b = span.begin](
-                           int64_t i) { return static_cast<double>(reader.value(b + i)); },
-                       span.end - span.begin, span.zero_point, span.scale, plan.check, working_,
-                       plan.computed, x_type_.is_integer(), out);
+        fits &= DoubleRun<Out>([reader, b = span.begin](
+                                   int64_t i) { return static_cast<double>(reader.value(b + i)); },
+                               span.end - span.begin, span.zero_point, span.scale, plan.check,
+                               working_, plan.computed, x_type_.is_integer(), out, span_offsets);
       });
     };
     if (x_type_.is_float()) {
@@ -450,6 +493,7 @@ void DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
         return dispatch(Bfloat16Format{});
     }
   });
+  return fits;
 }
 
 }  // namespace qconform

@@ -47,9 +47,15 @@ class DequantizeKernel {
 
   // A piece of consecutive runs. x: the piece's codes, `x_width` bytes each (1, 2 or 4,
   // little-endian). outputs[0] receives the exact codes, outputs[1 + j] strategy j's where
-  // plan.computed[j], each in the output type's width, at the piece's positions.
-  void RunSpans(const Plan& plan, const uint8_t* x, int x_width, const std::vector<Span>& spans,
-                uint8_t* const* outputs) const;
+  // plan.computed[j], each in the output type's width, at the piece's positions. With
+  // `offsets`, alternative OffsetsAlternative(plan) is written there instead, as each code
+  // minus the exact one, a byte per element (StrategyOutput's near storage); returns false
+  // when one does not fit (-128 to 127): the offsets are then unusable.
+  bool RunSpans(const Plan& plan, const uint8_t* x, int x_width, const std::vector<Span>& spans,
+                uint8_t* const* outputs, uint8_t* offsets = nullptr) const;
+  // The alternative that RunSpans can write as offsets under `plan`, or -1: float32's strategy
+  // where the double path computes it with the exact result, for a float32 or bfloat16 y.
+  int OffsetsAlternative(const Plan& plan) const;
 
  private:
   struct ScaleFacts;

@@ -24,11 +24,14 @@ struct EvaluateOptions {
   bool reference = false;
 };
 
-// One strategy's result, stored in one of three ways (large tensors need the memory: most
-// strategies never differ from the exact result, many differ in a few elements):
+// One strategy's result, stored in one of four ways (large tensors need the memory: most
+// strategies never differ from the exact result, many differ in a few elements, and a wide
+// y's strategies that differ often differ by a unit or two):
 // - same_as_exact: every element equals the exact result, nothing stored;
 // - sparse: the elements that differ, by ascending index, with their codes;
-// - dense (neither): every element's code in `codes`.
+// - near (y two or four bytes wide): every element's code as its difference from the exact
+//   code, -128 to 127, one byte each in `offsets` (an 8-bit Codes, two's complement);
+// - dense (none of those): every element's code in `codes`.
 struct StrategyOutput {
   std::string strategy;  // "f32", "out", ...
   Codes codes;           // dense only
@@ -36,8 +39,16 @@ struct StrategyOutput {
   bool sparse = false;
   std::vector<int64_t> sparse_index;
   std::vector<uint32_t> sparse_code;
-  bool dense() const { return !same_as_exact && !sparse; }
+  bool near = false;
+  Codes offsets;  // near only
+  bool dense() const { return !same_as_exact && !sparse && !near; }
 };
+
+// Exact code + offset, in the code's width (`mask`: 0xFFFF or 0xFFFFFFFF).
+inline uint32_t OffsetCode(uint32_t exact, uint32_t offset_byte, uint32_t mask) {
+  return (exact + static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(offset_byte)))) &
+         mask;
+}
 
 // A strategy's output before its first element: the same as the exact result.
 inline StrategyOutput SameAsExact(std::string strategy) {
@@ -61,6 +72,7 @@ struct OutputEvaluation {
   uint32_t alternative(size_t j, size_t i) const {
     const StrategyOutput& a = alternatives[j];
     if (a.dense()) return a.codes[i];
+    if (a.near) return OffsetCode(exact[i], a.offsets[i], code_mask());
     if (a.sparse) {
       const auto it =
           std::lower_bound(a.sparse_index.begin(), a.sparse_index.end(), static_cast<int64_t>(i));
@@ -74,11 +86,19 @@ struct OutputEvaluation {
     const StrategyOutput& a = alternatives[j];
     if (a.dense()) return a.codes;
     Codes codes = exact;
+    if (a.near) {
+      for (size_t i = 0; i < codes.size(); ++i) {
+        codes.set(i, OffsetCode(exact[i], a.offsets[i], code_mask()));
+      }
+      return codes;
+    }
     for (size_t k = 0; k < a.sparse_index.size(); ++k) {
       codes.set(static_cast<size_t>(a.sparse_index[k]), a.sparse_code[k]);
     }
     return codes;
   }
+  // The exact codes' width as a mask (a near alternative's codes wrap within it).
+  uint32_t code_mask() const { return exact.width() == 2 ? 0xFFFFu : 0xFFFFFFFFu; }
   bool is_free(size_t i) const {
     return i < implementation_defined.size() && implementation_defined[i] != 0;
   }
