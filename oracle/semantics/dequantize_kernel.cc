@@ -260,7 +260,11 @@ bool DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
           if constexpr (kBuffered<Out>) {
             alternative_values[i - b] = g;
           } else if constexpr (kFuse == Fuse::kOffsets) {
-            const uint32_t o = offset(FloatToIeee<Out>(g), exact_code);
+            // Never NaN either outside the general test (integer x, a finite scale).
+            const uint32_t o = offset(Out::kMantissa == 23 && kTest != BoundaryTest::kGeneral
+                                          ? std::bit_cast<uint32_t>(g)
+                                          : FloatToIeee<Out>(g),
+                                      exact_code);
             offsets[i] = static_cast<uint8_t>(o);
             block_misfit |= misfits(o);
           } else {
