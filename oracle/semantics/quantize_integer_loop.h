@@ -3,10 +3,13 @@
 //
 // The exact quotient q is approximated, then rounded, where the approximation provably rounds
 // as q does:
-// - y of at most 8 bits and a float32 y_scale: qf = RN32(x / y_scale), float32's own quotient,
-//   within |q| * 2^-24 of q. One loop gives every strategy: float32's strategy is round(qf)
-//   by definition (a tie there is a tie, to even), and so is the exact result wherever qf
-//   lies farther than |qf| * margin (8x that error) from every half-integer;
+// - y of at most 8 bits and a float32 y_scale: qa = RN32(x * RN32(1 / y_scale)), within
+//   |q| * 2^-23 of q (two roundings, each within 2^-24 relative: the reciprocal and the
+//   product are normal floats), or float32's own quotient RN32(x / y_scale) (within
+//   |q| * 2^-24) where the reciprocal is not normal. One loop gives every strategy: wherever qa
+//   lies farther than |qa| * margin (4x that error) from every half-integer, q and float32's
+//   quotient (within |q| * 2^-24 of q) lie on its side of each, so the exact result and
+//   float32's strategy are both round(qa);
 // - else qa = x * RN64(1 / y_scale) in double, within |q| * 2^-52 of q (margin 4x that) for
 //   the exact result, and float32's strategy in a loop of its own;
 // - from `bound` on, y saturates whatever the rounding (bound is 4 * 2^bits, beyond every
@@ -26,9 +29,10 @@
 namespace qconform {
 
 struct IntegerQuotients {
-  bool in_float = false;  // qf = RN32(x / y_scale) for every strategy
-  float scale32 = 0;      // y_scale (a float32 value when in_float)
-  double reciprocal = 0;  // RN64(1 / y_scale)
+  bool in_float = false;   // one float32 approximation for every strategy
+  float scale32 = 0;       // y_scale (a float32 value when in_float)
+  float reciprocal32 = 0;  // RN32(1 / y_scale) when it is a normal float, else 0
+  double reciprocal = 0;   // RN64(1 / y_scale)
   double zero_point = 0, lowest = 0, highest = 0;
   double bound = 0;
   double margin = 0;  // relative: the approximation is within |q| * margin / 4 of q
@@ -49,6 +53,8 @@ struct IntegerQuotients {
     p.highest = highest;
     p.bound = std::ldexp(4.0, bits);
     p.scale32 = static_cast<float>(scale);
+    const float r = 1.0f / p.scale32;
+    p.reciprocal32 = std::isnormal(r) ? r : 0.0f;
     p.in_float = bits <= 8 && static_cast<double>(p.scale32) == scale;
     p.margin = p.in_float ? 0x1p-21 : 0x1p-50;
     p.mask = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
@@ -116,10 +122,10 @@ bool IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
     }
   };
   Code* __restrict exact = reinterpret_cast<Code*>(outputs[0]);  // aligned for Code
-  if (p.in_float) {
-    const float scale = p.scale32, margin = static_cast<float>(p.margin);
+  // The float32 loop over the approximation `quotient` (a product, or a division).
+  const auto in_float = [&](auto quotient) {
+    const float margin = static_cast<float>(p.margin);
     int64_t copied = -1;  // the alternatives hold the codes of [0, copied); -1: none written
-    const auto quotient = [&read, scale](int64_t i) { return static_cast<float>(read(i)) / scale; };
     for (int64_t b = 0; b < count; b += kBlock) {
       const int64_t e = std::min(count, b + kBlock);
       uint32_t near = 0;
@@ -141,6 +147,14 @@ bool IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
       if (near != 0) settle_flagged(b, e, quotient, margin);
     }
     return copied >= 0;
+  };
+  if (p.in_float) {
+    const float scale = p.scale32, reciprocal = p.reciprocal32;
+    if (reciprocal != 0) {
+      return in_float(
+          [&read, reciprocal](int64_t i) { return static_cast<float>(read(i)) * reciprocal; });
+    }
+    return in_float([&read, scale](int64_t i) { return static_cast<float>(read(i)) / scale; });
   }
   for (size_t j = 0; j < alternatives; ++j) {
     const float scale32 = scales32[j];

@@ -194,6 +194,48 @@ namespace {
 
 using namespace qconform::testing;
 
+// The float32 loop approximates x / y_scale by RN32(x * RN32(1 / y_scale)), within |q| * 2^-23
+// of q, and settles exactly the elements it finds within |q| * 2^-21 of a half-integer. For the
+// y_scale among 20,000 whose reciprocal rounds farthest, the x beside every tie whose product
+// rounds to the other side of it, at their farthest: the test fails when the margin is
+// narrowed to 2^-24 (half the error it must cover).
+TEST(QuantizePaths, ReciprocalProductsOnTheWrongSideOfATie) {
+  Prng prng(31);
+  float scale = 1;
+  double worst = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const float s = std::bit_cast<float>((prng.Next32() & 0x007FFFFFu) | (120u << 23));
+    const double error = std::fabs(static_cast<double>(1.0f / s) * static_cast<double>(s) - 1);
+    if (error > worst) worst = error, scale = s;
+  }
+  ASSERT_GT(worst, 0x1.fp-25);  // the reciprocal's rounding error close to its bound, 2^-24
+  const float reciprocal = 1.0f / scale;
+  std::vector<double> xs;
+  double farthest = 0;  // the largest wrong-side distance, relative to the product
+  for (int k = -128; k < 128; ++k) {
+    float x = std::nextafter(static_cast<float>((k + 0.5) * static_cast<double>(scale)), -INFINITY);
+    for (int step = 0; step < 64; ++step) x = std::nextafter(x, -INFINITY);
+    for (int step = 0; step < 129; ++step, x = std::nextafter(x, INFINITY)) {
+      const double q = static_cast<double>(x) / static_cast<double>(scale);
+      const float product = x * reciprocal;
+      if (std::nearbyint(static_cast<double>(product)) == std::nearbyint(q)) continue;
+      const double tie = std::floor(q) + 0.5;
+      farthest = std::max(farthest, std::fabs(static_cast<double>(product) - tie) /
+                                        std::fabs(static_cast<double>(product)));
+      xs.push_back(x);
+    }
+  }
+  ASSERT_GT(xs.size(), 100u);
+  ASSERT_GT(farthest, 0x1p-24) << "no product far enough beyond a tie to tell the margins apart";
+  const Case c =
+      Ql(21, MakeTensor(DataType::kFloat, {static_cast<int64_t>(xs.size())}, xs),
+         MakeTensor(DataType::kFloat, {}, {scale}), MakeTensor(DataType::kInt8, {}, {0}));
+  const OracleResult fast = RunOracle(c, {.fast_path = true});
+  const OracleResult multiprecision = RunOracle(c, {.fast_path = false});
+  ASSERT_TRUE(IsValid(fast)) << Describe(fast);
+  EXPECT_TRUE(SameOutputs(fast, multiprecision, "fast", "multiprecision"));
+}
+
 // float32 x beside the half-integers of x / y_scale: for scales of 24 significant bits, x is
 // (k + 1/2) * y_scale rounded to float32 and its neighbours (a quotient within about
 // |q| * 2^-24 of a tie, where the kernel's reciprocal product may round either way), and exact
