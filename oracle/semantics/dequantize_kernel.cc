@@ -177,9 +177,11 @@ enum class BoundaryTest { kGeneral, kMidpoint, kNone };
 // A fused strategy's codes (kCodes), or their offsets from the exact codes (kOffsets).
 enum class Fuse { kNone, kCodes, kOffsets };
 
-template <class Out, class Read>
-bool DoubleRun(Read read, int64_t count, double zero_point, double scale, bool check,
-               const std::vector<int>& working, const std::array<uint8_t, 4>& computed,
+// `to_float(i, d)`: RN32(d), d = x - x_zero_point of element i (from x's code itself where
+// that is one conversion: int32 x without a zero point).
+template <class Out, class Read, class ToFloat>
+bool DoubleRun(Read read, ToFloat to_float, int64_t count, double zero_point, double scale,
+               bool check, const std::vector<int>& working, const std::array<uint8_t, 4>& computed,
                bool integer_x, uint8_t* const* outputs, uint8_t* offsets_out) {
   // float16 and bfloat16 through float32: p rounded to float32, then to y without branches.
   // Rounding twice rounds as once unless the float32 value is one of y's boundaries and
@@ -256,7 +258,7 @@ bool DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
         }
         constexpr Fuse kFuse = decltype(fuse)::value;
         if constexpr (kFuse != Fuse::kNone) {
-          const float g = static_cast<float>(d) * scale32;
+          const float g = to_float(i, d) * scale32;
           if constexpr (kBuffered<Out>) {
             alternative_values[i - b] = g;
           } else if constexpr (kFuse == Fuse::kOffsets) {
@@ -315,7 +317,7 @@ bool DoubleRun(Read read, int64_t count, double zero_point, double scale, bool c
       const uint32_t exact_code = RoundToIeee<Out>(p, sticky);
       Store<Out>(exact, i, exact_code);
       if (offsets != nullptr) {  // the offset from the code settled now
-        const uint32_t o = offset(FloatToIeee<Out>(static_cast<float>(d) * scale32), exact_code);
+        const uint32_t o = offset(FloatToIeee<Out>(to_float(i, d) * scale32), exact_code);
         offsets[i] = static_cast<uint8_t>(o);
         misfit |= misfits(o);
       }
@@ -455,10 +457,23 @@ bool DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,
         });
       }
       for_spans([&](const Span& span, uint8_t* const* out) {
-        fits &= DoubleRun<Out>([reader, b = span.begin](
-                                   int64_t i) { return static_cast<double>(reader.value(b + i)); },
-                               span.end - span.begin, span.zero_point, span.scale, plan.check,
-                               working_, plan.computed, x_type_.is_integer(), out, span_offsets);
+        const auto read = [reader, b = span.begin](int64_t i) {
+          return static_cast<double>(reader.value(b + i));
+        };
+        const auto run = [&](auto to_float) {
+          return DoubleRun<Out>(read, to_float, span.end - span.begin, span.zero_point, span.scale,
+                                plan.check, working_, plan.computed, x_type_.is_integer(), out,
+                                span_offsets);
+        };
+        if constexpr (std::is_same_v<decltype(reader), IntegerX<int32_t, 32, true>>) {
+          if (span.zero_point == 0) {
+            fits &= run([reader, b = span.begin](int64_t i, double) {
+              return static_cast<float>(reader.value(b + i));
+            });
+            return;
+          }
+        }
+        fits &= run([](int64_t, double d) { return static_cast<float>(d); });
       });
     };
     if (x_type_.is_float()) {
