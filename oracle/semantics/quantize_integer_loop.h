@@ -122,18 +122,24 @@ bool IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
     }
   };
   Code* __restrict exact = reinterpret_cast<Code*>(outputs[0]);  // aligned for Code
+  // The exact codes of [b, e) from the approximation `approximate`; nonzero when one of them
+  // is flagged.
+  const auto block = [&](int64_t b, int64_t e, auto approximate, auto margin) {
+    uint32_t near = 0;
+    for (int64_t i = b; i < e; ++i) {
+      const auto v = approximate(i), t = round(v);
+      exact[i] = to_code(t);
+      near |= flag(v, t, margin);
+    }
+    return near;
+  };
   // The float32 loop over the approximation `quotient` (a product, or a division).
   const auto in_float = [&](auto quotient) {
     const float margin = static_cast<float>(p.margin);
     int64_t copied = -1;  // the alternatives hold the codes of [0, copied); -1: none written
     for (int64_t b = 0; b < count; b += kBlock) {
       const int64_t e = std::min(count, b + kBlock);
-      uint32_t near = 0;
-      for (int64_t i = b; i < e; ++i) {
-        const float qf = quotient(i), t = round(qf);
-        exact[i] = to_code(t);
-        near |= flag(qf, t, margin);
-      }
+      const uint32_t near = block(b, e, quotient, margin);
       // Every strategy equals the exact result until a block has an element to settle; from
       // then on the alternatives are written, the exact codes before it copied in.
       if (near != 0 && copied < 0) copied = 0;
@@ -168,13 +174,7 @@ bool IntegerQuotientLoop(ReadX read, int64_t count, const IntegerQuotients& p,
   const auto product = [&read, r](int64_t i) { return static_cast<double>(read(i)) * r; };
   for (int64_t b = 0; b < count; b += kBlock) {
     const int64_t e = std::min(count, b + kBlock);
-    uint32_t near = 0;
-    for (int64_t i = b; i < e; ++i) {
-      const double qa = product(i), t = round(qa);
-      exact[i] = to_code(t);
-      near |= flag(qa, t, margin);
-    }
-    if (near != 0) settle_flagged(b, e, product, margin);
+    if (block(b, e, product, margin) != 0) settle_flagged(b, e, product, margin);
   }
   return true;
 }
