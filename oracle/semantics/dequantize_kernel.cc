@@ -10,6 +10,7 @@
 #include "oracle/core/half_vector.h"
 #include "oracle/core/ieee_round.h"
 #include "oracle/core/vector_isa.h"
+#include "oracle/semantics/evaluation.h"
 
 namespace qconform {
 namespace {
@@ -174,6 +175,16 @@ void WorkingRun(Read read, int64_t count, double zero_point, double scale, bool 
 // never exactness.
 enum class BoundaryTest { kGeneral, kMidpoint, kNone };
 
+// The strategy DoubleRun computes in its exact loop: the last float32 one computed, or
+// working.size() when there is none.
+size_t FusedFloat32(const std::vector<int>& working, const std::array<uint8_t, 4>& computed) {
+  size_t fused = working.size();
+  for (size_t j = 0; j < working.size(); ++j) {
+    if (computed[j] && working[j] == kFloat32) fused = j;
+  }
+  return fused;
+}
+
 // A fused strategy's codes (kCodes), or their offsets from the exact codes (kOffsets).
 enum class Fuse { kNone, kCodes, kOffsets };
 
@@ -206,10 +217,7 @@ bool DoubleRun(Read read, ToFloat to_float, int64_t count, double zero_point, do
                                        : BoundaryTest::kMidpoint;
   // float32's strategy, when computed, in the same loop: RN32(RN32(d) * RN32(scale)) is
   // float32 multiplication itself.
-  size_t fused = working.size();
-  for (size_t j = 0; j < working.size(); ++j) {
-    if (computed[j] && working[j] == kFloat32) fused = j;
-  }
+  const size_t fused = FusedFloat32(working, computed);
   const auto scale32 = static_cast<float>(scale);
   uint8_t* __restrict exact = outputs[0];
   uint8_t* __restrict alternative = fused < working.size() ? outputs[1 + fused] : nullptr;
@@ -218,9 +226,9 @@ bool DoubleRun(Read read, ToFloat to_float, int64_t count, double zero_point, do
   uint8_t* __restrict offsets = kBuffered<Out> || alternative == nullptr ? nullptr : offsets_out;
   constexpr uint32_t kMask = Out::kMantissa == 23 ? 0xFFFFFFFFu : 0xFFFFu;
   const auto offset = [](uint32_t alternative_code, uint32_t exact_code) {
-    return (alternative_code - exact_code) & kMask;
+    return CodeOffset(alternative_code, exact_code, kMask);
   };
-  const auto misfits = [](uint32_t d) { return ((d + 128u) & kMask) >> 8; };
+  const auto misfits = [](uint32_t d) { return OffsetMisfit(d, kMask); };
   uint32_t misfit = 0;
   // Blocks of 256: a block with a possible boundary is gone through again (about one in 30
   // for float16 y, whose boundaries float32 meets once in 2^13 elements).
@@ -421,12 +429,10 @@ DequantizeKernel::Plan DequantizeKernel::PlanTensor(const std::vector<double>& z
 }
 
 int DequantizeKernel::OffsetsAlternative(const Plan& plan) const {
-  // DoubleRun's fused strategy (the last float32 one computed), for y other than float16.
-  int fused = -1;
-  for (size_t j = 0; j < working_.size(); ++j) {
-    if (plan.computed[j] && working_[j] == kFloat32) fused = static_cast<int>(j);
-  }
-  return plan.float_path || output_format_ == 1 ? -1 : fused;
+  // DoubleRun's fused strategy, which it writes as offsets for y other than float16.
+  const size_t fused = FusedFloat32(working_, plan.computed);
+  if (plan.float_path || output_format_ == 1 || fused == working_.size()) return -1;
+  return static_cast<int>(fused);
 }
 
 bool DequantizeKernel::RunSpans(const Plan& plan, const uint8_t* x, int x_width,

@@ -44,7 +44,15 @@ struct StrategyOutput {
   bool dense() const { return !same_as_exact && !sparse && !near; }
 };
 
-// Exact code + offset, in the code's width (`mask`: 0xFFFF or 0xFFFFFFFF).
+// A near alternative's arithmetic, in the code's width (`mask`: 0xFFFF or 0xFFFFFFFF): the
+// offset of `code` from `exact`, nonzero when an offset does not fit a byte (-128 to 127), and
+// the code back from the exact one and the offset's byte.
+inline uint32_t CodeOffset(uint32_t code, uint32_t exact, uint32_t mask) {
+  return (code - exact) & mask;
+}
+inline uint32_t OffsetMisfit(uint32_t offset, uint32_t mask) {
+  return ((offset + 128u) & mask) >> 8;
+}
 inline uint32_t OffsetCode(uint32_t exact, uint32_t offset_byte, uint32_t mask) {
   return (exact + static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(offset_byte)))) &
          mask;

@@ -153,22 +153,23 @@ class StrategyWriter {
   template <class Code>
   static bool OffsetsOf(const uint8_t* codes, const uint8_t* exact, int64_t n,
                         uint8_t* __restrict out) {
-    Code misfit = 0;
+    constexpr uint32_t kMask = Code(~Code{0});
+    uint32_t misfit = 0;
     for (int64_t k = 0; k < n; ++k) {
       Code x, y;
       std::memcpy(&x, codes + k * static_cast<int64_t>(sizeof(Code)), sizeof(Code));
       std::memcpy(&y, exact + k * static_cast<int64_t>(sizeof(Code)), sizeof(Code));
-      const auto d = static_cast<Code>(x - y);
+      const uint32_t d = CodeOffset(x, y, kMask);
       out[k] = static_cast<uint8_t>(d);
-      misfit |= static_cast<Code>(static_cast<Code>(d + 128u) >> 8);
+      misfit |= OffsetMisfit(d, kMask);
     }
     return misfit == 0;
   }
 
   // Element i of a near alternative: false when `code` is too far from `exact` for an offset.
   bool PutOffset(StrategyOutput& a, int64_t i, uint32_t exact, uint32_t code) const {
-    const uint32_t d = (code - exact) & mask_;
-    if (((d + 128u) & mask_) > 255u) return false;
+    const uint32_t d = CodeOffset(code, exact, mask_);
+    if (OffsetMisfit(d, mask_) != 0) return false;
     a.offsets.data()[i] = static_cast<uint8_t>(d);
     return true;
   }
@@ -180,8 +181,9 @@ class StrategyWriter {
     const uint8_t* exact = output_.exact.data();
     bool fits = near_allowed_;
     for (size_t k = 0; fits && k < a.sparse_index.size(); ++k) {
-      const uint32_t d = (a.sparse_code[k] - Load(exact, a.sparse_index[k], width_)) & mask_;
-      fits = ((d + 128u) & mask_) <= 255u;
+      fits =
+          OffsetMisfit(CodeOffset(a.sparse_code[k], Load(exact, a.sparse_index[k], width_), mask_),
+                       mask_) == 0;
     }
     if (fits) {
       a.offsets = Codes(8, output_.exact.size(), Codes::kUninitialized);
