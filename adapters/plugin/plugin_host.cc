@@ -5,18 +5,15 @@
 
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "adapters/plugin/plugin_outputs.h"
+#include "adapters/plugin/plugin_call.h"
 #include "adapters/plugin/qconform_plugin.h"
 #include "onnx_io/case_io.h"
-#include "oracle/core/element_type.h"
-#include "oracle/core/packing.h"
 
 namespace qconform {
 namespace {
@@ -32,11 +29,6 @@ std::string OneLine(std::string s) {
   return s;
 }
 
-void* AllocOutput(void* context, int32_t index, int32_t data_type, int32_t rank,
-                  const int64_t* dims, size_t byte_size) {
-  return static_cast<PluginOutputs*>(context)->Alloc(index, data_type, rank, dims, byte_size);
-}
-
 // Runs one case directory; returns the answer line (without the prefix).
 std::string RunCase(const qconform_plugin& plugin, const std::string& case_dir,
                     const std::string& out_dir) {
@@ -46,78 +38,13 @@ std::string RunCase(const qconform_plugin& plugin, const std::string& case_dir,
   } catch (const std::exception& e) {
     return "error rejected-at-load " + OneLine(e.what());
   }
-  const Case& c = dir.data_sets.at(0).c;
-
-  // Keep every buffer the C structs point into alive for the call.
-  std::deque<std::string> strings;
-  std::vector<qconform_attribute> attributes;
-  for (const auto& [name, a] : c.attributes) {
-    qconform_attribute attr{};
-    attr.name = strings.emplace_back(name).c_str();
-    switch (a.kind) {
-      case Attribute::Kind::kInt:
-        attr.kind = QCONFORM_ATTR_INT;
-        break;
-      case Attribute::Kind::kFloat:
-        attr.kind = QCONFORM_ATTR_FLOAT;
-        break;
-      case Attribute::Kind::kString:
-        attr.kind = QCONFORM_ATTR_STRING;
-        break;
-      case Attribute::Kind::kInts:
-        attr.kind = QCONFORM_ATTR_INTS;
-        break;
-      case Attribute::Kind::kOther:
-        attr.kind = 0;
-        break;
-    }
-    attr.i = a.i;
-    attr.f = a.f;
-    attr.s = strings.emplace_back(a.s).c_str();
-    attr.ints = a.ints.data();
-    attr.ints_count = static_cast<int32_t>(a.ints.size());
-    attributes.push_back(attr);
+  const BackendResult result = CallPlugin(plugin, dir.data_sets.at(0).c, dir.output_names.size());
+  if (result.error) {
+    return "error " + std::string(ErrorKindName(result.error->kind)) + " " +
+           OneLine(result.error->message);
   }
-  std::vector<qconform_tensor> inputs;
-  for (const std::optional<Tensor>& t : c.inputs) {
-    qconform_tensor in{};
-    if (t) {
-      const ElementType* type = FindElementType(t->data_type);
-      if (type == nullptr) {
-        return "error unsupported input data_type " + std::to_string(t->data_type);
-      }
-      const std::string& bytes = strings.emplace_back(PackRaw(*type, t->codes));
-      in.data_type = t->data_type;
-      in.rank = static_cast<int32_t>(t->shape.size());
-      in.dims = t->shape.data();
-      in.data = bytes.data();
-      in.byte_size = bytes.size();
-    }
-    inputs.push_back(in);
-  }
-  const qconform_node node{c.op_type.c_str(),
-                           c.domain.c_str(),
-                           c.opset,
-                           attributes.data(),
-                           static_cast<int32_t>(attributes.size()),
-                           inputs.data(),
-                           static_cast<int32_t>(inputs.size())};
-
-  PluginOutputs outputs(dir.output_names.size());
-  char message[1024] = {0};
-  const int32_t status = plugin.run(&node, AllocOutput, &outputs, message, sizeof message - 1);
-  message[sizeof message - 1] = '\0';
-  if (status == QCONFORM_REJECTED) return "error rejected-at-run " + OneLine(message);
-  if (status == QCONFORM_UNSUPPORTED) return "error unsupported " + OneLine(message);
-  if (status == QCONFORM_REJECTED_AT_LOAD) return "error rejected-at-load " + OneLine(message);
-  if (status != QCONFORM_OK) {
-    return "error protocol-error the plugin returned status " + std::to_string(status);
-  }
-  std::string error;
-  const std::vector<Tensor> tensors = outputs.Collect(error);
-  if (!error.empty()) return "error protocol-error " + OneLine(error);
-  for (size_t k = 0; k < tensors.size(); ++k) {
-    WriteTensorFile(out_dir + "/output_" + std::to_string(k) + ".pb", tensors[k],
+  for (size_t k = 0; k < result.outputs.size(); ++k) {
+    WriteTensorFile(out_dir + "/output_" + std::to_string(k) + ".pb", result.outputs[k],
                     dir.output_names[k]);
   }
   return "ok";

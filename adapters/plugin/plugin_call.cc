@@ -1,0 +1,105 @@
+#include "adapters/plugin/plugin_call.h"
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "adapters/plugin/plugin_outputs.h"
+#include "oracle/core/element_type.h"
+#include "oracle/core/packing.h"
+
+namespace qconform {
+namespace {
+
+void* AllocOutput(void* context, int32_t index, int32_t data_type, int32_t rank,
+                  const int64_t* dims, size_t byte_size) {
+  return static_cast<PluginOutputs*>(context)->Alloc(index, data_type, rank, dims, byte_size);
+}
+
+int32_t AttributeKind(Attribute::Kind k) {
+  switch (k) {
+    case Attribute::Kind::kInt:
+      return QCONFORM_ATTR_INT;
+    case Attribute::Kind::kFloat:
+      return QCONFORM_ATTR_FLOAT;
+    case Attribute::Kind::kString:
+      return QCONFORM_ATTR_STRING;
+    case Attribute::Kind::kInts:
+      return QCONFORM_ATTR_INTS;
+    case Attribute::Kind::kOther:
+      break;
+  }
+  return 0;
+}
+
+BackendResult Failed(ErrorKind kind, std::string message) {
+  return BackendResult(BackendError{kind, std::move(message)}, {});
+}
+
+}  // namespace
+
+BackendResult CallPlugin(const qconform_plugin& plugin, const Case& c, size_t output_count) {
+  // Keep every buffer the C structs point into alive for the call.
+  std::deque<std::string> strings;
+  std::vector<qconform_attribute> attributes;
+  for (const auto& [name, a] : c.attributes) {
+    qconform_attribute attr{};
+    attr.name = strings.emplace_back(name).c_str();
+    attr.kind = AttributeKind(a.kind);
+    attr.i = a.i;
+    attr.f = a.f;
+    attr.s = strings.emplace_back(a.s).c_str();
+    attr.ints = a.ints.data();
+    attr.ints_count = static_cast<int32_t>(a.ints.size());
+    attributes.push_back(attr);
+  }
+  std::vector<qconform_tensor> inputs;
+  for (const std::optional<Tensor>& t : c.inputs) {
+    qconform_tensor in{};
+    if (t) {
+      const ElementType* type = FindElementType(t->data_type);
+      if (type == nullptr) {
+        return Failed(ErrorKind::kUnsupported,
+                      "unsupported input data_type " + std::to_string(t->data_type));
+      }
+      const std::string& bytes = strings.emplace_back(PackRaw(*type, t->codes));
+      in.data_type = t->data_type;
+      in.rank = static_cast<int32_t>(t->shape.size());
+      in.dims = t->shape.data();
+      in.data = bytes.data();
+      in.byte_size = bytes.size();
+    }
+    inputs.push_back(in);
+  }
+  const qconform_node node{c.op_type.c_str(),
+                           c.domain.c_str(),
+                           c.opset,
+                           attributes.data(),
+                           static_cast<int32_t>(attributes.size()),
+                           inputs.data(),
+                           static_cast<int32_t>(inputs.size())};
+
+  PluginOutputs outputs(output_count);
+  char message[1024] = {0};
+  const int32_t status = plugin.run(&node, AllocOutput, &outputs, message, sizeof message - 1);
+  message[sizeof message - 1] = '\0';
+  switch (status) {
+    case QCONFORM_OK:
+      break;
+    case QCONFORM_REJECTED:
+      return Failed(ErrorKind::kRejectedAtRun, message);
+    case QCONFORM_UNSUPPORTED:
+      return Failed(ErrorKind::kUnsupported, message);
+    case QCONFORM_REJECTED_AT_LOAD:
+      return Failed(ErrorKind::kRejectedAtLoad, message);
+    default:
+      return Failed(ErrorKind::kProtocolError,
+                    "the plugin returned status " + std::to_string(status));
+  }
+  std::string error;
+  std::vector<Tensor> tensors = outputs.Collect(error);
+  if (!error.empty()) return Failed(ErrorKind::kProtocolError, error);
+  return BackendResult(std::nullopt, std::move(tensors));
+}
+
+}  // namespace qconform

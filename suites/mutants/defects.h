@@ -1,0 +1,126 @@
+// The defect catalogue: plausible kernel bugs, each a named switch in the mutant backend (one
+// at a time). The mutation gate (mutation_gate.cc) runs the golden catalogue against each and
+// requires at least three golden cases to catch it. The rows, with their descriptions and the
+// runtimes that shipped them, are in defects.cc; docs/mutation-score.md is generated from them.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace qconform::mutants {
+
+enum class Defect {
+  kNone,
+  // QuantizeLinear: the quotient and its rounding.
+  kQlReciprocal,
+  kQlRoundHalfAway,
+  kQlRoundHalfUp,
+  kQlTruncate,
+  kQlZeroPointBeforeRounding,
+  kQlZeroPointIgnored,
+  kQlZeroPointSubtracted,
+  kQlClampBeforeZeroPoint,
+  kQlWrapInsteadOfSaturate,
+  kQlNarrowRange,
+  kQlUint16SignedBounds,
+  kQl4BitClampedAs8Bit,
+  kQlInfToMin,
+  kQl2BitInfToMin,
+  kQlHalfXInfToMin,
+  kQlBlockedNonLastAxisInfToMin,
+  kQlNegativeAxisAsOne,
+  kQlPerAxisLastAxis,
+  kQlBlockedLastAxis,
+  kQlBlockedFloorBlockSize,
+  kQlHalfQuotient,
+  kQlBfloat16Quotient,
+  // QuantizeLinear: float8 and float4 outputs.
+  kQlFloat8SaturateIgnored,
+  kQlE4m3fnSat0Region480,
+  kQlFloat8OverflowBeforeRounding,
+  kQlFnuzNegativeZero,
+  kQlE5m2Sat0Nan,
+  kQlFloat8Truncate,
+  kQlFloat8SubnormalFlush,
+  kQlFloat8NanToMax,
+  kQlFloat8InfToNanSaturating,
+  kQlFloat4TiesAway,
+  // QuantizeLinear: packing of sub-byte outputs.
+  kQlInt4OutputNibbleOrder,
+  kQlInt4OutputUnmasked,
+  kQlInt2OutputOrder,
+  // DequantizeLinear: reading x and the zero point.
+  kDqZeroPointIgnored,
+  kDqZeroPointAdded,
+  kDqInt4NoSignExtension,
+  kDqUint4SignExtended,
+  kDqInt4NibbleOrder,
+  kDqInt2NoSignExtension,
+  kDqInt2Order,
+  kDqInt16Unsigned,
+  kDqUint16Signed,
+  kDqE4m3fnNanAs480,
+  kDqE4m3fnAsIeee,
+  kDqE5m2InfAsNan,
+  kDqFnuzNanAsNegativeZero,
+  kDqE4m3fnuzBias7,
+  kDqE5m2fnuzBias15,
+  kDqFloat8SubnormalFlush,
+  kDqE8m0Code0Zero,
+  kDqE8m0FfInfinity,
+  kDqFloat4NibbleOrder,
+  // DequantizeLinear: scale index mapping.
+  kDqNegativeAxisAsOne,
+  kDqPerAxisLastAxis,
+  kDqBlockedLastAxis,
+  kDqBlockedFloorBlockSize,
+  // DequantizeLinear: the product and its rounding.
+  kDqOverflowSaturates,
+  kDqSubnormalFlush,
+  kDqBfloat16Truncate,
+  kDqHalfArithmetic,
+  kDqBfloat16Arithmetic,
+  kDqRoundHalfAway,
+  // DynamicQuantizeLinear.
+  kDynRangeWithoutZero,
+  kDynScaleInDouble,
+  kDynScaleOver256,
+  kDynZeroPointHalfAway,
+  kDynZeroPointTruncated,
+  kDynYZeroPointBeforeRounding,
+  kDynYRoundHalfAway,
+  kDynYNotSaturated,
+  // Rules: a must-reject case accepted.
+  kRuleBlockSizeOnnxReference,
+  kRuleAxisRangeUnchecked,
+  kRuleTypeUnchecked,
+};
+
+struct DefectRow {
+  Defect defect;
+  std::string_view name;         // the switch: QCONFORM_MUTANT=<name>
+  std::string_view op;           // DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, rules
+  std::string_view description;  // one sentence
+  std::string_view shipped_by;   // a runtime that shipped it, or ""
+};
+
+std::span<const DefectRow> AllDefects();
+
+// Plausible bugs that are not defects: the oracle admits what they compute, so the catalogue
+// leaves them out and says why.
+struct DroppedDefect {
+  std::string_view name;
+  std::string_view description;
+  std::string_view why;
+};
+std::span<const DroppedDefect> DroppedDefects();
+const DefectRow* FindDefect(std::string_view name);
+
+// The defect switched on for this process (kNone by default).
+Defect Active();
+void Activate(Defect d);
+inline bool On(Defect d) {
+  return Active() == d;
+}
+
+}  // namespace qconform::mutants

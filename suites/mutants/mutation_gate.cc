@@ -1,0 +1,170 @@
+// The mutation gate: every defect of the catalogue (defects.cc) against the golden catalogue
+// alone, no generated cases. The mutant backend without a defect must pass every case; with each
+// defect, at least --min-kills golden cases must fail. Both run in process through the plugin
+// ABI (adapters/plugin/plugin_call.h), judged by the one judge.
+//
+//   mutation_gate --golden DIR [--min-kills 3] [--defect NAME] [--write docs/mutation-score.md]
+//                 [--check docs/mutation-score.md]
+//
+// Exit 0 when every defect is killed often enough (and, with --check, the document is current);
+// 1 otherwise, naming each survivor; 2 on a usage error.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "adapters/plugin/plugin_call.h"
+#include "runner/catalogue.h"
+#include "suites/mutants/defects.h"
+#include "suites/mutants/mutant_plugin.h"
+#include "suites/mutants/score_document.h"
+#include "verdict/judge.h"
+
+namespace qconform::mutants {
+namespace {
+
+struct Options {
+  std::string golden;
+  int min_kills = 3;
+  std::string only;
+  std::string write, check;
+};
+
+struct Judged {
+  std::vector<tools::CatalogueCase> cases;
+  std::vector<OracleResult> oracles;
+};
+
+// The ids of the cases the plugin fails with `defect` switched on, and one line per failure.
+std::vector<std::string> Kills(const Judged& j, Defect defect, std::vector<std::string>* details) {
+  Activate(defect);
+  std::vector<std::string> killed;
+  const CompareOptions compare;
+  for (size_t i = 0; i < j.cases.size(); ++i) {
+    const Case& c = j.cases[i].c;
+    const BackendResult observed = CallPlugin(*MutantPlugin(), c, OutputNames(c).size());
+    const CaseResult r = JudgeCase(c, j.oracles[i], observed, compare);
+    if (r.outcome() != Outcome::kFail) continue;
+    killed.push_back(c.id);
+    if (details != nullptr) {
+      details->push_back(c.id + ": " + std::string(KindName(r.kind)) + ": " + r.detail);
+      for (size_t m = 0; m < std::min<size_t>(3, r.mismatches.size()); ++m) {
+        details->push_back("    " + r.mismatches[m]);
+      }
+    }
+  }
+  Activate(Defect::kNone);
+  return killed;
+}
+
+int Usage(const char* why) {
+  std::fprintf(stderr,
+               "mutation_gate: %s\nusage: mutation_gate --golden DIR [--min-kills N] "
+               "[--defect NAME] [--write FILE] [--check FILE]\n",
+               why);
+  return 2;
+}
+
+int Gate(const Options& o) {
+  Judged j;
+  j.cases = tools::LoadCatalogue(o.golden);
+  if (j.cases.empty()) return Usage(("no cases under " + o.golden).c_str());
+  for (const tools::CatalogueCase& c : j.cases) j.oracles.push_back(RunOracle(c.c));
+
+  // The plain backend with no defect: every golden case must pass, or kills mean nothing.
+  std::vector<std::string> details;
+  const std::vector<std::string> clean = Kills(j, Defect::kNone, &details);
+  if (!clean.empty()) {
+    std::printf("FAIL the mutant backend without a defect fails %zu golden cases:\n", clean.size());
+    for (const std::string& d : details) std::printf("  %s\n", d.c_str());
+    return 1;
+  }
+  std::printf("the mutant backend without a defect passes all %zu golden cases\n", j.cases.size());
+
+  std::vector<const DefectRow*> rows;
+  for (const DefectRow& row : AllDefects()) {
+    if (row.defect != Defect::kNone && (o.only.empty() || row.name == o.only)) rows.push_back(&row);
+  }
+  if (rows.empty()) return Usage(("no defect named " + o.only).c_str());
+  std::vector<std::vector<std::string>> kills(rows.size());
+  const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 8));
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < workers; ++w) {
+    pool.emplace_back([&, w] {
+      for (size_t d = w; d < rows.size(); d += workers)
+        kills[d] = Kills(j, rows[d]->defect, nullptr);
+    });
+  }
+  for (std::thread& t : pool) t.join();
+
+  std::vector<ScoreRow> score;
+  int weak = 0;
+  for (size_t d = 0; d < rows.size(); ++d) {
+    const bool ok = static_cast<int>(kills[d].size()) >= o.min_kills;
+    weak += ok ? 0 : 1;
+    std::printf("%-6s %-38s killed by %4zu golden cases%s\n", ok ? "ok" : "WEAK",
+                std::string(rows[d]->name).c_str(), kills[d].size(),
+                ok                 ? ""
+                : kills[d].empty() ? " (it survives)"
+                                   : " (fewer than the minimum)");
+    score.push_back({rows[d], kills[d]});
+  }
+  std::printf(
+      "%zu defects, %zu killed by at least %d golden cases; %zu golden cases (ONNX; the "
+      "TensorRT profile's are left out)\n",
+      rows.size(), rows.size() - static_cast<size_t>(weak), o.min_kills, j.cases.size());
+  const std::string document = ScoreDocument(score, j.cases.size(), o.min_kills);
+  if (!o.write.empty()) {
+    std::ofstream(o.write, std::ios::binary) << document;
+    std::printf("wrote %s\n", o.write.c_str());
+  }
+  int status = weak == 0 ? 0 : 1;
+  if (!o.check.empty()) {
+    std::ifstream in(o.check, std::ios::binary);
+    std::stringstream have;
+    have << in.rdbuf();
+    if (have.str() != document) {
+      std::printf(
+          "FAIL %s is not the table this run gives: regenerate it with "
+          "mutation_gate --golden %s --write %s\n",
+          o.check.c_str(), o.golden.c_str(), o.check.c_str());
+      status = 1;
+    }
+  }
+  return status;
+}
+
+}  // namespace
+}  // namespace qconform::mutants
+
+int main(int argc, char** argv) {
+  qconform::mutants::Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--golden" && has_value) {
+      o.golden = argv[++i];
+    } else if (a == "--min-kills" && has_value) {
+      o.min_kills = std::atoi(argv[++i]);
+    } else if (a == "--defect" && has_value) {
+      o.only = argv[++i];
+    } else if (a == "--write" && has_value) {
+      o.write = argv[++i];
+    } else if (a == "--check" && has_value) {
+      o.check = argv[++i];
+    } else {
+      return qconform::mutants::Usage(("unknown argument " + a).c_str());
+    }
+  }
+  if (o.golden.empty()) return qconform::mutants::Usage("--golden is required");
+  try {
+    return qconform::mutants::Gate(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mutation_gate: %s\n", e.what());
+    return 2;
+  }
+}

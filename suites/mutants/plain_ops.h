@@ -1,0 +1,33 @@
+// The mutant backend's three kernels, each exact unless a defect (defects.h) is switched on.
+#pragma once
+
+#include "suites/mutants/plain_validation.h"
+
+namespace qconform::mutants {
+
+struct Output {
+  qconform_alloc_output alloc;
+  void* context;
+  char* message;
+  size_t message_size;
+};
+
+int32_t RunDequantize(const PlainNode& n, const PlainPlan& plan, const Output& out);
+int32_t RunQuantize(const PlainNode& n, const PlainPlan& plan, const Output& out);
+int32_t RunDynamicQuantize(const PlainNode& n, const Output& out);
+
+// The plan's parameter index with the index-mapping defects of `op` applied: a negative axis
+// read as 1, per-axis or blocked scales along the last axis, the block size as floor(D / S).
+ParameterIndex DefectiveIndex(const PlainNode& n, const PlainPlan& plan, bool quantize);
+
+// The element `p` of a parameter tensor, clamped into it (a defective index reads the last).
+inline uint32_t At(const PlainTensor& t, int64_t p) {
+  if (t.codes.empty()) return 0;
+  return t
+      .codes[static_cast<size_t>(std::min<int64_t>(p, static_cast<int64_t>(t.codes.size()) - 1))];
+}
+
+// Decodes a scale (float32, float16, bfloat16, e8m0, int32), with the e8m0 decoding defects.
+long double DecodeScale(const Format& f, uint32_t code);
+
+}  // namespace qconform::mutants
