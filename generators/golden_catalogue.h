@@ -27,7 +27,14 @@ struct GoldenCase {
 std::vector<GoldenCase> DequantizeGoldenCatalogue();
 std::vector<GoldenCase> QuantizeGoldenCatalogue();
 std::vector<GoldenCase> TensorRtGoldenCatalogue();
-// All three, in that order: what golden/ holds.
+// The boundary-built cases (quantize_boundary_catalogue.cc, dequantize_boundary_catalogue.cc,
+// dynamic_boundary_catalogue.cc, rule_boundary_catalogue.cc): one case per cell and boundary
+// class, built from ties, saturation edges and special values by code (generators/boundaries.h).
+std::vector<GoldenCase> QuantizeBoundaryCatalogue();
+std::vector<GoldenCase> DequantizeBoundaryCatalogue();
+std::vector<GoldenCase> DynamicBoundaryCatalogue();
+std::vector<GoldenCase> RuleBoundaryCatalogue();
+// All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 
 }  // namespace qconform

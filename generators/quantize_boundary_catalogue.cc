@@ -1,0 +1,244 @@
+// The golden catalogue's boundary-built QuantizeLinear cases, one case per cell (version, x type,
+// y type, granularity) and boundary class:
+//   ties      quotients on and one ulp of x beside ties (k + 1/2 for integer y, midpoints of the
+//             float grid for float8/float4 y), with non-power-of-two scales whose reciprocals are
+//             inexact, the elements that separate the float strategies first; odd zero points;
+//   specials  +-inf, +-0, the smallest subnormal and the largest finite x (NaN too for float y);
+//   extremes  per version, x type and y type: the last finite value, the tie above it, the region
+//             that rounds to the first missing code and the first value past it, the subnormal
+//             boundaries, both signs, under saturate 0 and 1 for float8.
+// Per-axis and blocked cells use a negative axis along the first, not the last, dimension, and
+// the blocked ones end in a partial block (boundary_cells.h).
+#include <algorithm>
+#include <cmath>
+
+#include "generators/boundaries.h"
+#include "generators/boundary_cells.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/core/codec.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+using Attrs = std::map<std::string, int64_t>;
+constexpr int64_t kElements = 24;
+
+// The scale type of a cell: x's own in 19 and 21 ("y_scale: T1"), else float.
+D ScaleType(const OpSchema& s, D x) {
+  return s.scale_type_is_x_type ? x : D::kFloat;
+}
+
+int64_t RoundToInt(double v) {
+  return static_cast<int64_t>(std::nearbyint(std::clamp(v, -1e15, 1e15)));
+}
+
+// How strongly an x code separates the strategies a runtime might use for x / s (integer y):
+// 0 the reciprocal multiplier gives neither the exact nor float32's result; 1 the quotient in
+// x's own half type does that (19, 21 admit neither); 2 an exact tie; 3 any other near tie.
+int SeparationRank(const ElementType& x, uint32_t x_code, const ElementType& s, uint32_t s_code) {
+  const Rational xv = Decode(x, x_code).value(), sv = Decode(s, s_code).value();
+  const auto xf = static_cast<float>(static_cast<double>(xv));
+  const auto sf = static_cast<float>(static_cast<double>(sv));
+  const auto exact = static_cast<int64_t>(RoundHalfEven(Rational(xv / sv)));
+  const int64_t f32 = RoundToInt(xf / sf);
+  const int64_t reciprocal = RoundToInt(xf * (1.0f / sf));
+  if (reciprocal != exact && reciprocal != f32) return 0;
+  if (x.id == D::kFloat16 || x.id == D::kBfloat16) {
+    const std::optional<uint32_t> h = Encode(x, Exact::Finite(xv / sv), Saturation::kSaturate);
+    const int64_t half = RoundToInt(static_cast<double>(Decode(x, *h).value()));
+    if (half != exact && half != f32) return 1;
+  }
+  const Rational q = xv / sv;
+  return denominator(q) == 2 ? 2 : 3;
+}
+
+// Odd zero points around the middle of y's range, one per parameter.
+std::vector<int64_t> OddZeroPoints(const ElementType& y, int64_t count) {
+  const int64_t lo = IntegerMin(y), hi = IntegerMax(y);
+  int64_t centre = lo + (hi - lo) / 2;
+  if (centre % 2 == 0) centre += 1;
+  const int64_t spread = hi - lo >= 15 ? 2 : 0;
+  std::vector<int64_t> out;
+  for (int64_t p = 0; p < count; ++p) {
+    const int64_t offset = (p % 3 == 1 ? 1 : p % 3 == 2 ? -1 : 0) * spread;
+    out.push_back(std::clamp(centre + offset, lo, hi));
+  }
+  return out;
+}
+
+// Midpoints between neighbouring codes of a float y, across its binades, both signs.
+std::vector<Rational> FloatGridTies(const ElementType& y) {
+  std::vector<uint32_t> positives;
+  for (uint32_t c = 1; c <= (y.code_mask() >> 1); ++c) {
+    if (Decode(y, c).is_finite() && NextCodeUp(y, c)) positives.push_back(c);
+  }
+  std::vector<Rational> out;
+  const size_t step = std::max<size_t>(1, positives.size() / 8);
+  for (size_t i = 0; i < positives.size(); i += step) {
+    const Rational a = Decode(y, positives[i]).value();
+    const Rational b = Decode(y, *NextCodeUp(y, positives[i])).value();
+    out.push_back((a + b) / 2), out.push_back(-(a + b) / 2);
+  }
+  return out;
+}
+
+std::vector<uint32_t> Codes(const ElementType& t, const std::vector<int64_t>& values) {
+  std::vector<uint32_t> out;
+  for (int64_t v : values) out.push_back(*Encode(t, Exact::Integer(v), Saturation::kSaturate));
+  return out;
+}
+
+class QuantizeBoundaries : public CatalogueBuilder {
+ public:
+  void Cells(const OpSchema& s) {
+    for (D x : s.x_types) {
+      for (D y : s.output_types) {
+        for (const CellLayout& layout : CellLayouts(s, kElements)) {
+          Ties(s, x, y, layout);
+          if (x != D::kInt32) Specials(s, x, y, layout);
+        }
+        Extremes(s, x, y);
+      }
+    }
+  }
+
+ private:
+  std::string Id(const OpSchema& s, const char* what, D x, D y, const std::string& tail) {
+    return "ql" + std::to_string(s.since_version) + "-" + what + "-x" + TypeName(x) + "-" +
+           TypeName(y) + "-" + tail;
+  }
+
+  void AddCell(const std::string& id, const OpSchema& s, D x, D scale, D y,
+               const CellLayout& layout, const std::vector<uint32_t>& x_codes,
+               const std::vector<uint32_t>& scales, const std::vector<uint32_t>& zps,
+               Attrs attributes, const std::string& what, const std::string& decision) {
+    for (const auto& [k, v] : layout.attributes) attributes[k] = v;
+    Add(MakeCase("QuantizeLinear", s.since_version,
+                 {MakeTensorFromCodes(x, layout.x_shape, x_codes),
+                  MakeTensorFromCodes(scale, layout.scale_shape, scales),
+                  MakeTensorFromCodes(y, layout.scale_shape, zps)},
+                 attributes, "", id),
+        "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",output:" + TypeName(y) +
+            ",granularity:" + std::string(GranularityName(layout.granularity)) +
+            ",boundary:" + what,
+        decision);
+  }
+
+  // Per parameter: a separating scale and (integer y) an odd zero point.
+  struct Parameters {
+    std::vector<uint32_t> scales, zps;
+    std::vector<int64_t> zp_values;
+  };
+  Parameters ParametersFor(D scale, D y, const CellLayout& layout) {
+    const ElementType& yt = ElementTypeOf(y);
+    const std::vector<uint32_t> candidates = SeparatingScaleCodes(ElementTypeOf(scale));
+    Parameters p;
+    for (int64_t k = 0; k < layout.parameters(); ++k) {
+      p.scales.push_back(candidates[static_cast<size_t>(k) % candidates.size()]);
+    }
+    p.zp_values = yt.is_integer()
+                      ? OddZeroPoints(yt, layout.parameters())
+                      : std::vector<int64_t>(static_cast<size_t>(layout.parameters()), 0);
+    p.zps = Codes(yt, p.zp_values);
+    return p;
+  }
+
+  void Ties(const OpSchema& s, D x, D y, const CellLayout& layout) {
+    const D scale = ScaleType(s, x);
+    const ElementType &xt = ElementTypeOf(x), &st = ElementTypeOf(scale), &yt = ElementTypeOf(y);
+    const Parameters p = ParametersFor(scale, y, layout);
+    std::vector<Rational> ties;
+    if (yt.is_integer()) {
+      const auto [zlo, zhi] = std::minmax_element(p.zp_values.begin(), p.zp_values.end());
+      ties = HalfIntegerTies(IntegerMin(yt) - *zlo, IntegerMax(yt) - 1 - *zhi, 10);
+    } else {
+      ties = FloatGridTies(yt);
+    }
+    const std::vector<uint32_t> codes = FillByParameter(layout, [&](int64_t k) {
+      const uint32_t s_code = p.scales[static_cast<size_t>(k)];
+      std::vector<uint32_t> near = NearTieCodes(xt, 1 / Decode(st, s_code).value(), ties);
+      if (yt.is_integer()) {
+        std::stable_sort(near.begin(), near.end(), [&](uint32_t a, uint32_t b) {
+          return SeparationRank(xt, a, st, s_code) < SeparationRank(xt, b, st, s_code);
+        });
+      }
+      return near;
+    });
+    AddCell(Id(s, "ties", x, y, layout.name), s, x, scale, y, layout, codes, p.scales, p.zps, {},
+            "ties", "docs/semantics.md#d14: quotients at and beside ties, non-power-of-two scales");
+  }
+
+  void Specials(const OpSchema& s, D x, D y, const CellLayout& layout) {
+    const D scale = ScaleType(s, x);
+    const ElementType &xt = ElementTypeOf(x), &yt = ElementTypeOf(y);
+    const Parameters p = ParametersFor(scale, y, layout);
+    const uint32_t sign = xt.sign_bit(), max = MaxFiniteCode(xt);
+    std::vector<uint32_t> specials = {OverflowCode(xt, false, Saturation::kNone),
+                                      OverflowCode(xt, true, Saturation::kNone),
+                                      0,
+                                      sign,
+                                      1,
+                                      sign | 1,
+                                      max,
+                                      sign | max};
+    if (yt.is_float()) specials.push_back(xt.canonical_nan);  // NaN into an integer: d15
+    AddCell(Id(s, "specials", x, y, layout.name), s, x, scale, y, layout,
+            FillByParameter(layout, [&](int64_t) { return specials; }), p.scales, p.zps, {},
+            "specials", "docs/semantics.md#d15-17: infinities, zeros, subnormal and largest x");
+  }
+
+  void Extremes(const OpSchema& s, D x, D y) {
+    const D scale = ScaleType(s, x);
+    const ElementType &xt = ElementTypeOf(x), &yt = ElementTypeOf(y);
+    const Rational sv = x == D::kInt32 ? Rational(1) : Rational(1, 4);  // exact in every type
+    const uint32_t s_code = *Encode(ElementTypeOf(scale), Exact::Finite(sv), Saturation::kNone);
+    std::vector<Rational> quotients;
+    int64_t zp = 0;
+    if (yt.is_integer()) {
+      zp = OddZeroPoints(yt, 1)[0];
+      for (int64_t edge : {IntegerMax(yt) - zp, IntegerMin(yt) - zp}) {
+        const int64_t out = edge > 0 ? 1 : -1;
+        for (Rational d : {Rational(0), Rational(1, 4), Rational(1, 2), Rational(3, 4), Rational(1),
+                           Rational(3, 2), Rational(1 << 20)}) {
+          quotients.push_back(edge + out * d), quotients.push_back(edge - out * d / 4);
+        }
+      }
+    } else {
+      for (const std::vector<Rational>& group :
+           {SaturationBoundaries(yt), SubnormalBoundaries(yt)}) {
+        for (const Rational& v : group) quotients.push_back(v), quotients.push_back(-v);
+      }
+    }
+    std::vector<Rational> xs;
+    for (const Rational& q : quotients) xs.push_back(q * sv);
+    std::vector<uint32_t> codes = ExactCodes(xt, xs);
+    if (codes.empty()) return;
+    const CellLayout pt{
+        Granularity::kPerTensor, "pt", {static_cast<int64_t>(codes.size())}, {}, {}};
+    const bool float8 = yt.is_float() && yt.bits == 8;
+    const std::vector<int64_t> saturates =
+        float8 ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{-1};
+    for (int64_t saturate : saturates) {
+      Attrs a;
+      std::string tail = "pt";
+      if (saturate >= 0) a["saturate"] = saturate, tail += "-sat" + std::to_string(saturate);
+      AddCell(
+          Id(s, "extremes", x, y, tail), s, x, scale, y, pt, codes, {s_code}, Codes(yt, {zp}), a,
+          "extremes",
+          "docs/semantics.md#d15-17: the last finite code, the tie above it, the region past it");
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<GoldenCase> QuantizeBoundaryCatalogue() {
+  QuantizeBoundaries b;
+  for (const OpSchema& s : AllSchemas()) {
+    if (s.kind() == OperatorKind::kQuantizeLinear) b.Cells(s);
+  }
+  return b.cases;
+}
+
+}  // namespace qconform
