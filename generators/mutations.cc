@@ -10,16 +10,6 @@
 namespace qconform {
 namespace {
 
-// One way to break one rule: whether it applies to a valid case, and how. `rule` is the
-// rule's name after the operator's rule prefix ("dq." or "ql."), or a whole id ("op...."); `op`
-// limits the mutation to one kind of operator (nullopt: both linear operators).
-struct Mutation {
-  std::string rule;
-  std::optional<OperatorKind> op;
-  std::function<bool(const OpSchema&, const Case&)> applies;
-  std::function<void(Choices&, const OpSchema&, Case&)> apply;
-};
-
 using D = DataType;
 
 // The data_type numbers of the types, then 99, a number ONNX does not define.
@@ -267,21 +257,21 @@ std::string RuleIdOf(const Mutation& m, const OpSchema& s) {
 
 }  // namespace
 
-GeneratedCase GenerateInvalid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits) {
-  Case c = GenerateValid(ch, schema, limits);
-  std::vector<const Mutation*> all;  // the operator's mutations, in table order
-  for (const Mutation& m : Mutations()) {
-    if (MutationFits(m, schema)) all.push_back(&m);
-  }
-  const size_t start = ch.Below(all.size());
-  for (size_t k = 0; k < all.size(); ++k) {
-    const Mutation& m = *all[(start + k) % all.size()];
-    if (!m.applies(schema, c)) continue;
-    m.apply(ch, schema, c);
-    return {std::move(c), RuleIdOf(m, schema)};
-  }
-  // dq.attr.undefined always applies; this is never reached.
-  return {std::move(c), ""};
+GeneratedCase GenerateInvalid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits,
+                              std::span<const Mutation> extra) {
+  Case c = GenerateValid(*ch.Fork("valid"), schema, limits);
+  std::vector<const Mutation*> applicable;
+  std::vector<std::string> names;
+  const auto consider = [&](const Mutation& m) {
+    if (MutationFits(m, schema) && m.applies(schema, c))
+      applicable.push_back(&m), names.push_back(m.rule);
+  };
+  for (const Mutation& m : Mutations()) consider(m);
+  for (const Mutation& m : extra) consider(m);
+  // dq.attr.undefined always applies, so there is always one.
+  const Mutation& m = *applicable.at(PickByName(ch, "mutation:", names));
+  m.apply(*ch.Fork("apply:" + m.rule), schema, c);
+  return {std::move(c), RuleIdOf(m, schema)};
 }
 
 }  // namespace qconform

@@ -2,6 +2,9 @@
 // from a table (one row per rule and operator kind); the case carries the id the oracle must give.
 #pragma once
 
+#include <functional>
+#include <optional>
+#include <span>
 #include <string>
 
 #include "generators/choices.h"
@@ -16,7 +19,21 @@ struct GeneratedCase {
   std::string rule;
 };
 
+// One way to break one rule: whether it applies to a valid case, and how. `rule` is the
+// rule's name after the operator's rule prefix ("dq." or "ql."), or a whole id ("op...."); `op`
+// limits the mutation to one kind of operator (nullopt: both linear operators).
+struct Mutation {
+  std::string rule;
+  std::optional<OperatorKind> op;
+  std::function<bool(const OpSchema&, const Case&)> applies;
+  std::function<void(Choices&, const OpSchema&, Case&)> apply;
+};
+
+// A valid case (from its own stream) with one mutation applied: the applicable mutation chosen
+// by name (PickByName), so that a new mutation kind moves only the cases it wins. `extra` adds
+// mutations to the built-in table (the stable-id test adds one).
 GeneratedCase GenerateInvalid(Choices& ch, const OpSchema& schema,
-                              const GeneratorLimits& limits = {});
+                              const GeneratorLimits& limits = {},
+                              std::span<const Mutation> extra = {});
 
 }  // namespace qconform
