@@ -36,6 +36,7 @@ set(qconform_data ${CMAKE_INSTALL_DATADIR}/qconform)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/golden/ DESTINATION ${qconform_data}/golden)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/expectations/ DESTINATION ${qconform_data}/expectations)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/onnxruntime/runner.js
+              ${PROJECT_SOURCE_DIR}/adapters/onnxruntime/types.js
         DESTINATION ${qconform_data}/adapters/onnxruntime)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/PROTOCOL.md ${PROJECT_SOURCE_DIR}/docs/semantics.md
               ${PROJECT_SOURCE_DIR}/report/results.schema.json

@@ -139,8 +139,8 @@ def read_tensor(path):
         count *= d
     if raw is not None:
         need = (count * bits + 7) // 8
-        if len(raw) < need:
-            raise BadInput("%s: raw_data holds %d bytes, %d needed" % (path, len(raw), need))
+        if len(raw) != need:  # exactly: an over-long raw_data is as malformed as a short one
+            raise BadInput("%s: raw_data holds %d bytes, %d for %d elements" % (path, len(raw), need, count))
         codes = unpack(bits, raw, count)
     elif data_type == 1:
         codes = floats
@@ -183,7 +183,10 @@ def judge_outputs(expected_dir, got_files, strict_zero):
     strategies = subdirectories(os.path.join(expected_dir, "admissible"))
     for k, want_file in enumerate(want_files):
         data_type, dims, want = read_tensor(want_file)
-        got_type, got_dims, got = read_tensor(got_files[k])
+        try:  # a runner's output that cannot be read fails its case; the run goes on
+            got_type, got_dims, got = read_tensor(got_files[k])
+        except BadInput as e:
+            return "output %d cannot be read: %s" % (k, e)
         if (got_type, got_dims) != (data_type, dims):
             return "output %d is %s%s, expected %s%s" % (
                 k, TYPES[got_type][0], got_dims, TYPES[data_type][0], dims)

@@ -154,6 +154,14 @@ constexpr Command kCommands[] = {
      "exit status: 0 written; 1 a generated case did not get its intended verdict; 2 usage.\n\n"
      "example:\n  qconform generate --seed 7 --count 1000 --out /tmp/gen --version 21\n",
      RunGenerate},
+    {"types", "print the element-type table (--json: as data, for other languages' copies)",
+     "usage: qconform types [--json]\n\n"
+     "Prints one row per ONNX element type the oracle computes with: its data_type number,\n"
+     "name, width, kind, sign, exponent and mantissa bits, bias, infinities, NaN encoding and\n"
+     "largest finite value. --json writes the same as data (schema_version 1), with ONNX's\n"
+     "name for every data_type number; the Python kit, golden/verify_outputs.py and the ONNX\n"
+     "Runtime adapter keep copies of this table and are tested against it.\n",
+     RunTypes},
     {"version", "print qconform's version and the libraries it was built with",
      "usage: qconform version   (or qconform --version)\n\n"
      "Prints the qconform version, the operator versions the oracle knows, and the ONNX,\n"

@@ -28,6 +28,7 @@ int RunRun(const std::vector<std::string>& args);
 int RunBaseline(const std::vector<std::string>& args);
 int RunGenerate(const std::vector<std::string>& args);
 int RunVersion(const std::vector<std::string>& args);
+int RunTypes(const std::vector<std::string>& args);
 int RunDiffCommand(const std::vector<std::string>& args);
 
 }  // namespace qconform::tools

@@ -27,14 +27,8 @@ ort.env.logLevel = 'fatal';
 
 // ---- TensorProto, the few fields qconform's case files use --------------------------------
 
-// ONNX data_type numbers and the binding's names for the types it can carry. The others
-// (bfloat16, float8, float4, e8m0, int2/uint2) the binding cannot carry: the C++ side of the
-// adapter reports them as unsupported before a case is sent.
-const kTypeNames = {
-  1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64',
-  9: 'bool', 10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64', 21: 'uint4', 22: 'int4',
-};
-const kTypeNumbers = Object.fromEntries(Object.entries(kTypeNames).map(([k, v]) => [v, +k]));
+// ONNX data_type numbers and the binding's names for the types it can carry (types.js).
+const {kTypeNames, kTypeNumbers} = require('./types.js');
 const kArrays = {
   float32: Float32Array, uint8: Uint8Array, int8: Int8Array, uint16: Uint16Array,
   int16: Int16Array, int32: Int32Array, int64: BigInt64Array, bool: Uint8Array,

@@ -123,19 +123,22 @@ _TABLES = {}
 
 
 def decode(codes, data_type):
-    """Codes (uint32 array) of any type -> float64 values, exactly."""
+    """Codes (uint32 array; uint64 for 64-bit types) of any type -> float64 values: exactly,
+    but for 64-bit integers beyond 2^53, which float64 rounds."""
     t = TYPES[data_type]
-    codes = np.asarray(codes, dtype=np.uint32)
+    codes = np.asarray(codes, dtype=np.uint64 if t.bits == 64 else np.uint32)
     if t.kind in ("minifloat", "e8m0") and t.bits <= 8:
         if data_type not in _TABLES:
             _TABLES[data_type] = _decode_table(data_type)
         return _TABLES[data_type][codes]
     if data_type == BFLOAT16:
         return (codes.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
-    if t.kind == "float":
-        return codes.astype({16: np.uint16, 32: np.uint32, 64: np.uint64}[t.bits]).view(
-            t.numpy).astype(np.float64) if t.bits != 64 else codes.astype(np.float64)
+    if t.kind == "float":  # float16, float32, double: the bit patterns viewed as the type
+        view = {16: np.uint16, 32: np.uint32, 64: np.uint64}[t.bits]
+        return codes.astype(view).view(t.numpy).astype(np.float64)
     if t.signed:
+        if t.bits == 64:
+            return codes.view(np.int64).astype(np.float64)
         sign = np.int64(1) << (t.bits - 1)
         c = codes.astype(np.int64)
         return np.where(c & sign, c - (sign << 1), c).astype(np.float64)

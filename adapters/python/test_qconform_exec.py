@@ -42,6 +42,15 @@ class Decoders(unittest.TestCase):
         self.assertEqual(self.value(q.BFLOAT16, 0x3F80), 1)
         self.assertEqual(self.value(q.FLOAT16, 0x3C00), 1)
 
+    def test_sixty_four_bit_types(self):
+        # Codes wider than 32 bits keep their high bits: double, int64, uint64.
+        self.assertEqual(self.value(q.DOUBLE, 0x3FF8000000000000), 1.5)
+        self.assertEqual(self.value(q.DOUBLE, 0xC000000000000000), -2.0)
+        self.assertEqual(self.value(q.INT64, 0xFFFFFFFFFFFFFFFF), -1)
+        self.assertEqual(self.value(q.INT64, 0x8000000000000000), -2.0 ** 63)
+        self.assertEqual(self.value(q.UINT64, 0x8000000000000000), 2.0 ** 63)
+        self.assertEqual(self.value(q.UINT64, 0x100000001), 2.0 ** 32 + 1)
+
     def test_signed_sub_byte_integers(self):
         self.assertEqual(list(q.decode(np.arange(16), q.INT4)),
                          [0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1])

@@ -31,8 +31,10 @@ expect "explain with nothing observed needs an index" 2 "explain needs --index I
 expect "an --observed directory without output_0.pb is named" 2 "--observed none: no output_0.pb" -- \
   ./qconform explain bare --observed none
 mkdir empty
-expect "--outputs without output files is a usage error" 2 "no output_K.pb" -- \
-  ./qconform check "out/repro/$id" --outputs empty
+expect "an --outputs directory without output files is a refusal (as in golden/verify_outputs.py)" 1 \
+  "rejected-valid" -- ./qconform check "out/repro/$id" --outputs empty
+expect "a missing --outputs directory is a usage error" 2 "no such directory" -- \
+  ./qconform check "out/repro/$id" --outputs nowhere
 expect "--outputs judges one case only" 2 "judges one case" -- \
   ./qconform check out/repro "out/repro/$id" --outputs empty
 finish

@@ -71,7 +71,7 @@ TEST(ModelValidity, GeneratedCasesOfEveryOperatorSatisfyAStrictLoader) {
       batch.clear();
     }
   }
-  EXPECT_EQ(checked, 3000);
+  EXPECT_GE(checked, 2950);  // a draw that repeats a case's content is dropped (generators/batch.h)
   EXPECT_GT(invalid, 300);
 }
 
