@@ -4,6 +4,8 @@
 //   - an axis just outside [-r, r-1] that a kernel wrapping modulo r would compute with;
 // and the implementation-defined per-tensor scale with an out-of-range axis for QuantizeLinear.
 // Each is written for DequantizeLinear and QuantizeLinear across the versions that have it.
+// Then one case for each rule no other part of the catalogue breaks (suites/io/
+// rule_coverage_test.cc requires a golden case for every rule a case file can carry).
 #include "generators/catalogue_builder.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/registry/schema.h"
@@ -68,6 +70,42 @@ class RuleBoundaries : public CatalogueBuilder {
       }
     }
   }
+
+  // An attribute of the wrong kind: the schemas say INT.
+  static Case WithFloatAttribute(Case c, const std::string& name) {
+    Attribute a;
+    a.kind = Attribute::Kind::kFloat;
+    a.f = 1;
+    c.attributes[name] = a;
+    return c;
+  }
+
+  void Coverage() {
+    const Tensor x = MakeTensor(D::kFloat, {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+    const Tensor q = MakeTensor(D::kInt8, {2, 4}, {1, 2, 3, 4, -5, -6, -7, -8});
+    const Tensor s = MakeScalar(D::kFloat, 0.5);
+    const auto add = [&](const std::string& id, Case c, const std::string& rule,
+                         const std::string& why) {
+      c.id = id;
+      Add(std::move(c), "negative:" + rule, why, rule);
+    };
+    add("dq13-reject-float-axis",
+        WithFloatAttribute(MakeCase("DequantizeLinear", 13, {q, s}), "axis"), "dq.attr.type",
+        "\"axis - INT\"");
+    add("ql21-reject-float-block-size",
+        WithFloatAttribute(MakeCase("QuantizeLinear", 21, {x, s}), "block_size"), "ql.attr.type",
+        "\"block_size - INT\"");
+    add("ql21-reject-negative-block-size",
+        MakeCase("QuantizeLinear", 21, {x, MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
+                 {{"axis", 1}, {"block_size", -2}}),
+        "ql.blocked.block_size_negative", "\"The block size is a positive integer.\"");
+    add("ql21-reject-blocked-scale-rank",
+        MakeCase("QuantizeLinear", 21, {x, MakeTensor(D::kFloat, {2}, {1, 2})},
+                 {{"axis", 1}, {"block_size", 2}}),
+        "ql.blocked.rank", "docs/semantics.md#d6: a blocked y_scale has x's rank");
+    add("dynql11-reject-two-inputs", MakeCase("DynamicQuantizeLinear", 11, {x, s}),
+        "dynql.inputs.count", "\"Inputs: x (T1)\": exactly one");
+  }
 };
 
 }  // namespace
@@ -77,6 +115,7 @@ std::vector<GoldenCase> RuleBoundaryCatalogue() {
   for (const OpSchema& s : AllSchemas()) {
     if (s.kind() != OperatorKind::kDynamicQuantizeLinear) b.Rows(s);
   }
+  b.Coverage();
   return b.cases;
 }
 

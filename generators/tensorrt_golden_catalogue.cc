@@ -123,7 +123,16 @@ class TensorRtCatalogue : public CatalogueBuilder {
     Tensor x3 = MakeTensor(D::kFloat, {3}, {1, 2, 3});
     Tensor int4_scalar = MakeScalar(D::kInt4, 0);
     int4_scalar.is_initializer = true;
+    Tensor e8m0_scale = MakeScalar(D::kFloat8E8M0, 1);
+    e8m0_scale.is_initializer = true;
+    Tensor one_const = MakeScalar(D::kFloat, 1);
+    one_const.is_initializer = true;
+    const Tensor x_int32 = MakeTensor(D::kInt32, {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
     const Row rows[] = {
+        {"trt-reject-e8m0-scale", MakeCase("QuantizeLinear", 24, {x, e8m0_scale, i8i}, {}, "", ""),
+         "trt.scale.type"},
+        {"trt-reject-int32-x",
+         MakeCase("QuantizeLinear", 23, {x_int32, one_const, i8i}, {}, "", ""), "trt.type.float"},
         {"trt-reject-dynamic", MakeCase("DynamicQuantizeLinear", 11, {x}, {}, "", ""), "trt.op"},
         {"trt-reject-scale-input",
          MakeCase("QuantizeLinear", 21, {x, plain_scale, i8i}, {}, "", ""), "trt.scale.constant"},

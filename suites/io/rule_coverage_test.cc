@@ -1,0 +1,183 @@
+// Every rule of the catalogue (oracle/registry/rules.cc) has a golden case that breaks it (a
+// must-reject or implementation-defined case in golden/manifest.tsv) and a test: a case built
+// here (or in DequantizeLinear's rule table) that breaks it and nothing before it. A new rule
+// without both fails here, naming it. A rule a case file cannot carry is listed with the reason,
+// and the reason is checked.
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include "generators/golden_catalogue.h"
+#include "onnx_io/manifest.h"
+#include "onnx_io/tensor_proto.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/semantics/oracle.h"
+#include "suites/oracle/dequantize_rule_cases.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+
+Tensor Const(Tensor t) {
+  t.is_initializer = true;
+  return t;
+}
+
+Case WithAttribute(Case c, const std::string& name, Attribute a) {
+  c.attributes[name] = std::move(a);
+  return c;
+}
+
+Case Profiled(Case c) {
+  c.profile = "tensorrt";
+  return c;
+}
+
+// A case breaking each rule the DequantizeLinear table does not cover.
+std::map<std::string, std::function<Case()>> Witnesses() {
+  const Tensor x = MakeTensor(D::kFloat, {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+  const Tensor s = MakeScalar(D::kFloat, 0.5), s2 = MakeTensor(D::kFloat, {2}, {1, 2});
+  const Tensor s22 = MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4});
+  const Tensor negative{static_cast<int32_t>(D::kFloat), {2, -1}, Codes(32, 0), false};
+  Attribute float_attribute;
+  float_attribute.kind = Attribute::Kind::kFloat;
+  const auto ql = [](int64_t v, std::vector<std::optional<Tensor>> in,
+                     std::map<std::string, int64_t> a = {}) {
+    return MakeCase("QuantizeLinear", v, std::move(in), a);
+  };
+  const auto dyn = [](std::vector<std::optional<Tensor>> in,
+                      std::map<std::string, int64_t> a = {}) {
+    return MakeCase("DynamicQuantizeLinear", 11, std::move(in), a);
+  };
+  const Tensor one = Const(MakeScalar(D::kFloat, 1)), i8 = Const(MakeScalar(D::kInt8, 0));
+  // clang-format off
+  return {
+    {"ql.inputs.count", [=] { return ql(21, {x}); }},
+    {"ql.attr.undefined", [=] { return ql(13, {x, s}, {{"saturate", 1}}); }},
+    {"ql.attr.type", [=] { return WithAttribute(ql(21, {x, s}), "axis", float_attribute); }},
+    {"ql.type.x", [=] { return ql(21, {MakeScalar(D::kInt8, 1), s}); }},
+    {"ql.type.y_scale", [=] { return ql(13, {x, MakeScalar(D::kFloat16, 1)}); }},
+    {"ql.type.y_zero_point", [=] { return ql(19, {x, s, MakeScalar(D::kInt16, 1)}); }},
+    {"ql.output_dtype.type", [=] { return ql(21, {x, s}, {{"output_dtype", 1}}); }},
+    {"ql.output_dtype.zero_point", [=] { return ql(21, {x, s, MakeScalar(D::kUint8, 0)}, {{"output_dtype", 3}}); }},
+    {"ql.precision.type", [=] { return ql(23, {x, s}, {{"precision", 3}}); }},
+    {"ql.shape.zero_point", [=] { return ql(21, {x, s, MakeTensor(D::kUint8, {1, 1}, {0})}); }},
+    {"ql.scale.rank", [=] { return ql(10, {x, s2}); }},
+    {"ql.axis.range", [=] { return ql(13, {x, s2}, {{"axis", 2}}); }},
+    {"ql.per_tensor.axis_range", [=] { return ql(13, {x, s}, {{"axis", 5}}); }},
+    {"ql.per_axis.length", [=] { return ql(13, {x, s2}, {{"axis", 1}}); }},
+    {"ql.blocked.block_size_negative", [=] { return ql(21, {x, s22}, {{"block_size", -1}}); }},
+    {"ql.blocked.rank", [=] { return ql(21, {x, s2}, {{"block_size", 2}}); }},
+    {"ql.blocked.dims", [=] { return ql(21, {x, MakeTensor(D::kFloat, {1, 2}, {1, 2})}, {{"block_size", 2}}); }},
+    {"ql.blocked.block_size_range", [=] { return ql(21, {x, s22}, {{"block_size", 1}}); }},
+    {"ql.shape.negative_dim", [=] { return ql(21, {negative, s}); }},
+    {"ql.zero_point.float_nonzero", [=] { return ql(21, {x, s, MakeScalar(D::kFloat8E4M3FN, 1)}); }},
+    {"ql.nan.integer", [=] { return ql(21, {MakeTensor(D::kFloat, {1}, {NAN}), s, MakeScalar(D::kUint8, 0)}); }},
+    {"dynql.inputs.count", [=] { return dyn({x, s}); }},
+    {"dynql.attr.undefined", [=] { return dyn({x}, {{"axis", 0}}); }},
+    {"dynql.type.x", [=] { return dyn({MakeTensor(D::kFloat16, {2}, {1, 2})}); }},
+    {"dynql.shape.negative_dim", [=] { return dyn({negative}); }},
+    {"dynql.zero_scale", [=] { return dyn({MakeTensor(D::kFloat, {2}, {0, 0})}); }},
+    {"dynql.nonfinite", [=] { return dyn({MakeTensor(D::kFloat, {2}, {1, INFINITY})}); }},
+    {"dynql.empty", [=] { return dyn({MakeTensor(D::kFloat, {0}, {})}); }},
+    {"trt.op", [=] { return Profiled(dyn({x})); }},
+    {"trt.scale.constant", [=] { return Profiled(ql(21, {x, s, i8})); }},
+    {"trt.scale.positive", [=] { return Profiled(ql(21, {x, Const(MakeScalar(D::kFloat, -1)), i8})); }},
+    {"trt.scale.type", [=] { return Profiled(ql(24, {x, Const(MakeScalar(D::kFloat8E8M0, 1)), i8})); }},
+    {"trt.zero_point.nonzero", [=] { return Profiled(ql(21, {x, one, Const(MakeScalar(D::kInt8, 3))})); }},
+    {"trt.type.quantized", [=] { return Profiled(ql(21, {x, one, Const(MakeScalar(D::kUint8, 0))})); }},
+    {"trt.type.float", [=] { return Profiled(ql(23, {MakeTensor(D::kInt32, {2}, {1, 2}), one, i8})); }},
+    {"trt.scale.rank", [=] {
+       return Profiled(ql(21, {MakeTensor(D::kFloat, {1, 2, 2}, {1, 2, 3, 4}),
+                               Const(MakeTensor(D::kFloat, {1, 1, 2}, {1, 2})),
+                               Const(MakeTensor(D::kInt8, {1, 1, 2}, {0, 0}))},
+                          {{"axis", 1}, {"block_size", 2}}));
+     }},
+    {"trt.per_axis.constant", [=] { return Profiled(ql(21, {x, Const(MakeTensor(D::kFloat, {4}, {1, 2, 3, 4})), std::nullopt}, {{"axis", 1}, {"output_dtype", 3}})); }},
+    {"trt.blocked.type", [=] {
+       return Profiled(ql(21, {x, Const(s22), Const(MakeTensor(D::kInt8, {2, 2}, {0, 0, 0, 0}))},
+                          {{"axis", 1}, {"block_size", 2}}));
+     }},
+    {"trt.blocked.partial", [=] {
+       return Profiled(ql(21, {MakeTensor(D::kFloat, {2, 3}, {1, 2, 3, 4, 5, 6}), Const(s22),
+                               Const(MakeTensorFromCodes(D::kInt4, {2, 2}, {0, 0, 0, 0}))},
+                          {{"axis", 1}, {"block_size", 2}}));
+     }},
+    {"trt.x.scalar", [=] { return Profiled(ql(21, {MakeScalar(D::kFloat, 1), one, i8})); }},
+    {"trt.subbyte.odd", [=] {
+       return Profiled(ql(21, {MakeTensor(D::kFloat, {3}, {1, 2, 3}), one, Const(MakeScalar(D::kInt4, 0))}));
+     }},
+  };
+  // clang-format on
+}
+
+// Rules no case file can carry, and why: the reason is checked below.
+const std::map<std::string, std::string>& NotStorable() {
+  static const std::map<std::string, std::string> kRules = {
+      {"dq.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"ql.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"dynql.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"trt.volume", "2^31 elements are beyond the reader's bound (MaxTensorElements) and memory"},
+  };
+  return kRules;
+}
+
+// Every rule id that breaks in a case of the DequantizeLinear rule table or of Witnesses().
+std::set<std::string> TestedRules() {
+  std::set<std::string> out;
+  for (const auto& [rule, make] : Witnesses()) out.insert(rule);
+  for (const auto& table : {testing::AllRuleCases(), testing::ImplementationDefinedCases()}) {
+    for (const testing::RuleCase& rc : table) out.insert(rc.rule);
+  }
+  return out;
+}
+
+std::set<std::string> GoldenRules() {
+  std::set<std::string> out;
+  for (const GoldenCase& g : GoldenCatalogue()) {
+    const OracleResult r = RunOracle(g.c);
+    for (const Finding& f : r.findings) out.insert(std::string(f.rule->id));
+  }
+  return out;
+}
+
+TEST(RuleCoverage, EveryRuleHasAGoldenCaseAndATest) {
+  const std::set<std::string> golden = GoldenRules(), tested = TestedRules();
+  for (const Rule& rule : AllRules()) {
+    const std::string id(rule.id);
+    EXPECT_TRUE(golden.count(id) || NotStorable().count(id))
+        << id << ": no golden case breaks it (add one to generators/rule_boundary_catalogue.cc)";
+    EXPECT_TRUE(tested.count(id) || id == "trt.volume")
+        << id << ": no test breaks it (add a witness to suites/io/rule_coverage_test.cc)";
+  }
+}
+
+TEST(RuleCoverage, EachWitnessBreaksItsRuleFirst) {
+  for (const auto& [rule, make] : Witnesses()) {
+    const OracleResult r = RunOracle(make());
+    ASSERT_FALSE(r.findings.empty()) << rule << ": the witness breaks nothing";
+    const Finding* first = r.rejection() ? r.rejection() : &r.findings.front();
+    EXPECT_EQ(first->rule->id, rule) << first->message;
+  }
+}
+
+TEST(RuleCoverage, WhatCannotBeStoredIsRefusedWhenRead) {
+  onnx::TensorProto negative;
+  negative.set_data_type(1);
+  negative.add_dims(2);
+  negative.add_dims(-1);
+  EXPECT_THROW(TensorFromProto(negative, "negative"), CaseIoError);
+  onnx::TensorProto huge;
+  huge.set_data_type(1);
+  huge.add_dims(int64_t{1} << 31);
+  ASSERT_LT(MaxTensorElements(), int64_t{1} << 31);
+  EXPECT_THROW(TensorFromProto(huge, "huge"), CaseIoError);
+  for (const auto& [rule, why] : NotStorable()) EXPECT_NE(RuleById(rule).id, "") << why;
+}
+
+}  // namespace
+}  // namespace qconform
