@@ -138,6 +138,12 @@ std::vector<uint32_t> ExactCodes(const ElementType& t, const std::vector<Rationa
   return out;
 }
 
+std::vector<uint32_t> IntegerCodes(const ElementType& t, const std::vector<int64_t>& values) {
+  std::vector<uint32_t> out;
+  for (int64_t v : values) out.push_back(*Encode(t, Exact::Integer(v), Saturation::kSaturate));
+  return out;
+}
+
 std::vector<uint32_t> SeparatingScaleCodes(const ElementType& scale_type) {
   // Short significands (ties representable) first, then long ones (only near ties exist).
   static const double kScales[] = {0.75, 0.3125, 0.09375, 1.5 * 0.0546875, 3,  0.1,

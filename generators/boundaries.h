@@ -49,6 +49,9 @@ std::vector<Rational> SubnormalBoundaries(const ElementType& t);
 // Keeps the values `t` holds exactly, as codes (a value it cannot hold is dropped, never rounded).
 std::vector<uint32_t> ExactCodes(const ElementType& t, const std::vector<Rational>& values);
 
+// The codes of integers (saturated to t's range).
+std::vector<uint32_t> IntegerCodes(const ElementType& t, const std::vector<int64_t>& values);
+
 // Non-power-of-two scales of a scale type, each with an inexact reciprocal: some whose ties
 // t * s are representable in float32 (3 * 2^-k, 5 * 2^-k, ...), some not (0.1, 0.3, ...).
 std::vector<uint32_t> SeparatingScaleCodes(const ElementType& scale_type);

@@ -51,4 +51,11 @@ std::vector<uint32_t> FillByParameter(
   return out;
 }
 
+std::string CellFeatures(DataType x, DataType scale, DataType y, const CellLayout& layout,
+                         const std::string& boundary) {
+  return "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",output:" + TypeName(y) +
+         ",granularity:" + std::string(GranularityName(layout.granularity)) +
+         ",boundary:" + boundary;
+}
+
 }  // namespace qconform

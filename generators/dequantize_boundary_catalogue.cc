@@ -81,12 +81,6 @@ std::vector<int64_t> ExtremeValues(const ElementType& x) {
   return out;
 }
 
-std::vector<uint32_t> IntegerCodes(const ElementType& t, const std::vector<int64_t>& values) {
-  std::vector<uint32_t> out;
-  for (int64_t v : values) out.push_back(*Encode(t, Exact::Integer(v), Saturation::kSaturate));
-  return out;
-}
-
 class DequantizeBoundaries : public CatalogueBuilder {
  public:
   void Cells(const OpSchema& s) {
@@ -151,9 +145,7 @@ class DequantizeBoundaries : public CatalogueBuilder {
                   MakeTensorFromCodes(scale, layout.scale_shape, scales),
                   MakeTensorFromCodes(x, layout.scale_shape, zps)},
                  attributes, std::string(s.domain), id),
-        "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",output:" + TypeName(y) +
-            ",granularity:" + std::string(GranularityName(layout.granularity)) +
-            ",boundary:" + what,
+        CellFeatures(x, scale, y, layout, what),
         e8m0 ? "docs/semantics.md#d19: e8m0 scales at both ends and NaN"
              : "docs/semantics.md#d1: overflow to infinity, subnormal results, one rounding");
   }

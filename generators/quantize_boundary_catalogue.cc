@@ -83,12 +83,6 @@ std::vector<Rational> FloatGridTies(const ElementType& y) {
   return out;
 }
 
-std::vector<uint32_t> Codes(const ElementType& t, const std::vector<int64_t>& values) {
-  std::vector<uint32_t> out;
-  for (int64_t v : values) out.push_back(*Encode(t, Exact::Integer(v), Saturation::kSaturate));
-  return out;
-}
-
 class QuantizeBoundaries : public CatalogueBuilder {
  public:
   void Cells(const OpSchema& s) {
@@ -119,10 +113,7 @@ class QuantizeBoundaries : public CatalogueBuilder {
                   MakeTensorFromCodes(scale, layout.scale_shape, scales),
                   MakeTensorFromCodes(y, layout.scale_shape, zps)},
                  attributes, "", id),
-        "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",output:" + TypeName(y) +
-            ",granularity:" + std::string(GranularityName(layout.granularity)) +
-            ",boundary:" + what,
-        decision);
+        CellFeatures(x, scale, y, layout, what), decision);
   }
 
   // Per parameter: a separating scale and (integer y) an odd zero point.
@@ -140,7 +131,7 @@ class QuantizeBoundaries : public CatalogueBuilder {
     p.zp_values = yt.is_integer()
                       ? OddZeroPoints(yt, layout.parameters())
                       : std::vector<int64_t>(static_cast<size_t>(layout.parameters()), 0);
-    p.zps = Codes(yt, p.zp_values);
+    p.zps = IntegerCodes(yt, p.zp_values);
     return p;
   }
 
@@ -224,8 +215,8 @@ class QuantizeBoundaries : public CatalogueBuilder {
       std::string tail = "pt";
       if (saturate >= 0) a["saturate"] = saturate, tail += "-sat" + std::to_string(saturate);
       AddCell(
-          Id(s, "extremes", x, y, tail), s, x, scale, y, pt, codes, {s_code}, Codes(yt, {zp}), a,
-          "extremes",
+          Id(s, "extremes", x, y, tail), s, x, scale, y, pt, codes, {s_code},
+          IntegerCodes(yt, {zp}), a, "extremes",
           "docs/semantics.md#d15-17: the last finite code, the tie above it, the region past it");
     }
   }

@@ -18,24 +18,16 @@ import subprocess
 import sys
 import tempfile
 
-# ---- TensorProto, written by hand (dims 1, data_type 2, float_data 4, int32_data 5, name 8,
-# raw_data 9): the corruptions need exact control of every field.
-
-
-def varint(v):
-    out = bytearray()
-    v &= (1 << 64) - 1
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
+# ---- TensorProto, written field by field (dims 1, data_type 2, float_data 4, name 8, raw_data 9)
+# with the Python kit's wire-format helpers: the corruptions need exact control of every field.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "adapters", "python"))
+from qconform_exec import _fields, _key, _put_varint  # noqa: E402
 
 
 def field(number, wire, payload):
-    key = varint((number << 3) | wire)
-    return key + (varint(payload) if wire == 0 else varint(len(payload)) + payload)
+    return _key(number, wire) + (_put_varint(payload) if wire == 0
+                                 else _put_varint(len(payload)) + payload)
 
 
 def tensor(data_type, dims, raw=None, floats=None, name="y"):
@@ -50,15 +42,8 @@ def tensor(data_type, dims, raw=None, floats=None, name="y"):
 
 def parse(buf):
     """(data_type, dims, raw, name) of a TensorProto written with raw_data."""
-    i, dims, data_type, raw, name = 0, [], 0, b"", "y"
-    while i < len(buf):
-        key, i = read_varint(buf, i)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, i = read_varint(buf, i)
-        else:
-            n, i = read_varint(buf, i)
-            value, i = buf[i:i + n], i + n
+    dims, data_type, raw, name = [], 0, b"", "y"
+    for number, _, value in _fields(buf):
         if number == 1:
             dims.append(value)
         elif number == 2:
@@ -68,17 +53,6 @@ def parse(buf):
         elif number == 9:
             raw = value
     return data_type, dims, raw, name
-
-
-def read_varint(buf, i):
-    shift = value = 0
-    while True:
-        b = buf[i]
-        i += 1
-        value |= (b & 0x7F) << shift
-        shift += 7
-        if not b & 0x80:
-            return value, i
 
 
 # ---- The corruptions: each takes the case's data set and an output directory holding the
