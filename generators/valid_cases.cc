@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
+#include <stdexcept>
 
 #include "generators/layout.h"
 #include "generators/tensor_generator.h"
@@ -135,14 +135,18 @@ Case GenerateDynamicQuantize(Choices& ch, const GeneratorLimits& limits) {
 }
 
 Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits) {
-  // The generator of each kind of operator (the registry's OperatorKind), in kind order.
-  using Generate = Case (*)(Choices&, const OpSchema&, const GeneratorLimits&);
-  static constexpr Generate kByKind[] = {GenerateValidDequantize, GenerateValidQuantize,
-                                         [](Choices& c, const OpSchema&, const GeneratorLimits& l) {
-                                           return GenerateDynamicQuantize(c, l);
-                                         }};
-  static_assert(std::size(kByKind) == kOperatorKinds);
-  Case c = kByKind[static_cast<size_t>(schema.kind())](ch, schema, limits);
+  // The generator of each kind of operator (the registry's OperatorKind).
+  Case c = [&] {
+    switch (schema.kind()) {
+      case OperatorKind::kDequantizeLinear:
+        return GenerateValidDequantize(ch, schema, limits);
+      case OperatorKind::kQuantizeLinear:
+        return GenerateValidQuantize(ch, schema, limits);
+      case OperatorKind::kDynamicQuantizeLinear:
+        return GenerateDynamicQuantize(ch, limits);
+    }
+    throw std::logic_error("no generator for " + schema.label());
+  }();
   for (const GeneratorBranch& b : limits.extra_branches) {
     if (ch.Fork("branch:" + b.name)->Chance(b.percent))
       b.apply(*ch.Fork("apply:" + b.name), schema, c);

@@ -127,10 +127,18 @@ void ExplainFindingsOnly(const Case&, const OracleResult& result, int64_t index,
   if (observed) std::printf("  backend      -> %s\n", Show(t, *observed).c_str());
 }
 
-// The explainer of each kind of operator (the registry's OperatorKind), in kind order.
-using Explainer = void (*)(const Case&, const OracleResult&, int64_t, const Observed&);
-constexpr Explainer kExplainByKind[] = {ExplainDequantize, ExplainQuantize, ExplainFindingsOnly};
-static_assert(std::size(kExplainByKind) == kOperatorKinds);
+// The explainer of each kind of operator (the registry's OperatorKind).
+void ExplainKind(OperatorKind kind, const Case& c, const OracleResult& result, int64_t index,
+                 const Observed& observed) {
+  switch (kind) {
+    case OperatorKind::kDequantizeLinear:
+      return ExplainDequantize(c, result, index, observed);
+    case OperatorKind::kQuantizeLinear:
+      return ExplainQuantize(c, result, index, observed);
+    case OperatorKind::kDynamicQuantizeLinear:
+      return ExplainFindingsOnly(c, result, index, observed);
+  }
+}
 
 }  // namespace
 
@@ -201,7 +209,7 @@ int RunExplain(const std::vector<std::string>& argv) {
     code = observed->codes[static_cast<size_t>(index)];
   }
   std::printf("case %s: ", c.id.c_str());
-  kExplainByKind[static_cast<size_t>(result.op->kind)](c, result, index, code);
+  ExplainKind(result.op->kind, c, result, index, code);
   for (const Finding& f : result.findings) {
     std::printf("note: implementation-defined %s: %s\n", std::string(f.rule->id).c_str(),
                 f.message.c_str());

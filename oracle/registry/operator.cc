@@ -74,6 +74,18 @@ const std::vector<Operator> kOperators = {
 
 }  // namespace
 
+std::string_view OperatorKindName(OperatorKind kind) {
+  switch (kind) {
+    case OperatorKind::kDequantizeLinear:
+      return "DequantizeLinear";
+    case OperatorKind::kQuantizeLinear:
+      return "QuantizeLinear";
+    case OperatorKind::kDynamicQuantizeLinear:
+      return "DynamicQuantizeLinear";
+  }
+  return "?";
+}
+
 std::string Operator::label() const {
   return domain.empty() ? std::string(op_type) : std::string(domain) + "." + std::string(op_type);
 }

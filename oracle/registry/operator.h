@@ -15,8 +15,17 @@
 
 namespace qconform {
 
+// One kind per operator the oracle computes (several registry rows may share one: ONNX's and
+// com.microsoft's DequantizeLinear). Each layer dispatches on it with a `switch` that has no
+// default: a kind without its case in some layer is a -Wswitch error in qconform's builds
+// (warnings are errors there), and RegistryTest.EveryKindHasARowAndAnEntryInEveryLayer fails
+// for a kind missing from kAllOperatorKinds or from the registry's rows.
 enum class OperatorKind { kDequantizeLinear, kQuantizeLinear, kDynamicQuantizeLinear };
-constexpr size_t kOperatorKinds = 3;
+inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLinear,
+                                                     OperatorKind::kQuantizeLinear,
+                                                     OperatorKind::kDynamicQuantizeLinear};
+// "DequantizeLinear": the kind's name (a switch, so a new kind needs its case here too).
+std::string_view OperatorKindName(OperatorKind kind);
 
 // What an output is declared as in a model: its name, element type and shape.
 struct OutputSpec {

@@ -1,7 +1,6 @@
 #include "oracle/semantics/oracle.h"
 
 #include <algorithm>
-#include <iterator>
 #include <memory>
 
 #include "oracle/semantics/dynamic_quantize.h"
@@ -61,10 +60,18 @@ OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOpt
   return r;
 }
 
-// The oracle's entry point per kind of operator (the registry's OperatorKind), in kind order.
-using RunFunction = OracleResult (*)(const Case&, const OpSchema&, const EvaluateOptions&);
-constexpr RunFunction kRunByKind[] = {RunDequantize, RunQuantize, RunDynamic};
-static_assert(std::size(kRunByKind) == kOperatorKinds);
+// The oracle's entry point per kind of operator (the registry's OperatorKind).
+OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
+  switch (schema.kind()) {
+    case OperatorKind::kDequantizeLinear:
+      return RunDequantize(c, schema, options);
+    case OperatorKind::kQuantizeLinear:
+      return RunQuantize(c, schema, options);
+    case OperatorKind::kDynamicQuantizeLinear:
+      return RunDynamic(c, schema, options);
+  }
+  throw OracleError("case " + c.id + ": no oracle for " + schema.label());
+}
 
 struct DomainOpset {
   std::string_view domain;
@@ -137,7 +144,7 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
                           c.op_type + " does not exist at opset " + std::to_string(c.opset)});
     return r;
   }
-  OracleResult r = kRunByKind[static_cast<size_t>(op->kind)](c, *schema, options);
+  OracleResult r = RunKind(c, *schema, options);
   r.op = op;
   r.schema = schema;
   return r;

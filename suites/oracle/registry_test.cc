@@ -9,6 +9,7 @@
 #include "oracle/core/case_builder.h"
 #include "oracle/registry/schema.h"
 #include "oracle/registry/strategy.h"
+#include "oracle/semantics/oracle.h"
 
 namespace qconform {
 namespace {
@@ -66,6 +67,31 @@ TEST(Registry, OneOutputTypeRulePerOperator) {
   EXPECT_EQ(out[0].shape, std::vector<int64_t>{2});
   EXPECT_EQ(out[1].data_type, int32_t(D::kFloat));
   EXPECT_THROW(OperatorOf(MakeCase("Relu", 14, {xf}, {})), std::invalid_argument);
+}
+
+// A new OperatorKind must be listed, have a registry row and schema rows, and reach the oracle.
+// (Each layer's dispatch is a switch without a default: a missing case is a -Wswitch error.)
+TEST(Registry, EveryKindHasARowAndAnEntryInEveryLayer) {
+  // Enumerators are numbered from 0; OperatorKindName names each (its switch has every case).
+  size_t named = 0;
+  while (OperatorKindName(static_cast<OperatorKind>(named)) != "?") ++named;
+  EXPECT_EQ(named, std::size(kAllOperatorKinds)) << "a kind missing from kAllOperatorKinds";
+  for (OperatorKind kind : kAllOperatorKinds) {
+    const std::string name(OperatorKindName(kind));
+    EXPECT_TRUE(std::any_of(AllOperators().begin(), AllOperators().end(),
+                            [&](const Operator& o) { return o.kind == kind; }))
+        << name << " has no registry row";
+    const std::vector<const OpSchema*> schemas = SchemasOf(kind);
+    ASSERT_FALSE(schemas.empty()) << name << " has no schema row";
+    for (const OpSchema* s : schemas) {
+      // A node without inputs reaches the kind's validation (which names the missing inputs).
+      const std::map<std::string, int64_t> no_attributes;
+      const OracleResult r = RunOracle(MakeCase(std::string(s->op_type), s->since_version, {},
+                                                no_attributes, std::string(s->domain)));
+      EXPECT_TRUE(r.must_reject()) << s->label();
+      EXPECT_EQ(r.schema, s) << s->label();
+    }
+  }
 }
 
 TEST(Registry, StrategyNamesRoundTrip) {
