@@ -65,10 +65,8 @@ std::vector<GeneratedCase> GenerateBatch(const BatchOptions& options) {
   for (int n = 0; n < options.count; ++n) {
     PrngChoices ch(StreamSeed(options.seed, "draw " + std::to_string(n)));
     const OpSchema& s = *schemas[PickByName(ch, "schema:", labels)];
-    // DynamicQuantizeLinear has no invalid generator: its few rules are golden cases.
-    const bool dynamic = s.kind() == OperatorKind::kDynamicQuantizeLinear;
     GeneratedCase g;
-    if (!dynamic && ch.Fork("invalid")->Chance(options.invalid_percent)) {
+    if (GeneratesInvalid(s) && ch.Fork("invalid")->Chance(options.invalid_percent)) {
       g = GenerateInvalid(*ch.Fork("invalid case"), s, options.limits, options.extra_mutations);
     } else if (options.profile.empty()) {
       g.c = GenerateValid(*ch.Fork("valid case"), s, options.limits);

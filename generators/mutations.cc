@@ -11,6 +11,11 @@ namespace qconform {
 namespace {
 
 using D = DataType;
+// The operators each mutation opts in to (a new operator has none until its rows list it).
+const std::vector<OperatorKind> kDq = {OperatorKind::kDequantizeLinear};
+const std::vector<OperatorKind> kQl = {OperatorKind::kQuantizeLinear};
+const std::vector<OperatorKind> kLinear = {OperatorKind::kDequantizeLinear,
+                                           OperatorKind::kQuantizeLinear};
 
 // The data_type numbers of the types, then 99, a number ONNX does not define.
 std::vector<int64_t> Numbers(std::initializer_list<DataType> types) {
@@ -62,12 +67,11 @@ void Reshape(Choices& ch, Case& c, std::vector<int64_t> shape) {
 
 const std::vector<Mutation>& Mutations() {
   static const std::vector<Mutation> kMutations = {
-      {"op.not_in_opset", std::nullopt,
-       [](const OpSchema& s, const Case&) { return s.domain.empty(); },
+      {"op.not_in_opset", kLinear, [](const OpSchema& s, const Case&) { return s.domain.empty(); },
        [](Choices& ch, const OpSchema&, Case& c) {
          c.opset = 1 + static_cast<int64_t>(ch.Below(9));
        }},
-      {"inputs.count", std::nullopt, [](const OpSchema&, const Case&) { return true; },
+      {"inputs.count", kLinear, [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema&, Case& c) {
          if (ch.Chance(50)) {
            c.inputs[1] = std::nullopt;  // x_scale missing
@@ -76,7 +80,7 @@ const std::vector<Mutation>& Mutations() {
            c.inputs.push_back(*c.input(0));  // a fourth input
          }
        }},
-      {"attr.undefined", std::nullopt, [](const OpSchema&, const Case&) { return true; },
+      {"attr.undefined", kLinear, [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema& s, Case& c) {
          std::vector<std::string> undefined = {"zero_point"};  // no version has it
          for (const char* name : {"axis", "saturate", "block_size", "output_dtype", "precision"}) {
@@ -84,8 +88,7 @@ const std::vector<Mutation>& Mutations() {
          }
          c.attributes[ch.Pick(undefined)] = Attribute::Int(0);
        }},
-      {"attr.type", std::nullopt,
-       [](const OpSchema& s, const Case&) { return !s.attributes.empty(); },
+      {"attr.type", kLinear, [](const OpSchema& s, const Case&) { return !s.attributes.empty(); },
        [](Choices& ch, const OpSchema& s, Case& c) {
          const std::string name(s.attributes[ch.Below(s.attributes.size())].name);
          Attribute a;
@@ -93,25 +96,24 @@ const std::vector<Mutation>& Mutations() {
          a.f = 1.0;
          c.attributes[name] = a;
        }},
-      {"type.x", OperatorKind::kDequantizeLinear,
+      {"type.x", kDq,
        [](const OpSchema& s, const Case&) { return !TypesOutside(s.x_types).empty(); },
        [](Choices& ch, const OpSchema& s, Case& c) {
          c.inputs[0] = InputTensor(ch, ch.Pick(TypesOutside(s.x_types)), c.input(0)->shape);
          if (c.inputs.size() > 2) c.inputs.resize(2);  // its zero point would break another rule
        }},
-      {"type.x_scale", OperatorKind::kDequantizeLinear,
+      {"type.x_scale", kDq,
        [](const OpSchema& s, const Case&) { return !TypesOutside(s.scale_types).empty(); },
        [](Choices& ch, const OpSchema& s, Case& c) {
          c.inputs[1] = ScaleTensor(ch, ch.Pick(TypesOutside(s.scale_types)), c.input(1)->shape);
        }},
-      {"type.x_zero_point", OperatorKind::kDequantizeLinear,
-       [](const OpSchema&, const Case&) { return true; },
+      {"type.x_zero_point", kDq, [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema&, Case& c) {
          std::vector<DataType> others = TypesOutside({TypeOf(*c.input(0))});
          while (c.inputs.size() < 3) c.inputs.push_back(std::nullopt);
          c.inputs[2] = InputTensor(ch, ch.Pick(others), c.input(1)->shape);
        }},
-      {"output_dtype.type", OperatorKind::kDequantizeLinear,
+      {"output_dtype.type", kDq,
        [](const OpSchema& s, const Case&) { return s.attribute("output_dtype") != nullptr; },
        [](Choices& ch, const OpSchema& s, Case& c) {
          std::vector<int64_t> bad =
@@ -119,7 +121,7 @@ const std::vector<Mutation>& Mutations() {
          for (DataType t : TypesOutside(s.output_types)) bad.push_back(static_cast<int64_t>(t));
          c.attributes["output_dtype"] = Attribute::Int(ch.Pick(bad));
        }},
-      {"output_dtype.required", OperatorKind::kDequantizeLinear,
+      {"output_dtype.required", kDq,
        [](const OpSchema& s, const Case&) {
          return s.attribute("output_dtype") != nullptr &&
                 std::any_of(s.scale_types.begin(), s.scale_types.end(),
@@ -133,7 +135,7 @@ const std::vector<Mutation>& Mutations() {
          c.inputs[1] = ScaleTensor(ch, ch.Pick(no_output), c.input(1)->shape);
          c.attributes.erase("output_dtype");
        }},
-      {"shape.zero_point", std::nullopt, [](const OpSchema&, const Case&) { return true; },
+      {"shape.zero_point", kLinear, [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema&, Case& c) {
          std::vector<int64_t> shape = c.input(1)->shape;
          shape.push_back(1);  // the same elements, another shape
@@ -142,7 +144,7 @@ const std::vector<Mutation>& Mutations() {
          while (c.inputs.size() < 3) c.inputs.push_back(std::nullopt);
          c.inputs[2] = ZeroPointTensor(ch, ZeroPointType(c), shape);
        }},
-      {"scale.rank", std::nullopt,
+      {"scale.rank", kLinear,
        [](const OpSchema& s, const Case& c) {
          return !s.axis_presence_selects_granularity && !c.input(0)->shape.empty() &&
                 (s.granularities.size() == 1 || !IsBlocked(c));
@@ -156,7 +158,7 @@ const std::vector<Mutation>& Mutations() {
          c.attributes.erase("block_size");
          Reshape(ch, c, shape);
        }},
-      {"axis.range", std::nullopt,
+      {"axis.range", kLinear,
        [](const OpSchema& s, const Case& c) { return s.attribute("axis") && AxisMatters(c); },
        [](Choices& ch, const OpSchema&, Case& c) {
          const auto rank = static_cast<int64_t>(c.input(0)->shape.size());
@@ -164,24 +166,24 @@ const std::vector<Mutation>& Mutations() {
              Attribute::Int(ch.Chance(50) ? -rank - 1 - static_cast<int64_t>(ch.Below(2))
                                           : rank + static_cast<int64_t>(ch.Below(2)));
        }},
-      {"per_axis.length", std::nullopt,
+      {"per_axis.length", kLinear,
        [](const OpSchema&, const Case& c) { return !IsBlocked(c) && AxisMatters(c); },
        [](Choices& ch, const OpSchema&, Case& c) {
          const int64_t d = c.input(0)->shape[AxisOf(c)];
          Reshape(ch, c, {d == 0 ? 2 : d + 1});
        }},
-      {"blocked.block_size_negative", std::nullopt,
+      {"blocked.block_size_negative", kLinear,
        [](const OpSchema& s, const Case&) { return s.attribute("block_size") != nullptr; },
        [](Choices& ch, const OpSchema&, Case& c) {
          c.attributes["block_size"] = Attribute::Int(-1 - static_cast<int64_t>(ch.Below(3)));
        }},
-      {"blocked.rank", std::nullopt, [](const OpSchema&, const Case& c) { return IsBlocked(c); },
+      {"blocked.rank", kLinear, [](const OpSchema&, const Case& c) { return IsBlocked(c); },
        [](Choices& ch, const OpSchema&, Case& c) {
          std::vector<int64_t> shape = c.input(1)->shape;
          shape.push_back(1);
          Reshape(ch, c, shape);
        }},
-      {"blocked.dims", std::nullopt,
+      {"blocked.dims", kLinear,
        [](const OpSchema&, const Case& c) { return IsBlocked(c) && c.input(0)->shape.size() >= 2; },
        [](Choices& ch, const OpSchema&, Case& c) {
          const int axis = AxisOf(c);
@@ -191,20 +193,20 @@ const std::vector<Mutation>& Mutations() {
          shape[d] += 1;
          Reshape(ch, c, shape);
        }},
-      {"blocked.block_size_range", std::nullopt,
+      {"blocked.block_size_range", kLinear,
        [](const OpSchema&, const Case& c) { return IsBlocked(c); },
        [](Choices& ch, const OpSchema&, Case& c) {
          std::vector<int64_t> shape = c.input(1)->shape;
          shape[AxisOf(c)] += 1 + static_cast<int64_t>(ch.Below(2));  // one block too many
          Reshape(ch, c, shape);
        }},
-      {"ms.axis_absent_not_scalar", OperatorKind::kDequantizeLinear,
+      {"ms.axis_absent_not_scalar", kDq,
        [](const OpSchema& s, const Case&) { return s.axis_presence_selects_granularity; },
        [](Choices& ch, const OpSchema&, Case& c) {
          c.attributes.erase("axis");
          Reshape(ch, c, {2 + static_cast<int64_t>(ch.Below(3))});
        }},
-      {"ms.axis_present_not_1d", OperatorKind::kDequantizeLinear,
+      {"ms.axis_present_not_1d", kDq,
        [](const OpSchema& s, const Case& c) {
          return s.axis_presence_selects_granularity && !c.input(0)->shape.empty();
        },
@@ -213,29 +215,27 @@ const std::vector<Mutation>& Mutations() {
          Reshape(ch, c, {});
        }},
       // QuantizeLinear's type rules.
-      {"type.x", OperatorKind::kQuantizeLinear, [](const OpSchema&, const Case&) { return true; },
+      {"type.x", kQl, [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema& s, Case& c) {
          c.inputs[0] = InputTensor(ch, ch.Pick(TypesOutside(s.x_types)), c.input(0)->shape);
        }},
-      {"type.y_scale", OperatorKind::kQuantizeLinear,
-       [](const OpSchema&, const Case&) { return true; },
+      {"type.y_scale", kQl, [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema& s, Case& c) {
          c.inputs[1] = ScaleTensor(ch, ch.Pick(TypesOutside(s.scale_types)), c.input(1)->shape);
        }},
-      {"type.y_zero_point", OperatorKind::kQuantizeLinear,
-       [](const OpSchema&, const Case&) { return true; },
+      {"type.y_zero_point", kQl, [](const OpSchema&, const Case&) { return true; },
        [](Choices& ch, const OpSchema& s, Case& c) {
          while (c.inputs.size() < 3) c.inputs.push_back(std::nullopt);
          c.inputs[2] = InputTensor(ch, ch.Pick(TypesOutside(s.output_types)), c.input(1)->shape);
        }},
-      {"output_dtype.type", OperatorKind::kQuantizeLinear,
+      {"output_dtype.type", kQl,
        [](const OpSchema& s, const Case&) { return s.attribute("output_dtype") != nullptr; },
        [](Choices& ch, const OpSchema& s, Case& c) {
          std::vector<int64_t> bad = Numbers({D::kFloat, D::kFloat16, D::kBfloat16, D::kDouble});
          for (DataType t : TypesOutside(s.output_types)) bad.push_back(static_cast<int64_t>(t));
          c.attributes["output_dtype"] = Attribute::Int(ch.Pick(bad));
        }},
-      {"precision.type", OperatorKind::kQuantizeLinear,
+      {"precision.type", kQl,
        [](const OpSchema& s, const Case&) { return !s.precision_types.empty(); },
        [](Choices& ch, const OpSchema& s, Case& c) {
          std::vector<int64_t> bad = Numbers({D::kInt8, D::kInt32, D::kDouble});
@@ -247,7 +247,7 @@ const std::vector<Mutation>& Mutations() {
 }
 
 bool MutationFits(const Mutation& m, const OpSchema& s) {
-  return m.op ? *m.op == s.kind() : s.kind() != OperatorKind::kDynamicQuantizeLinear;
+  return std::find(m.ops.begin(), m.ops.end(), s.kind()) != m.ops.end();
 }
 
 std::string RuleIdOf(const Mutation& m, const OpSchema& s) {
@@ -256,6 +256,11 @@ std::string RuleIdOf(const Mutation& m, const OpSchema& s) {
 }
 
 }  // namespace
+
+bool GeneratesInvalid(const OpSchema& schema) {
+  return std::any_of(Mutations().begin(), Mutations().end(),
+                     [&](const Mutation& m) { return MutationFits(m, schema); });
+}
 
 GeneratedCase GenerateInvalid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits,
                               std::span<const Mutation> extra) {

@@ -20,14 +20,18 @@ struct GeneratedCase {
 };
 
 // One way to break one rule: whether it applies to a valid case, and how. `rule` is the
-// rule's name after the operator's rule prefix ("dq." or "ql."), or a whole id ("op...."); `op`
-// limits the mutation to one kind of operator (nullopt: both linear operators).
+// rule's name after the operator's rule prefix ("dq." or "ql."), or a whole id ("op...."); `ops`
+// are the kinds of operator it opts in to.
 struct Mutation {
   std::string rule;
-  std::optional<OperatorKind> op;
+  std::vector<OperatorKind> ops;
   std::function<bool(const OpSchema&, const Case&)> applies;
   std::function<void(Choices&, const OpSchema&, Case&)> apply;
 };
+
+// Whether some mutation opts in to the schema's operator (else it has no generated invalid
+// cases: its rules are golden cases only, as DynamicQuantizeLinear's are).
+bool GeneratesInvalid(const OpSchema& schema);
 
 // A valid case (from its own stream) with one mutation applied: the applicable mutation chosen
 // by name (PickByName), so that a new mutation kind moves only the cases it wins. `extra` adds

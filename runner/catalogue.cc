@@ -16,12 +16,16 @@ bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter
 }
 
 std::vector<GeneratedCase> GeneratedBatches(const BatchOptions& batch) {
-  std::vector<GeneratedCase> cases = GenerateBatch(batch);
-  if (!batch.schemas.empty()) return cases;
-  BatchOptions quantize = batch;
-  quantize.schemas = SchemasOf(OperatorKind::kQuantizeLinear);
-  quantize.count = batch.count / 2;
-  for (GeneratedCase& g : GenerateBatch(quantize)) cases.push_back(std::move(g));
+  if (!batch.schemas.empty()) return GenerateBatch(batch);
+  std::vector<GeneratedCase> cases;
+  for (OperatorKind kind : kAllOperatorKinds) {  // each kind's share of the count (its rows')
+    const double share = GeneratedShare(kind);
+    if (share <= 0) continue;
+    BatchOptions part = batch;
+    part.schemas = SchemasOf(kind);
+    part.count = static_cast<int>(batch.count * share);
+    for (GeneratedCase& g : GenerateBatch(part)) cases.push_back(std::move(g));
+  }
   return cases;
 }
 

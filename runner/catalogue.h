@@ -16,9 +16,10 @@ namespace qconform::tools {
 constexpr int kDefaultGeneratedCount = 300;
 constexpr uint64_t kDefaultGeneratedSeed = 20261122;
 
-// The generated batches of a run: `batch` (DequantizeLinear unless it names schemas), and when
-// it names none, half as many QuantizeLinear cases from the same seed. `qconform run` and the
-// conformance suites use the same, so they share one baseline.
+// The generated batches of a run: `batch` over its schemas when it names some; else, from the
+// same seed, each operator kind's share of batch.count (Operator::generated_share:
+// DequantizeLinear all of it, QuantizeLinear half). `qconform run` and the conformance suites use
+// the same, so they share one baseline.
 std::vector<GeneratedCase> GeneratedBatches(const BatchOptions& batch);
 
 // A case and what the catalogue says about it.

@@ -57,13 +57,14 @@ int32_t NoZeroPoint(const Case&) {
 using K = OperatorKind;
 // clang-format off
 const std::vector<Operator> kOperators = {
-  // kind, domain, op_type, id prefix, rule prefix, inputs, outputs, quantizes, outputs rule, zero point type
+  // kind, domain, op_type, id prefix, rule prefix, inputs, outputs, quantizes, outputs rule, zero point type,
+  // function body, share of a run's generated cases
   {K::kDequantizeLinear, "", "DequantizeLinear", "dq", "dq", {"x", "x_scale", "x_zero_point"}, {"y"},
-   false, DequantizeOutputs, DequantizeZeroPointType},
+   false, DequantizeOutputs, DequantizeZeroPointType, {}, 1.0},
   {K::kDequantizeLinear, "com.microsoft", "DequantizeLinear", "msdq", "dq",
-   {"x", "x_scale", "x_zero_point"}, {"y"}, false, DequantizeOutputs, DequantizeZeroPointType},
+   {"x", "x_scale", "x_zero_point"}, {"y"}, false, DequantizeOutputs, DequantizeZeroPointType, {}, 1.0},
   {K::kQuantizeLinear, "", "QuantizeLinear", "ql", "ql", {"x", "y_scale", "y_zero_point"}, {"y"},
-   true, QuantizeOutputs, QuantizeYType},
+   true, QuantizeOutputs, QuantizeYType, {}, 0.5},
   {K::kDynamicQuantizeLinear, "", "DynamicQuantizeLinear", "dynql", "dynql", {"x"},
    {"y", "y_scale", "y_zero_point"}, true, DynamicQuantizeOutputs, NoZeroPoint,
    // ONNX's function body of DynamicQuantizeLinear-11 (onnx/defs/quantization/defs.cc).
@@ -135,6 +136,14 @@ const Operator* FindFunctionBody(const std::vector<std::string>& op_types) {
     }
   }
   return nullptr;
+}
+
+double GeneratedShare(OperatorKind kind) {
+  double share = 0;
+  for (const Operator& o : kOperators) {
+    if (o.kind == kind) share = std::max(share, o.generated_share);
+  }
+  return share;
 }
 
 int32_t DeclaredOutputType(const Case& c, size_t k) {

@@ -54,6 +54,9 @@ struct Operator {
   // node, so that a model holding the expanded body reads as the operator (ONNX's `_expanded`
   // node tests). Empty otherwise.
   std::vector<std::string_view> function_body = {};
+  // The share of a run's generated cases (`qconform run --count N` adds N * share cases drawn
+  // over the kind's schema rows): 0 for an operator a run does not generate.
+  double generated_share = 0;
 
   std::string label() const;  // "DequantizeLinear", "com.microsoft.DequantizeLinear"
   // The scale and zero point's input names (x_scale, y_zero_point, ...); "" when it has none.
@@ -74,6 +77,9 @@ const std::vector<std::string>& OutputNames(const Case& c);
 const Operator* FindFunctionBody(const std::vector<std::string>& op_types);
 // Output k's declared type (0 when the operator has no output k).
 int32_t DeclaredOutputType(const Case& c, size_t k = 0);
+
+// The share of generated cases a run draws for a kind: the largest of its rows'.
+double GeneratedShare(OperatorKind kind);
 
 // "" and "ai.onnx" are the same domain.
 std::string_view CanonicalDomain(std::string_view domain);

@@ -63,11 +63,13 @@ TEST(StableIds, IdsDeriveFromContent) {
 
 TEST(StableIds, AddingAMutationKindMovesOnlyTheCasesItTakes) {
   BatchOptions grown = Options();
-  grown.extra_mutations.push_back(
-      {"attr.undefined-test", std::nullopt, [](const OpSchema&, const Case&) { return true; },
-       [](Choices& ch, const OpSchema&, Case& c) {
-         c.attributes["qconform_test_mutation"] = Attribute::Int(static_cast<int64_t>(ch.Below(3)));
-       }});
+  grown.extra_mutations.push_back({"attr.undefined-test",
+                                   {OperatorKind::kDequantizeLinear, OperatorKind::kQuantizeLinear},
+                                   [](const OpSchema&, const Case&) { return true; },
+                                   [](Choices& ch, const OpSchema&, Case& c) {
+                                     c.attributes["qconform_test_mutation"] =
+                                         Attribute::Int(static_cast<int64_t>(ch.Below(3)));
+                                   }});
   ExpectOnlyTakenCasesMove(
       GenerateBatch(Options()), GenerateBatch(grown),
       [](const GeneratedCase& g) { return g.c.attribute("qconform_test_mutation") != nullptr; });
