@@ -55,17 +55,23 @@ int32_t NoZeroPoint(const Case&) {
 }
 
 using K = OperatorKind;
+using R = Role;
+// A quantized operand with its scale and optional zero point (DequantizeLinear's x), and the
+// real operand quantized into y with y's (QuantizeLinear).
+const std::vector<InputSpec> kDequantizeInputs = {
+    {"x", R::kQuantized}, {"x_scale", R::kScale, "x"}, {"x_zero_point", R::kZeroPoint, "x", true}};
+const std::vector<InputSpec> kQuantizeInputs = {
+    {"x", R::kReal}, {"y_scale", R::kScale, "y"}, {"y_zero_point", R::kZeroPoint, "y", true}};
 // clang-format off
 const std::vector<Operator> kOperators = {
   // kind, domain, op_type, id prefix, rule prefix, inputs, outputs, quantizes, outputs rule, zero point type,
   // function body, share of a run's generated cases
-  {K::kDequantizeLinear, "", "DequantizeLinear", "dq", "dq", {"x", "x_scale", "x_zero_point"}, {"y"},
+  {K::kDequantizeLinear, "", "DequantizeLinear", "dq", "dq", kDequantizeInputs, {"y"},
    false, DequantizeOutputs, DequantizeZeroPointType, {}, 1.0},
-  {K::kDequantizeLinear, "com.microsoft", "DequantizeLinear", "msdq", "dq",
-   {"x", "x_scale", "x_zero_point"}, {"y"}, false, DequantizeOutputs, DequantizeZeroPointType, {}, 1.0},
-  {K::kQuantizeLinear, "", "QuantizeLinear", "ql", "ql", {"x", "y_scale", "y_zero_point"}, {"y"},
+  {K::kDequantizeLinear, "com.microsoft", "DequantizeLinear", "msdq", "dq", kDequantizeInputs, {"y"}, false, DequantizeOutputs, DequantizeZeroPointType, {}, 1.0},
+  {K::kQuantizeLinear, "", "QuantizeLinear", "ql", "ql", kQuantizeInputs, {"y"},
    true, QuantizeOutputs, QuantizeYType, {}, 0.5},
-  {K::kDynamicQuantizeLinear, "", "DynamicQuantizeLinear", "dynql", "dynql", {"x"},
+  {K::kDynamicQuantizeLinear, "", "DynamicQuantizeLinear", "dynql", "dynql", {{"x", R::kReal}},
    {"y", "y_scale", "y_zero_point"}, true, DynamicQuantizeOutputs, NoZeroPoint,
    // ONNX's function body of DynamicQuantizeLinear-11 (onnx/defs/quantization/defs.cc).
    {"Constant", "Constant", "ReduceMin", "Min", "ReduceMax", "Max", "Sub", "Div", "Div", "Sub",
@@ -85,6 +91,24 @@ std::string_view OperatorKindName(OperatorKind kind) {
       return "DynamicQuantizeLinear";
   }
   return "?";
+}
+
+std::vector<std::string> Operator::input_names() const {
+  std::vector<std::string> names;
+  for (const InputSpec& in : inputs) names.push_back(in.name);
+  return names;
+}
+
+size_t Operator::required_inputs() const {
+  return static_cast<size_t>(std::count_if(inputs.begin(), inputs.end(),
+                                           [](const InputSpec& in) { return !in.optional; }));
+}
+
+std::string Operator::input_name(Role role, std::string_view of) const {
+  for (const InputSpec& in : inputs) {
+    if (in.role == role && (of.empty() || in.of == of)) return in.name;
+  }
+  return "";
 }
 
 std::string Operator::label() const {
@@ -116,10 +140,9 @@ const Operator& OperatorOf(const Case& c) {
   return *o;
 }
 
-const std::vector<std::string>& InputNames(const Case& c) {
-  static const std::vector<std::string> kNone;
+std::vector<std::string> InputNames(const Case& c) {
   const Operator* o = FindOperator(c.domain, c.op_type);
-  return o ? o->inputs : kNone;
+  return o ? o->input_names() : std::vector<std::string>{};
 }
 
 const std::vector<std::string>& OutputNames(const Case& c) {

@@ -27,6 +27,17 @@ inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLi
 // "DequantizeLinear": the kind's name (a switch, so a new kind needs its case here too).
 std::string_view OperatorKindName(OperatorKind kind);
 
+// What an input is to its operator: the quantized or the real operand, a parameter of one (its
+// scale, its zero point; `of` names the operand or output it belongs to: "x", "a", "y"), or a
+// bias. "a's scale" and "b's scale" are data, not positions the code knows.
+enum class Role { kQuantized, kReal, kScale, kZeroPoint, kBias };
+struct InputSpec {
+  std::string name;
+  Role role;
+  std::string_view of = "";
+  bool optional = false;
+};
+
 // What an output is declared as in a model: its name, element type and shape.
 struct OutputSpec {
   std::string name;
@@ -38,9 +49,9 @@ struct Operator {
   OperatorKind kind;
   std::string_view domain;  // "" for ai.onnx
   std::string_view op_type;
-  std::string_view id_prefix;    // in case ids: "dq", "msdq", "ql", "dynql"
-  std::string_view rule_prefix;  // rule ids: "dq", "ql", "dynql"
-  std::vector<std::string> inputs;
+  std::string_view id_prefix;     // in case ids: "dq", "msdq", "ql", "dynql"
+  std::string_view rule_prefix;   // rule ids: "dq", "ql", "dynql"
+  std::vector<InputSpec> inputs;  // in the operator's order
   std::vector<std::string> outputs;
   // Its first output holds quantized codes (QuantizeLinear, DynamicQuantizeLinear), not values.
   bool output_is_quantized;
@@ -59,9 +70,14 @@ struct Operator {
   double generated_share = 0;
 
   std::string label() const;  // "DequantizeLinear", "com.microsoft.DequantizeLinear"
-  // The scale and zero point's input names (x_scale, y_zero_point, ...); "" when it has none.
-  std::string scale_name() const { return inputs.size() > 1 ? inputs[1] : ""; }
-  std::string zero_point_name() const { return inputs.size() > 2 ? inputs[2] : ""; }
+  std::vector<std::string> input_names() const;
+  // The inputs a node must have (the ones not optional), and at most.
+  size_t required_inputs() const;
+  // The name of the first input of a role, of `of` when given (x_scale, y_zero_point, a_scale);
+  // "" when there is none.
+  std::string input_name(Role role, std::string_view of = "") const;
+  std::string scale_name() const { return input_name(Role::kScale); }
+  std::string zero_point_name() const { return input_name(Role::kZeroPoint); }
 };
 
 std::span<const Operator> AllOperators();
@@ -71,7 +87,7 @@ const Operator* FindOperator(std::string_view domain, std::string_view op_type);
 const Operator& OperatorOf(const Case& c);
 // The input and output names of a case's operator; empty for an operator the oracle does not
 // know (case files of any operator are still read and written, with positional names).
-const std::vector<std::string>& InputNames(const Case& c);
+std::vector<std::string> InputNames(const Case& c);
 const std::vector<std::string>& OutputNames(const Case& c);
 // The operator whose function body is exactly these op types, or nullptr.
 const Operator* FindFunctionBody(const std::vector<std::string>& op_types);

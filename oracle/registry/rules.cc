@@ -1,7 +1,12 @@
 #include "oracle/registry/rules.h"
 
+#include <algorithm>
+#include <deque>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "oracle/registry/schema.h"
 
 namespace qconform {
 namespace {
@@ -9,18 +14,14 @@ namespace {
 constexpr Severity kReject = Severity::kMustReject;
 constexpr Severity kImpl = Severity::kImplementationDefined;
 
+// The rules particular to an operator; the ones every operator has are generated per rule prefix
+// from the registry rows (CommonRules).
 // clang-format off
 constexpr Rule kRules[] = {
     // --- Every operator ------------------------------------------------------------------
     {"op.not_in_opset", kReject, "the operator does not exist at the model's opset",
      "opset resolution: a model importing opset N uses the newest version <= N; there is none"},
     // --- DequantizeLinear (ai.onnx 10-25, com.microsoft 1) ---------------------------------
-    {"dq.inputs.count", kReject, "x and x_scale are required; at most 3 inputs",
-     "\"Between 2 and 3 inputs.\" (every version)"},
-    {"dq.attr.undefined", kReject, "an attribute the version does not define",
-     "docs/semantics.md#d8: axis in 10, block_size before 21, output_dtype before 23 are must-reject"},
-    {"dq.attr.type", kReject, "an attribute that is not an INT",
-     "\"axis - INT\", \"block_size - INT\", \"output_dtype - INT\""},
     {"dq.type.x", kReject, "x's type is not in T1 (or T) of the version",
      "Type Constraints: T1 / T of each version; docs/semantics.md#d8"},
     {"dq.type.x_scale", kReject, "x_scale's type is not in T2 of the version",
@@ -57,15 +58,7 @@ constexpr Rule kRules[] = {
      "\"If it's not specified, it means per-tensor quantization and input 'x_scale' and 'x_zero_point' must be scalars.\"; docs/semantics.md#d9"},
     {"dq.ms.axis_present_not_1d", kReject, "com.microsoft: axis present, x_scale/x_zero_point not 1-D",
      "\"If it's specified, it means per 'axis' quantization and input 'x_scale' and 'x_zero_point' must be 1-D tensors.\"; docs/semantics.md#d9"},
-    {"dq.shape.negative_dim", kReject, "a tensor with a negative dimension",
-     "tensor shapes are non-negative"},
     // --- QuantizeLinear (ai.onnx 10-25): the DequantizeLinear rules with their own ids -----
-    {"ql.inputs.count", kReject, "x and y_scale are required; at most 3 inputs",
-     "\"Between 2 and 3 inputs.\" (every version)"},
-    {"ql.attr.undefined", kReject, "an attribute the version does not define",
-     "axis arrives in 13, saturate in 19, block_size and output_dtype in 21, precision in 23 (docs/semantics.md#d8 applied to QuantizeLinear)"},
-    {"ql.attr.type", kReject, "an attribute that is not an INT",
-     "\"axis - INT\", \"saturate - INT\", \"block_size - INT\", \"output_dtype - INT\", \"precision - INT\""},
     {"ql.type.x", kReject, "x's type is not in T1 of the version",
      "Type Constraints: T1 (10, 13: float, int32; 19+: float, float16, bfloat16, int32)"},
     {"ql.type.y_scale", kReject, "y_scale's type is not one the version allows",
@@ -96,18 +89,12 @@ constexpr Rule kRules[] = {
      "\"the same shape as the input, except for one dimension in which blocking is performed\"; docs/semantics.md#d6"},
     {"ql.blocked.block_size_range", kReject, "block_size outside [ceil(Di/Si), ceil(Di/(Si-1))-1]",
      "\"the accepted range is [ceil(Di/Si), ceil(Di/(Si-1))-1]\"; docs/semantics.md#d6"},
-    {"ql.shape.negative_dim", kReject, "a tensor with a negative dimension",
-     "tensor shapes are non-negative"},
     {"ql.zero_point.float_nonzero", kImpl, "float8/float4 y with a non-zero y_zero_point",
      "\"y_zero_point is usually not used for quantization to float8 ... but the quantization formula remains the same\"; docs/semantics.md#d11 applied to QuantizeLinear"},
     {"ql.nan.integer", kImpl, "NaN quantized to a type without NaN (integers, float4e2m1)",
      "docs/semantics.md#d15 (integers) and 17 (float4e2m1): any code is admissible for those elements"},
     // --- DynamicQuantizeLinear-11 ---------------------------------------------------------
-    {"dynql.inputs.count", kReject, "exactly one input, x", "\"Inputs: x (T1)\""},
-    {"dynql.attr.undefined", kReject, "DynamicQuantizeLinear has no attributes", "\"Attributes: none\""},
     {"dynql.type.x", kReject, "x is not float", "\"T1 in (tensor(float))\""},
-    {"dynql.shape.negative_dim", kReject, "a tensor with a negative dimension",
-     "tensor shapes are non-negative"},
     {"dynql.zero_scale", kImpl, "y_scale is 0 (x all zero, or its range below 255 * 2^-150): the zero point is 0/0",
      "docs/semantics.md#d13: all-zero x gives y_scale 0 (the formula), 1/255 (ONNX reference) or 1 (ONNX Runtime); with 1/255 or 1, y_zero_point and y are 0; with 0 the rest is undefined"},
     {"dynql.nonfinite", kImpl, "x holds NaN or an infinity: any outputs are admissible",
@@ -145,14 +132,62 @@ constexpr Rule kRules[] = {
 };
 // clang-format on
 
+// The rules of the generic validation pass (oracle/semantics/node_validation.h) for each rule
+// prefix, their texts from the operator's registry row: "x and x_scale required; at most 3
+// inputs". attr.type only where some version of the operator has attributes.
+std::vector<Rule> CommonRules() {
+  static std::deque<std::string> texts;  // the generated texts, alive as long as the rules
+  const auto keep = [](std::string s) -> std::string_view {
+    return texts.emplace_back(std::move(s));
+  };
+  std::vector<Rule> out;
+  std::vector<std::string_view> done;
+  for (const Operator& op : AllOperators()) {
+    const std::string_view prefix = op.rule_prefix;
+    if (std::find(done.begin(), done.end(), prefix) != done.end()) continue;
+    done.push_back(prefix);
+    std::string required, listed;
+    for (const InputSpec& in : op.inputs) {
+      if (!in.optional) required += (required.empty() ? "" : " and ") + in.name;
+      listed += (listed.empty() ? "" : ", ") + in.name + (in.optional ? " (optional)" : "");
+    }
+    const std::string p(prefix);
+    out.push_back({keep(p + ".inputs.count"), kReject,
+                   keep(required + " required; at most " + std::to_string(op.inputs.size()) +
+                        (op.inputs.size() == 1 ? " input" : " inputs")),
+                   keep("the Inputs section of " + op.label() + ": " + listed)});
+    out.push_back({keep(p + ".attr.undefined"), kReject, "an attribute the version does not define",
+                   "each version's Attributes section; docs/semantics.md#d8"});
+    bool has_attributes = false;
+    for (const OpSchema* s : SchemasOf(op.kind)) has_attributes |= !s->attributes.empty();
+    if (has_attributes) {
+      out.push_back({keep(p + ".attr.type"), kReject, "an attribute that is not an INT",
+                     "the Attributes sections: every attribute of the operator is an INT"});
+    }
+    out.push_back({keep(p + ".shape.negative_dim"), kReject, "a tensor with a negative dimension",
+                   "tensor shapes are non-negative"});
+  }
+  return out;
+}
+
+const std::vector<Rule>& Rules() {
+  static const std::vector<Rule> rules = [] {
+    std::vector<Rule> all(std::begin(kRules), std::begin(kRules) + 1);  // op.not_in_opset
+    for (const Rule& r : CommonRules()) all.push_back(r);
+    all.insert(all.end(), std::begin(kRules) + 1, std::end(kRules));
+    return all;
+  }();
+  return rules;
+}
+
 }  // namespace
 
 std::span<const Rule> AllRules() {
-  return kRules;
+  return Rules();
 }
 
 const Rule& RuleById(std::string_view id) {
-  for (const Rule& r : kRules) {
+  for (const Rule& r : Rules()) {
     if (r.id == id) return r;
   }
   throw std::logic_error("unknown rule id " + std::string(id));

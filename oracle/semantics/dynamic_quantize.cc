@@ -13,6 +13,7 @@
 #include "oracle/core/ieee_round.h"
 #include "oracle/core/quotient.h"
 #include "oracle/core/vector_isa.h"
+#include "oracle/semantics/node_validation.h"
 #include "oracle/semantics/quantize_kernel.h"
 #include "oracle/semantics/strategy_writer.h"
 
@@ -238,24 +239,9 @@ DynamicQuantizeResult RunDynamicQuantize(const Case& c, const OpSchema& schema,
   const auto add = [&](std::string_view id, const std::string& message) {
     r.findings.push_back({&RuleById(id), schema.label() + ": " + message});
   };
+  if (!ValidateNode(c, schema, r.findings)) return r;
   const Tensor* x = c.input(0);
-  if (x == nullptr || c.inputs.size() != 1) {
-    add("dynql.inputs.count", "the node has " + std::to_string(c.inputs.size()) + " inputs" +
-                                  (x == nullptr ? ", x absent" : "") + "; it takes exactly x");
-    return r;
-  }
-  for (const auto& [name, attribute] : c.attributes) {
-    if (schema.attribute(name) != nullptr) continue;
-    add("dynql.attr.undefined", "attribute '" + name + "' is not defined (it has none)");
-  }
-  const ElementType* x_type = FindElementType(x->data_type);
-  if (x_type == nullptr || !schema.allows_x(x_type->id)) {
-    add("dynql.type.x", "x has type " + DataTypeName(x->data_type) + "; T1 is (" +
-                            TypeListString(schema.x_types) + ")");
-  }
-  if (std::any_of(x->shape.begin(), x->shape.end(), [](int64_t d) { return d < 0; })) {
-    add("dynql.shape.negative_dim", "x has shape " + ShapeString(x->shape));
-  }
+  CheckInputType(schema, "x", *x, schema.x_types, r.findings);
   if (!r.findings.empty()) return r;
 
   const size_t n = x->codes.size();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "oracle/core/codec.h"
+#include "oracle/semantics/node_validation.h"
 #include "oracle/semantics/scale_index.h"
 
 namespace qconform {
@@ -21,11 +22,7 @@ void LinearChecker::Add(std::string_view name, std::string message) {
 }
 
 void LinearChecker::CheckXType() {
-  plan_.x_type = FindElementType(x_->data_type);
-  if (plan_.x_type == nullptr || !schema_.allows_x(plan_.x_type->id)) {
-    Add("type.x", "x has type " + DataTypeName(x_->data_type) + "; T1 is (" +
-                      TypeListString(schema_.x_types) + ")");
-  }
+  plan_.x_type = CheckInputType(schema_, "x", *x_, schema_.x_types, out_.findings);
 }
 
 bool LinearChecker::Rejected() const {
@@ -45,42 +42,13 @@ void LinearChecker::SetGranularity(Granularity g, int axis, int64_t block_size) 
   plan_.block_size = block_size;
 }
 
-bool LinearChecker::CheckInputs() {
+// The checks every operator shares (node_validation.h): inputs, dimensions, attributes.
+bool LinearChecker::CheckNode() {
+  if (!ValidateNode(case_, schema_, out_.findings)) return false;
   x_ = case_.input(0);
   scale_ = case_.input(1);
   zero_point_ = case_.input(2);
-  if (x_ == nullptr) Add("inputs.count", "input 0 (x) is missing");
-  if (scale_ == nullptr) Add("inputs.count", "input 1 (" + scale_name_ + ") is missing");
-  if (case_.inputs.size() > 3) {
-    Add("inputs.count",
-        "the node has " + std::to_string(case_.inputs.size()) + " inputs; at most 3 are allowed");
-  }
-  if (Rejected()) return false;
-  const std::string input_names[] = {"x", scale_name_, zp_name_};
-  for (size_t k = 0; k < 3; ++k) {
-    const Tensor* t = case_.input(k);
-    if (t == nullptr) continue;
-    if (std::any_of(t->shape.begin(), t->shape.end(), [](int64_t d) { return d < 0; })) {
-      Add("shape.negative_dim", input_names[k] + " has shape " + ShapeString(t->shape));
-    }
-  }
-  return !Rejected();
-}
-
-bool LinearChecker::CheckAttributes() {
-  for (const auto& [name, attribute] : case_.attributes) {
-    if (schema_.attribute(name) == nullptr) {
-      std::string defined;
-      for (const AttributeSpec& a : schema_.attributes) {
-        defined += (defined.empty() ? "" : ", ") + std::string(a.name);
-      }
-      Add("attr.undefined", "attribute '" + name + "' is not defined in this version (it has " +
-                                (defined.empty() ? std::string("none") : defined) + ")");
-    } else if (attribute.kind != Attribute::Kind::kInt) {
-      Add("attr.type", "attribute '" + name + "' must be an INT");
-    }
-  }
-  return !Rejected();
+  return true;
 }
 
 void LinearChecker::PlanPerTensor() {
@@ -217,7 +185,7 @@ bool LinearChecker::CheckGranularity() {
 }
 
 LinearValidation LinearChecker::Run() {
-  if (CheckInputs() && CheckAttributes() && CheckTypes() && CheckGranularity()) {
+  if (CheckNode() && CheckTypes() && CheckGranularity()) {
     CheckValues();
     out_.plan = plan_;
   }

@@ -1,10 +1,10 @@
 // Validation shared by the linear quantization operators (DequantizeLinear, QuantizeLinear):
 // inputs, shapes, attributes, granularity (per-tensor, per-axis, blocked). The two operators
 // differ only in their type rules and in which zero-point values they question; each supplies
-// those as a subclass of LinearChecker. Checks run in a fixed order (inputs, attributes, types,
-// granularity, values) and stop after the first group that finds a must-reject rule, so a case
-// that breaks one rule reports exactly that rule. Rule ids are the operator's prefix ("dq",
-// "ql") followed by the rule's name, e.g. "ql.blocked.block_size_range".
+// those as a subclass of LinearChecker. Checks run in a fixed order (the checks every operator
+// shares, node_validation.h; types, granularity, values) and stop after the first group that finds
+// a must-reject rule, so a case that breaks one rule reports exactly that rule. Rule ids are the
+// operator's prefix ("dq", "ql") followed by the rule's name, e.g. "ql.blocked.block_size_range".
 #pragma once
 
 #include <optional>
@@ -53,8 +53,7 @@ class LinearChecker {
   const std::string zp_name_;     // x_zero_point or y_zero_point
 
  private:
-  bool CheckInputs();
-  bool CheckAttributes();
+  bool CheckNode();
   bool CheckGranularity();
   void PlanPerTensor();
   void SetGranularity(Granularity g, int axis, int64_t block_size);

@@ -1,0 +1,89 @@
+#include "oracle/semantics/node_validation.h"
+
+#include <algorithm>
+
+namespace qconform {
+namespace {
+
+class NodeChecker {
+ public:
+  NodeChecker(const Case& c, const OpSchema& s, std::vector<Finding>& findings)
+      : c_(c), s_(s), op_(s.op()), findings_(findings), first_(findings.size()) {}
+
+  bool Run() { return Inputs() && Attributes(); }
+
+ private:
+  void Add(const std::string& name, const std::string& message) {
+    findings_.push_back(
+        {&RuleById(std::string(op_.rule_prefix) + "." + name), s_.label() + ": " + message});
+  }
+  bool Rejected() const {
+    return std::any_of(findings_.begin() + static_cast<std::ptrdiff_t>(first_), findings_.end(),
+                       [](const Finding& f) { return f.rule->severity == Severity::kMustReject; });
+  }
+
+  bool Inputs() {
+    for (size_t k = 0; k < op_.inputs.size(); ++k) {
+      if (!op_.inputs[k].optional && c_.input(k) == nullptr) {
+        Add("inputs.count",
+            "input " + std::to_string(k) + " (" + op_.inputs[k].name + ") is missing");
+      }
+    }
+    if (c_.inputs.size() > op_.inputs.size()) {
+      Add("inputs.count", "the node has " + std::to_string(c_.inputs.size()) + " inputs; at most " +
+                              std::to_string(op_.inputs.size()) + " are allowed");
+    }
+    if (Rejected()) return false;
+    for (size_t k = 0; k < op_.inputs.size(); ++k) {
+      const Tensor* t = c_.input(k);
+      if (t != nullptr &&
+          std::any_of(t->shape.begin(), t->shape.end(), [](int64_t d) { return d < 0; })) {
+        Add("shape.negative_dim", op_.inputs[k].name + " has shape " + ShapeString(t->shape));
+      }
+    }
+    return !Rejected();
+  }
+
+  bool Attributes() {
+    for (const auto& [name, attribute] : c_.attributes) {
+      if (s_.attribute(name) == nullptr) {
+        std::string defined;
+        for (const AttributeSpec& a : s_.attributes) {
+          defined += (defined.empty() ? "" : ", ") + std::string(a.name);
+        }
+        Add("attr.undefined", "attribute '" + name + "' is not defined in this version (it has " +
+                                  (defined.empty() ? std::string("none") : defined) + ")");
+      } else if (attribute.kind != Attribute::Kind::kInt) {
+        Add("attr.type", "attribute '" + name + "' must be an INT");
+      }
+    }
+    return !Rejected();
+  }
+
+  const Case& c_;
+  const OpSchema& s_;
+  const Operator& op_;
+  std::vector<Finding>& findings_;
+  const size_t first_;
+};
+
+}  // namespace
+
+bool ValidateNode(const Case& c, const OpSchema& schema, std::vector<Finding>& findings) {
+  return NodeChecker(c, schema, findings).Run();
+}
+
+const ElementType* CheckInputType(const OpSchema& schema, const std::string& input, const Tensor& t,
+                                  const std::vector<DataType>& allowed,
+                                  std::vector<Finding>& findings) {
+  const ElementType* type = FindElementType(t.data_type);
+  if (type != nullptr && std::find(allowed.begin(), allowed.end(), type->id) != allowed.end()) {
+    return type;
+  }
+  findings.push_back({&RuleById(std::string(schema.op().rule_prefix) + ".type." + input),
+                      schema.label() + ": " + input + " has type " + DataTypeName(t.data_type) +
+                          "; T1 is (" + TypeListString(allowed) + ")"});
+  return nullptr;
+}
+
+}  // namespace qconform
