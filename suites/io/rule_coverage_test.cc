@@ -1,4 +1,4 @@
-// Every rule of the catalogue (oracle/registry/rules.cc) has a golden case that breaks it (a
+// Every rule of the catalogue (oracle/registry/rules.cc) has a golden case judged by it (a
 // must-reject or implementation-defined case in golden/manifest.tsv) and a test: a case built
 // here (or in DequantizeLinear's rule table) that breaks it and nothing before it. A new rule
 // without both fails here, naming it. A rule a case file cannot carry is listed with the reason,
@@ -10,7 +10,6 @@
 #include <map>
 #include <set>
 
-#include "generators/golden_catalogue.h"
 #include "onnx_io/manifest.h"
 #include "onnx_io/tensor_proto.h"
 #include "oracle/core/case_builder.h"
@@ -136,11 +135,15 @@ std::set<std::string> TestedRules() {
   return out;
 }
 
+// The rules the checked-in catalogue's cases are judged by (golden/manifest.tsv's expected
+// verdicts: reject:<rule> or implementation-defined:<rule>).
 std::set<std::string> GoldenRules() {
+  Manifest manifest;
+  MergeManifest(manifest, QCONFORM_GOLDEN_DIR);
   std::set<std::string> out;
-  for (const GoldenCase& g : GoldenCatalogue()) {
-    const OracleResult r = RunOracle(g.c);
-    for (const Finding& f : r.findings) out.insert(std::string(f.rule->id));
+  for (const auto& [id, entry] : manifest) {
+    const size_t colon = entry.expected.find(':');
+    if (colon != std::string::npos) out.insert(entry.expected.substr(colon + 1));
   }
   return out;
 }
@@ -150,7 +153,7 @@ TEST(RuleCoverage, EveryRuleHasAGoldenCaseAndATest) {
   for (const Rule& rule : AllRules()) {
     const std::string id(rule.id);
     EXPECT_TRUE(golden.count(id) || NotStorable().count(id))
-        << id << ": no golden case breaks it (add one to generators/rule_boundary_catalogue.cc)";
+        << id << ": no golden case is judged by it (add one to generators/rule_boundary_catalogue.cc)";
     EXPECT_TRUE(tested.count(id) || id == "trt.volume")
         << id << ": no test breaks it (add a witness to suites/io/rule_coverage_test.cc)";
   }
