@@ -74,9 +74,9 @@ class DequantizeCatalogue : public CatalogueBuilder {
         features, decision);
   }
 
+  // The registry row's case-id prefix: "dq21", "msdq1".
   static std::string Prefix(const OpSchema& s) {
-    return s.domain.empty() ? "dq" + std::to_string(s.since_version)
-                            : "dqms" + std::to_string(s.since_version);
+    return std::string(s.op().id_prefix) + std::to_string(s.since_version);
   }
 
   // Every input type in every granularity the version has, with a float scale.
@@ -286,7 +286,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
     Add(MakeCase("DequantizeLinear", 1,
                  {MakeTensor(D::kUint8, {1, 3, 3, 2}, axis_x),
                   MakeTensor(D::kFloat, {3}, {2, 4, 5}), MakeTensor(D::kUint8, {3}, {84, 24, 196})},
-                 {{"axis", 1}}, "com.microsoft", "dqms1-seed-axis"),
+                 {{"axis", 1}}, "com.microsoft", "msdq1-seed-axis"),
         "type:uint8,scale:float,granularity:per-axis,zero_point:yes,seed:000-axis",
         "the com.microsoft DequantizeLinear page _axis example with axis set "
         "(docs/semantics.md#d9)");
@@ -387,9 +387,9 @@ class DequantizeCatalogue : public CatalogueBuilder {
          MakeTensor(D::kFloat, {2, 2}, {1, 2, 3, 4})},
         {{"axis", 0}, {"block_size", 6}}, "dq.blocked.block_size_range",
         "docs/semantics.md#d6: ONNX's reference accepts Si * B >= Di; the spec's range does not");
-    Negative("dqms1-reject-axis-absent-1d", 1, {i8, s3}, {}, "dq.ms.axis_absent_not_scalar",
+    Negative("msdq1-reject-axis-absent-1d", 1, {i8, s3}, {}, "dq.ms.axis_absent_not_scalar",
              "docs/semantics.md#d9", "com.microsoft");
-    Negative("dqms1-reject-axis-present-scalar", 1, {i8, f1}, {{"axis", 1}},
+    Negative("msdq1-reject-axis-present-scalar", 1, {i8, f1}, {{"axis", 1}},
              "dq.ms.axis_present_not_1d", "docs/semantics.md#d9", "com.microsoft");
     Negative("dq9-reject-not-in-opset", 9, {i8, f1}, {}, "op.not_in_opset",
              "DequantizeLinear arrives in opset 10");

@@ -1,8 +1,9 @@
 // The golden catalogue: a deterministic list of small cases that qconform checks in as ONNX
 // backend test data (golden/). It covers every DequantizeLinear version x input type x
 // granularity x zero point, the scale and output types, each type's edge codes, the
-// double-rounding traps, the seed examples, and one negative case per must-reject rule.
-// Values come from a PRNG seeded by the case id, so the catalogue is the same on every machine.
+// double-rounding traps, the specification pages' examples, and one negative case per must-reject
+// rule. Values come from a PRNG seeded by the case id, so the catalogue is the same on every
+// machine.
 #pragma once
 
 #include <optional>
@@ -16,7 +17,8 @@ namespace qconform {
 struct GoldenCase {
   Case c;                // c.id names the case directory
   std::string features;  // comma-separated key:value tags, e.g. "type:int4,granularity:blocked"
-  std::string decision;  // what the case exercises: a decision number or a seed example
+  std::string
+      decision;  // what the case exercises: a decision number or a specification page's example
   std::string intended_rule;  // for negative cases: the rule the oracle must name; else ""
   // A second node fed by c's output (a Quantize -> Dequantize model); its x is absent.
   std::optional<Case> then = {};

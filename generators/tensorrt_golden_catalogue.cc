@@ -17,8 +17,8 @@ using D = DataType;
 
 class TensorRtCatalogue : public CatalogueBuilder {
  public:
-  // The TensorRT profile: the seed's examples as QuantizeLinear and DequantizeLinear cases, and
-  // one case per profile rule (each valid ONNX, refused by TensorRT).
+  // The TensorRT profile: the examples of TensorRT's Dequantize layer page as QuantizeLinear and
+  // DequantizeLinear cases, and one case per profile rule (each valid ONNX, refused by TensorRT).
   void AddTrt(Case c, const std::string& features, const std::string& decision,
               const std::string& rule = "") {
     c.profile = "tensorrt";
@@ -41,7 +41,7 @@ class TensorRtCatalogue : public CatalogueBuilder {
                     {{"axis", 3}}, "", "trt-seed1-dequantize"),
            "type:int8,output:float,granularity:per-tensor,seed:002-example-1",
            "TensorRT's Quantize/Dequantize page example 1, the Dequantize half: exact k * "
-           "RN32(1/127), not the seed's rounded "
+           "RN32(1/127), not the page's rounded "
            "print");
     Tensor w = MakeTensor(
         D::kFloat, {4, 8},
@@ -61,7 +61,7 @@ class TensorRtCatalogue : public CatalogueBuilder {
                     {{"axis", 0}, {"block_size", 2}}, "", "trt-seed2-dequantize-int4-blocks"),
            "type:int4,output:float,granularity:blocked,seed:002-example-2",
            "TensorRT's Quantize/Dequantize page example 2, the Dequantize half");
-    // The seed's two networks as Quantize -> Dequantize models any ONNX runner can load.
+    // The page's two networks as Quantize -> Dequantize models any ONNX runner can load.
     Case chain1 =
         MakeCase("QuantizeLinear", 21, {x1, scale1, zp1}, {{"axis", 3}}, "", "trt-seed1-qdq");
     chain1.profile = "tensorrt";
@@ -71,7 +71,7 @@ class TensorRtCatalogue : public CatalogueBuilder {
            "type:float,output:float,granularity:per-tensor,chain:QuantizeLinear>DequantizeLinear,"
            "seed:002-example-1",
            "TensorRT's Quantize/Dequantize page example 1 as one model: exact values, not the "
-           "seed's rounded print");
+           "page's rounded print");
     cases.back().then = dq1;
     Case chain2 = MakeCase("QuantizeLinear", 21, {w, scale2, zp2}, {{"axis", 0}, {"block_size", 2}},
                            "", "trt-seed2-qdq-int4-blocks");

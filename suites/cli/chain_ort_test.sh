@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The golden Quantize -> Dequantize chain models (the TensorRT seed examples) run in a real ONNX
+# The golden Quantize -> Dequantize chain models (the examples of TensorRT's Quantize/Dequantize layer pages) run in a real ONNX
 # runner: ONNX Runtime computes each chain from the case's own input files, and qconform check
 # must accept what it computed. Usage: chain_ort_test.sh QCONFORM RUNNER_JS NODE_MODULES GOLDEN
 set -euo pipefail

@@ -13,7 +13,8 @@ namespace {
 using namespace qconform::testing;
 using D = DataType;
 
-// Seed 000/001 "default": scalar zero point and scale.
+// ONNX Runtime's com.microsoft DequantizeLinear page and ONNX's DequantizeLinear page, "default":
+// scalar zero point and scale.
 TEST(DequantizeSeeds, DefaultExampleInEveryVersion) {
   for (int64_t opset : kAllDqOpsets) {
     SCOPED_TRACE("opset " + std::to_string(opset));
@@ -30,7 +31,7 @@ TEST(DequantizeSeeds, DefaultExampleInEveryVersion) {
   EXPECT_EQ(ExactValues(ms), (std::vector<double>{-256, -250, 0, 254}));
 }
 
-// Seed 000/001 "_axis": 1-D scale and zero point along axis 1 of a (1, 3, 3, 2) input.
+// The same pages' "_axis" example: 1-D scale and zero point along axis 1 of a (1, 3, 3, 2) input.
 const std::vector<double> kAxisX = {3,  89, 34, 200, 74, 59, 5,   24,  24,
                                     87, 32, 13, 245, 99, 4,  142, 121, 102};
 std::vector<double> AxisExpected() {
@@ -56,7 +57,7 @@ TEST(DequantizeSeeds, AxisExampleFromVersion13) {
 }
 
 // In com.microsoft-1 the same example needs axis set (docs/semantics.md#d9): without it the 1-D
-// scale is must-reject, with axis=1 it gives the seed's values.
+// scale is must-reject, with axis=1 it gives the page's values.
 TEST(DequantizeSeeds, AxisExampleInComMicrosoftNeedsAxis) {
   auto make = [](std::map<std::string, int64_t> attributes) {
     return RunOracle(Dq(1, MakeTensor(D::kUint8, {1, 3, 3, 2}, kAxisX),
@@ -69,7 +70,7 @@ TEST(DequantizeSeeds, AxisExampleInComMicrosoftNeedsAxis) {
   EXPECT_EQ(ExactValues(r), AxisExpected());
 }
 
-// Seed 000 "_e4m3fn" and "_e5m2": float8 inputs, no zero point, scale 2 (19+).
+// ONNX's DequantizeLinear page, "_e4m3fn" and "_e5m2": float8 inputs, no zero point, scale 2 (19+).
 TEST(DequantizeSeeds, Float8Examples) {
   for (int64_t opset : kAllDqOpsets) {
     SCOPED_TRACE("opset " + std::to_string(opset));
@@ -89,9 +90,9 @@ TEST(DequantizeSeeds, Float8Examples) {
   }
 }
 
-// Seed 002 (TensorRT), example 1, the Dequantize half: the quantized values of the seed's input
-// (round(x * 127) saturated to int8) dequantized with x_scale = float32(1/127) of shape (1,)
-// and axis 3 -- a 1-element scale is per-tensor (docs/semantics.md#d4). The seed prints rounded
+// TensorRT's Dequantize layer page, example 1, the Dequantize half: the quantized values of its
+// input (round(x * 127) saturated to int8) dequantized with x_scale = float32(1/127) of shape (1,)
+// and axis 3 -- a 1-element scale is per-tensor (docs/semantics.md#d4). The page prints rounded
 // values; the exact ones are q * float32(1/127), which is exact in double, rounded once to float32.
 TEST(DequantizeSeeds, TensorRtPerTensorExample) {
   const std::vector<double> q = {71, 113, 127, -71, 50, 127, 85, 14, -128};
@@ -107,8 +108,9 @@ TEST(DequantizeSeeds, TensorRtPerTensorExample) {
   }
 }
 
-// Seed 002, example 2: INT4 block dequantization of a (4, 8) constant with a (2, 8) scale, rows
-// in blocks of 2 (axis 0, block_size 2). Every weight quantizes to 1, so y is the scale repeated.
+// TensorRT's Dequantize layer page, example 2: INT4 block dequantization of a (4, 8) constant with
+// a (2, 8) scale, rows in blocks of 2 (axis 0, block_size 2). Every weight quantizes to 1, so y is
+// the scale repeated.
 TEST(DequantizeSeeds, TensorRtInt4BlockExample) {
   const std::vector<double> scale = {1, 1, 2, 2, 3, 3, 4, 4, 4, 4, 5, 5, 6, 6, 7, 7};
   std::vector<double> want;

@@ -1,8 +1,8 @@
-// DynamicQuantizeLinear-11: the seed's three examples, quotients at rounding ties
-// (docs/semantics.md#d12), and the all-zero, non-finite and empty inputs (docs/semantics.md#d13).
-// Expected values come from host IEEE single-precision arithmetic (each float operation rounded
-// once, as the procedure says) and exact double products, independent of the oracle's
-// multiprecision evaluation.
+// DynamicQuantizeLinear-11: the ONNX DynamicQuantizeLinear page's three examples, quotients at
+// rounding ties (docs/semantics.md#d12), and the all-zero, non-finite and empty inputs
+// (docs/semantics.md#d13). Expected values come from host IEEE single-precision arithmetic (each
+// float operation rounded once, as the procedure says) and exact double products, independent of
+// the oracle's multiprecision evaluation.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -70,7 +70,7 @@ TEST(DynamicQuantizeLinear, SeedExamples) {
       {{3, 4}, {1, 2.1, 1.3, 2.5, 3.34, 4.0, 1.5, 2.6, 3.9, 4.0, 3.0, 2.345}, 0.0156862754, 0},
   };
   for (const Example& e : examples) {
-    std::vector<double> xs;  // the float32 values of the seed's decimals
+    std::vector<double> xs;  // the float32 values of the page's decimals
     for (double v : e.x) xs.push_back(static_cast<float>(v));
     const OracleResult r = RunOracle(DynQl(e.shape, xs));
     ExpectMatchesHost(r, xs);

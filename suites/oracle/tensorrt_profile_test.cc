@@ -1,6 +1,6 @@
-// The TensorRT profile: the seed's two examples (exact values, computed here in double), the
-// one implementation choice (FP8 always saturates), and each profile rule on a case that plain
-// ONNX accepts.
+// The TensorRT profile: the two examples of TensorRT's Dequantize layer page (exact values,
+// computed here in double), the one implementation choice (FP8 always saturates), and each profile
+// rule on a case that plain ONNX accepts.
 #include <gtest/gtest.h>
 
 #include <cmath>

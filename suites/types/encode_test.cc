@@ -1,6 +1,6 @@
 // Encoding: every tie between adjacent finite codes, the overflow boundary of each format and
-// the saturation table of docs/semantics.md#d16, #d17, integer rounding and clamping, and the seed
-// examples.
+// the saturation table of docs/semantics.md#d16, #d17, integer rounding and clamping, and the
+// specification pages' examples.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -173,7 +173,7 @@ TEST(Encode, IntegersRoundHalfToEvenAndClamp) {
   }
 }
 
-// Seed 000 (com.microsoft DequantizeLinear, e4m3fn and e5m2 examples): the inputs are made with
+// ONNX's DequantizeLinear page (its e4m3fn and e5m2 examples): the inputs are made with
 // make_tensor from these float values, which must be exactly representable.
 TEST(Encode, SeedExamplesAreExactCodes) {
   const double e4m3[] = {0, 0.5, 1, 448, 104};
