@@ -6,7 +6,7 @@
 
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 std::map<std::string, int> CountByKind(const RunSummary& s) {
   std::map<std::string, int> n;
@@ -50,4 +50,4 @@ std::string SummaryLines(const RunSummary& s) {
   return out.str();
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -7,7 +7,10 @@
 
 #include "runner/conformance_run.h"
 
-namespace qconform::tools {
+namespace qconform::report {
+
+// The run's types this layer renders (runner/).
+using runner::RunSummary;
 
 // Counts by kind name, or by gate name.
 std::map<std::string, int> CountByKind(const RunSummary& s);
@@ -16,4 +19,4 @@ std::map<std::string, int> CountByGate(const RunSummary& s);
 // Counts by outcome kind and by gate, for the closing lines.
 std::string SummaryLines(const RunSummary& s);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

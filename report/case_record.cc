@@ -2,7 +2,7 @@
 
 #include "oracle/registry/schema.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 int64_t CaseRecord::schema_version() const {
   const size_t dot = op.rfind('.');
@@ -65,4 +65,4 @@ CaseRecord RecordFromJson(const JsonValue& v) {
   return c;
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

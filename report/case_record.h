@@ -10,7 +10,7 @@
 #include "verdict/gate.h"
 #include "verdict/judge.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 struct CaseRecord {
   std::string id;
@@ -41,4 +41,4 @@ OutcomeCounts CountOutcomes(const std::vector<CaseRecord>& records);
 // A record of results.json's "cases"; JsonError when a field is missing or mistyped.
 CaseRecord RecordFromJson(const JsonValue& v);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -2,7 +2,7 @@
 
 #include <array>
 
-namespace qconform::tools {
+namespace qconform::report {
 namespace {
 
 constexpr std::array<CategoryStyle, kCategories> kStyles = {{
@@ -77,4 +77,4 @@ std::string CauseOf(const CaseRecord& r) {
   return "";
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -9,7 +9,7 @@
 #include "report/case_record.h"
 #include "report/document.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 // What an outcome kind means for the matrix colours and the legend, worst last.
 enum class Category {
@@ -42,4 +42,4 @@ std::string Types(const CaseRecord& r);
 //   "accepted must-reject: rule dq.shape.zero_point"
 std::string CauseOf(const CaseRecord& r);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

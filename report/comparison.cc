@@ -7,7 +7,7 @@
 #include "report/cause.h"
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 namespace {
 
 // Per case id, each run's record (nullptr where a run lacks the case).
@@ -160,4 +160,4 @@ void ComposeComparison(Document& d, const std::vector<BackendRun>& runs) {
   d.Table(header, rows);
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -12,7 +12,7 @@
 
 #include "report/compose.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 struct BackendRun {
   RunView view;
@@ -24,4 +24,4 @@ void ComposeComparison(Document& d, const std::vector<BackendRun>& runs);
 // The ids of the cases whose kinds differ between the runs (all runs have every case).
 std::vector<std::string> Disagreements(const std::vector<BackendRun>& runs);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -8,7 +8,7 @@
 #include "report/cause.h"
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 namespace {
 
 constexpr std::array<const char*, 4> kGranularityColumns = {"per-tensor", "per-axis", "blocked",
@@ -306,4 +306,4 @@ void ComposeReport(Document& d, const RunView& v) {
   Fingerprint(d, v);
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -16,7 +16,7 @@
 #include "report/case_record.h"
 #include "report/document.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 struct RunView {
   std::string backend_name, backend_version, capabilities;
@@ -33,4 +33,4 @@ struct RunView {
 
 void ComposeReport(Document& d, const RunView& v);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

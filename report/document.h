@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace qconform::tools {
+namespace qconform::report {
 
 struct TableCell {
   std::string text;
@@ -50,4 +50,4 @@ class Document {
 std::unique_ptr<Document> MakeMarkdownDocument();
 std::unique_ptr<Document> MakeHtmlDocument();
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

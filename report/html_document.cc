@@ -6,7 +6,7 @@
 #include "report/document.h"
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 namespace {
 
 std::string Style() {
@@ -111,4 +111,4 @@ std::unique_ptr<Document> MakeHtmlDocument() {
   return std::make_unique<HtmlDocument>();
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

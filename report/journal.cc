@@ -9,7 +9,7 @@
 #include "report/json_value.h"
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 namespace {
 
 constexpr std::string_view kAlphabet =
@@ -141,4 +141,4 @@ std::map<std::string, RecordedResult> ReadJournal(const std::string& path) {
   return ParseJournal(text.str(), path);
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

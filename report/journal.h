@@ -10,7 +10,10 @@
 
 #include "runner/conformance_run.h"  // RecordedResult
 
-namespace qconform::tools {
+namespace qconform::report {
+
+// The run's types this layer renders (runner/).
+using runner::RecordedResult;
 
 // One journal line (without its newline).
 std::string JournalLine(const std::string& id, const BackendResult& observed, double seconds);
@@ -21,4 +24,4 @@ std::string JournalLine(const std::string& id, const BackendResult& observed, do
 std::map<std::string, RecordedResult> ParseJournal(std::string_view text, const std::string& where);
 std::map<std::string, RecordedResult> ReadJournal(const std::string& path);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

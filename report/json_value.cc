@@ -5,7 +5,7 @@
 
 #include "oracle/core/utf8.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 namespace {
 
 class Parser {
@@ -260,4 +260,4 @@ JsonValue ParseJson(std::string_view text) {
   return Parser(text).Document();
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

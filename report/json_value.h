@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace qconform::tools {
+namespace qconform::report {
 
 class JsonError : public std::runtime_error {
  public:
@@ -43,4 +43,4 @@ constexpr int kMaxJsonDepth = 64;
 // One JSON text (surrounding whitespace allowed). Strings must be valid UTF-8.
 JsonValue ParseJson(std::string_view text);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -7,7 +7,7 @@
 
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 std::string JsonRecord(const CaseResult& r, Gate g) {
   std::ostringstream o;
@@ -53,4 +53,4 @@ void WriteResultsJson(const std::string& path, const RunSummary& s) {
   j << "]\n}\n";
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -8,7 +8,10 @@
 
 #include "runner/conformance_run.h"
 
-namespace qconform::tools {
+namespace qconform::report {
+
+// The run's types this layer renders (runner/).
+using runner::RunSummary;
 
 inline constexpr int kResultsSchemaVersion = 1;
 
@@ -16,4 +19,4 @@ inline constexpr int kResultsSchemaVersion = 1;
 std::string JsonRecord(const CaseResult& r, Gate g);
 void WriteResultsJson(const std::string& path, const RunSummary& s);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -5,7 +5,7 @@
 
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 void WriteJunit(const std::string& path, const RunSummary& s) {
   // Suites by operator, then version as a number (DequantizeLinear-9 before -10).
@@ -63,4 +63,4 @@ void WriteJunit(const std::string& path, const RunSummary& s) {
   x << "</testsuites>\n";
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

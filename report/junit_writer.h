@@ -5,8 +5,11 @@
 
 #include "runner/conformance_run.h"
 
-namespace qconform::tools {
+namespace qconform::report {
+
+// The run's types this layer renders (runner/).
+using runner::RunSummary;
 
 void WriteJunit(const std::string& path, const RunSummary& s);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -5,7 +5,7 @@
 #include "report/document.h"
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 namespace {
 
 // Table cells and list items are one line each.
@@ -85,4 +85,4 @@ std::unique_ptr<Document> MakeMarkdownDocument() {
   return std::make_unique<MarkdownDocument>();
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

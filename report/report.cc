@@ -11,7 +11,7 @@
 #include "report/repro_writer.h"
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 namespace fs = std::filesystem;
 namespace {
 
@@ -63,4 +63,4 @@ void WriteReport(const std::string& dir_name, const RunSummary& s,
   }
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -15,7 +15,11 @@
 #include "report/repro_writer.h"
 #include "runner/conformance_run.h"
 
-namespace qconform::tools {
+namespace qconform::report {
+
+// The run's types this layer renders (runner/).
+using runner::CatalogueCase;
+using runner::RunSummary;
 
 // Writes every file above into `dir` (created if needed). `cases` are the run's cases, in the
 // order of s.results, for the reproducers.
@@ -26,4 +30,4 @@ RunView ViewOf(const RunSummary& s, const RerunCommand& rerun);
 void WriteReport(const std::string& dir, const RunSummary& s,
                  const std::vector<CatalogueCase>& cases, const RerunCommand& rerun = {});
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -8,7 +8,7 @@
 #include "onnx_io/oracle_case.h"
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 namespace fs = std::filesystem;
 
 void WriteRepro(const std::string& dir_name, const Case& c, const CaseResult& r,
@@ -60,4 +60,4 @@ void WriteRepro(const std::string& dir_name, const Case& c, const CaseResult& r,
       << quoted_dir << " OUT_DIR\n";
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

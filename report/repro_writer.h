@@ -10,7 +10,7 @@
 #include "oracle/core/case.h"
 #include "verdict/judge.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 // How the run was started, for the commands in the README: the qconform program as the user
 // would type it from the run's directory, the backend's spelling, and the flags that change a
@@ -25,4 +25,4 @@ struct RerunCommand {
 void WriteRepro(const std::string& dir, const Case& c, const CaseResult& r,
                 const RerunCommand& rerun);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

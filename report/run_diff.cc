@@ -8,7 +8,7 @@
 #include "report/cause.h"
 #include "report/text.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 namespace {
 
 bool Fails(const CaseRecord* r) {
@@ -154,4 +154,4 @@ void ComposeDiff(Document& doc, const RunDiff& d) {
   }
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

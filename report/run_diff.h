@@ -11,7 +11,7 @@
 #include "report/case_record.h"
 #include "report/document.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 struct RunFile {
   std::string label;  // "onnxruntime 1.30.0 (old)"
@@ -45,4 +45,4 @@ void DiffRuns(RunDiff& diff);
 std::string DiffText(const RunDiff& diff);
 void ComposeDiff(Document& d, const RunDiff& diff);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -4,7 +4,7 @@
 
 #include "oracle/core/utf8.h"
 
-namespace qconform::tools {
+namespace qconform::report {
 
 std::string Json(const std::string& text) {
   const std::string s = ValidUtf8(text);  // JSON is UTF-8: a backend's bytes may not be
@@ -81,4 +81,4 @@ std::string Truncate(const std::string& s, size_t n) {
   return s.size() <= n ? s : s.substr(0, n - 3) + "...";
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

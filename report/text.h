@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace qconform::tools {
+namespace qconform::report {
 
 // s as a JSON string literal, quotes included.
 std::string Json(const std::string& s);
@@ -17,4 +17,4 @@ std::string ShellWord(const std::string& s);
 // s cut to n characters, ending in "..." when cut.
 std::string Truncate(const std::string& s, size_t n);
 
-}  // namespace qconform::tools
+}  // namespace qconform::report

@@ -6,7 +6,7 @@
 
 #include "onnx_io/case_io.h"
 
-namespace qconform::tools {
+namespace qconform::runner {
 namespace fs = std::filesystem;
 
 bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter) {
@@ -46,4 +46,4 @@ std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
   return out;
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::runner

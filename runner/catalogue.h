@@ -10,7 +10,7 @@
 #include "generators/batch.h"
 #include "oracle/core/case.h"
 
-namespace qconform::tools {
+namespace qconform::runner {
 
 // The generated cases every run adds to the golden catalogue (qconform run --count/--seed).
 constexpr int kDefaultGeneratedCount = 300;
@@ -39,4 +39,4 @@ std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
                                          const std::vector<std::string>& filter = {},
                                          const std::string& profile = "");
 
-}  // namespace qconform::tools
+}  // namespace qconform::runner

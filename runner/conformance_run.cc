@@ -12,7 +12,7 @@
 #include "adapters/interruption.h"
 #include "oracle/semantics/oracle.h"
 
-namespace qconform::tools {
+namespace qconform::runner {
 
 OpenedBackend OpenBackend(const std::string& spec, const BackendOptions& options) {
   std::unique_ptr<Backend> b = MakeBackend(spec, options);
@@ -172,4 +172,4 @@ std::string DefaultBaselinePath(const BackendInfo& info) {
   return BaselineDir() + "/" + info.name + "-" + version + ".txt";
 }
 
-}  // namespace qconform::tools
+}  // namespace qconform::runner

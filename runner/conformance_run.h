@@ -15,7 +15,7 @@
 #include "verdict/gate.h"
 #include "verdict/judge.h"
 
-namespace qconform::tools {
+namespace qconform::runner {
 
 // What the backend returned for a case in an earlier, interrupted run (report/journal.h).
 struct RecordedResult {
@@ -88,4 +88,4 @@ RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions&
 // ("onnxruntime-1.30.txt"); the oracle has none (it must pass everything).
 std::string DefaultBaselinePath(const BackendInfo& info);
 
-}  // namespace qconform::tools
+}  // namespace qconform::runner

@@ -7,7 +7,14 @@
 #include <string_view>
 #include <vector>
 
+namespace qconform::runner {}
+namespace qconform::report {}
+
 namespace qconform::tools {
+
+// The command line is the top layer: it calls the run and report layers by their plain names.
+using namespace runner;
+using namespace report;
 
 struct Command {
   std::string_view name;

@@ -13,7 +13,14 @@
 #include "runner/conformance_run.h"
 #include "tools/args.h"
 
+namespace qconform::runner {}
+namespace qconform::report {}
+
 namespace qconform::tools {
+
+// The command line is the top layer: it calls the run and report layers by their plain names.
+using namespace runner;
+using namespace report;
 
 // --backend, --strict, --strict-zero, -j, --timeout.
 RunOptions ParseRunOptions(const Args& args);

@@ -21,7 +21,7 @@
 #include "generators/valid_cases.h"
 #include "runner/conformance_run.h"
 
-namespace qconform::tools {
+namespace qconform::runner {
 namespace {
 
 struct Settings {
@@ -166,11 +166,11 @@ void ParseFlags(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace qconform::tools
+}  // namespace qconform::runner
 
 int main(int argc, char** argv) {
   using namespace qconform;
-  using namespace qconform::tools;
+  using namespace qconform::runner;
   ::testing::InitGoogleTest(&argc, argv);
   ParseFlags(argc, argv);
   static std::vector<CatalogueCase> cases;

@@ -14,7 +14,7 @@
 #include "oracle/core/utf8.h"
 #include "runner/conformance_run.h"
 
-namespace qconform::tools {
+namespace qconform::runner {
 namespace {
 using D = DataType;
 
@@ -115,4 +115,4 @@ TEST(FaultTimes, AnOrphanHoldingThePipeIsACrashWellBeforeTheTimeout) {
 }
 
 }  // namespace
-}  // namespace qconform::tools
+}  // namespace qconform::runner

@@ -16,23 +16,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   qconform::SetMaxTensorElements(1 << 20);
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    qconform::tools::ParseJson(text);
-  } catch (const qconform::tools::JsonError&) {
+    qconform::report::ParseJson(text);
+  } catch (const qconform::report::JsonError&) {
   }
   try {
-    for (const qconform::tools::CaseRecord& r : qconform::tools::ParseResults(text, "x").cases) {
+    for (const qconform::report::CaseRecord& r : qconform::report::ParseResults(text, "x").cases) {
       (void)r.operator_version();
     }
-  } catch (const qconform::tools::JsonError&) {
+  } catch (const qconform::report::JsonError&) {
   }
   try {
-    for (const auto& [id, r] : qconform::tools::ParseJournal(text, "observed.jsonl")) {
+    for (const auto& [id, r] : qconform::report::ParseJournal(text, "observed.jsonl")) {
       // A record read back writes the same line again.
-      const std::string line = qconform::tools::JournalLine(id, r.observed, r.seconds);
-      const auto again = qconform::tools::ParseJournal(line + "\n", "again");
+      const std::string line = qconform::report::JournalLine(id, r.observed, r.seconds);
+      const auto again = qconform::report::ParseJournal(line + "\n", "again");
       if (again.size() != 1 || again.begin()->first != id) __builtin_trap();
     }
-  } catch (const qconform::tools::JsonError&) {
+  } catch (const qconform::report::JsonError&) {
   } catch (const qconform::CaseIoError&) {
   }
   return 0;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -153,9 +154,25 @@ TEST(RuleCoverage, EveryRuleHasAGoldenCaseAndATest) {
   for (const Rule& rule : AllRules()) {
     const std::string id(rule.id);
     EXPECT_TRUE(golden.count(id) || NotStorable().count(id))
-        << id << ": no golden case is judged by it (add one to generators/rule_boundary_catalogue.cc)";
+        << id
+        << ": no golden case is judged by it (add one to generators/rule_boundary_catalogue.cc)";
     EXPECT_TRUE(tested.count(id) || id == "trt.volume")
         << id << ": no test breaks it (add a witness to suites/io/rule_coverage_test.cc)";
+  }
+}
+
+// Every version of every operator has golden cases (the conformance suites' ctest entries come
+// from the manifest, so a version without cases would have no entry at all).
+TEST(RuleCoverage, EveryOperatorVersionHasGoldenCases) {
+  Manifest manifest;
+  MergeManifest(manifest, QCONFORM_GOLDEN_DIR);
+  for (const OpSchema& s : AllSchemas()) {
+    const bool found = std::any_of(manifest.begin(), manifest.end(), [&](const auto& entry) {
+      const ManifestEntry& e = entry.second;
+      return e.op == s.op_type && CanonicalDomain(e.domain) == CanonicalDomain(s.domain) &&
+             e.version == s.since_version;
+    });
+    EXPECT_TRUE(found) << s.label() << " has no golden case";
   }
 }
 

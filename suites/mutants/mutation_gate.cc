@@ -35,7 +35,7 @@ struct Options {
 };
 
 struct Judged {
-  std::vector<tools::CatalogueCase> cases;
+  std::vector<runner::CatalogueCase> cases;
   std::vector<OracleResult> oracles;
 };
 
@@ -71,9 +71,9 @@ int Usage(const char* why) {
 
 int Gate(const Options& o) {
   Judged j;
-  j.cases = tools::LoadCatalogue(o.golden);
+  j.cases = runner::LoadCatalogue(o.golden);
   if (j.cases.empty()) return Usage(("no cases under " + o.golden).c_str());
-  for (const tools::CatalogueCase& c : j.cases) j.oracles.push_back(RunOracle(c.c));
+  for (const runner::CatalogueCase& c : j.cases) j.oracles.push_back(RunOracle(c.c));
 
   // The plain backend with no defect: every golden case must pass, or kills mean nothing.
   std::vector<std::string> details;
@@ -90,6 +90,17 @@ int Gate(const Options& o) {
     if (row.defect != Defect::kNone && (o.only.empty() || row.name == o.only)) rows.push_back(&row);
   }
   if (rows.empty()) return Usage(("no defect named " + o.only).c_str());
+  // Every operator the oracle knows has defects in the catalogue.
+  for (OperatorKind kind : kAllOperatorKinds) {
+    const bool has = std::any_of(AllDefects().begin(), AllDefects().end(), [&](const DefectRow& d) {
+      return d.op == OperatorKindName(kind);
+    });
+    if (!has && o.only.empty()) {
+      std::printf("FAIL %s has no defect in suites/mutants/defects.cc\n",
+                  std::string(OperatorKindName(kind)).c_str());
+      return 1;
+    }
+  }
   std::vector<std::vector<std::string>> kills(rows.size());
   const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 8));
   std::vector<std::thread> pool;
