@@ -1,0 +1,101 @@
+// The compute operators' requantization against an independent route: the scales' significands
+// and exponents multiplied out in integers, the quotient rounded by its remainder.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "oracle/core/prng.h"
+#include "oracle/core/requantize.h"
+
+namespace qconform {
+namespace {
+
+// A float's exact value as significand * 2^exponent (finite floats only).
+void Split(float f, int64_t& significand, int& exponent) {
+  int e;
+  const float m = std::frexp(f, &e);  // f = m * 2^e, |m| in [0.5, 1)
+  significand = static_cast<int64_t>(std::ldexp(m, 24));
+  exponent = e - 24;
+}
+
+// round_half_even(acc * a * b / y) by integers: (acc * sa * sb) * 2^(ea + eb - ey) / sy.
+BigInt Independent(int64_t acc, float a, float b, float y) {
+  int64_t sa, sb, sy;
+  int ea, eb, ey;
+  Split(a, sa, ea), Split(b, sb, eb), Split(y, sy, ey);
+  BigInt num = BigInt(acc) * sa * sb, den = sy;
+  const int shift = ea + eb - ey;
+  if (shift >= 0)
+    num <<= shift;
+  else
+    den <<= -shift;
+  if (den < 0) num = -num, den = -den;
+  BigInt q = num / den, r = num % den;  // truncated towards zero
+  if (r < 0) q -= 1, r += den;          // floor
+  const BigInt twice = 2 * r;
+  if (twice > den || (twice == den && (q & 1) != 0)) q += 1;
+  return q;
+}
+
+float RandomScale(Prng& prng) {
+  const float m = 1.0f + static_cast<float>(prng.Below(1u << 23)) / (1u << 23);
+  return std::ldexp(m, -static_cast<int>(prng.Below(30))) * (prng.Below(8) == 0 ? -1.0f : 1.0f);
+}
+
+Exact E(float f) {
+  return Exact::FromDouble(f);
+}
+
+TEST(Requantize, ExactEqualsIntegerArithmeticAtRandomAndBesideTies) {
+  Prng prng(20261124);
+  for (int i = 0; i < 100000; ++i) {
+    const float a = RandomScale(prng), b = RandomScale(prng), y = RandomScale(prng);
+    int64_t acc = static_cast<int64_t>(prng.Next() % (uint64_t{1} << 32)) - (int64_t{1} << 31);
+    if (i % 2) {  // near a tie: acc = round((k + 1/2) / M) for a k around y's range
+      const double m = static_cast<double>(a) * b / y;
+      const double k = static_cast<double>(prng.Below(512)) - 256 + 0.5;
+      acc = static_cast<int64_t>(std::nearbyint(k / m));
+      if (std::llabs(acc) >= (int64_t{1} << 40)) continue;
+    }
+    const Requantized r = RequantizeExact(BigInt(acc), E(a), E(b), E(y));
+    ASSERT_EQ(r.kind, Requantized::Kind::kFinite);
+    ASSERT_EQ(r.value, Independent(acc, a, b, y)) << acc << " " << a << " " << b << " " << y;
+  }
+}
+
+// The examples of the decisions (d21): the float32 multiplier and the exact value round apart.
+TEST(Requantize, Float32MultiplierAndExactValueRoundApart) {
+  const float a = 0.03568267077207565f, b = 0.01644858345389366f, y = 0.12253629416227341f;
+  EXPECT_EQ(RequantizeExact(13466, E(a), E(b), E(y)).value, 65);  // 64.5000013551
+  EXPECT_EQ(RequantizeF32(13466, a, b, y).value, 64);
+  const float a2 = 0.023816853761672974f, b2 = 0.025884222239255905f, y2 = 0.2978185713291168f;
+  EXPECT_EQ(RequantizeExact(12802, E(a2), E(b2), E(y2)).value, 26);  // 26.4999806580
+}
+
+TEST(Requantize, TiesGoToEvenThenTheZeroPointIsAdded) {
+  // acc 1, scales 1, 1, 2: exactly 0.5 -> 0, then + 1 (the formula; ONNX's reference adds the
+  // zero point first and gives 2).
+  const Requantized half = RequantizeExact(1, E(1), E(1), E(2));
+  EXPECT_EQ(half.value, 0);
+  EXPECT_EQ(AddZeroPointSaturated(half, 1, 0, 255), 1);
+  EXPECT_EQ(RequantizeExact(3, E(1), E(1), E(2)).value, 2);    // 1.5 -> 2
+  EXPECT_EQ(RequantizeExact(-3, E(1), E(1), E(2)).value, -2);  // -1.5 -> -2
+  EXPECT_EQ(AddZeroPointSaturated(RequantizeExact(1000, E(1), E(1), E(1)), 10, -128, 127), 127);
+}
+
+TEST(Requantize, SpecialScalesSaturateOrAreFree) {
+  const float inf = INFINITY;
+  const Requantized by_zero = RequantizeExact(5, E(1), E(1), E(0));
+  EXPECT_EQ(by_zero.kind, Requantized::Kind::kPlusInfinity);
+  EXPECT_EQ(AddZeroPointSaturated(by_zero, 0, -128, 127), 127);
+  EXPECT_EQ(RequantizeExact(-5, E(1), E(1), E(0)).kind, Requantized::Kind::kMinusInfinity);
+  EXPECT_EQ(RequantizeExact(0, E(inf), E(1), E(1)).kind, Requantized::Kind::kNan);
+  EXPECT_EQ(AddZeroPointSaturated(RequantizeExact(0, E(inf), E(1), E(1)), 0, 0, 255), std::nullopt);
+  EXPECT_EQ(RequantizeF32(int64_t{1} << 40, 1e30f, 1e30f, 1),
+            Requantized({Requantized::Kind::kPlusInfinity, 0}));
+  EXPECT_EQ(RequantizeExact(7, E(-1), E(1), E(2)).value, -4);  // -3.5 -> -4
+}
+
+}  // namespace
+}  // namespace qconform
