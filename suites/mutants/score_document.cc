@@ -15,6 +15,13 @@ std::string Killers(const std::vector<std::string>& ids) {
   return out;
 }
 
+// A table cell's text: a '|' would end the cell.
+std::string Cell(std::string_view text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
 }  // namespace
 
 std::string ScoreDocument(const std::vector<ScoreRow>& rows, size_t golden_cases, int min_kills) {
@@ -40,15 +47,15 @@ std::string ScoreDocument(const std::vector<ScoreRow>& rows, size_t golden_cases
     << "| defect | operator | what it does | shipped by | golden cases that kill it |\n"
     << "|---|---|---|---|---|\n";
   for (const ScoreRow& r : rows) {
-    o << "| `" << r.row->name << "` | " << r.row->op << " | " << r.row->description << " | "
-      << (r.row->shipped_by.empty() ? "" : r.row->shipped_by) << " | " << r.killed_by.size() << ": "
-      << Killers(r.killed_by) << " |\n";
+    o << "| `" << r.row->name << "` | " << r.row->op << " | " << Cell(r.row->description) << " | "
+      << Cell(r.row->shipped_by) << " | " << r.killed_by.size() << ": " << Killers(r.killed_by)
+      << " |\n";
   }
   o << "\n## Left out: what the oracle admits\n\n"
     << "A plausible bug that computes an admissible result is not a defect.\n\n"
     << "| behaviour | what it does | why it is admissible |\n|---|---|---|\n";
   for (const DroppedDefect& d : DroppedDefects()) {
-    o << "| `" << d.name << "` | " << d.description << " | " << d.why << " |\n";
+    o << "| `" << d.name << "` | " << Cell(d.description) << " | " << Cell(d.why) << " |\n";
   }
   return o.str();
 }
