@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
 
 namespace qconform {
 namespace {
 
 using D = DataType;
+using K = OperatorKind;
 
 // DequantizeLinear's T1 grows version by version (the ONNX DequantizeLinear page and, for 24 and
 // 25, the ONNX DequantizeLinear page (24, 25)).
@@ -85,41 +87,41 @@ const std::vector<AttributeSpec> kQlAttrs23 = {
 
 // clang-format off
 const std::vector<OpSchema> kSchemas = {
-  // domain, op, since, T1, T2, T3, attributes, granularities, axis selects, strategies, source
-  {"", "DequantizeLinear", 10, kDqX10, kFloatOnly, kFloatOnly, kNoAttributes, kPerTensor, false, kExactF32,
+  // kind, domain, op, since, T1, T2, T3, attributes, granularities, axis selects, strategies, source
+  {K::kDequantizeLinear, "", "DequantizeLinear", 10, kDqX10, kFloatOnly, kFloatOnly, kNoAttributes, kPerTensor, false, kExactF32,
    "ONNX DequantizeLinear-10"},
-  {"", "DequantizeLinear", 13, kDqX10, kFloatOnly, kFloatOnly, kAxis, kPerAxis, false, kExactF32,
+  {K::kDequantizeLinear, "", "DequantizeLinear", 13, kDqX10, kFloatOnly, kFloatOnly, kAxis, kPerAxis, false, kExactF32,
    "ONNX DequantizeLinear-13"},
-  {"", "DequantizeLinear", 19, kDqX19, kFloats, kFloats, kAxis, kPerAxis, false, kExactF32,
+  {K::kDequantizeLinear, "", "DequantizeLinear", 19, kDqX19, kFloats, kFloats, kAxis, kPerAxis, false, kExactF32,
    "ONNX DequantizeLinear-19"},
-  {"", "DequantizeLinear", 21, kDqX21, kFloats, kFloats, kAxisBlock, kBlocked, false, kExactF32,
+  {K::kDequantizeLinear, "", "DequantizeLinear", 21, kDqX21, kFloats, kFloats, kAxisBlock, kBlocked, false, kExactF32,
    "ONNX DequantizeLinear-21"},
-  {"", "DequantizeLinear", 23, kDqX23, kFloats, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
+  {K::kDequantizeLinear, "", "DequantizeLinear", 23, kDqX23, kFloats, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
    "ONNX DequantizeLinear-23 (with output_dtype, as in the released schema)"},
-  {"", "DequantizeLinear", 24, kDqX23, kFloatsAndE8M0, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
+  {K::kDequantizeLinear, "", "DequantizeLinear", 24, kDqX23, kFloatsAndE8M0, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
    "ONNX DequantizeLinear-24"},
-  {"", "DequantizeLinear", 25, kDqX25, kFloatsAndE8M0, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
+  {K::kDequantizeLinear, "", "DequantizeLinear", 25, kDqX25, kFloatsAndE8M0, kFloats, kAxisBlockOutput, kBlocked, false, kExactF32Out,
    "ONNX DequantizeLinear-25"},
-  {"com.microsoft", "DequantizeLinear", 1, {D::kInt8, D::kUint8}, {D::kFloat, D::kFloat16}, {D::kFloat, D::kFloat16},
+  {K::kDequantizeLinear, "com.microsoft", "DequantizeLinear", 1, {D::kInt8, D::kUint8}, {D::kFloat, D::kFloat16}, {D::kFloat, D::kFloat16},
    {{"axis", std::nullopt}}, kPerAxis, true, kExactF32,
    "ONNX Runtime's com.microsoft DequantizeLinear-1 (docs/semantics.md#d9)"},
   // QuantizeLinear: docs/semantics.md#tensorrt; the y types are the zero point's (output_types).
-  {"", "QuantizeLinear", 10, kQlX10, kFloatOnly, kQlY10, kNoAttributes, kPerTensor, false, kExactF32,
+  {K::kQuantizeLinear, "", "QuantizeLinear", 10, kQlX10, kFloatOnly, kQlY10, kNoAttributes, kPerTensor, false, kExactF32,
    "ONNX QuantizeLinear-10 (docs/semantics.md#quantizelinear)"},
-  {"", "QuantizeLinear", 13, kQlX10, kFloatOnly, kQlY10, kAxis, kPerAxis, false, kExactF32,
+  {K::kQuantizeLinear, "", "QuantizeLinear", 13, kQlX10, kFloatOnly, kQlY10, kAxis, kPerAxis, false, kExactF32,
    "ONNX QuantizeLinear-13 (docs/semantics.md#quantizelinear)"},
-  {"", "QuantizeLinear", 19, kQlX19, kQlX19, kQlY19, kQlAttrs19, kPerAxis, false, kExactF32,
+  {K::kQuantizeLinear, "", "QuantizeLinear", 19, kQlX19, kQlX19, kQlY19, kQlAttrs19, kPerAxis, false, kExactF32,
    "ONNX QuantizeLinear-19 (docs/semantics.md#quantizelinear)", true},
-  {"", "QuantizeLinear", 21, kQlX19, kQlX19, kQlY21, kQlAttrs21, kBlocked, false, kExactF32,
+  {K::kQuantizeLinear, "", "QuantizeLinear", 21, kQlX19, kQlX19, kQlY21, kQlAttrs21, kBlocked, false, kExactF32,
    "ONNX QuantizeLinear-21 (docs/semantics.md#quantizelinear)", true},
-  {"", "QuantizeLinear", 23, kQlX19, kQlScale23, kQlY23, kQlAttrs23, kBlocked, false, kExactF32Precision,
+  {K::kQuantizeLinear, "", "QuantizeLinear", 23, kQlX19, kQlScale23, kQlY23, kQlAttrs23, kBlocked, false, kExactF32Precision,
    "ONNX QuantizeLinear-23 (docs/semantics.md#quantizelinear)", false, kFloats},
-  {"", "QuantizeLinear", 24, kQlX19, kQlScale24, kQlY23, kQlAttrs23, kBlocked, false, kExactF32Precision,
+  {K::kQuantizeLinear, "", "QuantizeLinear", 24, kQlX19, kQlScale24, kQlY23, kQlAttrs23, kBlocked, false, kExactF32Precision,
    "ONNX QuantizeLinear-24 (docs/semantics.md#quantizelinear)", false, kFloats},
-  {"", "QuantizeLinear", 25, kQlX19, kQlScale24, kQlY25, kQlAttrs23, kBlocked, false, kExactF32Precision,
+  {K::kQuantizeLinear, "", "QuantizeLinear", 25, kQlX19, kQlScale24, kQlY25, kQlAttrs23, kBlocked, false, kExactF32Precision,
    "ONNX QuantizeLinear-25 (docs/semantics.md#quantizelinear)", false, kFloats},
   // DynamicQuantizeLinear: the ONNX DynamicQuantizeLinear page; its outputs are fixed (y, y_zero_point uint8; y_scale float).
-  {"", "DynamicQuantizeLinear", 11, kFloatOnly, {}, {D::kUint8}, kNoAttributes, kPerTensor,
+  {K::kDynamicQuantizeLinear, "", "DynamicQuantizeLinear", 11, kFloatOnly, {}, {D::kUint8}, kNoAttributes, kPerTensor,
    false, kExactQuotientReciprocal, "ONNX DynamicQuantizeLinear-11 (docs/semantics.md#dynamicquantizelinear)"},
 };
 // clang-format on
@@ -155,8 +157,13 @@ std::string OpSchema::label() const {
          std::to_string(since_version);
 }
 
+// The registry row of the row's kind and domain (Registry.SchemaRowsNameTheirOperatorRows checks
+// that there is one and that it has the row's op_type).
 const Operator& OpSchema::op() const {
-  return *FindOperator(domain, op_type);  // every row's operator is registered (tested)
+  for (const Operator& o : AllOperators()) {
+    if (o.kind == operator_kind && o.domain == domain) return o;
+  }
+  throw std::logic_error("no registry row for " + label());
 }
 
 std::span<const OpSchema> AllSchemas() {

@@ -24,7 +24,8 @@ struct AttributeSpec {
 };
 
 struct OpSchema {
-  std::string_view domain;  // "" for ai.onnx
+  OperatorKind operator_kind;  // the key to its registry row (with the domain)
+  std::string_view domain;     // "" for ai.onnx
   std::string_view op_type;
   int since_version;
   std::vector<DataType> x_types;      // T1 (T in 10, 13)
@@ -52,7 +53,7 @@ struct OpSchema {
   std::string label() const;  // "DequantizeLinear-21"
   // The operator this row is a version of (the registry's row), and its input names.
   const Operator& op() const;
-  OperatorKind kind() const { return op().kind; }
+  OperatorKind kind() const { return operator_kind; }
   std::string scale_name() const { return op().scale_name(); }
   std::string zero_point_name() const { return op().zero_point_name(); }
 };

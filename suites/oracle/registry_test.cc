@@ -94,6 +94,14 @@ TEST(Registry, EveryKindHasARowAndAnEntryInEveryLayer) {
   }
 }
 
+TEST(Registry, SchemaRowsNameTheirOperatorRows) {
+  for (const OpSchema& s : AllSchemas()) {
+    EXPECT_EQ(s.op().op_type, s.op_type) << s.label();
+    EXPECT_EQ(s.op().kind, s.kind()) << s.label();
+    EXPECT_EQ(FindOperator(s.domain, s.op_type), &s.op()) << s.label();
+  }
+}
+
 TEST(Registry, StrategyNamesRoundTrip) {
   for (Strategy s : {Strategy::kExact, Strategy::kF32, Strategy::kOut, Strategy::kPrecision,
                      Strategy::kExactQuotient, Strategy::kReciprocal}) {
