@@ -9,6 +9,26 @@
 namespace qconform::runner {
 namespace fs = std::filesystem;
 
+bool Shard::Contains(const std::string& id) const {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (char c : id) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return static_cast<int>(h % static_cast<uint64_t>(count)) == index - 1;
+}
+
+std::optional<Shard> ParseShard(const std::string& text) {
+  const size_t slash = text.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == text.size()) return std::nullopt;
+  const std::string k = text.substr(0, slash), n = text.substr(slash + 1);
+  const auto digits = [](const std::string& s) {
+    return s.size() <= 6 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (!digits(k) || !digits(n)) return std::nullopt;
+  const Shard shard{std::stoi(k), std::stoi(n)};
+  if (shard.count < 1 || shard.index < 1 || shard.index > shard.count) return std::nullopt;
+  return shard;
+}
+
 bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter) {
   return filter.empty() || std::any_of(filter.begin(), filter.end(), [&](const std::string& f) {
            return id.find(f) != std::string::npos;

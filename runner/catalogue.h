@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,16 @@ struct CatalogueCase {
   Case c;
   std::string source;  // the case directory it came from ("" for generated cases)
 };
+
+// --shard K/N: a stable slice of the cases, by the id alone (FNV-1a of the id modulo N), so a
+// case stays in its shard when other cases are added. Shards 1..N partition any catalogue.
+struct Shard {
+  int index = 1;  // K, from 1
+  int count = 1;  // N
+  bool Contains(const std::string& id) const;
+};
+// "K/N" with 1 <= K <= N; nullopt when the text is not that.
+std::optional<Shard> ParseShard(const std::string& text);
 
 // Whether a case id is selected by --filter: it contains one of the substrings (all when empty).
 bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter);

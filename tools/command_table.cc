@@ -89,6 +89,8 @@ constexpr Command kCommands[] = {
      "  plugin:example      the in-tree example plugin (plain float32 DequantizeLinear)\n\n"
      "  --filter TEXT       only cases whose id contains TEXT (repeatable)\n"
      "  --op NAME           only cases of this operator (repeatable; as in check and generate)\n"
+     "  --shard K/N         only the K-th of N stable slices (by case id: a case keeps its shard\n"
+     "                      when others are added); the baseline is met for the slice alone\n"
      "  --golden DIR        a catalogue of your own (default: the installed or source golden/);\n"
      "                      no generated cases are added unless --count asks for them\n"
      "  --profile NAME      judge every case under an implementation profile (tensorrt: "

@@ -40,8 +40,17 @@ RunOptions ParseRunOptions(const Args& args) {
   return options;
 }
 
+// --shard K/N (every case when absent).
+Shard ShardOption(const Args& args) {
+  if (!args.has("--shard")) return {};
+  const std::optional<Shard> shard = ParseShard(args.value("--shard"));
+  if (!shard) throw UsageError("--shard takes K/N with 1 <= K <= N, not " + args.value("--shard"));
+  return *shard;
+}
+
 std::vector<CatalogueCase> SelectCases(const Args& args) {
   const std::string golden = args.value("--golden", GoldenDir());
+  const Shard shard = ShardOption(args);
   if (!fs::is_directory(golden)) throw UsageError("no golden catalogue at " + golden);
   const std::vector<std::string> filter = args.values("--filter");
   const std::vector<const Operator*> operators = SelectedOperators(args);
@@ -52,17 +61,18 @@ std::vector<CatalogueCase> SelectCases(const Args& args) {
   if (!args.has("--seed")) batch.seed = kDefaultGeneratedSeed;
   std::vector<CatalogueCase> cases;
   for (CatalogueCase& c : LoadCatalogue(golden, filter, batch.profile)) {
-    if (OperatorSelected(operators, c.c)) cases.push_back(std::move(c));
+    if (OperatorSelected(operators, c.c) && shard.Contains(c.c.id)) cases.push_back(std::move(c));
   }
   if (batch.count > 0) {
     for (GeneratedCase& g : GeneratedBatches(batch)) {
-      if (MatchesFilter(g.c.id, filter) && OperatorSelected(operators, g.c)) {
+      if (MatchesFilter(g.c.id, filter) && OperatorSelected(operators, g.c) &&
+          shard.Contains(g.c.id)) {
         cases.push_back({std::move(g.c), ""});
       }
     }
   }
   if (cases.empty())
-    throw UsageError("no case matches the selection (--filter, --op) under " + golden);
+    throw UsageError("no case matches the selection (--filter, --op, --shard) under " + golden);
   return cases;
 }
 
@@ -88,8 +98,9 @@ std::function<bool(const std::string&)> BaselineScope(const Args& args) {
        {"--golden", "--seed", "--count", "--op", "--version", "--profile", "--invalid-percent"}) {
     if (args.has(option)) return [](const std::string&) { return false; };
   }
-  return [filter = args.values("--filter")](const std::string& id) {
-    return MatchesFilter(id, filter);
+  // A shard meets only its own entries: the others are no stale ones.
+  return [filter = args.values("--filter"), shard = ShardOption(args)](const std::string& id) {
+    return MatchesFilter(id, filter) && shard.Contains(id);
   };
 }
 
@@ -171,7 +182,7 @@ const std::set<std::string> kRunFlags = {"--strict", "--strict-zero"};
 const std::set<std::string> kRunOptions = {
     "--backend", "--filter",  "--profile",         "--report", "-j",
     "--jobs",    "--timeout", "--expectations",    "--golden", "--seed",
-    "--count",   "--version", "--invalid-percent", "--op"};
+    "--count",   "--version", "--invalid-percent", "--op",     "--shard"};
 
 }  // namespace
 
