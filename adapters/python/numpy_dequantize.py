@@ -8,10 +8,9 @@ does, in float32: (float)(x - x_zero_point) * x_scale, rounded once to the outpu
 import os
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import qconform_exec as q  # noqa: E402
+import qconform_exec as q  # noqa: E402  (first: it says so in one line when numpy is missing)
+import numpy as np  # noqa: E402
 
 
 def dequantize(case):

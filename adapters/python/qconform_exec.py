@@ -26,7 +26,16 @@ import struct
 import sys
 import traceback
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # the first python3 on PATH need not be the one with numpy (Debian's is)
+    _debian = "/usr/bin/python3"
+    sys.stderr.write(
+        "qconform_exec: %s has no numpy; run the backend with an interpreter that has it%s\n"
+        % (sys.executable or "this python", " (%s, with python3-numpy)" % _debian
+           if os.path.exists(_debian) and os.path.realpath(sys.executable or "") != os.path.realpath(_debian)
+           else " (Debian: apt-get install python3-numpy)"))
+    sys.exit(3)
 
 PROTOCOL = 2
 
