@@ -5,26 +5,25 @@
 
 #include "generators/profile_cases.h"
 #include "generators/valid_cases.h"
+#include "oracle/core/prng.h"
 
 namespace qconform {
 
 namespace {
 
+// The fields of a case, each delimited (a length or a fixed width), into one FNV-1a hash.
 class Hasher {
  public:
-  void Bytes(const void* data, size_t n) {
-    const auto* b = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < n; ++i) h_ = (h_ ^ b[i]) * 0x100000001b3ull;
-  }
-  void Int(int64_t v) { Bytes(&v, sizeof v); }
+  void Int(int64_t v) { h_.Bytes(&v, sizeof v); }
+  void Bytes(const void* data, size_t n) { h_.Bytes(data, n); }
   void Text(const std::string& s) {
     Int(static_cast<int64_t>(s.size()));
-    Bytes(s.data(), s.size());
+    h_.Text(s);
   }
-  uint64_t value() const { return h_; }
+  uint64_t value() const { return h_.value(); }
 
  private:
-  uint64_t h_ = 0xcbf29ce484222325ull;
+  Fnv1a h_;
 };
 
 std::string GeneratedId(const OpSchema& s, const GeneratedCase& g) {

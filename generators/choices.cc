@@ -24,8 +24,7 @@ std::unique_ptr<Choices> PrngChoices::Fork(std::string_view name) {
 }
 
 uint64_t StreamSeed(uint64_t seed, std::string_view name) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  const uint64_t h = Fnv1aOf(name);
   // One SplitMix64 step over the pair, so that near seeds and near names give far streams.
   return Prng(seed ^ (h * 0x9E3779B97F4A7C15ull)).Next();
 }

@@ -5,14 +5,13 @@
 #include <filesystem>
 
 #include "onnx_io/case_io.h"
+#include "oracle/core/prng.h"
 
 namespace qconform::runner {
 namespace fs = std::filesystem;
 
 bool Shard::Contains(const std::string& id) const {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : id) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-  return static_cast<int>(h % static_cast<uint64_t>(count)) == index - 1;
+  return static_cast<int>(Fnv1aOf(id) % static_cast<uint64_t>(count)) == index - 1;
 }
 
 std::optional<Shard> ParseShard(const std::string& text) {

@@ -60,11 +60,6 @@ long double DecodeX(const Format& f, uint32_t code) {
   return Decode(f, code);
 }
 
-// A value rounded into `f` and read back.
-long double Through(const Format& f, long double v) {
-  return Decode(f, EncodeFloat(f, v, {}));
-}
-
 uint32_t ProductCode(const Format& out, long double difference, long double scale, int version) {
   Rounding r;
   r.ties_away = On(Defect::kDqRoundHalfAway);
@@ -73,7 +68,8 @@ uint32_t ProductCode(const Format& out, long double difference, long double scal
   const bool in_output_type =
       version < 23 && ((out.data_type == 10 && On(Defect::kDqHalfArithmetic)) ||
                        (out.data_type == 16 && On(Defect::kDqBfloat16Arithmetic)));
-  if (in_output_type) return EncodeFloat(out, Through(out, difference) * Through(out, scale), r);
+  if (in_output_type)
+    return EncodeFloat(out, RoundTrip(out, difference) * RoundTrip(out, scale), r);
   if (out.data_type == 16 && On(Defect::kDqBfloat16Truncate)) {
     const float product = static_cast<float>(difference * scale);  // rounded to float32
     uint32_t bits;

@@ -134,6 +134,10 @@ uint32_t NanCode(const Format& f) {
   }
 }
 
+long double RoundTrip(const Format& f, long double v) {
+  return Decode(f, EncodeFloat(f, v, {}));
+}
+
 long double RoundToInteger(long double v, const Rounding& r) {
   if (r.truncate) return std::trunc(v);
   if (r.ties_away) return std::round(v);

@@ -61,6 +61,9 @@ struct Rounding {
 // where the format has one and NaN where it has not; float4e2m1 always saturates.
 uint32_t EncodeFloat(const Format& f, long double v, const Rounding& r);
 
+// A value rounded once into a float format and read back (arithmetic in that format).
+long double RoundTrip(const Format& f, long double v);
+
 // Rounds to an integer, to nearest with ties to even unless `r` says otherwise.
 long double RoundToInteger(long double v, const Rounding& r);
 

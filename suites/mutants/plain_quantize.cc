@@ -21,19 +21,15 @@ uint32_t Mask(const Format& y) {
   return y.bits == 32 ? ~0u : (1u << y.bits) - 1;
 }
 
-long double Through(const Format& f, long double v) {
-  return Decode(f, EncodeFloat(f, v, {}));
-}
-
 long double Quotient(long double x, long double scale, int32_t x_type, int version) {
   if (On(Defect::kQlReciprocal)) {
     const float reciprocal = 1.0f / static_cast<float>(scale);
     return static_cast<float>(static_cast<float>(x) * reciprocal);
   }
   if (version < 23 && x_type == 10 && On(Defect::kQlHalfQuotient))
-    return Through(*FindFormat(10), x / scale);
+    return RoundTrip(*FindFormat(10), x / scale);
   if (version < 23 && x_type == 16 && On(Defect::kQlBfloat16Quotient)) {
-    return Through(*FindFormat(16), x / scale);
+    return RoundTrip(*FindFormat(16), x / scale);
   }
   return x / scale;
 }
