@@ -55,8 +55,10 @@ TEST(Requantize, ExactEqualsIntegerArithmeticAtRandomAndBesideTies) {
     if (i % 2) {  // near a tie: acc = round((k + 1/2) / M) for a k around y's range
       const double m = static_cast<double>(a) * b / y;
       const double k = static_cast<double>(prng.Below(512)) - 256 + 0.5;
-      acc = static_cast<int64_t>(std::nearbyint(k / m));
-      if (std::llabs(acc) >= (int64_t{1} << 40)) continue;
+      const double near_tie = std::nearbyint(k / m);
+      // Checked in double: converting an out-of-range double to an integer is undefined.
+      if (!(std::fabs(near_tie) < 0x1p40)) continue;
+      acc = static_cast<int64_t>(near_tie);
     }
     const Requantized r = RequantizeExact(BigInt(acc), E(a), E(b), E(y));
     ASSERT_EQ(r.kind, Requantized::Kind::kFinite);
