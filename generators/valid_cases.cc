@@ -144,6 +144,9 @@ Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& l
         return GenerateValidQuantize(ch, schema, limits);
       case OperatorKind::kDynamicQuantizeLinear:
         return GenerateDynamicQuantize(ch, limits);
+      case OperatorKind::kQLinearMatMul:
+      case OperatorKind::kMatMulInteger:
+        return GenerateValidMatMul(ch, schema, limits);
     }
     throw std::logic_error("no generator for " + schema.label());
   }();

@@ -15,6 +15,8 @@ Case GenerateValidDequantize(Choices& ch, const OpSchema& schema,
 Case GenerateValidQuantize(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
 // DynamicQuantizeLinear-11: finite float x of rank 1-3, edge-biased, sometimes all of one sign.
 Case GenerateDynamicQuantize(Choices& ch, const GeneratorLimits& limits = {});
+// QLinearMatMul and MatMulInteger (generators/matmul_valid_cases.cc).
+Case GenerateValidMatMul(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
 // Any operator's valid case, by the schema row's operator kind.
 Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
 

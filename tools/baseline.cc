@@ -34,7 +34,7 @@ int RunBaseline(const std::vector<std::string>& argv) {
   const Args args(
       argv, {"--save", "--strict", "--strict-zero"},
       {"--backend", "--profile", "--expectations", "-j", "--jobs", "--timeout", "--golden",
-       "--seed", "--count", "--version", "--invalid-percent", "--op", "--filter"});
+       "--seed", "--count", "--version", "--invalid-percent", "--op", "--filter", "--admit"});
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
   const RunOptions options = ParseRunOptions(args);
   const std::vector<CatalogueCase> cases = SelectCases(args);

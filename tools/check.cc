@@ -83,7 +83,7 @@ void UseOutputsFrom(const std::string& dir, const CaseDirectory& cd, DataSet& da
 
 int RunCheck(const std::vector<std::string>& argv) {
   const Args args(argv, {"--strict", "--strict-zero", "--quiet"},
-                  {"--op", "--expectations", "--outputs"});
+                  {"--op", "--expectations", "--outputs", "--admit"});
   if (args.positional().empty()) throw UsageError("check needs at least one PATH (see --help)");
   if (args.has("--outputs") && args.positional().size() != 1) {
     throw UsageError("--outputs DIR judges one case: give exactly one CASE_DIR");
@@ -91,6 +91,7 @@ int RunCheck(const std::vector<std::string>& argv) {
   CompareOptions options;
   options.strict = args.flag("--strict");
   options.strict_zero = args.flag("--strict-zero");
+  options.admit = AdmittedStrategies(args);
   const std::vector<const Operator*> operators = SelectedOperators(args);
   Expectations expectations;
   if (args.has("--expectations")) {

@@ -8,7 +8,9 @@
 
 #include "onnx_io/case_io.h"
 #include "oracle/core/codec.h"
+#include "oracle/semantics/matmul_validation.h"
 #include "oracle/semantics/oracle.h"
+#include "oracle/semantics/qlinear_matmul.h"
 #include "oracle/semantics/quantize.h"
 #include "oracle/semantics/scale_index.h"
 #include "tools/args.h"
@@ -127,6 +129,37 @@ void ExplainFindingsOnly(const Case&, const OracleResult& result, int64_t index,
   if (observed) std::printf("  backend      -> %s\n", Show(t, *observed).c_str());
 }
 
+// QLinearMatMul: the row and column, acc, the exact multiplier and value, and every
+// requantization's result (docs/semantics.md#d20, #d21), named and marked admitted or not.
+void ExplainQLinearMatMul(const Case& c, const OracleResult& result, int64_t index,
+                          const Observed& observed) {
+  const MatMulPlan plan = *ValidateMatMul(c, *result.schema).plan;
+  const QLinearMatMulSteps st = QLinearMatMulElement(c, *result.schema, plan, index);
+  const ElementType& y = *plan.y_type;
+  std::printf("%s; element %lld is batch %lld, row %lld of a, column %lld of b\n\n",
+              result.schema->label().c_str(), static_cast<long long>(index),
+              static_cast<long long>(st.batch), static_cast<long long>(st.row),
+              static_cast<long long>(st.column));
+  std::printf("  acc = sum (a - a_zero_point) * (b - b_zero_point) = %s  (exact, K = %lld)\n",
+              st.acc.ToString().c_str(), static_cast<long long>(plan.geometry.k));
+  std::printf("  a_scale %s, b_scale %s, y_scale %s, y_zero_point %s\n",
+              st.a_scale.ToString().c_str(), st.b_scale.ToString().c_str(),
+              st.y_scale.ToString().c_str(), st.zero_point.ToString().c_str());
+  std::printf("  M = a_scale * b_scale / y_scale = %s  (exact)\n", st.multiplier.ToString().c_str());
+  std::printf("  acc * M = %s  (exact)\n\n", st.value.ToString().c_str());
+  std::printf("  [exact]  round half to even, + y_zero_point, saturate -> %s\n",
+              st.exact ? Show(y, *st.exact).c_str() : "implementation-defined (d22, d26)");
+  if (st.exact) PrintBackend(y, observed, *st.exact);
+  const OutputEvaluation& out = result.outputs.at(0);
+  for (size_t k = 0; k < st.strategies.size(); ++k) {
+    const auto& [name, code] = st.strategies[k];
+    std::printf("  [%s]%s -> %s\n", name.c_str(),
+                out.alternatives[k].admitted ? " (admitted)" : " (named, not admitted)",
+                code ? Show(y, *code).c_str() : "any code");
+    if (code) PrintBackend(y, observed, *code);
+  }
+}
+
 // The explainer of each kind of operator (the registry's OperatorKind).
 void ExplainKind(OperatorKind kind, const Case& c, const OracleResult& result, int64_t index,
                  const Observed& observed) {
@@ -136,7 +169,10 @@ void ExplainKind(OperatorKind kind, const Case& c, const OracleResult& result, i
     case OperatorKind::kQuantizeLinear:
       return ExplainQuantize(c, result, index, observed);
     case OperatorKind::kDynamicQuantizeLinear:
+    case OperatorKind::kMatMulInteger:  // Y is acc itself: the findings and the outputs say it all
       return ExplainFindingsOnly(c, result, index, observed);
+    case OperatorKind::kQLinearMatMul:
+      return ExplainQLinearMatMul(c, result, index, observed);
   }
 }
 

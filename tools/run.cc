@@ -26,8 +26,24 @@
 namespace qconform::tools {
 namespace fs = std::filesystem;
 
+std::vector<std::string> AdmittedStrategies(const Args& args) {
+  std::set<std::string> named;
+  for (const OpSchema& s : AllSchemas()) {
+    for (Strategy k : s.named_strategies) named.insert(std::string(StrategyName(k)));
+  }
+  const std::vector<std::string> admit = args.values("--admit");
+  for (const std::string& name : admit) {
+    if (named.count(name) != 0) continue;
+    std::string list;
+    for (const std::string& n : named) list += (list.empty() ? "" : ", ") + n;
+    throw UsageError("--admit " + name + ": not a named strategy (they are: " + list + ")");
+  }
+  return admit;
+}
+
 RunOptions ParseRunOptions(const Args& args) {
   RunOptions options;
+  options.compare.admit = AdmittedStrategies(args);
   options.backend = args.value("--backend");
   if (options.backend.empty()) throw UsageError("--backend is required (see --help)");
   options.compare.strict = args.flag("--strict");
@@ -182,7 +198,7 @@ const std::set<std::string> kRunFlags = {"--strict", "--strict-zero"};
 const std::set<std::string> kRunOptions = {
     "--backend", "--filter",  "--profile",         "--report", "-j",
     "--jobs",    "--timeout", "--expectations",    "--golden", "--seed",
-    "--count",   "--version", "--invalid-percent", "--op",     "--shard"};
+    "--count",   "--version", "--invalid-percent", "--op",     "--shard", "--admit"};
 
 }  // namespace
 

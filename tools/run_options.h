@@ -23,6 +23,9 @@ using namespace runner;
 using namespace report;
 
 // --backend, --strict, --strict-zero, -j, --timeout.
+// --admit NAME (repeatable): named requantizations a vendor admits knowingly
+// (docs/semantics.md#d21); a name no schema row names is a usage error listing the names.
+std::vector<std::string> AdmittedStrategies(const Args& args);
 RunOptions ParseRunOptions(const Args& args);
 // --seed, --count, --version, --invalid-percent (and --op).
 BatchOptions ParseBatchOptions(const Args& args, int default_count);

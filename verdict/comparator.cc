@@ -33,6 +33,10 @@ int64_t Ordinal(const ElementType& t, uint32_t code) {
   return (code & t.sign_bit()) != 0 ? -magnitude : magnitude;
 }
 
+bool Admits(const CompareOptions& options, const std::string& strategy) {
+  return std::find(options.admit.begin(), options.admit.end(), strategy) != options.admit.end();
+}
+
 }  // namespace
 
 int64_t UlpDistance(const ElementType& t, uint32_t a, uint32_t b) {
@@ -93,15 +97,23 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
     bool matched = vs_exact != Equality::kDifferent;
     if (matched) ++r.strategy_matches["exact"];
     bool admissible = false;
+    std::string by_name;  // the --admit strategy that explains the element, when only one does
     for (size_t j = 0; j < expected.alternatives.size(); ++j) {
       const StrategyOutput& s = expected.alternatives[j];
       const Equality e = Compare(*t, got, expected.alternative(j, i), options.strict_zero);
       if (e == Equality::kDifferent) continue;
       ++r.strategy_matches[s.strategy];
-      if (!matched && !options.strict) {
-        admissible = true;
+      if (matched || admissible) continue;
+      if (!options.strict && s.admitted) {
+        admissible = true, by_name.clear();
         zero_sign = e == Equality::kEqualButZeroSign;
+      } else if (!s.admitted && by_name.empty() && Admits(options, s.strategy)) {
+        by_name = s.strategy;
       }
+    }
+    if (!matched && !admissible && !by_name.empty()) {
+      admissible = true;
+      ++r.admitted_by_name[by_name];
     }
     if (matched) {
       ++r.exact;
@@ -113,6 +125,7 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
         std::string allowed = HexCode(*t, want) + " (exact)";
         if (!options.strict) {
           for (size_t j = 0; j < expected.alternatives.size(); ++j) {
+            if (!expected.alternatives[j].admitted) continue;
             allowed += ", " + HexCode(*t, expected.alternative(j, i)) + " (" +
                        expected.alternatives[j].strategy + ")";
           }

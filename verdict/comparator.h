@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <vector>
+#include <algorithm>
 
 #include "oracle/core/element_type.h"
 #include "oracle/semantics/evaluation.h"
@@ -21,6 +22,9 @@ struct CompareOptions {
   bool strict = false;       // admit only the exact strategy
   bool strict_zero = false;  // +0 and -0 differ
   size_t max_reported = 20;  // mismatches kept with a full message, per output
+  // Named strategies a vendor admits knowingly (--admit NAME, docs/semantics.md#d21): elements
+  // they explain conform, and the case reads "conformant with admitted strategy NAME".
+  std::vector<std::string> admit = {};
 };
 
 // What a backend produced for one output.
@@ -50,6 +54,8 @@ struct OutputComparison {
   // How many elements each strategy explains ("exact", "f32", "out"): the backend's fingerprint.
   std::map<std::string, int64_t> strategy_matches;
   std::vector<Mismatch> mismatches;  // the first max_reported
+  // Elements that conform only through a strategy admitted by name (--admit), per strategy.
+  std::map<std::string, int64_t> admitted_by_name;
 
   bool conforms() const { return structural_error.empty() && mismatched == 0; }
   // The strategies that explain every element (a backend that computes in f32 shows "f32").

@@ -70,6 +70,15 @@ std::vector<std::string> Fingerprint(const std::vector<OutputComparison>& output
 
 // "exact", or which outputs needed another strategy: "y: 5 of 18 elements admissible via f32".
 std::string DescribeAdmissible(const std::vector<OutputComparison>& outputs) {
+  // Elements only a strategy admitted by name explains (--admit): never plain conformant.
+  std::string admitted;
+  for (const OutputComparison& o : outputs) {
+    for (const auto& [name, count] : o.admitted_by_name) {
+      admitted += (admitted.empty() ? "" : ", ") + name + " (" + o.name + ": " +
+                  std::to_string(count) + " of " + std::to_string(o.elements) + " elements)";
+    }
+  }
+  if (!admitted.empty()) return "conformant with admitted strategy " + admitted;
   std::string s;
   for (const OutputComparison& o : outputs) {
     if (o.admissible == 0) continue;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "oracle/core/element_type.h"
+#include "oracle/core/matmul_shape.h"
 
 namespace qconform {
 namespace {
@@ -54,6 +55,28 @@ int32_t NoZeroPoint(const Case&) {
   return 0;
 }
 
+// QLinearMatMul and MatMulInteger: y has numpy.matmul's shape of a and b (oracle/core/
+// matmul_shape.h; a must-reject pair of shapes gives the shape of its batch dimensions alone) and
+// y_zero_point's type (QLinearMatMul), int32 (MatMulInteger).
+std::vector<int64_t> MatMulShape(const Case& c, size_t a, size_t b) {
+  const Tensor* ta = c.input(a);
+  const Tensor* tb = c.input(b);
+  if (ta == nullptr || tb == nullptr) return {};
+  return MatMulOutputShape(ta->shape, tb->shape).value_or(std::vector<int64_t>{});
+}
+std::vector<OutputSpec> QLinearMatMulOutputs(const Case& c) {
+  return {{"y", InputType(c, 7, kUint8), MatMulShape(c, 0, 3)}};
+}
+int32_t QLinearMatMulZeroPointType(const Case& c) {
+  return InputType(c, 7, 0);
+}
+std::vector<OutputSpec> MatMulIntegerOutputs(const Case& c) {
+  return {{"Y", static_cast<int32_t>(DataType::kInt32), MatMulShape(c, 0, 1)}};
+}
+int32_t MatMulIntegerZeroPointType(const Case& c) {
+  return InputType(c, 0, 0);
+}
+
 using K = OperatorKind;
 using R = Role;
 // A quantized operand with its scale and optional zero point (DequantizeLinear's x), and the
@@ -62,6 +85,16 @@ const std::vector<InputSpec> kDequantizeInputs = {
     {"x", R::kQuantized}, {"x_scale", R::kScale, "x"}, {"x_zero_point", R::kZeroPoint, "x", true}};
 const std::vector<InputSpec> kQuantizeInputs = {
     {"x", R::kReal}, {"y_scale", R::kScale, "y"}, {"y_zero_point", R::kZeroPoint, "y", true}};
+// The matmul family: two quantized operands with their parameters (per tensor, per row of a, per
+// column of b), and y's.
+const std::vector<InputSpec> kQLinearMatMulInputs = {
+    {"a", R::kQuantized},          {"a_scale", R::kScale, "a"}, {"a_zero_point", R::kZeroPoint, "a"},
+    {"b", R::kQuantized},          {"b_scale", R::kScale, "b"}, {"b_zero_point", R::kZeroPoint, "b"},
+    {"y_scale", R::kScale, "y"}, {"y_zero_point", R::kZeroPoint, "y"}};
+const std::vector<InputSpec> kMatMulIntegerInputs = {{"A", R::kQuantized},
+                                                     {"B", R::kQuantized},
+                                                     {"a_zero_point", R::kZeroPoint, "A", true},
+                                                     {"b_zero_point", R::kZeroPoint, "B", true}};
 // clang-format off
 const std::vector<Operator> kOperators = {
   // kind, domain, op_type, id prefix, rule prefix, inputs, outputs, quantizes, outputs rule, zero point type,
@@ -76,6 +109,12 @@ const std::vector<Operator> kOperators = {
    // ONNX's function body of DynamicQuantizeLinear-11 (onnx/defs/quantization/defs.cc).
    {"Constant", "Constant", "ReduceMin", "Min", "ReduceMax", "Max", "Sub", "Div", "Div", "Sub",
     "Clip", "Round", "Cast", "Identity", "Identity", "QuantizeLinear"}},
+  // The matmul family (the ONNX QLinearMatMul and MatMulInteger pages): a computed operator
+  // with two quantized operands; a run's generated cases are the golden catalogue's business.
+  {K::kQLinearMatMul, "", "QLinearMatMul", "qlmm", "qlmm", kQLinearMatMulInputs, {"y"},
+   true, QLinearMatMulOutputs, QLinearMatMulZeroPointType, {}, 0.2},
+  {K::kMatMulInteger, "", "MatMulInteger", "mmi", "mmi", kMatMulIntegerInputs, {"Y"},
+   false, MatMulIntegerOutputs, MatMulIntegerZeroPointType, {}, 0.2},
 };
 // clang-format on
 
@@ -89,6 +128,10 @@ std::string_view OperatorKindName(OperatorKind kind) {
       return "QuantizeLinear";
     case OperatorKind::kDynamicQuantizeLinear:
       return "DynamicQuantizeLinear";
+    case OperatorKind::kQLinearMatMul:
+      return "QLinearMatMul";
+    case OperatorKind::kMatMulInteger:
+      return "MatMulInteger";
   }
   return "?";
 }

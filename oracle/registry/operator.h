@@ -20,10 +20,17 @@ namespace qconform {
 // default: a kind without its case in some layer is a -Wswitch error in qconform's builds
 // (warnings are errors there), and RegistryTest.EveryKindHasARowAndAnEntryInEveryLayer fails
 // for a kind missing from kAllOperatorKinds or from the registry's rows.
-enum class OperatorKind { kDequantizeLinear, kQuantizeLinear, kDynamicQuantizeLinear };
-inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLinear,
-                                                     OperatorKind::kQuantizeLinear,
-                                                     OperatorKind::kDynamicQuantizeLinear};
+enum class OperatorKind {
+  kDequantizeLinear,
+  kQuantizeLinear,
+  kDynamicQuantizeLinear,
+  kQLinearMatMul,
+  kMatMulInteger,
+};
+inline constexpr OperatorKind kAllOperatorKinds[] = {
+    OperatorKind::kDequantizeLinear, OperatorKind::kQuantizeLinear,
+    OperatorKind::kDynamicQuantizeLinear, OperatorKind::kQLinearMatMul,
+    OperatorKind::kMatMulInteger};
 // "DequantizeLinear": the kind's name (a switch, so a new kind needs its case here too).
 std::string_view OperatorKindName(OperatorKind kind);
 

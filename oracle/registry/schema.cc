@@ -85,6 +85,16 @@ const std::vector<AttributeSpec> kQlAttrs21 = {
 const std::vector<AttributeSpec> kQlAttrs23 = {
     {"axis", 1}, {"saturate", 1}, {"block_size", 0}, {"output_dtype", 0}, {"precision", 0}};
 
+// The matmul family: int8 and uint8 operands (10); the requantizations every runtime ships,
+// computed and named (docs/semantics.md#d21); MatMulInteger's int32 overflow read as wrapping
+// (#d22, the exact result saturates).
+const std::vector<D> kInt8Uint8 = {D::kInt8, D::kUint8};
+const std::vector<Strategy> kRequantizations = {
+    Strategy::kOnnxReference,   Strategy::kQ31DoubleRound,       Strategy::kQ31SingleRound,
+    Strategy::kMantissaTiesUp,  Strategy::kZeroPointFirst,       Strategy::kInt16PairSaturation,
+    Strategy::kInt32Wrap};
+const std::vector<Strategy> kExactInt32Wrap = {Strategy::kExact, Strategy::kInt32Wrap};
+
 // clang-format off
 const std::vector<OpSchema> kSchemas = {
   // kind, domain, op, since, T1, T2, T3, attributes, granularities, axis selects, strategies, source
@@ -123,6 +133,15 @@ const std::vector<OpSchema> kSchemas = {
   // DynamicQuantizeLinear: the ONNX DynamicQuantizeLinear page; its outputs are fixed (y, y_zero_point uint8; y_scale float).
   {K::kDynamicQuantizeLinear, "", "DynamicQuantizeLinear", 11, kFloatOnly, {}, {D::kUint8}, kNoAttributes, kPerTensor,
    false, kExactQuotientReciprocal, "ONNX DynamicQuantizeLinear-11 (docs/semantics.md#dynamicquantizelinear)"},
+  // The matmul family (the ONNX QLinearMatMul and MatMulInteger pages; docs/semantics.md#d20-d28).
+  // T1 (a) and T2 (b) are one set in every version: x_types holds it. QLinearMatMul's scale types
+  // are TS (float in 10), its output types T3.
+  {K::kQLinearMatMul, "", "QLinearMatMul", 10, kInt8Uint8, kFloatOnly, kInt8Uint8, kNoAttributes, kPerTensor, false, kExactF32,
+   "ONNX QLinearMatMul-10 (docs/semantics.md#qlinearmatmul)", false, {}, kRequantizations},
+  {K::kQLinearMatMul, "", "QLinearMatMul", 21, kQlY19, kFloats, kQlY19, kNoAttributes, kPerTensor, false, kExactF32,
+   "ONNX QLinearMatMul-21 (docs/semantics.md#qlinearmatmul)", false, {}, kRequantizations},
+  {K::kMatMulInteger, "", "MatMulInteger", 10, kInt8Uint8, {}, {D::kInt32}, kNoAttributes, kPerTensor, false, kExactInt32Wrap,
+   "ONNX MatMulInteger-10 (docs/semantics.md#matmulinteger)"},
 };
 // clang-format on
 

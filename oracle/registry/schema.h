@@ -44,6 +44,9 @@ struct OpSchema {
   bool scale_type_is_x_type = false;
   // QuantizeLinear 23+: the types `precision` may name (empty: the version has no precision).
   std::vector<DataType> precision_types = {};
+  // Strategies computed and named beside the admitted ones, admitted only by name (--admit):
+  // the matmul family's requantizations (docs/semantics.md#d21).
+  std::vector<Strategy> named_strategies = {};
 
   const AttributeSpec* attribute(std::string_view name) const;
   bool allows(Granularity g) const;

@@ -31,6 +31,13 @@ constexpr StrategyRow kStrategies[] = {
     {Strategy::kPrecision, "precision", PrecisionType},
     {Strategy::kExactQuotient, "exact-quotient", None},
     {Strategy::kReciprocal, "reciprocal", Float32},
+    {Strategy::kOnnxReference, "onnx-reference", None},
+    {Strategy::kQ31DoubleRound, "q31-double-round", None},
+    {Strategy::kQ31SingleRound, "q31-single-round", None},
+    {Strategy::kMantissaTiesUp, "mantissa-ties-up", None},
+    {Strategy::kZeroPointFirst, "zero-point-first", None},
+    {Strategy::kInt16PairSaturation, "int16-pair-saturation", None},
+    {Strategy::kInt32Wrap, "int32-wrap", None},
 };
 
 // Row k describes strategy k: the lookup below indexes by the enum.

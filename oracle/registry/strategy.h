@@ -19,6 +19,15 @@ enum class Strategy {
   // readings runtimes take of its division x / y_scale.
   kExactQuotient,  // the exact quotient, rounded once
   kReciprocal,     // x * RN32(1 / y_scale)
+  // The matmul and convolution families' requantizations (docs/semantics.md#d21,
+  // oracle/core/requantize_strategies.h): computed and named; admitted only with --admit.
+  kOnnxReference,
+  kQ31DoubleRound,
+  kQ31SingleRound,
+  kMantissaTiesUp,
+  kZeroPointFirst,
+  kInt16PairSaturation,
+  kInt32Wrap,  // also MatMulInteger's admitted reading of an int32 overflow (#d22)
 };
 
 std::string_view StrategyName(Strategy s);

@@ -41,6 +41,10 @@ struct StrategyOutput {
   std::vector<uint32_t> sparse_code;
   bool near = false;
   Codes offsets;  // near only
+  // An admitted strategy conforms; one that is only named (the matmul family's requantizations,
+  // docs/semantics.md#d21) is computed for the fingerprint and the nearest-strategy hint, and
+  // conforms only when the run admits it by name (--admit).
+  bool admitted = true;
   bool dense() const { return !same_as_exact && !sparse && !near; }
 };
 

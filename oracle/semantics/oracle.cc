@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "oracle/semantics/dynamic_quantize.h"
+#include "oracle/semantics/matmul_integer.h"
+#include "oracle/semantics/qlinear_matmul.h"
 #include "oracle/semantics/quantize.h"
 
 namespace qconform {
@@ -60,6 +62,17 @@ OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOpt
   return r;
 }
 
+// The matmul family: one validation, then QLinearMatMul's requantized y or MatMulInteger's Y.
+template <OutputEvaluation (*Evaluate)(const Case&, const OpSchema&, const MatMulPlan&,
+                                       const EvaluateOptions&)>
+OracleResult RunMatMul(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
+  OracleResult r;
+  MatMulValidation v = ValidateMatMul(c, schema);
+  r.findings = std::move(v.findings);
+  if (v.plan) r.outputs.push_back(Evaluate(c, schema, *v.plan, options));
+  return r;
+}
+
 // The oracle's entry point per kind of operator (the registry's OperatorKind).
 OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
   switch (schema.kind()) {
@@ -69,6 +82,10 @@ OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOption
       return RunQuantize(c, schema, options);
     case OperatorKind::kDynamicQuantizeLinear:
       return RunDynamic(c, schema, options);
+    case OperatorKind::kQLinearMatMul:
+      return RunMatMul<EvaluateQLinearMatMul>(c, schema, options);
+    case OperatorKind::kMatMulInteger:
+      return RunMatMul<EvaluateMatMulInteger>(c, schema, options);
   }
   throw OracleError("case " + c.id + ": no oracle for " + schema.label());
 }

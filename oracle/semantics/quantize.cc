@@ -40,15 +40,19 @@ QuantizeSteps QuantizeElement(const ElementType& x_type, uint32_t x, const Eleme
   // rounded again, which changes nothing for an integer zero point. A zero zero point adds
   // nothing, so a -0 quotient stays -0, as when it is absent.
   s.zero_point = zero_point ? Decode(output_type, *zero_point) : Exact();
-  s.code = Encode(output_type, s.quotient, saturation);
-  if (s.zero_point.is_zero() || !s.code) return s;
-  // +-inf stays infinite: -inf + zp is still -inf, which saturates (docs/semantics.md#d15).
-  const Exact rounded = !s.quotient.is_finite() ? s.quotient
-                        : output_type.is_integer()
-                            ? Exact::Finite(Rational(RoundHalfEven(s.quotient.value())))
-                            : Decode(output_type, *s.code);
-  s.code = Encode(output_type, rounded + s.zero_point, saturation);
+  s.code = QuantizeValue(s.quotient, s.zero_point, output_type, saturation);
   return s;
+}
+
+std::optional<uint32_t> QuantizeValue(const Exact& value, const Exact& zero_point,
+                                      const ElementType& output_type, Saturation saturation) {
+  const std::optional<uint32_t> code = Encode(output_type, value, saturation);
+  if (zero_point.is_zero() || !code) return code;
+  // +-inf stays infinite: -inf + zp is still -inf, which saturates (docs/semantics.md#d15).
+  const Exact rounded = !value.is_finite()         ? value
+                        : output_type.is_integer() ? Exact::Finite(Rational(RoundHalfEven(value.value())))
+                                                   : Decode(output_type, *code);
+  return Encode(output_type, rounded + zero_point, saturation);
 }
 
 OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,

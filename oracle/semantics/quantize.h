@@ -30,6 +30,11 @@ struct QuantizeSteps {
   Exact zero_point;                // decoded (0 when absent)
   std::optional<uint32_t> code;    // nullopt: NaN into a type without NaN
 };
+// The last step alone: a real value (the quotient, or any exact result a compute operator
+// requantizes) rounded to y's type, then the zero point (decoded) added and the sum rounded
+// again (docs/semantics.md#d14); nullopt: NaN into a type without NaN.
+std::optional<uint32_t> QuantizeValue(const Exact& value, const Exact& zero_point,
+                                      const ElementType& output_type, Saturation saturation);
 QuantizeSteps QuantizeElement(const ElementType& x_type, uint32_t x, const ElementType& scale_type,
                               uint32_t scale, std::optional<uint32_t> zero_point,
                               const ElementType* working, const ElementType& output_type,
