@@ -7,6 +7,7 @@
 
 #include "oracle/core/prng.h"
 #include "oracle/core/requantize.h"
+#include "oracle/core/requantize_strategies.h"
 
 namespace qconform {
 namespace {
@@ -63,6 +64,31 @@ TEST(Requantize, ExactEqualsIntegerArithmeticAtRandomAndBesideTies) {
     const Requantized r = RequantizeExact(BigInt(acc), E(a), E(b), E(y));
     ASSERT_EQ(r.kind, Requantized::Kind::kFinite);
     ASSERT_EQ(r.value, Independent(acc, a, b, y)) << acc << " " << a << " " << b << " " << y;
+  }
+}
+
+// The 128-bit path of RequantizeExactCode against rationals, and the named strategies' own
+// identities: at random, beside ties, and at exponents where the 128-bit path gives up.
+TEST(Requantize, ExactCodeEqualsTheRationalReference) {
+  Prng prng(20261125);
+  for (int i = 0; i < 100000; ++i) {
+    RequantizeOperands o;
+    o.a_scale = RandomScale(prng), o.b_scale = RandomScale(prng), o.y_scale = RandomScale(prng);
+    if (i % 7 == 0) o.y_scale = std::ldexp(o.y_scale, -100 + static_cast<int>(prng.Below(200)));
+    o.acc = static_cast<int64_t>(prng.Next() % (uint64_t{1} << 33)) - (int64_t{1} << 32);
+    if (i % 2) {
+      const double m = static_cast<double>(o.a_scale) * o.b_scale / o.y_scale;
+      const double near_tie = std::nearbyint((static_cast<double>(prng.Below(512)) - 255.5) / m);
+      if (std::fabs(near_tie) < 0x1p40) o.acc = static_cast<int64_t>(near_tie);
+    }
+    o.zero_point = static_cast<int64_t>(prng.Below(256)) - 128, o.lo = -128, o.hi = 127;
+    ASSERT_EQ(RequantizeExactCode(o), RequantizeExactCodeReference(o))
+        << o.acc << " " << o.a_scale << " " << o.b_scale << " " << o.y_scale;
+    // zero-point-first differs from exact only at exact ties with an odd zero point.
+    const std::optional<int64_t> first = RequantizeZeroPointFirstCode(o), exact = RequantizeExactCode(o);
+    if (first != exact) {
+      ASSERT_EQ(std::llabs(*first - *exact), 1) << o.acc;
+    }
   }
 }
 
