@@ -7,7 +7,7 @@ std::vector<GoldenCase> GoldenCatalogue() {
   for (GoldenCase& g : QuantizeGoldenCatalogue()) all.push_back(std::move(g));
   for (GoldenCase& g : TensorRtGoldenCatalogue()) all.push_back(std::move(g));
   for (auto part : {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue,
-                    DynamicBoundaryCatalogue, RuleBoundaryCatalogue}) {
+                    DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   return all;

@@ -36,6 +36,11 @@ std::vector<GoldenCase> QuantizeBoundaryCatalogue();
 std::vector<GoldenCase> DequantizeBoundaryCatalogue();
 std::vector<GoldenCase> DynamicBoundaryCatalogue();
 std::vector<GoldenCase> RuleBoundaryCatalogue();
+// The matmul family (matmul_boundary_catalogue.cc; its version-21 half and rule cases in
+// matmul_rule_catalogue.cc).
+std::vector<GoldenCase> MatMulBoundaryCatalogue();
+std::vector<GoldenCase> MatMulVersion21Catalogue();
+std::vector<GoldenCase> MatMulRuleCatalogue();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "generators/golden_catalogue.h"
 #include "onnx_io/manifest.h"
 #include "onnx_io/tensor_proto.h"
 #include "oracle/core/case_builder.h"
@@ -115,12 +116,33 @@ std::map<std::string, std::function<Case()>> Witnesses() {
   // clang-format on
 }
 
+// The matmul family's witnesses: its rule catalogue's cases (generators/matmul_rule_catalogue.cc,
+// each naming the rule it breaks) and two negative dimensions, which no case file can carry.
+std::map<std::string, std::function<Case()>> MatMulWitnesses() {
+  std::map<std::string, std::function<Case()>> out;
+  for (const GoldenCase& g : MatMulRuleCatalogue()) out[g.intended_rule] = [c = g.c] { return c; };
+  for (const GoldenCase& g : MatMulVersion21Catalogue()) {
+    const size_t at = g.features.find("implementation-defined:");
+    if (at != std::string::npos) out[g.features.substr(at + 23)] = [c = g.c] { return c; };
+  }
+  const Tensor negative{static_cast<int32_t>(D::kUint8), {2, -1}, Codes(8, 0), false};
+  const Tensor u8 = MakeTensor(D::kUint8, {2, 2}, {1, 2, 3, 4});
+  out["mmi.shape.negative_dim"] = [=] { return MakeCase("MatMulInteger", 10, {negative, u8}); };
+  out["qlmm.shape.negative_dim"] = [=] {
+    const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);
+    return MakeCase("QLinearMatMul", 10, {negative, s, z, u8, s, z, s, z});
+  };
+  return out;
+}
+
 // Rules no case file can carry, and why: the reason is checked below.
 const std::map<std::string, std::string>& NotStorable() {
   static const std::map<std::string, std::string> kRules = {
       {"dq.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
       {"ql.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
       {"dynql.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"qlmm.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"mmi.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
       {"trt.volume", "2^31 elements are beyond the reader's bound (MaxTensorElements) and memory"},
   };
   return kRules;
@@ -130,6 +152,7 @@ const std::map<std::string, std::string>& NotStorable() {
 std::set<std::string> TestedRules() {
   std::set<std::string> out;
   for (const auto& [rule, make] : Witnesses()) out.insert(rule);
+  for (const auto& [rule, make] : MatMulWitnesses()) out.insert(rule);
   for (const auto& table : {testing::AllRuleCases(), testing::ImplementationDefinedCases()}) {
     for (const testing::RuleCase& rc : table) out.insert(rc.rule);
   }
@@ -177,7 +200,9 @@ TEST(RuleCoverage, EveryOperatorVersionHasGoldenCases) {
 }
 
 TEST(RuleCoverage, EachWitnessBreaksItsRuleFirst) {
-  for (const auto& [rule, make] : Witnesses()) {
+  std::map<std::string, std::function<Case()>> all = Witnesses();
+  all.merge(MatMulWitnesses());
+  for (const auto& [rule, make] : all) {
     const OracleResult r = RunOracle(make());
     ASSERT_FALSE(r.findings.empty()) << rule << ": the witness breaks nothing";
     const Finding* first = r.rejection() ? r.rejection() : &r.findings.front();

@@ -1,0 +1,1 @@
+BBJVPáuˆoË5MNe§•RpÜq£Xº
