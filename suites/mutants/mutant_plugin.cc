@@ -21,6 +21,10 @@ namespace {
 int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* context, char* message,
             size_t message_size) {
   const PlainNode n{node->op_type, node->domain ? node->domain : "", node->opset, node};
+  const Output out{alloc, context, message, message_size};
+  if (n.domain.empty() && (n.op_type == "QLinearMatMul" || n.op_type == "MatMulInteger")) {
+    return RunMatMul(n, out);
+  }
   const Verdict v = Validate(n);
   if (v.unsupported) {
     std::snprintf(message, message_size, "the mutant backend has no %s", node->op_type);
@@ -30,7 +34,6 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
     std::snprintf(message, message_size, "%s", v.reject->c_str());
     return QCONFORM_REJECTED_AT_LOAD;
   }
-  const Output out{alloc, context, message, message_size};
   switch (v.plan.op) {
     case PlainOp::kDequantize:
     case PlainOp::kMicrosoftDequantize:
@@ -62,7 +65,7 @@ bool SelectDefect(const char* name) {
 
 const qconform_plugin* MutantPlugin() {
   static const qconform_plugin plugin = [] {
-    capabilities = "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear (exact; defect: ";
+    capabilities = "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger (exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {
       std::fprintf(stderr,
