@@ -15,12 +15,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <new>
 #include <sstream>
 #include <string>
 
+#include "bench/matmul_workloads.h"
 #include "bench/measure.h"
 #include "bench/plain_loops.h"
 #include "bench/workloads.h"
@@ -80,6 +82,42 @@ void BM_Comparator(benchmark::State& state, std::string name) {
     benchmark::DoNotOptimize(cmp.exact);
   }
   state.SetItemsProcessed(state.iterations() * w.elements);
+}
+
+// The physical limit of a row: a copy of as many bytes as the oracle reads and writes (input
+// and output, as it holds them), in the same run; items are the row's own (elements or MACs).
+void BM_Copy(benchmark::State& state, size_t bytes, int64_t items) {
+  std::vector<uint8_t> from(bytes, 1), to(bytes);
+  for (auto _ : state) {
+    std::memcpy(to.data(), from.data(), bytes);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * items);
+}
+
+const MatMulWorkload& MatMulNamed(const std::string& name) {
+  static const std::vector<MatMulWorkload> all = MatMulWorkloads();
+  for (const MatMulWorkload& w : all) {
+    if (w.name == name) return w;
+  }
+  std::abort();
+}
+
+void BM_MatMulOracle(benchmark::State& state, std::string name, bool fast) {
+  const MatMulWorkload& w = MatMulNamed(name);
+  for (auto _ : state) {
+    OracleResult r = RunOracle(w.c, {.fast_path = fast});
+    benchmark::DoNotOptimize(r.outputs.data());
+  }
+  state.SetItemsProcessed(state.iterations() * w.macs());
+}
+
+void BM_MatMulPlain(benchmark::State& state, std::string name) {
+  const MatMulWorkload& w = MatMulNamed(name);
+  std::vector<int32_t> acc;
+  std::vector<uint8_t> y;
+  for (auto _ : state) benchmark::DoNotOptimize(PlainMatMul(w, acc, y));
+  state.SetItemsProcessed(state.iterations() * w.macs());
 }
 
 // Collects items/s per benchmark name while printing as usual.
@@ -204,6 +242,23 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)
         ->Iterations(1);
   }
+  for (const WorkloadSpec& s : WorkloadSpecs()) {
+    const Workload w = Build(s.name);
+    benchmark::RegisterBenchmark(("copy/" + std::string(s.name)).c_str(), BM_Copy,
+                                 w.input_bytes + w.output_bytes, w.elements)
+        ->Unit(benchmark::kMillisecond);
+  }
+  for (const MatMulWorkload& w : MatMulWorkloads()) {
+    benchmark::RegisterBenchmark(("plain_loop/" + w.name).c_str(), BM_MatMulPlain, w.name)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("oracle_exact/" + w.name).c_str(), BM_MatMulOracle, w.name, true)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("oracle_multiprecision/" + w.name).c_str(), BM_MatMulOracle, w.name, false)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(1);
+    benchmark::RegisterBenchmark(("copy/" + w.name).c_str(), BM_Copy, w.bytes, w.macs())
+        ->Unit(benchmark::kMillisecond);
+  }
   const std::string compared = "DQ int8->float32 per-axis";
   benchmark::RegisterBenchmark(("comparator/" + compared).c_str(), BM_Comparator, compared)
       ->Unit(benchmark::kMillisecond);
@@ -217,8 +272,8 @@ int main(int argc, char** argv) {
   // The table: each workload's plain loop, the oracle's exact path and its ratio to the loop
   // (target >= 0.5x), the multiprecision path (target >= 10 Mel/s), the peak memory (<= 1.5x).
   t.Line("");
-  t.Line("| workload | plain loop | oracle exact | ratio | multiprecision | peak memory ratio |");
-  t.Line("|---|---|---|---|---|---|");
+  t.Line("| workload | plain loop | oracle exact | ratio | multiprecision | peak memory ratio | copy of the same bytes | oracle / copy |");
+  t.Line("|---|---|---|---|---|---|---|---|");
   int ratio_met = 0, mp_met = 0, memory_met = 0, rows = 0;
   uint64_t allocations = 0;
   double most_allocations_per_element = 0;
@@ -237,7 +292,26 @@ int main(int argc, char** argv) {
         std::max(most_allocations_per_element, m.allocations_per_element);
     t.Line("| " + name + " | " + Rate(plain, "el") + " | " + Rate(exact, "el") + " | " +
            Format("%.2fx", ratio) + (ratio >= 0.5 ? "" : " (below 0.5x)") + " | " + Rate(mp, "el") +
-           (mp >= 1e7 ? "" : " (below 10 Mel/s)") + " | " + Format("%.2fx", m.peak_ratio) + " |");
+           (mp >= 1e7 ? "" : " (below 10 Mel/s)") + " | " + Format("%.2fx", m.peak_ratio) + " | " +
+           Rate(ips["copy/" + name], "el") + " | " + Format("%.2fx", exact / ips["copy/" + name]) +
+           " |");
+  }
+  // The matmul family: rates in multiply-accumulates (target: oracle >= 0.5x the plain loop,
+  // multiprecision >= 10^7 MAC/s).
+  t.Line("");
+  t.Line("| matmul workload | plain loop | oracle exact | ratio | multiprecision | copy of the same bytes | oracle / copy |");
+  t.Line("|---|---|---|---|---|---|---|");
+  for (const MatMulWorkload& w : MatMulWorkloads()) {
+    const double plain = ips["plain_loop/" + w.name], exact = ips["oracle_exact/" + w.name];
+    const double mp = ips["oracle_multiprecision/" + w.name], copy = ips["copy/" + w.name];
+    const double ratio = plain > 0 ? exact / plain : 0;
+    ++rows;
+    ratio_met += ratio >= 0.5;
+    mp_met += mp >= 1e7;
+    t.Line("| " + w.name + " | " + Rate(plain, "MAC") + " | " + Rate(exact, "MAC") + " | " +
+           Format("%.2fx", ratio) + (ratio >= 0.5 ? "" : " (below 0.5x)") + " | " + Rate(mp, "MAC") +
+           (mp >= 1e7 ? "" : " (below 10^7 MAC/s)") + " | " + Rate(copy, "MAC") + " | " +
+           Format("%.3fx", exact / copy) + " |");
   }
   t.Line("");
   t.Line("| target | met |");

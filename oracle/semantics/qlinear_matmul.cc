@@ -133,6 +133,13 @@ std::optional<int64_t> Agreed(const Shortcut& s, int64_t acc) {
   return static_cast<int64_t>(r);
 }
 
+// Element e left to the implementation (d22, d26): any code is admissible.
+void MarkFree(OutputEvaluation& y, int64_t e, std::vector<uint32_t>& codes) {
+  y.implementation_defined.resize(y.exact.size());
+  y.implementation_defined[static_cast<size_t>(e)] = 1;
+  std::fill(codes.begin(), codes.end(), 0u);
+}
+
 uint32_t CodeOf(int64_t value, const ElementType& t) {
   return static_cast<uint32_t>(value) & (t.bits == 32 ? 0xFFFFFFFFu : (1u << t.bits) - 1);
 }
@@ -145,40 +152,50 @@ void EvaluateIntegers(const Context& x, const EvaluateOptions& options, OutputEv
   StrategyWriter writer(y, x.plan.y_type->bits);
   std::vector<uint32_t> codes(1 + x.order.size());
   Shortcut shortcut;
-  int64_t shortcut_key[2] = {-1, -1};
+  RequantizeOperands parameters;
+  int64_t last_key[2] = {-1, -1};
   for (int64_t t = 0; t < g.batch; ++t) {
     for (int64_t i = 0; i < g.m; ++i) {
       for (int64_t j = 0; j < g.n; ++j) {
         const int64_t e = (t * g.m + i) * g.n + j;
         const int64_t sum = acc[static_cast<size_t>(e)];
-        const RequantizeOperands o = x.Operands(sum, t, i, j);
-        const std::optional<int64_t> exact =
-            options.fast_path ? RequantizeExactCode(o) : RequantizeExactCodeReference(o);
-        if (sum < kInt32Min || sum > kInt32Max || !exact) {  // d22, d26: any code
-          y.implementation_defined.resize(y.exact.size());
-          y.implementation_defined[static_cast<size_t>(e)] = 1;
-          std::fill(codes.begin(), codes.end(), 0u);
+        if (sum < kInt32Min || sum > kInt32Max) {  // d22: any code
+          MarkFree(y, e, codes);
           writer.Put(e, codes.data());
           continue;
         }
+        // The element's parameters (and the shortcut) change only with its scales' indices.
         const int64_t key[2] = {x.a_index(t, i, j), x.b_index(t, i, j)};
-        if (options.fast_path && (key[0] != shortcut_key[0] || key[1] != shortcut_key[1])) {
-          shortcut = MakeShortcut(o);
-          shortcut_key[0] = key[0], shortcut_key[1] = key[1];
+        if (key[0] != last_key[0] || key[1] != last_key[1]) {
+          parameters = x.Operands(0, t, i, j);
+          shortcut = options.fast_path ? MakeShortcut(parameters) : Shortcut{};
+          last_key[0] = key[0], last_key[1] = key[1];
         }
-        const std::optional<int64_t> agreed = options.fast_path ? Agreed(shortcut, sum) : std::nullopt;
+        RequantizeOperands o = parameters;
+        o.acc = sum;
+        // Where every strategy agrees (far from a tie), round(v) is the exact result too.
+        const std::optional<int64_t> agreed = Agreed(shortcut, sum);
+        const std::optional<int64_t> exact =
+            agreed                ? std::clamp(*agreed + o.zero_point, o.lo, o.hi)
+            : options.fast_path ? RequantizeExactCode(o)
+                                : RequantizeExactCodeReference(o);
+        if (!exact) {  // d26: NaN, any code
+          MarkFree(y, e, codes);
+          writer.Put(e, codes.data());
+          continue;
+        }
         codes[0] = CodeOf(*exact, *x.plan.y_type);
+        if (agreed && (!pairs || pair_acc[static_cast<size_t>(e)] == sum)) {
+          std::fill(codes.begin() + 1, codes.end(), codes[0]);
+          writer.Put(e, codes.data());
+          continue;
+        }
         for (size_t k = 0; k < x.order.size(); ++k) {
           const Strategy s = x.order[k];
           RequantizeOperands so = o;
           if (s == Strategy::kInt16PairSaturation && pairs) so.acc = pair_acc[static_cast<size_t>(e)];
           if (s == Strategy::kInt32Wrap) so.acc = WrapInt32(sum);
-          std::optional<int64_t> v;
-          if (agreed && so.acc == sum) {
-            v = std::clamp(*agreed + o.zero_point, o.lo, o.hi);
-          } else {
-            v = FunctionOf(s)(so);
-          }
+          const std::optional<int64_t> v = agreed && so.acc == sum ? exact : FunctionOf(s)(so);
           codes[1 + k] = v ? CodeOf(*v, *x.plan.y_type) : codes[0];
         }
         writer.Put(e, codes.data());
