@@ -75,6 +75,12 @@ WrittenCase WriteOracleCase(const std::string& dir, const Case& c) {
     for (size_t j = 0; j < y.alternatives.size(); ++j) {
       if (y.alternatives[j].same_as_exact || y.alternative_codes(j) == y.exact) continue;
       const std::string& strategy = y.alternatives[j].strategy;
+      // A named strategy that is not admitted (docs/semantics.md#d21) is kept for diagnosis,
+      // outside admissible/, and stays out of the manifest's alternatives.
+      if (!y.alternatives[j].admitted) {
+        WriteOutput(set / "named" / strategy, k, y, y.alternative_codes(j));
+        continue;
+      }
       WriteOutput(set / "admissible" / strategy, k, y, y.alternative_codes(j));
       if (std::find(written.alternatives.begin(), written.alternatives.end(), strategy) ==
           written.alternatives.end()) {

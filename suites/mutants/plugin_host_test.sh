@@ -8,7 +8,7 @@ qconform=$1 gate=$2 plugin=$3 golden=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
-for defect in none ql-reciprocal dq-e8m0-code0-zero dynql-zero-point-half-away rule-axis-range-unchecked; do
+for defect in none ql-reciprocal dq-e8m0-code0-zero dynql-zero-point-half-away qlmm-q31-double-round mm-a-zero-point-ignored rule-axis-range-unchecked; do
   if [[ $defect == none ]]; then
     want=0
   else
@@ -24,7 +24,33 @@ for defect in none ql-reciprocal dq-e8m0-code0-zero dynql-zero-point-half-away r
     failures=$((failures + 1))
   fi
 done
-checked=5
+checked=7
+# --admit (docs/semantics.md#d21): a backend that ships a named requantization knowingly passes
+# when it admits that one by name, and the cases it explains read so; any other name still fails.
+admit() {  # admit DEFECT NAME: the run's exit status; results in $work/admit-NAME
+  QCONFORM_MUTANT=$1 "$qconform" run --backend "plugin:$plugin" --golden "$golden" --op QLinearMatMul \
+    --count 0 --admit "$2" --report "$work/admit-$2" >/dev/null 2>&1
+}
+checked=$((checked + 3))
+if admit qlmm-zero-point-first zero-point-first &&
+   grep -q 'conformant with admitted strategy zero-point-first' "$work/admit-zero-point-first/results.json"; then
+  echo "ok   --admit zero-point-first: the zero-point-first backend conforms, named as admitted"
+else
+  echo "FAIL --admit zero-point-first: the run failed or does not name the admitted strategy"
+  failures=$((failures + 1))
+fi
+if ! admit qlmm-zero-point-first q31-double-round; then
+  echo "ok   --admit q31-double-round does not excuse zero-point-first"
+else
+  echo "FAIL --admit q31-double-round excused the zero-point-first backend"
+  failures=$((failures + 1))
+fi
+if admit none no-such-strategy; [[ $? == 2 ]]; then
+  echo "ok   --admit of an unknown name is a usage error"
+else
+  echo "FAIL --admit no-such-strategy was not a usage error"
+  failures=$((failures + 1))
+fi
 echo
 echo "$((checked - failures)) passed, $failures failed"
 ((failures == 0))
