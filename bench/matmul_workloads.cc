@@ -21,7 +21,7 @@ Tensor Codes(Prng& p, D type, std::vector<int64_t> shape) {
 int32_t Value(const Tensor& t, size_t i) {
   const uint32_t c = t.codes[i];
   return t.data_type == static_cast<int32_t>(D::kInt8) && c >= 128 ? static_cast<int32_t>(c) - 256
-                                                                    : static_cast<int32_t>(c);
+                                                                   : static_cast<int32_t>(c);
 }
 
 }  // namespace
@@ -29,10 +29,10 @@ int32_t Value(const Tensor& t, size_t i) {
 std::vector<MatMulWorkload> MatMulWorkloads() {
   constexpr int64_t kSize = 256;
   std::vector<MatMulWorkload> out;
-  for (const auto& [name, type, qlinear] :
-       std::vector<std::tuple<std::string, D, bool>>{{"QLinearMatMul int8 256x256x256", D::kInt8, true},
-                                                     {"QLinearMatMul uint8 256x256x256", D::kUint8, true},
-                                                     {"MatMulInteger uint8 256x256x256", D::kUint8, false}}) {
+  for (const auto& [name, type, qlinear] : std::vector<std::tuple<std::string, D, bool>>{
+           {"QLinearMatMul int8 256x256x256", D::kInt8, true},
+           {"QLinearMatMul uint8 256x256x256", D::kUint8, true},
+           {"MatMulInteger uint8 256x256x256", D::kUint8, false}}) {
     Prng p(static_cast<uint64_t>(name.size()) * 7919 + static_cast<uint64_t>(type));
     const Tensor a = Codes(p, type, {kSize, kSize}), b = Codes(p, type, {kSize, kSize});
     const double zp = type == D::kUint8 ? 128 : 0;
@@ -40,7 +40,8 @@ std::vector<MatMulWorkload> MatMulWorkloads() {
                                 {a, MakeScalar(D::kFloat, 0.0123f), MakeScalar(type, zp - 1), b,
                                  MakeScalar(D::kFloat, 0.0087f), MakeScalar(type, zp + 1),
                                  MakeScalar(D::kFloat, 2.5f), MakeScalar(type, zp + 3)})
-                     : MakeCase("MatMulInteger", 10, {a, b, MakeScalar(type, zp - 1), MakeScalar(type, zp + 1)});
+                     : MakeCase("MatMulInteger", 10,
+                                {a, b, MakeScalar(type, zp - 1), MakeScalar(type, zp + 1)});
     const size_t bytes = static_cast<size_t>(2 * kSize * kSize + kSize * kSize * (qlinear ? 1 : 4));
     out.push_back({name, std::move(c), kSize, kSize, kSize, bytes});
   }
@@ -78,7 +79,8 @@ int64_t PlainMatMul(const MatMulWorkload& w, std::vector<int32_t>& acc, std::vec
   const float lo = a.data_type == static_cast<int32_t>(DataType::kInt8) ? -128 : 0, hi = lo + 255;
   y8.resize(acc.size());
   for (size_t i = 0; i < acc.size(); ++i) {
-    y8[i] = static_cast<uint8_t>(static_cast<int32_t>(std::clamp(std::nearbyint(static_cast<float>(acc[i]) * m) + static_cast<float>(zy), lo, hi)));
+    y8[i] = static_cast<uint8_t>(static_cast<int32_t>(std::clamp(
+        std::nearbyint(static_cast<float>(acc[i]) * m) + static_cast<float>(zy), lo, hi)));
   }
   return y8[0] + y8.back();
 }

@@ -24,6 +24,7 @@ struct MatMulWorkload {
 std::vector<MatMulWorkload> MatMulWorkloads();
 
 // The plain loop, over the case's own codes; returns a checksum of y (so that nothing is elided).
-int64_t PlainMatMul(const MatMulWorkload& w, std::vector<int32_t>& scratch, std::vector<uint8_t>& y8);
+int64_t PlainMatMul(const MatMulWorkload& w, std::vector<int32_t>& scratch,
+                    std::vector<uint8_t>& y8);
 
 }  // namespace qconform::bench

@@ -13,8 +13,8 @@
 #include <cmath>
 #include <functional>
 
-#include "generators/catalogue_builder.h"
 #include "generators/boundaries.h"
+#include "generators/catalogue_builder.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/prng.h"
@@ -78,11 +78,12 @@ class MatMulCatalogue : public CatalogueBuilder {
         b[static_cast<size_t>(at)] = products[p].second;
       }
     }
-    return MakeCase("QLinearMatMul", opset,
-                    {MakeTensor(D::kUint8, {rows, k}, a), MakeScalar(D::kFloat, as), MakeScalar(D::kUint8, 0),
-                     MakeTensor(D::kInt8, {k, 1}, b), MakeScalar(D::kFloat, bs), MakeScalar(D::kInt8, 0),
-                     MakeScalar(D::kFloat, ys), MakeScalar(y_type, static_cast<double>(zp))},
-                    {}, "", id);
+    return MakeCase(
+        "QLinearMatMul", opset,
+        {MakeTensor(D::kUint8, {rows, k}, a), MakeScalar(D::kFloat, as), MakeScalar(D::kUint8, 0),
+         MakeTensor(D::kInt8, {k, 1}, b), MakeScalar(D::kFloat, bs), MakeScalar(D::kInt8, 0),
+         MakeScalar(D::kFloat, ys), MakeScalar(y_type, static_cast<double>(zp))},
+        {}, "", id);
   }
 
   // For each named strategy: accumulators where it gives neither exact nor f32.
@@ -90,7 +91,8 @@ class MatMulCatalogue : public CatalogueBuilder {
     for (const Named& s : kSeparated) {
       for (int opset : {10, 21}) {
         for (D y_type : {D::kUint8, D::kInt8}) {
-          const std::string id = "qlmm" + std::to_string(opset) + "-separate-" + s.name + "-" + TypeName(y_type);
+          const std::string id =
+              "qlmm" + std::to_string(opset) + "-separate-" + s.name + "-" + TypeName(y_type);
           Prng p(CaseSeed(id));
           std::vector<int64_t> found;
           float as = 0, bs = 0, ys = 0;
@@ -98,13 +100,17 @@ class MatMulCatalogue : public CatalogueBuilder {
           for (int attempt = 0; attempt < 200 && found.size() < 8; ++attempt) {
             as = RandomScale(p, -9, 4), bs = RandomScale(p, -9, 4);
             // M between 2^-12 and 2^-1: Q31's right shift from 1 to 12 bits.
-            ys = Float(static_cast<double>(as) * bs * std::ldexp(1.0 + static_cast<double>(p.Below(1000)) / 1000, 1 + static_cast<int>(p.Below(12))));
-            zp = y_type == D::kUint8 ? 1 + 2 * static_cast<int64_t>(p.Below(100)) : static_cast<int64_t>(p.Below(41)) - 20;
+            ys = Float(static_cast<double>(as) * bs *
+                       std::ldexp(1.0 + static_cast<double>(p.Below(1000)) / 1000,
+                                  1 + static_cast<int>(p.Below(12))));
+            zp = y_type == D::kUint8 ? 1 + 2 * static_cast<int64_t>(p.Below(100))
+                                     : static_cast<int64_t>(p.Below(41)) - 20;
             found = Search(s.fn, as, bs, ys, y_type, zp, p);
           }
           if (found.empty()) continue;
           Add(Accumulators(opset, found, as, bs, ys, y_type, zp, id),
-              "type:uint8,b:int8,y:" + TypeName(y_type) + ",granularity:per-tensor,boundary:separating-" + s.name,
+              "type:uint8,b:int8,y:" + TypeName(y_type) +
+                  ",granularity:per-tensor,boundary:separating-" + s.name,
               "d20,d21");
         }
       }
@@ -120,7 +126,8 @@ class MatMulCatalogue : public CatalogueBuilder {
                                      Exact::FromDouble(ys).value());
     std::vector<Rational> ties;
     for (int h = 0; h < 24; ++h) {
-      const int64_t k = static_cast<int64_t>(p.Below(static_cast<uint64_t>(o.hi - o.lo))) + o.lo - zp;
+      const int64_t k =
+          static_cast<int64_t>(p.Below(static_cast<uint64_t>(o.hi - o.lo))) + o.lo - zp;
       ties.push_back(Rational(2 * k + 1, 2));
     }
     std::vector<int64_t> out;
@@ -134,14 +141,17 @@ class MatMulCatalogue : public CatalogueBuilder {
     return out;
   }
 
-  // Power-of-two multipliers: every odd accumulator * 2^-1 is a tie, * 2^-2 a tie when acc = 2 mod 4.
+  // Power-of-two multipliers: every odd accumulator * 2^-1 is a tie, * 2^-2 a tie when acc = 2
+  // mod 4.
   void Ties() {
     for (int opset : {10, 21}) {
       for (int shift : {1, 2, 3}) {
         for (int64_t zp : {0, 1, 7, 128}) {
-          const std::string id = "qlmm" + std::to_string(opset) + "-ties-m2^-" + std::to_string(shift) + "-zp" + std::to_string(zp);
+          const std::string id = "qlmm" + std::to_string(opset) + "-ties-m2^-" +
+                                 std::to_string(shift) + "-zp" + std::to_string(zp);
           std::vector<int64_t> accs;
-          for (int64_t k = -9; k <= 9; ++k) accs.push_back(k * (int64_t{1} << shift) + (int64_t{1} << (shift - 1)));
+          for (int64_t k = -9; k <= 9; ++k)
+            accs.push_back(k * (int64_t{1} << shift) + (int64_t{1} << (shift - 1)));
           const float as = 0.25f, bs = 0.375f, ys = Float(0.25 * 0.375 * std::ldexp(1.0, shift));
           Add(Accumulators(opset, accs, as, bs, ys, D::kUint8, zp, id),
               "type:uint8,b:int8,y:uint8,granularity:per-tensor,boundary:exact-ties", "d20");
@@ -175,7 +185,8 @@ class MatMulCatalogue : public CatalogueBuilder {
         for (const auto& [at, bt] : pairs) {
           if (opset == 21 && shape.name.rfind("2d", 0) != 0 && at != bt) continue;  // 21: fewer
           const D yt = at;
-          const std::string id = "qlmm" + std::to_string(opset) + "-layout-" + shape.name + "-" + TypeName(at) + "-" + TypeName(bt);
+          const std::string id = "qlmm" + std::to_string(opset) + "-layout-" + shape.name + "-" +
+                                 TypeName(at) + "-" + TypeName(bt);
           Prng p(CaseSeed(id));
           const auto codes = [&](D t, const std::vector<int64_t>& s) {
             std::vector<uint32_t> c(static_cast<size_t>(Elements(s)));
@@ -192,14 +203,18 @@ class MatMulCatalogue : public CatalogueBuilder {
           // y_scale: about |acc| ~ K * 100 * 100 over y's range, exactly a * b * 2^e for half.
           const double ab = DecodeDouble(ElementTypeOf(D::kFloat), a_scale.codes[0]) *
                             DecodeDouble(ElementTypeOf(D::kFloat), b_scale.codes[0]);
-          const int e = static_cast<int>(std::ceil(std::log2(static_cast<double>(k) * 100 * 100 / 200)));
-          const double ys = p.Below(2) ? ab * std::ldexp(1.0, e) : static_cast<double>(RandomScale(p, -4, 2)) * ab * std::ldexp(1.0, e);
+          const int e =
+              static_cast<int>(std::ceil(std::log2(static_cast<double>(k) * 100 * 100 / 200)));
+          const double ys =
+              p.Below(2) ? ab * std::ldexp(1.0, e)
+                         : static_cast<double>(RandomScale(p, -4, 2)) * ab * std::ldexp(1.0, e);
           Add(MakeCase("QLinearMatMul", opset,
                        {codes(at, shape.a), a_scale, codes(at, shape.a_param), codes(bt, shape.b),
                         b_scale, codes(bt, shape.b_param), MakeScalar(D::kFloat, Float(ys)),
                         codes(yt, {})},
                        {}, "", id),
-              "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:" + TypeName(yt) + ",layout:" + shape.name,
+              "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:" + TypeName(yt) +
+                  ",layout:" + shape.name,
               "d20,d23,d24");
           if (opset == 10) MatMulInteger(shape, at, bt, p);
         }
@@ -216,33 +231,41 @@ class MatMulCatalogue : public CatalogueBuilder {
     };
     std::vector<std::optional<Tensor>> inputs = {codes(at, shape.a), codes(bt, shape.b)};
     const uint64_t zps = p.Below(4);  // none, a's, b's, both
-    if (zps != 0) inputs.push_back(zps & 1 ? std::optional<Tensor>(codes(at, shape.a_param)) : std::nullopt);
+    if (zps != 0)
+      inputs.push_back(zps & 1 ? std::optional<Tensor>(codes(at, shape.a_param)) : std::nullopt);
     if (zps & 2) inputs.push_back(codes(bt, shape.b_param));
     Add(MakeCase("MatMulInteger", 10, std::move(inputs), {}, "", id),
-        "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:int32,layout:" + shape.name, "d23,d24,d28");
+        "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:int32,layout:" + shape.name,
+        "d23,d24,d28");
   }
 
   // Long K: sums past int16 (K = 300), u8 x s8 pairs past int16, and past int32 (d22).
   void Wide() {
     for (int64_t k : {300, 1000, 40000}) {
-      for (const auto& [at, bt] : std::vector<std::pair<D, D>>{{D::kUint8, D::kInt8}, {D::kUint8, D::kUint8}}) {
+      for (const auto& [at, bt] :
+           std::vector<std::pair<D, D>>{{D::kUint8, D::kInt8}, {D::kUint8, D::kUint8}}) {
         const std::string suffix = std::to_string(k) + "-" + TypeName(at) + "-" + TypeName(bt);
         Prng p(CaseSeed(suffix));
         const int64_t m = 2, n = 2;
         std::vector<uint32_t> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
         for (uint32_t& x : a) x = 200 + static_cast<uint32_t>(p.Below(56));
-        for (uint32_t& x : b) x = bt == D::kInt8 ? 100 + static_cast<uint32_t>(p.Below(28)) : 200 + static_cast<uint32_t>(p.Below(56));
-        const Tensor ta = MakeTensorFromCodes(at, {m, k}, a), tb = MakeTensorFromCodes(bt, {k, n}, b);
-        Add(MakeCase("MatMulInteger", 10, {ta, tb, MakeScalar(at, 3), MakeScalar(bt, 1)}, {}, "", "mmi10-wide-k" + suffix),
+        for (uint32_t& x : b)
+          x = bt == D::kInt8 ? 100 + static_cast<uint32_t>(p.Below(28))
+                             : 200 + static_cast<uint32_t>(p.Below(56));
+        const Tensor ta = MakeTensorFromCodes(at, {m, k}, a),
+                     tb = MakeTensorFromCodes(bt, {k, n}, b);
+        Add(MakeCase("MatMulInteger", 10, {ta, tb, MakeScalar(at, 3), MakeScalar(bt, 1)}, {}, "",
+                     "mmi10-wide-k" + suffix),
             "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:int32,boundary:wide-k", "d22,d28");
         // y's scale so that acc * M lands inside uint8 for the int32 sums.
         const float as = 0.03125f, bs = 0.0625f;
         const double typical = static_cast<double>(k) * 227 * (bt == D::kInt8 ? 113 : 227);
         const float ys = Float(as * bs * typical / 200);
-        Add(MakeCase("QLinearMatMul", 10,
-                     {ta, MakeScalar(D::kFloat, as), MakeScalar(at, 3), tb, MakeScalar(D::kFloat, bs),
-                      MakeScalar(bt, 1), MakeScalar(D::kFloat, ys), MakeScalar(D::kUint8, 5)},
-                     {}, "", "qlmm10-wide-k" + suffix),
+        Add(MakeCase(
+                "QLinearMatMul", 10,
+                {ta, MakeScalar(D::kFloat, as), MakeScalar(at, 3), tb, MakeScalar(D::kFloat, bs),
+                 MakeScalar(bt, 1), MakeScalar(D::kFloat, ys), MakeScalar(D::kUint8, 5)},
+                {}, "", "qlmm10-wide-k" + suffix),
             "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:uint8,boundary:wide-k", "d20,d22");
       }
     }

@@ -28,15 +28,18 @@ struct Shapes {
 
 // Batch dimensions broadcast: each operand keeps a suffix of them, some set to 1.
 Shapes DrawShapes(Choices& ch, const GeneratorLimits& limits) {
-  const int64_t m = 1 + static_cast<int64_t>(ch.Below(5)), n = 1 + static_cast<int64_t>(ch.Below(5));
-  const int64_t k = ch.Chance(15) ? 9 + static_cast<int64_t>(ch.Below(56)) : 1 + static_cast<int64_t>(ch.Below(8));
+  const int64_t m = 1 + static_cast<int64_t>(ch.Below(5)),
+                n = 1 + static_cast<int64_t>(ch.Below(5));
+  const int64_t k = ch.Chance(15) ? 9 + static_cast<int64_t>(ch.Below(56))
+                                  : 1 + static_cast<int64_t>(ch.Below(8));
   std::vector<int64_t> batch(ch.Below(3));
   for (int64_t& d : batch) d = 1 + static_cast<int64_t>(ch.Below(3));
   const auto operand = [&](bool is_a) {
     std::vector<int64_t> s;
     if (ch.Chance(15)) return std::vector<int64_t>{k};  // rank 1
     const size_t keep = ch.Below(batch.size() + 1);
-    for (size_t d = batch.size() - keep; d < batch.size(); ++d) s.push_back(ch.Chance(25) ? 1 : batch[d]);
+    for (size_t d = batch.size() - keep; d < batch.size(); ++d)
+      s.push_back(ch.Chance(25) ? 1 : batch[d]);
     s.push_back(is_a ? m : k);
     s.push_back(is_a ? k : n);
     return s;
@@ -52,7 +55,8 @@ Shapes DrawShapes(Choices& ch, const GeneratorLimits& limits) {
 // A parameter's shape: per tensor (scalar or [1]), or per row of a ([M], [..., M, 1]) or per
 // column of b ([N], [..., 1, N]) when the operand has rank 2 or more.
 std::vector<int64_t> ParameterShape(Choices& ch, const std::vector<int64_t>& operand, bool is_a) {
-  if (operand.size() < 2 || ch.Chance(50)) return ch.Chance(50) ? std::vector<int64_t>{} : std::vector<int64_t>{1};
+  if (operand.size() < 2 || ch.Chance(50))
+    return ch.Chance(50) ? std::vector<int64_t>{} : std::vector<int64_t>{1};
   const int64_t length = is_a ? operand[operand.size() - 2] : operand.back();
   if (operand.size() == 2 && ch.Chance(50)) return {length};
   std::vector<int64_t> s(operand.begin(), operand.end() - 2);
@@ -65,7 +69,8 @@ std::vector<int64_t> ParameterShape(Choices& ch, const std::vector<int64_t>& ope
 // Positive normal float32 scales in [2^-12, 2^2).
 Tensor Scales(Choices& ch, std::vector<int64_t> shape) {
   const ElementType& f = ElementTypeOf(DataType::kFloat);
-  Tensor t{static_cast<int32_t>(DataType::kFloat), shape, Codes(32, static_cast<size_t>(Count(shape))), false};
+  Tensor t{static_cast<int32_t>(DataType::kFloat), shape,
+           Codes(32, static_cast<size_t>(Count(shape))), false};
   for (size_t i = 0; i < t.codes.size(); ++i) {
     const double v = std::ldexp(1.0 + static_cast<double>(ch.Below(1u << 23)) / (1u << 23),
                                 -12 + static_cast<int>(ch.Below(14)));
@@ -92,20 +97,23 @@ Case GenerateValidMatMul(Choices& ch, const OpSchema& s, const GeneratorLimits& 
     const std::unique_ptr<Choices> zero_points = ch.Fork("zero_points");
     const bool with_a = zero_points->Chance(70), with_b = zero_points->Chance(70);
     if (with_a || with_b) {
-      c.inputs.push_back(with_a ? std::optional<Tensor>(InputTensor(*zero_points, a_type, a_params)) : std::nullopt);
+      c.inputs.push_back(with_a ? std::optional<Tensor>(InputTensor(*zero_points, a_type, a_params))
+                                : std::nullopt);
     }
     if (with_b) c.inputs.push_back(InputTensor(*zero_points, b_type, b_params));
     return c;
   }
   const std::unique_ptr<Choices> scales = ch.Fork("scales");
   Tensor a_scale = Scales(*scales, a_params), b_scale = Scales(*scales, b_params);
-  Tensor y_scale = Scales(*scales, scales->Chance(50) ? std::vector<int64_t>{} : std::vector<int64_t>{1});
+  Tensor y_scale =
+      Scales(*scales, scales->Chance(50) ? std::vector<int64_t>{} : std::vector<int64_t>{1});
   if (scales->Chance(40)) {
     // y_scale = a_scale[0] * b_scale[0] * 2^e: a power-of-two multiplier, acc * M on exact ties.
     const ElementType& f = ElementTypeOf(DataType::kFloat);
     const double v = DecodeDouble(f, a_scale.codes[0]) * DecodeDouble(f, b_scale.codes[0]) *
                      std::ldexp(1.0, static_cast<int>(scales->Below(8)));
-    if (const auto code = EncodeDouble(f, v, Saturation::kNone); code && DecodeDouble(f, *code) == v) {
+    if (const auto code = EncodeDouble(f, v, Saturation::kNone);
+        code && DecodeDouble(f, *code) == v) {
       y_scale.codes.set(0, *code);
     }
   }

@@ -196,9 +196,9 @@ namespace {
 
 const std::set<std::string> kRunFlags = {"--strict", "--strict-zero"};
 const std::set<std::string> kRunOptions = {
-    "--backend", "--filter",  "--profile",         "--report", "-j",
-    "--jobs",    "--timeout", "--expectations",    "--golden", "--seed",
-    "--count",   "--version", "--invalid-percent", "--op",     "--shard", "--admit"};
+    "--backend",         "--filter",       "--profile", "--report", "-j",      "--jobs",
+    "--timeout",         "--expectations", "--golden",  "--seed",   "--count", "--version",
+    "--invalid-percent", "--op",           "--shard",   "--admit"};
 
 }  // namespace
 

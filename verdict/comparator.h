@@ -7,11 +7,11 @@
 //     the output: never a silent pass (the pitfall of ONNX's old float16 comparison).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
-#include <algorithm>
 
 #include "oracle/core/element_type.h"
 #include "oracle/semantics/evaluation.h"

@@ -27,7 +27,8 @@ int64_t BroadcastIndex(const std::vector<int64_t>& dims, const std::vector<int64
                        const std::vector<int64_t>& at) {
   const size_t skip = full.size() - dims.size();
   int64_t index = 0;
-  for (size_t d = 0; d < dims.size(); ++d) index = index * dims[d] + (dims[d] == 1 ? 0 : at[skip + d]);
+  for (size_t d = 0; d < dims.size(); ++d)
+    index = index * dims[d] + (dims[d] == 1 ? 0 : at[skip + d]);
   return index;
 }
 
@@ -50,7 +51,8 @@ std::optional<std::vector<int64_t>> MatMulOutputShape(const std::vector<int64_t>
     return std::nullopt;
   };
   if (a.empty() || b.empty()) {
-    return fail(std::string(a.empty() ? "a" : "b") + " is a scalar; numpy.matmul needs rank 1 or more");
+    return fail(std::string(a.empty() ? "a" : "b") +
+                " is a scalar; numpy.matmul needs rank 1 or more");
   }
   const Matrix ma = AsMatrix(a, true), mb = AsMatrix(b, false);
   if (ma.cols != mb.rows) {
@@ -120,7 +122,8 @@ std::optional<ParameterLayout> ParameterLayoutOf(const std::vector<int64_t>& p,
   }
   for (size_t d = 0; d + 2 < p.size(); ++d) {
     const int64_t dim = p[d], want = m.batch[m.batch.size() - (p.size() - 2) + d];
-    if (dim != 1 && dim != want) return fail(expected + " (its batch dimensions must be 1 or the operand's)");
+    if (dim != 1 && dim != want)
+      return fail(expected + " (its batch dimensions must be 1 or the operand's)");
   }
   return varying;
 }
@@ -137,7 +140,8 @@ ParameterIndex::ParameterIndex(ParameterLayout layout, const std::vector<int64_t
   for (int64_t t = 0; t < g.batch; ++t) {
     const std::vector<int64_t> at = Unravel(t, g.batch_shape);
     // The operand's own batch index, then the parameter's within it.
-    const std::vector<int64_t> op_at = Unravel(BroadcastIndex(op.batch, g.batch_shape, at), op.batch);
+    const std::vector<int64_t> op_at =
+        Unravel(BroadcastIndex(op.batch, g.batch_shape, at), op.batch);
     const int64_t base = p_batch.empty() ? 0 : BroadcastIndex(p_batch, op.batch, op_at) * length;
     for (int64_t i = 0; i < length; ++i) table_.push_back(base + i);
   }

@@ -22,7 +22,7 @@ std::optional<std::vector<int64_t>> MatMulOutputShape(const std::vector<int64_t>
 enum class ParameterLayout { kPerTensor, kPerRow, kPerColumn };
 
 struct MatMulGeometry {
-  int64_t batch = 1;      // the broadcast batch's element count
+  int64_t batch = 1;  // the broadcast batch's element count
   int64_t m = 1, k = 1, n = 1;
   std::vector<int64_t> output_shape;
   // For batch index t (row-major over the broadcast batch): the offsets of a's [M, K] and b's

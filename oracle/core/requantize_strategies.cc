@@ -57,14 +57,18 @@ std::optional<Split> SplitScaled(int64_t acc, uint64_t factor, int exponent, uin
   if (r < 0) q -= 1, r += den;          // floored
   if (q > kHuge || q < -kHuge) return Split{q < 0 ? Split::Kind::kMinus : Split::Kind::kPlus};
   const Int128 twice = 2 * r;
-  return Split{Split::Kind::kFinite, static_cast<int64_t>(q), twice < den ? -1 : twice == den ? 0 : 1};
+  return Split{Split::Kind::kFinite, static_cast<int64_t>(q),
+               twice < den    ? -1
+               : twice == den ? 0
+                              : 1};
 }
 
 Split SplitExact(const Exact& v) {
   if (v.is_nan()) return {Split::Kind::kNan};
   if (v.is_infinity()) return {v.is_negative() ? Split::Kind::kMinus : Split::Kind::kPlus};
   const Rational& r = v.value();
-  const BigInt num = boost::multiprecision::numerator(r), den = boost::multiprecision::denominator(r);
+  const BigInt num = boost::multiprecision::numerator(r),
+               den = boost::multiprecision::denominator(r);
   BigInt q = num / den, rem = num % den;
   if (rem < 0) q -= 1, rem += den;
   if (q > kHuge || q < -kHuge) return {q < 0 ? Split::Kind::kMinus : Split::Kind::kPlus};
@@ -158,22 +162,22 @@ std::optional<int64_t> RequantizeExactCode(const RequantizeOperands& o) {
 }
 
 std::optional<int64_t> RequantizeExactCodeReference(const RequantizeOperands& o) {
-  return AddZeroPointSaturated(RequantizeExact(BigInt(o.acc), Exact::FromDouble(o.a_scale),
-                                               Exact::FromDouble(o.b_scale),
-                                               Exact::FromDouble(o.y_scale)),
-                               o.zero_point, o.lo, o.hi);
+  return AddZeroPointSaturated(
+      RequantizeExact(BigInt(o.acc), Exact::FromDouble(o.a_scale), Exact::FromDouble(o.b_scale),
+                      Exact::FromDouble(o.y_scale)),
+      o.zero_point, o.lo, o.hi);
 }
 
 std::optional<int64_t> RequantizeF32Code(const RequantizeOperands& o) {
-  return AddZeroPointSaturated(RequantizeF32(o.acc, o.a_scale, o.b_scale, o.y_scale),
-                               o.zero_point, o.lo, o.hi);
+  return AddZeroPointSaturated(RequantizeF32(o.acc, o.a_scale, o.b_scale, o.y_scale), o.zero_point,
+                               o.lo, o.hi);
 }
 
 std::optional<int64_t> RequantizeOnnxReferenceCode(const RequantizeOperands& o) {
   const DataType t = o.scale_type;
-  const double m = InScaleType(InScaleType(static_cast<double>(o.a_scale) * o.b_scale, t) /
-                                   static_cast<double>(o.y_scale),
-                               t);
+  const double m = InScaleType(
+      InScaleType(static_cast<double>(o.a_scale) * o.b_scale, t) / static_cast<double>(o.y_scale),
+      t);
   const double v = static_cast<double>(o.acc) * m + static_cast<double>(o.zero_point);
   if (std::isnan(v)) return std::nullopt;
   if (!(std::fabs(v) < 0x1p62)) return v < 0 ? o.lo : o.hi;
@@ -226,7 +230,8 @@ std::optional<int64_t> RequantizeMantissaTiesUpCode(const RequantizeOperands& o)
   if (std::isnan(m)) return std::nullopt;
   Split s;
   if (std::isinf(m)) {
-    s = o.acc == 0 ? Split{} : Split{(o.acc < 0) != (m < 0) ? Split::Kind::kMinus : Split::Kind::kPlus};
+    s = o.acc == 0 ? Split{}
+                   : Split{(o.acc < 0) != (m < 0) ? Split::Kind::kMinus : Split::Kind::kPlus};
   } else if (m == 0) {
     s = Split{};
   } else {

@@ -87,10 +87,14 @@ const std::vector<InputSpec> kQuantizeInputs = {
     {"x", R::kReal}, {"y_scale", R::kScale, "y"}, {"y_zero_point", R::kZeroPoint, "y", true}};
 // The matmul family: two quantized operands with their parameters (per tensor, per row of a, per
 // column of b), and y's.
-const std::vector<InputSpec> kQLinearMatMulInputs = {
-    {"a", R::kQuantized},          {"a_scale", R::kScale, "a"}, {"a_zero_point", R::kZeroPoint, "a"},
-    {"b", R::kQuantized},          {"b_scale", R::kScale, "b"}, {"b_zero_point", R::kZeroPoint, "b"},
-    {"y_scale", R::kScale, "y"}, {"y_zero_point", R::kZeroPoint, "y"}};
+const std::vector<InputSpec> kQLinearMatMulInputs = {{"a", R::kQuantized},
+                                                     {"a_scale", R::kScale, "a"},
+                                                     {"a_zero_point", R::kZeroPoint, "a"},
+                                                     {"b", R::kQuantized},
+                                                     {"b_scale", R::kScale, "b"},
+                                                     {"b_zero_point", R::kZeroPoint, "b"},
+                                                     {"y_scale", R::kScale, "y"},
+                                                     {"y_zero_point", R::kZeroPoint, "y"}};
 const std::vector<InputSpec> kMatMulIntegerInputs = {{"A", R::kQuantized},
                                                      {"B", R::kQuantized},
                                                      {"a_zero_point", R::kZeroPoint, "A", true},

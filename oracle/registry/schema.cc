@@ -90,8 +90,8 @@ const std::vector<AttributeSpec> kQlAttrs23 = {
 // (#d22, the exact result saturates).
 const std::vector<D> kInt8Uint8 = {D::kInt8, D::kUint8};
 const std::vector<Strategy> kRequantizations = {
-    Strategy::kOnnxReference,   Strategy::kQ31DoubleRound,       Strategy::kQ31SingleRound,
-    Strategy::kMantissaTiesUp,  Strategy::kZeroPointFirst,       Strategy::kInt16PairSaturation,
+    Strategy::kOnnxReference,  Strategy::kQ31DoubleRound, Strategy::kQ31SingleRound,
+    Strategy::kMantissaTiesUp, Strategy::kZeroPointFirst, Strategy::kInt16PairSaturation,
     Strategy::kInt32Wrap};
 const std::vector<Strategy> kExactInt32Wrap = {Strategy::kExact, Strategy::kInt32Wrap};
 

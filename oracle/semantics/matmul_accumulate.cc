@@ -17,7 +17,9 @@ struct Operand {
   const ElementType& type;
 
   int64_t ZeroPoint(int64_t t, int64_t i, int64_t j) const {
-    return zero_point == nullptr ? 0 : IntegerValue(type, zero_point->codes[static_cast<size_t>(index(t, i, j))]);
+    return zero_point == nullptr
+               ? 0
+               : IntegerValue(type, zero_point->codes[static_cast<size_t>(index(t, i, j))]);
   }
 };
 
@@ -25,7 +27,9 @@ Operand MakeOperand(const Case& c, const OperandInputs& in, const MatMulGeometry
                     const ElementType& type) {
   const Tensor* value = c.input(static_cast<size_t>(in.value));
   const Tensor* zp = in.zero_point < 0 ? nullptr : c.input(static_cast<size_t>(in.zero_point));
-  return {value, zp, ParameterIndex(in.layout, zp ? zp->shape : std::vector<int64_t>{}, value->shape, g, is_a), type};
+  return {value, zp,
+          ParameterIndex(in.layout, zp ? zp->shape : std::vector<int64_t>{}, value->shape, g, is_a),
+          type};
 }
 
 // a[t] - a_zero_point as an M x K int32 matrix, b[t] - b_zero_point as K x N.
@@ -35,19 +39,25 @@ void Centered(const Operand& a, const Operand& b, const MatMulGeometry& g, int64
   am.resize(static_cast<size_t>(m * k));
   bm.resize(static_cast<size_t>(k * n));
   int32_t table[256];
-  for (uint32_t code = 0; code < 256; ++code) table[code] = static_cast<int32_t>(IntegerValue(a.type, code));
+  for (uint32_t code = 0; code < 256; ++code)
+    table[code] = static_cast<int32_t>(IntegerValue(a.type, code));
   for (int64_t i = 0; i < m; ++i) {
     const auto zp = static_cast<int32_t>(a.ZeroPoint(t, i, 0));
     for (int64_t x = 0; x < k; ++x) {
-      am[static_cast<size_t>(i * k + x)] = table[a.value->codes[static_cast<size_t>(g.a_offset[t] + i * k + x)]] - zp;
+      am[static_cast<size_t>(i * k + x)] =
+          table[a.value->codes[static_cast<size_t>(g.a_offset[t] + i * k + x)]] - zp;
     }
   }
-  for (uint32_t code = 0; code < 256; ++code) table[code] = static_cast<int32_t>(IntegerValue(b.type, code));
+  for (uint32_t code = 0; code < 256; ++code)
+    table[code] = static_cast<int32_t>(IntegerValue(b.type, code));
   std::vector<int32_t> zps(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) zps[static_cast<size_t>(j)] = static_cast<int32_t>(b.ZeroPoint(t, 0, j));
+  for (int64_t j = 0; j < n; ++j)
+    zps[static_cast<size_t>(j)] = static_cast<int32_t>(b.ZeroPoint(t, 0, j));
   for (int64_t x = 0; x < k; ++x) {
     for (int64_t j = 0; j < n; ++j) {
-      bm[static_cast<size_t>(x * n + j)] = table[b.value->codes[static_cast<size_t>(g.b_offset[t] + x * n + j)]] - zps[static_cast<size_t>(j)];
+      bm[static_cast<size_t>(x * n + j)] =
+          table[b.value->codes[static_cast<size_t>(g.b_offset[t] + x * n + j)]] -
+          zps[static_cast<size_t>(j)];
     }
   }
 }
@@ -92,7 +102,8 @@ std::vector<int64_t> AccumulateMatMul(const Case& c, const MatMulPlan& plan, boo
         for (int64_t j = 0; j < g.n; ++j) {
           BigInt sum = 0;
           for (int64_t x = 0; x < g.k; ++x) {
-            sum += static_cast<int64_t>(am[static_cast<size_t>(i * g.k + x)]) * bm[static_cast<size_t>(x * g.n + j)];
+            sum += static_cast<int64_t>(am[static_cast<size_t>(i * g.k + x)]) *
+                   bm[static_cast<size_t>(x * g.n + j)];
           }
           out[i * g.n + j] = static_cast<int64_t>(sum);
         }
@@ -119,7 +130,8 @@ std::vector<int64_t> AccumulatePairSaturated(const Case& c, const MatMulPlan& pl
     std::vector<int64_t> column_sum(static_cast<size_t>(g.n), 0);
     for (int64_t x = 0; x < g.k; ++x) {
       for (int64_t j = 0; j < g.n; ++j) {
-        const auto v = static_cast<int32_t>(IntegerValue(*plan.b_type, b.value->codes[static_cast<size_t>(g.b_offset[t] + x * g.n + j)]));
+        const auto v = static_cast<int32_t>(IntegerValue(
+            *plan.b_type, b.value->codes[static_cast<size_t>(g.b_offset[t] + x * g.n + j)]));
         bt[static_cast<size_t>(j * g.k + x)] = v;
         column_sum[static_cast<size_t>(j)] += v;
       }
@@ -127,7 +139,8 @@ std::vector<int64_t> AccumulatePairSaturated(const Case& c, const MatMulPlan& pl
     for (int64_t i = 0; i < g.m; ++i) {
       int64_t row_sum = 0;
       for (int64_t x = 0; x < g.k; ++x) {
-        ar[static_cast<size_t>(x)] = static_cast<int32_t>(IntegerValue(*plan.a_type, a.value->codes[static_cast<size_t>(g.a_offset[t] + i * g.k + x)]));
+        ar[static_cast<size_t>(x)] = static_cast<int32_t>(IntegerValue(
+            *plan.a_type, a.value->codes[static_cast<size_t>(g.a_offset[t] + i * g.k + x)]));
         row_sum += ar[static_cast<size_t>(x)];
       }
       const int64_t za = a.ZeroPoint(t, i, 0);

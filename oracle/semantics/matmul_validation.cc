@@ -60,8 +60,10 @@ class MatMulChecker {
   }
 
   bool Types() {
-    plan_.a_type = CheckInputType(s_, Name(plan_.a.value), *At(plan_.a.value), s_.x_types, v_.findings);
-    plan_.b_type = CheckInputType(s_, Name(plan_.b.value), *At(plan_.b.value), s_.x_types, v_.findings);
+    plan_.a_type =
+        CheckInputType(s_, Name(plan_.a.value), *At(plan_.a.value), s_.x_types, v_.findings);
+    plan_.b_type =
+        CheckInputType(s_, Name(plan_.b.value), *At(plan_.b.value), s_.x_types, v_.findings);
     for (const OperandInputs* o : {&plan_.a, &plan_.b}) {
       const Tensor* zp = At(o->zero_point);
       if (zp != nullptr && zp->data_type != At(o->value)->data_type) {
@@ -174,8 +176,8 @@ class MatMulChecker {
     }
     if (plan_.through_values) {
       Add("float8", "a " + std::string(plan_.a_type->name) + ", b " +
-                        std::string(plan_.b_type->name) + ", y " +
-                        std::string(plan_.y_type->name) + ": version 21's float8 half");
+                        std::string(plan_.b_type->name) + ", y " + std::string(plan_.y_type->name) +
+                        ": version 21's float8 half");
     }
     if (plan_.scale_type != nullptr && plan_.scale_type->id != DataType::kFloat) {
       Add("scale.half", "the scales are " + std::string(plan_.scale_type->name));
@@ -189,8 +191,8 @@ class MatMulChecker {
         const double smallest_normal =
             type.id == DataType::kFloat16 ? 0x1p-14 : std::numeric_limits<float>::min();
         if (std::isfinite(v) && v > 0 && v >= smallest_normal) continue;
-        Add("scale.unusual", Name(k) + "[" + std::to_string(i) + "] is " +
-                                 DescribeCode(type, t->codes[i]));
+        Add("scale.unusual",
+            Name(k) + "[" + std::to_string(i) + "] is " + DescribeCode(type, t->codes[i]));
         return;
       }
     }

@@ -58,10 +58,7 @@ struct Context {
   int64_t lo = 0, hi = 0;
 
   Context(const Case& c, const OpSchema& schema, const MatMulPlan& p)
-      : c(c),
-        plan(p),
-        a_index(Index(c, p.a, p, true)),
-        b_index(Index(c, p.b, p, false)) {
+      : c(c), plan(p), a_index(Index(c, p.a, p, true)), b_index(Index(c, p.b, p, false)) {
     for (Strategy s : schema.strategies) {
       if (s != Strategy::kExact) order.push_back(s);
     }
@@ -69,10 +66,11 @@ struct Context {
     if (p.y_type->is_integer()) {
       lo = IntegerValue(*p.y_type, p.y_type->integer.is_signed ? 1u << (p.y_type->bits - 1) : 0);
       hi = IntegerValue(*p.y_type, p.y_type->integer.is_signed ? (1u << (p.y_type->bits - 1)) - 1
-                                                              : (1u << p.y_type->bits) - 1);
+                                                               : (1u << p.y_type->bits) - 1);
     }
   }
-  static ParameterIndex Index(const Case& c, const OperandInputs& in, const MatMulPlan& p, bool is_a) {
+  static ParameterIndex Index(const Case& c, const OperandInputs& in, const MatMulPlan& p,
+                              bool is_a) {
     const Tensor* scale = c.input(static_cast<size_t>(in.scale));
     return ParameterIndex(in.layout, scale->shape, c.input(static_cast<size_t>(in.value))->shape,
                           p.geometry, is_a);
@@ -81,9 +79,15 @@ struct Context {
   uint32_t Code(int k, int64_t at) const { return Input(k).codes[static_cast<size_t>(at)]; }
   const ElementType& Type(int k) const { return *FindElementType(Input(k).data_type); }
   // The element's three scales' codes and y's zero point's.
-  uint32_t AScale(int64_t t, int64_t i, int64_t j) const { return Code(plan.a.scale, a_index(t, i, j)); }
-  uint32_t BScale(int64_t t, int64_t i, int64_t j) const { return Code(plan.b.scale, b_index(t, i, j)); }
-  float Value(int k, uint32_t code) const { return static_cast<float>(DecodeDouble(Type(k), code)); }
+  uint32_t AScale(int64_t t, int64_t i, int64_t j) const {
+    return Code(plan.a.scale, a_index(t, i, j));
+  }
+  uint32_t BScale(int64_t t, int64_t i, int64_t j) const {
+    return Code(plan.b.scale, b_index(t, i, j));
+  }
+  float Value(int k, uint32_t code) const {
+    return static_cast<float>(DecodeDouble(Type(k), code));
+  }
 
   RequantizeOperands Operands(int64_t acc, int64_t t, int64_t i, int64_t j) const {
     RequantizeOperands o;
@@ -148,7 +152,8 @@ void EvaluateIntegers(const Context& x, const EvaluateOptions& options, OutputEv
   const MatMulGeometry& g = x.plan.geometry;
   const std::vector<int64_t> acc = AccumulateMatMul(x.c, x.plan, !options.fast_path);
   const bool pairs = x.plan.a_type->id == DataType::kUint8 && x.plan.b_type->id == DataType::kInt8;
-  const std::vector<int64_t> pair_acc = pairs ? AccumulatePairSaturated(x.c, x.plan) : std::vector<int64_t>{};
+  const std::vector<int64_t> pair_acc =
+      pairs ? AccumulatePairSaturated(x.c, x.plan) : std::vector<int64_t>{};
   StrategyWriter writer(y, x.plan.y_type->bits);
   std::vector<uint32_t> codes(1 + x.order.size());
   Shortcut shortcut;
@@ -175,10 +180,9 @@ void EvaluateIntegers(const Context& x, const EvaluateOptions& options, OutputEv
         o.acc = sum;
         // Where every strategy agrees (far from a tie), round(v) is the exact result too.
         const std::optional<int64_t> agreed = Agreed(shortcut, sum);
-        const std::optional<int64_t> exact =
-            agreed                ? std::clamp(*agreed + o.zero_point, o.lo, o.hi)
-            : options.fast_path ? RequantizeExactCode(o)
-                                : RequantizeExactCodeReference(o);
+        const std::optional<int64_t> exact = agreed ? std::clamp(*agreed + o.zero_point, o.lo, o.hi)
+                                             : options.fast_path ? RequantizeExactCode(o)
+                                                                 : RequantizeExactCodeReference(o);
         if (!exact) {  // d26: NaN, any code
           MarkFree(y, e, codes);
           writer.Put(e, codes.data());
@@ -193,7 +197,8 @@ void EvaluateIntegers(const Context& x, const EvaluateOptions& options, OutputEv
         for (size_t k = 0; k < x.order.size(); ++k) {
           const Strategy s = x.order[k];
           RequantizeOperands so = o;
-          if (s == Strategy::kInt16PairSaturation && pairs) so.acc = pair_acc[static_cast<size_t>(e)];
+          if (s == Strategy::kInt16PairSaturation && pairs)
+            so.acc = pair_acc[static_cast<size_t>(e)];
           if (s == Strategy::kInt32Wrap) so.acc = WrapInt32(sum);
           const std::optional<int64_t> v = agreed && so.acc == sum ? exact : FunctionOf(s)(so);
           codes[1 + k] = v ? CodeOf(*v, *x.plan.y_type) : codes[0];
@@ -249,7 +254,8 @@ QLinearMatMulSteps QLinearMatMulElement(const Case& c, const OpSchema& schema,
   const OutputEvaluation y = EvaluateQLinearMatMul(c, schema, plan);
   if (y.is_free(static_cast<size_t>(index))) s.exact.reset();
   for (size_t k = 0; k < y.alternatives.size(); ++k) {
-    s.strategies.emplace_back(y.alternatives[k].strategy, y.alternative(k, static_cast<size_t>(index)));
+    s.strategies.emplace_back(y.alternatives[k].strategy,
+                              y.alternative(k, static_cast<size_t>(index)));
   }
   return s;
 }
@@ -286,8 +292,8 @@ OutputEvaluation EvaluateQLinearMatMul(const Case& c, const OpSchema& schema,
               QuantizeValue(acc * as * bs / ys, zp, *plan.y_type, Saturation::kSaturate);
           // f32: the scales widened to float32 (exactly), M and acc * M rounded to float32.
           const Exact m32 = RoundTo32(RoundTo32(as * bs) / ys);
-          const std::optional<uint32_t> f32 =
-              QuantizeValue(RoundTo32(RoundTo32(acc) * m32), zp, *plan.y_type, Saturation::kSaturate);
+          const std::optional<uint32_t> f32 = QuantizeValue(RoundTo32(RoundTo32(acc) * m32), zp,
+                                                            *plan.y_type, Saturation::kSaturate);
           if (!exact) {
             y.implementation_defined.resize(n);
             y.implementation_defined[static_cast<size_t>(e)] = 1;

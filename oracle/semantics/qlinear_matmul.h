@@ -24,12 +24,12 @@ OutputEvaluation EvaluateQLinearMatMul(const Case& c, const OpSchema& schema,
 // One element step by step, for `qconform explain`.
 struct QLinearMatMulSteps {
   int64_t batch = 0, row = 0, column = 0;
-  Exact acc;                             // an integer, or a float8 sum's exact value
-  Exact a_scale, b_scale, y_scale;       // the element's parameters
-  Exact zero_point;                      // y's
-  Exact multiplier;                      // a_scale * b_scale / y_scale, exact
-  Exact value;                           // acc * multiplier, exact
-  std::optional<uint32_t> exact;         // y's code; nullopt: any code (d22, d26)
+  Exact acc;                        // an integer, or a float8 sum's exact value
+  Exact a_scale, b_scale, y_scale;  // the element's parameters
+  Exact zero_point;                 // y's
+  Exact multiplier;                 // a_scale * b_scale / y_scale, exact
+  Exact value;                      // acc * multiplier, exact
+  std::optional<uint32_t> exact;    // y's code; nullopt: any code (d22, d26)
   // Each other strategy's code by name (nullopt: NaN, any code).
   std::vector<std::pair<std::string, std::optional<uint32_t>>> strategies;
 };

@@ -49,9 +49,10 @@ std::optional<uint32_t> QuantizeValue(const Exact& value, const Exact& zero_poin
   const std::optional<uint32_t> code = Encode(output_type, value, saturation);
   if (zero_point.is_zero() || !code) return code;
   // +-inf stays infinite: -inf + zp is still -inf, which saturates (docs/semantics.md#d15).
-  const Exact rounded = !value.is_finite()         ? value
-                        : output_type.is_integer() ? Exact::Finite(Rational(RoundHalfEven(value.value())))
-                                                   : Decode(output_type, *code);
+  const Exact rounded = !value.is_finite() ? value
+                        : output_type.is_integer()
+                            ? Exact::Finite(Rational(RoundHalfEven(value.value())))
+                            : Decode(output_type, *code);
   return Encode(output_type, rounded + zero_point, saturation);
 }
 

@@ -65,7 +65,9 @@ bool SelectDefect(const char* name) {
 
 const qconform_plugin* MutantPlugin() {
   static const qconform_plugin plugin = [] {
-    capabilities = "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger (exact; defect: ";
+    capabilities =
+        "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger "
+        "(exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {
       std::fprintf(stderr,

@@ -75,7 +75,8 @@ Split Exactly(int64_t acc, std::initializer_list<float> up, std::initializer_lis
     den *= m, shift -= e;
   }
   if (shift >= 0) {
-    if (shift > 40) return {num < 0 ? -(int64_t{1} << 62) : (num > 0 ? int64_t{1} << 62 : 0), true, -1};
+    if (shift > 40)
+      return {num < 0 ? -(int64_t{1} << 62) : (num > 0 ? int64_t{1} << 62 : 0), true, -1};
     num <<= shift;
   } else {
     if (-shift > 60) return {num < 0 ? -1 : 0, num == 0, num < 0 ? 1 : -1};
@@ -86,8 +87,10 @@ Split Exactly(int64_t acc, std::initializer_list<float> up, std::initializer_lis
 
 int64_t RoundSplit(const Split& s, int64_t zero_point) {
   if (On(Defect::kQlmmTruncate)) return s.floor + (s.floor < 0 && !s.whole ? 1 : 0) + zero_point;
-  if (On(Defect::kQlmmRoundHalfAway) && s.half == 0) return s.floor + (s.floor >= 0 ? 1 : 0) + zero_point;
-  if (On(Defect::kQlmmMantissaTiesUp) || On(Defect::kQlmmQ31SingleRound)) return s.floor + (s.half >= 0) + zero_point;
+  if (On(Defect::kQlmmRoundHalfAway) && s.half == 0)
+    return s.floor + (s.floor >= 0 ? 1 : 0) + zero_point;
+  if (On(Defect::kQlmmMantissaTiesUp) || On(Defect::kQlmmQ31SingleRound))
+    return s.floor + (s.half >= 0) + zero_point;
   const int64_t parity = On(Defect::kQlmmZeroPointFirst) ? s.floor + zero_point : s.floor;
   return s.floor + (s.half > 0 || (s.half == 0 && (parity & 1) != 0)) + zero_point;
 }
@@ -119,7 +122,8 @@ struct Requantizer {
     int64_t v;
     const float m32 = (a * b) / y;
     if (On(Defect::kQlmmOnnxReference)) {
-      v = static_cast<int64_t>(std::nearbyint(static_cast<double>(acc) * m32 + static_cast<double>(zero_point)));
+      v = static_cast<int64_t>(
+          std::nearbyint(static_cast<double>(acc) * m32 + static_cast<double>(zero_point)));
     } else if (On(Defect::kQlmmQ31DoubleRound)) {
       v = Q31DoubleRound(acc, static_cast<double>(a * b) / y) + zero_point;
     } else if (On(Defect::kQlmmQ31SingleRound)) {
@@ -127,15 +131,18 @@ struct Requantizer {
       int e;
       const double q = std::frexp(multiplier, &e);
       const auto fixed = static_cast<int64_t>(std::round(q * 2147483648.0));
-      v = RoundSplit(Divide(static_cast<I128>(acc) * fixed, I128{1} << std::clamp(31 - e, 0, 120)), zero_point);
+      v = RoundSplit(Divide(static_cast<I128>(acc) * fixed, I128{1} << std::clamp(31 - e, 0, 120)),
+                     zero_point);
     } else if (On(Defect::kQlmmMantissaTiesUp) || On(Defect::kQlmmInt16PairSaturation)) {
       v = On(Defect::kQlmmInt16PairSaturation)
               ? static_cast<int64_t>(std::nearbyint(static_cast<float>(acc) * m32)) + zero_point
               : RoundSplit(Exactly(acc, {m32}, {}), zero_point);
     } else if (On(Defect::kQlmmReciprocalYScale)) {
-      v = static_cast<int64_t>(std::nearbyint(static_cast<float>(acc) * (a * b) * (1.0f / y))) + zero_point;
+      v = static_cast<int64_t>(std::nearbyint(static_cast<float>(acc) * (a * b) * (1.0f / y))) +
+          zero_point;
     } else {
-      v = RoundSplit(Exactly(acc, {a, b}, {y}), On(Defect::kQlmmYZeroPointIgnored) ? 0 : zero_point);
+      v = RoundSplit(Exactly(acc, {a, b}, {y}),
+                     On(Defect::kQlmmYZeroPointIgnored) ? 0 : zero_point);
     }
     if (On(Defect::kQlmmYWrap)) {
       const int64_t span = hi - lo + 1;
@@ -154,22 +161,26 @@ bool Ordinary(float f) {
 int32_t RunMatMul(const PlainNode& n, const Output& out) {
   const bool qlinear = n.op_type == "QLinearMatMul";
   const int count = n.node->input_count;
-  if (qlinear ? count != 8 : (count < 2 || count > 4)) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "input count");
+  if (qlinear ? count != 8 : (count < 2 || count > 4))
+    return Fail(out, QCONFORM_REJECTED_AT_LOAD, "input count");
   if (n.node->attribute_count != 0) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "no attributes");
   std::vector<PlainTensor> in;
   for (int k = 0; k < count; ++k) in.push_back(Unpack(n.node->inputs[k]));
   const int ai = 0, bi = qlinear ? 3 : 1, azi = qlinear ? 2 : 2, bzi = qlinear ? 5 : 3;
   for (int k = 0; k < count; ++k) {
-    if (qlinear && !in[static_cast<size_t>(k)].present()) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "absent input");
+    if (qlinear && !in[static_cast<size_t>(k)].present())
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, "absent input");
   }
   const auto integer = [](const PlainTensor& t) { return t.data_type == U8 || t.data_type == I8; };
   const auto float8 = [](const PlainTensor& t) { return t.data_type >= 17 && t.data_type <= 20; };
   for (int k : {ai, bi}) {
     const PlainTensor& t = in[static_cast<size_t>(k)];
-    if (!integer(t) && !(qlinear && n.opset >= 21 && float8(t))) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "operand type");
+    if (!integer(t) && !(qlinear && n.opset >= 21 && float8(t)))
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, "operand type");
   }
   for (auto [v, z] : {std::pair{ai, azi}, std::pair{bi, bzi}}) {
-    if (z < count && in[static_cast<size_t>(z)].present() && in[static_cast<size_t>(z)].data_type != in[static_cast<size_t>(v)].data_type) {
+    if (z < count && in[static_cast<size_t>(z)].present() &&
+        in[static_cast<size_t>(z)].data_type != in[static_cast<size_t>(v)].data_type) {
       return Fail(out, QCONFORM_REJECTED_AT_LOAD, "zero point type");
     }
   }
@@ -180,54 +191,74 @@ int32_t RunMatMul(const PlainNode& n, const Output& out) {
       const bool allowed = n.opset >= 21 ? (t == F32 || t == 10 || t == 16) : t == F32;
       if (!allowed || t != ts) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "scale type");
     }
-    if (!integer(in[7]) && !(n.opset >= 21 && float8(in[7]))) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "y type");
+    if (!integer(in[7]) && !(n.opset >= 21 && float8(in[7])))
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, "y type");
   }
   MatMulLayout l;
-  if (auto why = PlanMatMul(in[ai].dims, in[bi].dims, l)) return Fail(out, QCONFORM_REJECTED_AT_LOAD, *why);
+  if (auto why = PlanMatMul(in[ai].dims, in[bi].dims, l))
+    return Fail(out, QCONFORM_REJECTED_AT_LOAD, *why);
   PlainParameter pa_scale, pa_zp, pb_scale, pb_zp;
   const auto plan = [&](int k, bool is_a, PlainParameter& p) -> std::optional<std::string> {
     if (k < 0 || k >= count || !in[static_cast<size_t>(k)].present()) return std::nullopt;
-    return PlanParameter(in[static_cast<size_t>(k)], in[static_cast<size_t>(is_a ? ai : bi)].dims, is_a, p);
+    return PlanParameter(in[static_cast<size_t>(k)], in[static_cast<size_t>(is_a ? ai : bi)].dims,
+                         is_a, p);
   };
   struct Slot {
     int k;
     bool is_a;
     PlainParameter* p;
   };
-  const Slot slots[] = {{qlinear ? 1 : -1, true, &pa_scale}, {azi, true, &pa_zp},
-                        {qlinear ? 4 : -1, false, &pb_scale}, {bzi, false, &pb_zp}};
+  const Slot slots[] = {{qlinear ? 1 : -1, true, &pa_scale},
+                        {azi, true, &pa_zp},
+                        {qlinear ? 4 : -1, false, &pb_scale},
+                        {bzi, false, &pb_zp}};
   for (const Slot& slot : slots) {
-    if (auto why = plan(slot.k, slot.is_a, *slot.p)) return Fail(out, QCONFORM_REJECTED_AT_LOAD, *why);
+    if (auto why = plan(slot.k, slot.is_a, *slot.p))
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, *why);
   }
   if (qlinear) {
     const auto same = [](const PlainTensor& s, const PlainTensor& z) {
       return s.dims == z.dims || (s.scalar_like() && z.scalar_like());
     };
-    if (!same(in[1], in[2]) || !same(in[4], in[5])) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "zero point shape");
-    if (!in[6].scalar_like() || !in[7].scalar_like()) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "y per tensor");
+    if (!same(in[1], in[2]) || !same(in[4], in[5]))
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, "zero point shape");
+    if (!in[6].scalar_like() || !in[7].scalar_like())
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, "y per tensor");
     // The implementation-defined half: refused (admissible).
     if (!integer(in[ai]) || !integer(in[bi]) || !integer(in[7]) || in[1].data_type != F32) {
       return Fail(out, QCONFORM_REJECTED, "float8 and float16/bfloat16 scales are not implemented");
     }
     for (int k : {1, 4, 6}) {
       for (uint32_t c : in[static_cast<size_t>(k)].codes) {
-        if (!Ordinary(AsFloat(c))) return Fail(out, QCONFORM_REJECTED, "a zero, negative, subnormal or non-finite scale");
+        if (!Ordinary(AsFloat(c)))
+          return Fail(out, QCONFORM_REJECTED, "a zero, negative, subnormal or non-finite scale");
       }
     }
   }
   // The accumulators, per batch, row and column.
-  const int64_t batches = [&] { int64_t p = 1; for (int64_t d : l.batch) p *= d; return p; }();
+  const int64_t batches = [&] {
+    int64_t p = 1;
+    for (int64_t d : l.batch) p *= d;
+    return p;
+  }();
   std::vector<int64_t> acc(static_cast<size_t>(batches * l.m * l.n));
   const PlainTensor &a = in[ai], &b = in[bi];
   const bool pairs = On(Defect::kQlmmInt16PairSaturation) && a.data_type == U8 && b.data_type == I8;
   for (int64_t t = 0; t < batches; ++t) {
-    const int64_t ao = MatrixOffset(l.a_batch, l, t, l.m * l.k), bo = MatrixOffset(l.b_batch, l, t, l.k * l.n);
+    const int64_t ao = MatrixOffset(l.a_batch, l, t, l.m * l.k),
+                  bo = MatrixOffset(l.b_batch, l, t, l.k * l.n);
     for (int64_t i = 0; i < l.m; ++i) {
       for (int64_t j = 0; j < l.n; ++j) {
-        const auto zp = [&](const PlainParameter& p, bool is_a, int64_t row, int64_t column) -> int64_t {
-          if (p.tensor == nullptr || (is_a ? On(Defect::kMmAZeroPointIgnored) : On(Defect::kMmBZeroPointIgnored))) return 0;
-          const bool swapped = is_a ? On(Defect::kMmRowParametersPerColumn) : On(Defect::kMmColumnParametersPerRow);
-          return IntegerOf(*p.tensor, At(*p.tensor, ParameterElement(p, l, t, (is_a != swapped) ? row : column)));
+        const auto zp = [&](const PlainParameter& p, bool is_a, int64_t row,
+                            int64_t column) -> int64_t {
+          if (p.tensor == nullptr ||
+              (is_a ? On(Defect::kMmAZeroPointIgnored) : On(Defect::kMmBZeroPointIgnored)))
+            return 0;
+          const bool swapped =
+              is_a ? On(Defect::kMmRowParametersPerColumn) : On(Defect::kMmColumnParametersPerRow);
+          return IntegerOf(
+              *p.tensor,
+              At(*p.tensor, ParameterElement(p, l, t, (is_a != swapped) ? row : column)));
         };
         const int64_t za = zp(pa_zp, true, i, j), zb = zp(pb_zp, false, i, j);
         int64_t sum = 0, raw_pair = 0, raw = 0, a_sum = 0, b_sum = 0;
@@ -243,7 +274,8 @@ int32_t RunMatMul(const PlainNode& n, const Output& out) {
             sum += product;
           }
           raw_pair += av * bv, a_sum += av, b_sum += bv;
-          if (x % 2 == 1 || x + 1 == l.k) raw += std::min<int64_t>(std::max<int64_t>(raw_pair, -32768), 32767), raw_pair = 0;
+          if (x % 2 == 1 || x + 1 == l.k)
+            raw += std::min<int64_t>(std::max<int64_t>(raw_pair, -32768), 32767), raw_pair = 0;
         }
         if (pairs) sum = raw - zb * a_sum - za * b_sum + l.k * za * zb;
         acc[static_cast<size_t>((t * l.m + i) * l.n + j)] = sum;
@@ -253,27 +285,31 @@ int32_t RunMatMul(const PlainNode& n, const Output& out) {
   std::vector<uint32_t> codes(acc.size());
   if (!qlinear) {
     for (size_t e = 0; e < acc.size(); ++e) {
-      codes[e] = static_cast<uint32_t>(static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(acc[e], INT32_MIN), INT32_MAX)));
+      codes[e] = static_cast<uint32_t>(
+          static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(acc[e], INT32_MIN), INT32_MAX)));
     }
-    return WriteOutput(out.alloc, out.context, 0, *FindFormat(6), l.y_dims, codes, BitOrder::kLowFirst, true,
-                       out.message, out.message_size);
+    return WriteOutput(out.alloc, out.context, 0, *FindFormat(6), l.y_dims, codes,
+                       BitOrder::kLowFirst, true, out.message, out.message_size);
   }
   const PlainTensor& yz = in[7];
   for (int64_t t = 0; t < batches; ++t) {
     for (int64_t i = 0; i < l.m; ++i) {
       for (int64_t j = 0; j < l.n; ++j) {
-        const bool swap_a = On(Defect::kMmRowParametersPerColumn), swap_b = On(Defect::kMmColumnParametersPerRow);
+        const bool swap_a = On(Defect::kMmRowParametersPerColumn),
+                   swap_b = On(Defect::kMmColumnParametersPerRow);
         const Requantizer r{AsFloat(At(in[1], ParameterElement(pa_scale, l, t, swap_a ? j : i))),
                             AsFloat(At(in[4], ParameterElement(pb_scale, l, t, swap_b ? i : j))),
-                            AsFloat(in[6].codes[0]), IntegerOf(yz, yz.codes[0]), yz.format->min_int(),
+                            AsFloat(in[6].codes[0]),
+                            IntegerOf(yz, yz.codes[0]),
+                            yz.format->min_int(),
                             yz.format->max_int()};
         const size_t e = static_cast<size_t>((t * l.m + i) * l.n + j);
         codes[e] = static_cast<uint32_t>(r(acc[e])) & 0xFFu;
       }
     }
   }
-  return WriteOutput(out.alloc, out.context, 0, *yz.format, l.y_dims, codes, BitOrder::kLowFirst, true,
-                     out.message, out.message_size);
+  return WriteOutput(out.alloc, out.context, 0, *yz.format, l.y_dims, codes, BitOrder::kLowFirst,
+                     true, out.message, out.message_size);
 }
 
 }  // namespace qconform::mutants

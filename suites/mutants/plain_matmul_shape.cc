@@ -11,7 +11,8 @@ int64_t Aligned(const std::vector<int64_t>& dims, const std::vector<int64_t>& fu
   for (size_t d = full.size(); d-- > 0;) at[d] = t % full[d], t /= full[d];
   int64_t index = 0;
   const size_t skip = full.size() - dims.size();
-  for (size_t d = 0; d < dims.size(); ++d) index = index * dims[d] + (dims[d] == 1 ? 0 : at[skip + d]);
+  for (size_t d = 0; d < dims.size(); ++d)
+    index = index * dims[d] + (dims[d] == 1 ? 0 : at[skip + d]);
   return index;
 }
 
@@ -48,12 +49,13 @@ std::optional<std::string> PlanParameter(const PlainTensor& p, const std::vector
   out.tensor = &p;
   out.is_a = is_a;
   if (p.scalar_like()) return std::nullopt;
-  const std::string bad = std::string(is_a ? "a" : "b") + "'s parameter is neither per tensor nor per " +
-                          (is_a ? "row" : "column");
+  const std::string bad = std::string(is_a ? "a" : "b") +
+                          "'s parameter is neither per tensor nor per " + (is_a ? "row" : "column");
   if (operand.size() < 2) return bad;
   const int64_t length = is_a ? operand[operand.size() - 2] : operand.back();
   out.varies = true;
-  if (p.dims.size() == 1) return operand.size() == 2 && p.dims[0] == length ? std::nullopt : std::optional(bad);
+  if (p.dims.size() == 1)
+    return operand.size() == 2 && p.dims[0] == length ? std::nullopt : std::optional(bad);
   if (p.dims.size() > operand.size()) return bad;
   const int64_t r = p.dims[p.dims.size() - 2], c = p.dims.back();
   if (is_a ? (r != length || c != 1) : (r != 1 || c != length)) return bad;
@@ -69,9 +71,9 @@ int64_t ParameterElement(const PlainParameter& p, const MatMulLayout& l, int64_t
   if (p.tensor == nullptr || !p.varies) return 0;
   // A defect: a's per-row parameters read as per tensor.
   if (On(Defect::kMmRowParametersFirst) && p.is_a) return 0;
-  const int64_t length = p.tensor->dims.size() == 1 ? p.tensor->dims[0]
-                                                    : p.tensor->dims[p.tensor->dims.size() - 2] *
-                                                          p.tensor->dims.back();
+  const int64_t length = p.tensor->dims.size() == 1
+                             ? p.tensor->dims[0]
+                             : p.tensor->dims[p.tensor->dims.size() - 2] * p.tensor->dims.back();
   return Aligned(p.batch, l.batch, t) * length + at;
 }
 

@@ -38,9 +38,10 @@ std::optional<std::string> PlanParameter(const PlainTensor& p, const std::vector
 
 // The element of a parameter for output batch index t (row-major over layout.batch) and row or
 // column `at`.
-int64_t ParameterElement(const PlainParameter& p, const MatMulLayout& layout, int64_t t, int64_t at);
+int64_t ParameterElement(const PlainParameter& p, const MatMulLayout& layout, int64_t t,
+                         int64_t at);
 // The offset of an operand's matrix for output batch index t.
-int64_t MatrixOffset(const std::vector<int64_t>& operand_batch, const MatMulLayout& layout, int64_t t,
-                     int64_t matrix_size);
+int64_t MatrixOffset(const std::vector<int64_t>& operand_batch, const MatMulLayout& layout,
+                     int64_t t, int64_t matrix_size);
 
 }  // namespace qconform::mutants

@@ -40,15 +40,18 @@ RC_GTEST_PROP(MatMulProperties, FastPathEqualsMultiprecision, ()) {
   for (size_t k = 0; k < fast.outputs.size(); ++k) {
     const OutputEvaluation &f = fast.outputs[k], &s = slow.outputs[k];
     for (size_t i = 0; i < f.exact.size(); ++i) {
-      if (f.is_free(i) != s.is_free(i)) FailWith(c, "matmul-fast-path", "free element differs at " + std::to_string(i));
+      if (f.is_free(i) != s.is_free(i))
+        FailWith(c, "matmul-fast-path", "free element differs at " + std::to_string(i));
       if (f.is_free(i)) continue;
       if (f.exact[i] != s.exact[i]) {
-        FailWith(c, "matmul-fast-path", "exact differs at " + std::to_string(i) + ": " +
-                                            std::to_string(f.exact[i]) + " vs " + std::to_string(s.exact[i]));
+        FailWith(c, "matmul-fast-path",
+                 "exact differs at " + std::to_string(i) + ": " + std::to_string(f.exact[i]) +
+                     " vs " + std::to_string(s.exact[i]));
       }
       for (size_t j = 0; j < f.alternatives.size(); ++j) {
         if (f.alternative(j, i) != s.alternative(j, i)) {
-          FailWith(c, "matmul-fast-path", f.alternatives[j].strategy + " differs at " + std::to_string(i));
+          FailWith(c, "matmul-fast-path",
+                   f.alternatives[j].strategy + " differs at " + std::to_string(i));
         }
       }
     }

@@ -85,7 +85,8 @@ TEST(Requantize, ExactCodeEqualsTheRationalReference) {
     ASSERT_EQ(RequantizeExactCode(o), RequantizeExactCodeReference(o))
         << o.acc << " " << o.a_scale << " " << o.b_scale << " " << o.y_scale;
     // zero-point-first differs from exact only at exact ties with an odd zero point.
-    const std::optional<int64_t> first = RequantizeZeroPointFirstCode(o), exact = RequantizeExactCode(o);
+    const std::optional<int64_t> first = RequantizeZeroPointFirstCode(o),
+                                 exact = RequantizeExactCode(o);
     if (first != exact) {
       ASSERT_EQ(std::llabs(*first - *exact), 1) << o.acc;
     }
