@@ -145,9 +145,12 @@ void ExplainQLinearMatMul(const Case& c, const OracleResult& result, int64_t ind
   std::printf("  a_scale %s, b_scale %s, y_scale %s, y_zero_point %s\n",
               st.a_scale.ToString().c_str(), st.b_scale.ToString().c_str(),
               st.y_scale.ToString().c_str(), st.zero_point.ToString().c_str());
-  std::printf("  M = a_scale * b_scale / y_scale = %s  (exact)\n",
-              st.multiplier.ToString().c_str());
-  std::printf("  acc * M = %s  (exact)\n\n", st.value.ToString().c_str());
+  const auto approx = [](const Exact& v) {
+    return v.is_finite() ? v.value().convert_to<double>() : 0.0;
+  };
+  std::printf("  M = a_scale * b_scale / y_scale = %s  (exact; %.17g)\n",
+              st.multiplier.ToString().c_str(), approx(st.multiplier));
+  std::printf("  acc * M = %s  (exact; %.17g)\n\n", st.value.ToString().c_str(), approx(st.value));
   std::printf("  [exact]  round half to even, + y_zero_point, saturate -> %s\n",
               st.exact ? Show(y, *st.exact).c_str() : "implementation-defined (d22, d26)");
   if (st.exact) PrintBackend(y, observed, *st.exact);

@@ -28,6 +28,7 @@ expect "format 1 expectations are refused with the way to convert" 2 "old.txt:1:
 expect "a missing expectations file is a usage error" 2 "no such file" -- "$qconform" check "$work/axis" --expectations "$work/none.txt"
 expect "explain shows the steps" 0 "\[f32\]" -- "$qconform" explain "$work/axis" --index 7
 expect "explain rejects an index out of range" 2 "outside \[0, 18\)" -- "$qconform" explain "$work/axis" --index 18
+expect "explain shows QLinearMatMul's acc, exact value and every requantization" 0 "\[q31-double-round\] \(named, not admitted\) -> 0x69" -- "$qconform" explain "$golden/qlmm10-separate-q31-double-round-uint8" --index 0
 expect "help for every command" 0 "usage: qconform check" -- "$qconform" check --help
 
 # A wrong element: flip the low bit of the last float of the stored output.
