@@ -1,1 +1,1 @@
-Ba_scaleJeè™;
+Ba_scaleJÍß;

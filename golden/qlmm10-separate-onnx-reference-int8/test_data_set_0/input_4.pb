@@ -1,1 +1,1 @@
-Bb_scaleJ³ì¡;
+Bb_scaleJÿ?;

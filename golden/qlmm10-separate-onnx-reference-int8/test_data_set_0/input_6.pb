@@ -1,1 +1,1 @@
-By_scaleJËý<
+By_scaleJ•œk7

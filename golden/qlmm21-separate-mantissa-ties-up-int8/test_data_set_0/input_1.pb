@@ -1,1 +1,1 @@
-Ba_scaleJ’r;
+Ba_scaleJ7Î¿;

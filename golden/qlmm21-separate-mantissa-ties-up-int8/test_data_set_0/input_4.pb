@@ -1,1 +1,1 @@
-Bb_scaleJrl+<
+Bb_scaleJË}Ø<

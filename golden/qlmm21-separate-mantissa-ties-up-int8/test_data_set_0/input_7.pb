@@ -1,1 +1,1 @@
-By_zero_pointJú
+By_zero_pointJü
