@@ -53,7 +53,7 @@ int64_t PlainMatMul(const MatMulWorkload& w, std::vector<int32_t>& acc, std::vec
   const bool qlinear = c.op_type == "QLinearMatMul";
   const Tensor& a = *c.input(0);
   const Tensor& b = *c.input(qlinear ? 3 : 1);
-  const int32_t za = Value(*c.input(qlinear ? 2 : 2), 0), zb = Value(*c.input(qlinear ? 5 : 3), 0);
+  const int32_t za = Value(*c.input(2), 0), zb = Value(*c.input(qlinear ? 5 : 3), 0);
   acc.assign(static_cast<size_t>(w.m * w.n), 0);
   // A runtime's layout: the operands as int32 rows, zero points subtracted once.
   static thread_local std::vector<int32_t> am, bm;

@@ -151,11 +151,16 @@ size_t Operator::required_inputs() const {
                                            [](const InputSpec& in) { return !in.optional; }));
 }
 
-std::string Operator::input_name(Role role, std::string_view of) const {
-  for (const InputSpec& in : inputs) {
-    if (in.role == role && (of.empty() || in.of == of)) return in.name;
+int Operator::input_index(Role role, std::string_view of) const {
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (inputs[k].role == role && (of.empty() || inputs[k].of == of)) return static_cast<int>(k);
   }
-  return "";
+  return -1;
+}
+
+std::string Operator::input_name(Role role, std::string_view of) const {
+  const int k = input_index(role, of);
+  return k < 0 ? "" : inputs[static_cast<size_t>(k)].name;
 }
 
 std::string Operator::label() const {

@@ -83,6 +83,8 @@ struct Operator {
   // The name of the first input of a role, of `of` when given (x_scale, y_zero_point, a_scale);
   // "" when there is none.
   std::string input_name(Role role, std::string_view of = "") const;
+  // Its position among the inputs; -1 when there is none.
+  int input_index(Role role, std::string_view of = "") const;
   std::string scale_name() const { return input_name(Role::kScale); }
   std::string zero_point_name() const { return input_name(Role::kZeroPoint); }
 };

@@ -11,15 +11,6 @@
 namespace qconform {
 namespace {
 
-int Position(const Operator& op, Role role, std::string_view of) {
-  for (size_t k = 0; k < op.inputs.size(); ++k) {
-    if (op.inputs[k].role == role && (of.empty() || op.inputs[k].of == of)) {
-      return static_cast<int>(k);
-    }
-  }
-  return -1;
-}
-
 class MatMulChecker {
  public:
   MatMulChecker(const Case& c, const OpSchema& s) : c_(c), s_(s), op_(s.op()) {}
@@ -52,11 +43,11 @@ class MatMulChecker {
       if (in.role != Role::kQuantized) continue;
       OperandInputs& o = operand++ == 0 ? plan_.a : plan_.b;
       o.value = static_cast<int>(k);
-      o.scale = Position(op_, Role::kScale, in.name);
-      o.zero_point = Position(op_, Role::kZeroPoint, in.name);
+      o.scale = op_.input_index(Role::kScale, in.name);
+      o.zero_point = op_.input_index(Role::kZeroPoint, in.name);
     }
-    plan_.y.scale = Position(op_, Role::kScale, "y");
-    plan_.y.zero_point = Position(op_, Role::kZeroPoint, "y");
+    plan_.y.scale = op_.input_index(Role::kScale, "y");
+    plan_.y.zero_point = op_.input_index(Role::kZeroPoint, "y");
   }
 
   bool Types() {

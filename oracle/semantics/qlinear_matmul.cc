@@ -64,9 +64,7 @@ struct Context {
     }
     for (Strategy s : schema.named_strategies) order.push_back(s);
     if (p.y_type->is_integer()) {
-      lo = IntegerValue(*p.y_type, p.y_type->integer.is_signed ? 1u << (p.y_type->bits - 1) : 0);
-      hi = IntegerValue(*p.y_type, p.y_type->integer.is_signed ? (1u << (p.y_type->bits - 1)) - 1
-                                                               : (1u << p.y_type->bits) - 1);
+      lo = IntegerMin(*p.y_type), hi = IntegerMax(*p.y_type);
     }
   }
   static ParameterIndex Index(const Case& c, const OperandInputs& in, const MatMulPlan& p,

@@ -166,7 +166,7 @@ int32_t RunMatMul(const PlainNode& n, const Output& out) {
   if (n.node->attribute_count != 0) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "no attributes");
   std::vector<PlainTensor> in;
   for (int k = 0; k < count; ++k) in.push_back(Unpack(n.node->inputs[k]));
-  const int ai = 0, bi = qlinear ? 3 : 1, azi = qlinear ? 2 : 2, bzi = qlinear ? 5 : 3;
+  const int ai = 0, bi = qlinear ? 3 : 1, azi = 2, bzi = qlinear ? 5 : 3;
   for (int k = 0; k < count; ++k) {
     if (qlinear && !in[static_cast<size_t>(k)].present())
       return Fail(out, QCONFORM_REJECTED_AT_LOAD, "absent input");
