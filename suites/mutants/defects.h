@@ -102,6 +102,8 @@ enum class Defect {
   kQlmmTruncate,
   kQlmmYWrap,
   kQlmmYZeroPointIgnored,
+  kQlmmFloat8ZeroPointIgnored,
+  kQlmmFloat8YNotSaturated,
   // The matmul family (QLinearMatMul and MatMulInteger): operands, zero points, layouts.
   kMmAZeroPointIgnored,
   kMmBZeroPointIgnored,

@@ -1,12 +1,13 @@
 // QLinearMatMul and MatMulInteger, plainly: int64 accumulators, and y's requantization
 // round_half_even(acc * a_scale * b_scale / y_scale) + y_zero_point computed exactly in 128-bit
 // integers (the scales' significands and exponents), each with the family's defects (defects.h).
-// float8 operands, float16/bfloat16 scales and zero, negative, subnormal or non-finite scales are
-// implementation-defined (docs/semantics.md#d26, #d27): this backend refuses them.
+// float8 operands and y go through their values (docs/semantics.md#d27); float16/bfloat16 scales
+// are exact floats. Zero, negative, subnormal or non-finite scales are implementation-defined
+// (#d26): this backend refuses them.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 
 #include "suites/mutants/defects.h"
@@ -22,12 +23,6 @@ enum : int32_t { F32 = 1, U8 = 2, I8 = 3 };
 int32_t Fail(const Output& out, int32_t status, const std::string& why) {
   std::snprintf(out.message, out.message_size, "%s", why.c_str());
   return status;
-}
-
-float AsFloat(uint32_t code) {
-  float f;
-  std::memcpy(&f, &code, 4);
-  return f;
 }
 
 int64_t IntegerOf(const PlainTensor& t, uint32_t code) {
@@ -156,6 +151,60 @@ bool Ordinary(float f) {
   return std::isnormal(f) && f > 0;
 }
 
+// A scale's value (float32, float16, bfloat16: each exact as a float).
+float ScaleValue(const PlainTensor& t, uint32_t code) {
+  return static_cast<float>(Decode(*t.format, code));
+}
+
+// QLinearMatMul with float8 operands or y: the exact values' products summed in long double
+// (exact for the magnitudes float8 has: at most 2 x 4 significant bits a product), acc * M
+// rounded once into y (float8 saturating, as QuantizeLinear-21 with saturate=1), then y's zero
+// point added as a value and the sum rounded again (docs/semantics.md#d11).
+int32_t Float8Values(const std::vector<PlainTensor>& in, const MatMulLayout& l,
+                     std::array<const PlainParameter*, 4> p, const Output& out) {
+  const PlainTensor &a = in[0], &b = in[3], &yz = in[7];
+  const bool ignore = On(Defect::kQlmmFloat8ZeroPointIgnored);
+  const auto value = [](const PlainTensor& t, uint32_t c) { return Decode(*t.format, c); };
+  const auto parameter = [&](const PlainParameter& q, int64_t t, int64_t at) -> long double {
+    return q.tensor == nullptr ? 0 : value(*q.tensor, At(*q.tensor, ParameterElement(q, l, t, at)));
+  };
+  const Format& y = *yz.format;
+  Rounding rounding;
+  rounding.saturate = !On(Defect::kQlmmFloat8YNotSaturated);
+  const long double zy = ignore ? 0 : value(yz, yz.codes[0]), ys = value(in[6], in[6].codes[0]);
+  int64_t batches = 1;
+  for (int64_t d : l.batch) batches *= d;
+  std::vector<uint32_t> codes;
+  for (int64_t t = 0; t < batches; ++t) {
+    const int64_t ao = MatrixOffset(l.a_batch, l, t, l.m * l.k),
+                  bo = MatrixOffset(l.b_batch, l, t, l.k * l.n);
+    for (int64_t i = 0; i < l.m; ++i) {
+      for (int64_t j = 0; j < l.n; ++j) {
+        const long double za = ignore ? 0 : parameter(*p[1], t, i),
+                          zb = ignore ? 0 : parameter(*p[3], t, j);
+        long double acc = 0;
+        for (int64_t x = 0; x < l.k; ++x) {
+          acc += (value(a, a.codes[static_cast<size_t>(ao + i * l.k + x)]) - za) *
+                 (value(b, b.codes[static_cast<size_t>(bo + x * l.n + j)]) - zb);
+        }
+        const long double v = acc * parameter(*p[0], t, i) * parameter(*p[2], t, j) / ys;
+        if (y.is_integer()) {
+          const long double k = RoundToInteger(v, {}) + zy;
+          codes.push_back(static_cast<uint32_t>(static_cast<int64_t>(
+                              std::fmin(std::fmax(k, y.min_int()), y.max_int()))) &
+                          0xFFu);
+          continue;
+        }
+        uint32_t c = EncodeFloat(y, v, rounding);
+        if (zy != 0) c = EncodeFloat(y, Decode(y, c) + zy, rounding);
+        codes.push_back(c);
+      }
+    }
+  }
+  return WriteOutput(out.alloc, out.context, 0, y, l.y_dims, codes, BitOrder::kLowFirst, true,
+                     out.message, out.message_size);
+}
+
 }  // namespace
 
 int32_t RunMatMul(const PlainNode& n, const Output& out) {
@@ -224,16 +273,16 @@ int32_t RunMatMul(const PlainNode& n, const Output& out) {
       return Fail(out, QCONFORM_REJECTED_AT_LOAD, "zero point shape");
     if (!in[6].scalar_like() || !in[7].scalar_like())
       return Fail(out, QCONFORM_REJECTED_AT_LOAD, "y per tensor");
-    // The implementation-defined half: refused (admissible).
-    if (!integer(in[ai]) || !integer(in[bi]) || !integer(in[7]) || in[1].data_type != F32) {
-      return Fail(out, QCONFORM_REJECTED, "float8 and float16/bfloat16 scales are not implemented");
-    }
     for (int k : {1, 4, 6}) {
       for (uint32_t c : in[static_cast<size_t>(k)].codes) {
-        if (!Ordinary(AsFloat(c)))
+        if (!Ordinary(ScaleValue(in[static_cast<size_t>(k)], c)))
           return Fail(out, QCONFORM_REJECTED, "a zero, negative, subnormal or non-finite scale");
       }
     }
+  }
+  // Version 21's float8 half (docs/semantics.md#d27): through the values.
+  if (qlinear && (!integer(in[ai]) || !integer(in[bi]) || !integer(in[7]))) {
+    return Float8Values(in, l, {&pa_scale, &pa_zp, &pb_scale, &pb_zp}, out);
   }
   // The accumulators, per batch, row and column.
   const int64_t batches = [&] {
@@ -297,12 +346,13 @@ int32_t RunMatMul(const PlainNode& n, const Output& out) {
       for (int64_t j = 0; j < l.n; ++j) {
         const bool swap_a = On(Defect::kMmRowParametersPerColumn),
                    swap_b = On(Defect::kMmColumnParametersPerRow);
-        const Requantizer r{AsFloat(At(in[1], ParameterElement(pa_scale, l, t, swap_a ? j : i))),
-                            AsFloat(At(in[4], ParameterElement(pb_scale, l, t, swap_b ? i : j))),
-                            AsFloat(in[6].codes[0]),
-                            IntegerOf(yz, yz.codes[0]),
-                            yz.format->min_int(),
-                            yz.format->max_int()};
+        const Requantizer r{
+            ScaleValue(in[1], At(in[1], ParameterElement(pa_scale, l, t, swap_a ? j : i))),
+            ScaleValue(in[4], At(in[4], ParameterElement(pb_scale, l, t, swap_b ? i : j))),
+            ScaleValue(in[6], in[6].codes[0]),
+            IntegerOf(yz, yz.codes[0]),
+            yz.format->min_int(),
+            yz.format->max_int()};
         const size_t e = static_cast<size_t>((t * l.m + i) * l.n + j);
         codes[e] = static_cast<uint32_t>(r(acc[e])) & 0xFFu;
       }
