@@ -7,7 +7,8 @@ std::vector<GoldenCase> GoldenCatalogue() {
   for (GoldenCase& g : QuantizeGoldenCatalogue()) all.push_back(std::move(g));
   for (GoldenCase& g : TensorRtGoldenCatalogue()) all.push_back(std::move(g));
   for (auto part : {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue,
-                    DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue}) {
+                    DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue,
+                    ConvBoundaryCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   return all;

@@ -41,6 +41,9 @@ std::vector<GoldenCase> RuleBoundaryCatalogue();
 std::vector<GoldenCase> MatMulBoundaryCatalogue();
 std::vector<GoldenCase> MatMulVersion21Catalogue();
 std::vector<GoldenCase> MatMulRuleCatalogue();
+// The convolution family (conv_boundary_catalogue.cc; its rule cases in conv_rule_catalogue.cc).
+std::vector<GoldenCase> ConvBoundaryCatalogue();
+std::vector<GoldenCase> ConvRuleCatalogue();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

@@ -13,8 +13,8 @@
 #include <cmath>
 #include <functional>
 
-#include "generators/boundaries.h"
 #include "generators/catalogue_builder.h"
+#include "generators/near_ties.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/prng.h"
@@ -25,41 +25,11 @@ namespace qconform {
 namespace {
 
 using D = DataType;
-using Fn = std::optional<int64_t> (*)(const RequantizeOperands&);
-
-struct Named {
-  std::string name;
-  Fn fn;
-};
-const std::vector<Named> kSeparated = {
-    // Admitted, but where it parts from exact a backend's fingerprint says which it computes.
-    {"f32", RequantizeF32Code},
-    {"onnx-reference", RequantizeOnnxReferenceCode},
-    {"q31-double-round", RequantizeQ31DoubleRoundCode},
-    {"q31-single-round", RequantizeQ31SingleRoundCode},
-    {"mantissa-ties-up", RequantizeMantissaTiesUpCode},
-    {"zero-point-first", RequantizeZeroPointFirstCode},
-};
-
 float Float(double v) {
   return static_cast<float>(v);
 }
-// A float32 scale in [2^lo, 2^(lo + span)).
 float RandomScale(Prng& p, int lo, int span) {
-  return Float(std::ldexp(1.0 + static_cast<double>(p.Below(1u << 23)) / (1u << 23),
-                          lo + static_cast<int>(p.Below(static_cast<uint64_t>(span)))));
-}
-
-// acc as sum of products (a - 0) * (b - 0), a in [0, a_max] (uint8: 255, int8: 127), b int8 in
-// [-127, 127]: whole chunks of a_max * 127, then q * 127 + r * 1 (the last two fit the ranges).
-std::vector<std::pair<int, int>> Products(int64_t acc, int a_max) {
-  std::vector<std::pair<int, int>> out;
-  const int sign = acc < 0 ? -1 : 1;
-  int64_t r = acc < 0 ? -acc : acc;
-  while (r > a_max * 127) out.emplace_back(a_max, 127 * sign), r -= a_max * 127;
-  out.emplace_back(static_cast<int>(r / 127), 127 * sign);
-  out.emplace_back(static_cast<int>(r % 127), sign);
-  return out;
+  return RandomFloatScale(p, lo, span);
 }
 
 class MatMulCatalogue : public CatalogueBuilder {
@@ -93,60 +63,22 @@ class MatMulCatalogue : public CatalogueBuilder {
 
   // For each named strategy: accumulators where it gives neither exact nor f32.
   void Separating() {
-    for (const Named& s : kSeparated) {
+    for (const NamedRequantization& s : SeparatedRequantizations()) {
       for (int opset : {10, 21}) {
         for (D y_type : {D::kUint8, D::kInt8}) {
           const std::string id =
               "qlmm" + std::to_string(opset) + "-separate-" + s.name + "-" + TypeName(y_type);
           Prng p(CaseSeed(id));
-          std::vector<int64_t> found;
-          float as = 0, bs = 0, ys = 0;
-          int64_t zp = 0;
-          for (int attempt = 0; attempt < 3000 && found.size() < 8; ++attempt) {
-            as = RandomScale(p, -9, 4), bs = RandomScale(p, -9, 4);
-            // M between 2^-12 and 2^-1: Q31's right shift from 1 to 12 bits.
-            ys = Float(static_cast<double>(as) * bs *
-                       std::ldexp(1.0 + static_cast<double>(p.Below(1000)) / 1000,
-                                  1 + static_cast<int>(p.Below(12))));
-            zp = y_type == D::kUint8 ? 1 + 2 * static_cast<int64_t>(p.Below(100))
-                                     : static_cast<int64_t>(p.Below(41)) - 20;
-            found = Search(s.fn, as, bs, ys, y_type, zp, p);
-          }
-          if (found.empty()) continue;
-          Add(Accumulators(opset, found, as, bs, ys, y_type, zp, id),
+          const std::optional<SeparatingAccumulators> found = FindSeparating(s.fn, y_type, p);
+          if (!found) continue;
+          Add(Accumulators(opset, found->accs, found->a_scale, found->b_scale, found->y_scale,
+                           y_type, found->zero_point, id),
               "type:uint8,b:int8,y:" + TypeName(y_type) +
                   ",granularity:per-tensor,boundary:separating-" + s.name,
               "d20,d21");
         }
       }
     }
-  }
-
-  std::vector<int64_t> Search(Fn fn, float as, float bs, float ys, D y_type, int64_t zp, Prng& p) {
-    const bool u8 = y_type == D::kUint8;
-    RequantizeOperands o;
-    o.a_scale = as, o.b_scale = bs, o.y_scale = ys, o.zero_point = zp;
-    o.lo = u8 ? 0 : -128, o.hi = u8 ? 255 : 127;
-    const Rational factor = Rational(Exact::FromDouble(as).value() * Exact::FromDouble(bs).value() /
-                                     Exact::FromDouble(ys).value());
-    std::vector<Rational> ties;
-    for (int h = 0; h < 24; ++h) {
-      const int64_t k =
-          static_cast<int64_t>(p.Below(static_cast<uint64_t>(o.hi - o.lo))) + o.lo - zp;
-      ties.push_back(Rational(2 * k + 1, 2));
-    }
-    std::vector<int64_t> out;
-    for (const BigInt& candidate : NearTieIntegers(factor, ties)) {
-      if (out.size() >= 8) break;
-      o.acc = static_cast<int64_t>(candidate);
-      if (o.acc == 0 || std::llabs(o.acc) > 1'000'000) continue;
-      const auto exact = RequantizeExactCode(o), f32 = RequantizeF32Code(o), named = fn(o);
-      const bool admitted = fn == RequantizeF32Code;  // then it only has to part from exact
-      if (named && exact && f32 && *named != *exact && (admitted || *named != *f32)) {
-        out.push_back(o.acc);
-      }
-    }
-    return out;
   }
 
   // Power-of-two multipliers: every odd accumulator * 2^-1 is a tie, * 2^-2 a tie when acc = 2

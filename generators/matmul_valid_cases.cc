@@ -66,19 +66,6 @@ std::vector<int64_t> ParameterShape(Choices& ch, const std::vector<int64_t>& ope
   return s;
 }
 
-// Positive normal float32 scales in [2^-12, 2^2).
-Tensor Scales(Choices& ch, std::vector<int64_t> shape) {
-  const ElementType& f = ElementTypeOf(DataType::kFloat);
-  Tensor t{static_cast<int32_t>(DataType::kFloat), shape,
-           Codes(32, static_cast<size_t>(Count(shape))), false};
-  for (size_t i = 0; i < t.codes.size(); ++i) {
-    const double v = std::ldexp(1.0 + static_cast<double>(ch.Below(1u << 23)) / (1u << 23),
-                                -12 + static_cast<int>(ch.Below(14)));
-    t.codes.set(i, EncodeDouble(f, v, Saturation::kNone).value());
-  }
-  return t;
-}
-
 }  // namespace
 
 Case GenerateValidMatMul(Choices& ch, const OpSchema& s, const GeneratorLimits& limits) {
@@ -104,19 +91,10 @@ Case GenerateValidMatMul(Choices& ch, const OpSchema& s, const GeneratorLimits& 
     return c;
   }
   const std::unique_ptr<Choices> scales = ch.Fork("scales");
-  Tensor a_scale = Scales(*scales, a_params), b_scale = Scales(*scales, b_params);
+  Tensor a_scale = NormalScales(*scales, a_params), b_scale = NormalScales(*scales, b_params);
   Tensor y_scale =
-      Scales(*scales, scales->Chance(50) ? std::vector<int64_t>{} : std::vector<int64_t>{1});
-  if (scales->Chance(40)) {
-    // y_scale = a_scale[0] * b_scale[0] * 2^e: a power-of-two multiplier, acc * M on exact ties.
-    const ElementType& f = ElementTypeOf(DataType::kFloat);
-    const double v = DecodeDouble(f, a_scale.codes[0]) * DecodeDouble(f, b_scale.codes[0]) *
-                     std::ldexp(1.0, static_cast<int>(scales->Below(8)));
-    if (const auto code = EncodeDouble(f, v, Saturation::kNone);
-        code && DecodeDouble(f, *code) == v) {
-      y_scale.codes.set(0, *code);
-    }
-  }
+      NormalScales(*scales, scales->Chance(50) ? std::vector<int64_t>{} : std::vector<int64_t>{1});
+  if (scales->Chance(40)) TieMultiplier(*scales, a_scale, b_scale, y_scale);
   const DataType y_type = ch.Fork("y_type")->Pick(Integers(s.output_types));
   const std::unique_ptr<Choices> zero_points = ch.Fork("zero_points");
   const std::vector<int64_t> y_shape = y_scale.shape;

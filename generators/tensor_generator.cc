@@ -1,7 +1,10 @@
 #include "generators/tensor_generator.h"
 
+#include <cmath>
+
 #include "generators/edge_values.h"
 #include "oracle/core/codec.h"
+#include "oracle/core/fast_codec.h"
 
 namespace qconform {
 
@@ -63,6 +66,26 @@ Tensor ZeroPointTensor(Choices& ch, DataType type, std::vector<int64_t> shape) {
 
 bool ScalarLike(const std::vector<int64_t>& shape) {
   return shape.empty() || (shape.size() == 1 && shape[0] == 1);
+}
+
+Tensor NormalScales(Choices& ch, std::vector<int64_t> shape) {
+  const ElementType& f = ElementTypeOf(DataType::kFloat);
+  Tensor t{static_cast<int32_t>(DataType::kFloat), shape,
+           Codes(32, static_cast<size_t>(Count(shape))), false};
+  for (size_t i = 0; i < t.codes.size(); ++i) {
+    const double v = std::ldexp(1.0 + static_cast<double>(ch.Below(1u << 23)) / (1u << 23),
+                                -12 + static_cast<int>(ch.Below(14)));
+    t.codes.set(i, EncodeDouble(f, v, Saturation::kNone).value());
+  }
+  return t;
+}
+
+void TieMultiplier(Choices& ch, const Tensor& a_scale, const Tensor& b_scale, Tensor& y_scale) {
+  const ElementType& f = ElementTypeOf(DataType::kFloat);
+  const double v = DecodeDouble(f, a_scale.codes[0]) * DecodeDouble(f, b_scale.codes[0]) *
+                   std::ldexp(1.0, static_cast<int>(ch.Below(8)));
+  if (const auto code = EncodeDouble(f, v, Saturation::kNone); code && DecodeDouble(f, *code) == v)
+    y_scale.codes.set(0, *code);
 }
 
 }  // namespace qconform

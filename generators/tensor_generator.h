@@ -20,4 +20,11 @@ Tensor ScaleTensor(Choices& ch, DataType type, std::vector<int64_t> shape);
 Tensor ZeroPointTensor(Choices& ch, DataType type, std::vector<int64_t> shape);
 bool ScalarLike(const std::vector<int64_t>& shape);
 
+// The compute operators' scales: positive normal float32 values in [2^-12, 2^2).
+Tensor NormalScales(Choices& ch, std::vector<int64_t> shape);
+// y_scale = a_scale[0] * b_scale[0] * 2^e (e in [0, 8)) where that is a float32: a power-of-two
+// multiplier puts acc * M on exact ties, where the requantizations part
+// (docs/semantics.md#d21).
+void TieMultiplier(Choices& ch, const Tensor& a_scale, const Tensor& b_scale, Tensor& y_scale);
+
 }  // namespace qconform

@@ -147,6 +147,9 @@ Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& l
       case OperatorKind::kQLinearMatMul:
       case OperatorKind::kMatMulInteger:
         return GenerateValidMatMul(ch, schema, limits);
+      case OperatorKind::kQLinearConv:
+      case OperatorKind::kConvInteger:
+        return GenerateValidConv(ch, schema, limits);
     }
     throw std::logic_error("no generator for " + schema.label());
   }();

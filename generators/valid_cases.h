@@ -17,6 +17,8 @@ Case GenerateValidQuantize(Choices& ch, const OpSchema& schema, const GeneratorL
 Case GenerateDynamicQuantize(Choices& ch, const GeneratorLimits& limits = {});
 // QLinearMatMul and MatMulInteger (generators/matmul_valid_cases.cc).
 Case GenerateValidMatMul(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
+// QLinearConv and ConvInteger (generators/conv_valid_cases.cc).
+Case GenerateValidConv(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
 // Any operator's valid case, by the schema row's operator kind.
 Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
 

@@ -15,6 +15,7 @@
 #include "oracle/semantics/scale_index.h"
 #include "tools/args.h"
 #include "tools/commands.h"
+#include "tools/explain_conv.h"
 #include "verdict/comparator.h"
 
 namespace qconform::tools {
@@ -177,6 +178,9 @@ void ExplainKind(OperatorKind kind, const Case& c, const OracleResult& result, i
       return ExplainFindingsOnly(c, result, index, observed);
     case OperatorKind::kQLinearMatMul:
       return ExplainQLinearMatMul(c, result, index, observed);
+    case OperatorKind::kQLinearConv:
+    case OperatorKind::kConvInteger:
+      return ExplainConv(c, result, index, observed);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "oracle/core/element_type.h"
+#include "oracle/core/conv_shape.h"
 #include "oracle/core/matmul_shape.h"
 
 namespace qconform {
@@ -67,14 +68,32 @@ std::vector<int64_t> MatMulShape(const Case& c, size_t a, size_t b) {
 std::vector<OutputSpec> QLinearMatMulOutputs(const Case& c) {
   return {{"y", InputType(c, 7, kUint8), MatMulShape(c, 0, 3)}};
 }
-int32_t QLinearMatMulZeroPointType(const Case& c) {
+// y_zero_point is input 7 of QLinearMatMul and QLinearConv alike.
+int32_t QLinearYZeroPointType(const Case& c) {
   return InputType(c, 7, 0);
 }
 std::vector<OutputSpec> MatMulIntegerOutputs(const Case& c) {
   return {{"Y", static_cast<int32_t>(DataType::kInt32), MatMulShape(c, 0, 1)}};
 }
-int32_t MatMulIntegerZeroPointType(const Case& c) {
+// MatMulInteger and ConvInteger: a zero point has its operand's type; the first operand's.
+int32_t IntegerOperandType(const Case& c) {
   return InputType(c, 0, 0);
+}
+
+// QLinearConv and ConvInteger: y has Conv's shape of x, w and the attributes (oracle/core/
+// conv_shape.h; [N, M] alone for an impossible geometry) and y_zero_point's type (QLinearConv),
+// int32 (ConvInteger).
+std::vector<int64_t> ConvShape(const Case& c, size_t w) {
+  const Tensor* x = c.input(0);
+  const Tensor* tw = c.input(w);
+  if (x == nullptr || tw == nullptr) return {};
+  return ConvOutputShape(x->shape, tw->shape, ConvAttributesOf(c));
+}
+std::vector<OutputSpec> QLinearConvOutputs(const Case& c) {
+  return {{"y", InputType(c, 7, kUint8), ConvShape(c, 3)}};
+}
+std::vector<OutputSpec> ConvIntegerOutputs(const Case& c) {
+  return {{"y", static_cast<int32_t>(DataType::kInt32), ConvShape(c, 1)}};
 }
 
 using K = OperatorKind;
@@ -99,6 +118,21 @@ const std::vector<InputSpec> kMatMulIntegerInputs = {{"A", R::kQuantized},
                                                      {"B", R::kQuantized},
                                                      {"a_zero_point", R::kZeroPoint, "A", true},
                                                      {"b_zero_point", R::kZeroPoint, "B", true}};
+// The convolution family: x and w with their parameters (x's per tensor, w's per tensor or per
+// output channel), y's, and QLinearConv's optional int32 bias B.
+const std::vector<InputSpec> kQLinearConvInputs = {{"x", R::kQuantized},
+                                                   {"x_scale", R::kScale, "x"},
+                                                   {"x_zero_point", R::kZeroPoint, "x"},
+                                                   {"w", R::kQuantized},
+                                                   {"w_scale", R::kScale, "w"},
+                                                   {"w_zero_point", R::kZeroPoint, "w"},
+                                                   {"y_scale", R::kScale, "y"},
+                                                   {"y_zero_point", R::kZeroPoint, "y"},
+                                                   {"B", R::kBias, "y", true}};
+const std::vector<InputSpec> kConvIntegerInputs = {{"x", R::kQuantized},
+                                                   {"w", R::kQuantized},
+                                                   {"x_zero_point", R::kZeroPoint, "x", true},
+                                                   {"w_zero_point", R::kZeroPoint, "w", true}};
 // clang-format off
 const std::vector<Operator> kOperators = {
   // kind, domain, op_type, id prefix, rule prefix, inputs, outputs, quantizes, outputs rule, zero point type,
@@ -116,9 +150,14 @@ const std::vector<Operator> kOperators = {
   // The matmul family (the ONNX QLinearMatMul and MatMulInteger pages): a computed operator
   // with two quantized operands; a run's generated cases are the golden catalogue's business.
   {K::kQLinearMatMul, "", "QLinearMatMul", "qlmm", "qlmm", kQLinearMatMulInputs, {"y"},
-   true, QLinearMatMulOutputs, QLinearMatMulZeroPointType, {}, 0.2},
+   true, QLinearMatMulOutputs, QLinearYZeroPointType, {}, 0.2},
   {K::kMatMulInteger, "", "MatMulInteger", "mmi", "mmi", kMatMulIntegerInputs, {"Y"},
-   false, MatMulIntegerOutputs, MatMulIntegerZeroPointType, {}, 0.2},
+   false, MatMulIntegerOutputs, IntegerOperandType, {}, 0.2},
+  // The convolution family (the ONNX QLinearConv and ConvInteger pages, Conv's attributes).
+  {K::kQLinearConv, "", "QLinearConv", "qlc", "qlc", kQLinearConvInputs, {"y"},
+   true, QLinearConvOutputs, QLinearYZeroPointType, {}, 0.2},
+  {K::kConvInteger, "", "ConvInteger", "ci", "ci", kConvIntegerInputs, {"y"},
+   false, ConvIntegerOutputs, IntegerOperandType, {}, 0.2},
 };
 // clang-format on
 
@@ -136,6 +175,10 @@ std::string_view OperatorKindName(OperatorKind kind) {
       return "QLinearMatMul";
     case OperatorKind::kMatMulInteger:
       return "MatMulInteger";
+    case OperatorKind::kQLinearConv:
+      return "QLinearConv";
+    case OperatorKind::kConvInteger:
+      return "ConvInteger";
   }
   return "?";
 }

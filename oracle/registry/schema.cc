@@ -94,6 +94,13 @@ const std::vector<Strategy> kRequantizations = {
     Strategy::kMantissaTiesUp, Strategy::kZeroPointFirst, Strategy::kInt16PairSaturation,
     Strategy::kInt32Wrap};
 const std::vector<Strategy> kExactInt32Wrap = {Strategy::kExact, Strategy::kInt32Wrap};
+// The convolution family: Conv's attributes (the ONNX Conv page), defaults applied by the
+// geometry (oracle/core/conv_shape.h).
+using AK = Attribute::Kind;
+const std::vector<AttributeSpec> kConvAttributes = {
+    {"auto_pad", std::nullopt, AK::kString}, {"dilations", std::nullopt, AK::kInts},
+    {"group", 1, AK::kInt},                  {"kernel_shape", std::nullopt, AK::kInts},
+    {"pads", std::nullopt, AK::kInts},       {"strides", std::nullopt, AK::kInts}};
 
 // clang-format off
 const std::vector<OpSchema> kSchemas = {
@@ -142,6 +149,11 @@ const std::vector<OpSchema> kSchemas = {
    "ONNX QLinearMatMul-21 (docs/semantics.md#qlinearmatmul)", false, {}, kRequantizations},
   {K::kMatMulInteger, "", "MatMulInteger", 10, kInt8Uint8, {}, {D::kInt32}, kNoAttributes, kPerTensor, false, kExactInt32Wrap,
    "ONNX MatMulInteger-10 (docs/semantics.md#matmulinteger)"},
+  // The convolution family: T1 (x) and T2 (w) are one set, T3 y's (QLinearConv), int32 (ConvInteger).
+  {K::kQLinearConv, "", "QLinearConv", 10, kInt8Uint8, kFloatOnly, kInt8Uint8, kConvAttributes, kPerTensor, false, kExactF32,
+   "ONNX QLinearConv-10 (docs/semantics.md#qlinearconv)", false, {}, kRequantizations},
+  {K::kConvInteger, "", "ConvInteger", 10, kInt8Uint8, {}, {D::kInt32}, kConvAttributes, kPerTensor, false, kExactInt32Wrap,
+   "ONNX ConvInteger-10 (docs/semantics.md#convinteger)"},
 };
 // clang-format on
 

@@ -20,7 +20,8 @@ namespace qconform {
 
 struct AttributeSpec {
   std::string_view name;
-  std::optional<int64_t> default_value;  // nullopt: no default (com.microsoft axis)
+  std::optional<int64_t> default_value;  // nullopt: no default (com.microsoft axis), or not an INT
+  Attribute::Kind kind = Attribute::Kind::kInt;
 };
 
 struct OpSchema {

@@ -44,17 +44,34 @@ class NodeChecker {
     return !Rejected();
   }
 
+  static std::string KindName(Attribute::Kind k) {
+    switch (k) {
+      case Attribute::Kind::kInt:
+        return "an INT";
+      case Attribute::Kind::kFloat:
+        return "a FLOAT";
+      case Attribute::Kind::kString:
+        return "a STRING";
+      case Attribute::Kind::kInts:
+        return "INTS";
+      case Attribute::Kind::kOther:
+        break;
+    }
+    return "of another kind";
+  }
+
   bool Attributes() {
     for (const auto& [name, attribute] : c_.attributes) {
-      if (s_.attribute(name) == nullptr) {
+      const AttributeSpec* spec = s_.attribute(name);
+      if (spec == nullptr) {
         std::string defined;
         for (const AttributeSpec& a : s_.attributes) {
           defined += (defined.empty() ? "" : ", ") + std::string(a.name);
         }
         Add("attr.undefined", "attribute '" + name + "' is not defined in this version (it has " +
                                   (defined.empty() ? std::string("none") : defined) + ")");
-      } else if (attribute.kind != Attribute::Kind::kInt) {
-        Add("attr.type", "attribute '" + name + "' must be an INT");
+      } else if (attribute.kind != spec->kind) {
+        Add("attr.type", "attribute '" + name + "' must be " + KindName(spec->kind));
       }
     }
     return !Rejected();

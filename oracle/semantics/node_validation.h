@@ -1,6 +1,7 @@
 // The checks every operator shares, read from its registry row and schema row rather than
 // written per operator: the input count (the row's required inputs present, at most its inputs),
-// negative dimensions, attributes the version does not define, and attributes that are not INT.
+// negative dimensions, attributes the version does not define, and attributes not of their kind (INT; Conv's STRING and
+// INTS).
 // Rule ids are the row's prefix followed by inputs.count, shape.negative_dim, attr.undefined and
 // attr.type (generated per prefix in oracle/registry/rules.cc).
 #pragma once

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <memory>
 
+#include "oracle/semantics/conv_integer.h"
 #include "oracle/semantics/dynamic_quantize.h"
 #include "oracle/semantics/matmul_integer.h"
+#include "oracle/semantics/qlinear_conv.h"
 #include "oracle/semantics/qlinear_matmul.h"
 #include "oracle/semantics/quantize.h"
 
@@ -73,6 +75,17 @@ OracleResult RunMatMul(const Case& c, const OpSchema& schema, const EvaluateOpti
   return r;
 }
 
+// The convolution family: one validation, then QLinearConv's requantized y or ConvInteger's y.
+template <OutputEvaluation (*Evaluate)(const Case&, const OpSchema&, const ConvPlan&,
+                                       const EvaluateOptions&)>
+OracleResult RunConv(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
+  OracleResult r;
+  ConvValidation v = ValidateConv(c, schema);
+  r.findings = std::move(v.findings);
+  if (v.plan) r.outputs.push_back(Evaluate(c, schema, *v.plan, options));
+  return r;
+}
+
 // The oracle's entry point per kind of operator (the registry's OperatorKind).
 OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
   switch (schema.kind()) {
@@ -86,6 +99,10 @@ OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOption
       return RunMatMul<EvaluateQLinearMatMul>(c, schema, options);
     case OperatorKind::kMatMulInteger:
       return RunMatMul<EvaluateMatMulInteger>(c, schema, options);
+    case OperatorKind::kQLinearConv:
+      return RunConv<EvaluateQLinearConv>(c, schema, options);
+    case OperatorKind::kConvInteger:
+      return RunConv<EvaluateConvInteger>(c, schema, options);
   }
   throw OracleError("case " + c.id + ": no oracle for " + schema.label());
 }

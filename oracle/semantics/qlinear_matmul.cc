@@ -1,6 +1,7 @@
 #include "oracle/semantics/qlinear_matmul.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -10,44 +11,11 @@
 #include "oracle/core/requantize_strategies.h"
 #include "oracle/semantics/matmul_accumulate.h"
 #include "oracle/semantics/quantize.h"
+#include "oracle/semantics/requantize_output.h"
 #include "oracle/semantics/strategy_writer.h"
 
 namespace qconform {
 namespace {
-
-using StrategyFn = std::optional<int64_t> (*)(const RequantizeOperands&);
-
-// The integer requantization of each strategy (int16-pair-saturation and int32-wrap change the
-// accumulator first, then requantize as ONNX Runtime and exactly).
-StrategyFn FunctionOf(Strategy s) {
-  switch (s) {
-    case Strategy::kF32:
-    case Strategy::kInt16PairSaturation:
-      return RequantizeF32Code;
-    case Strategy::kOnnxReference:
-      return RequantizeOnnxReferenceCode;
-    case Strategy::kQ31DoubleRound:
-      return RequantizeQ31DoubleRoundCode;
-    case Strategy::kQ31SingleRound:
-      return RequantizeQ31SingleRoundCode;
-    case Strategy::kMantissaTiesUp:
-      return RequantizeMantissaTiesUpCode;
-    case Strategy::kZeroPointFirst:
-      return RequantizeZeroPointFirstCode;
-    case Strategy::kExact:
-    case Strategy::kInt32Wrap:
-      return RequantizeExactCode;
-    case Strategy::kOut:
-    case Strategy::kPrecision:
-    case Strategy::kExactQuotient:
-    case Strategy::kReciprocal:
-      break;
-  }
-  throw std::logic_error("no requantization for strategy " + std::string(StrategyName(s)));
-}
-
-constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
-constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 // Everything an element needs besides its accumulator.
 struct Context {
@@ -59,10 +27,7 @@ struct Context {
 
   Context(const Case& c, const OpSchema& schema, const MatMulPlan& p)
       : c(c), plan(p), a_index(Index(c, p.a, p, true)), b_index(Index(c, p.b, p, false)) {
-    for (Strategy s : schema.strategies) {
-      if (s != Strategy::kExact) order.push_back(s);
-    }
-    for (Strategy s : schema.named_strategies) order.push_back(s);
+    order = AlternativeStrategies(schema);
     if (p.y_type->is_integer()) {
       lo = IntegerMin(*p.y_type), hi = IntegerMax(*p.y_type);
     }
@@ -100,111 +65,27 @@ struct Context {
   }
 };
 
-// Where every strategy gives round(v) + zero point: v = acc * M far enough from a half-integer
-// that no strategy's error reaches it (f32's and mantissa-ties-up's float32 multiplier and
-// accumulator: < |v| 2^-21; Q31's multiplier < |v| 2^-30 and double rounding's first step
-// 2^-(right shift) / 2; onnx-reference's float64 steps). Ordinary float32 scales only.
-struct Shortcut {
-  bool usable = false;
-  double multiplier = 0, slack = 0;
-};
-Shortcut MakeShortcut(const RequantizeOperands& o) {
-  const auto normal = [](float f) { return std::isnormal(f) && f > 0; };
-  Shortcut s;
-  if (o.scale_type != DataType::kFloat || !normal(o.a_scale) || !normal(o.b_scale) ||
-      !normal(o.y_scale)) {
-    return s;
-  }
-  s.multiplier = static_cast<double>(o.a_scale) * o.b_scale / o.y_scale;
-  if (!(s.multiplier > 0x1p-30 && s.multiplier < 0x1p20)) return s;
-  int exponent;
-  std::frexp(s.multiplier, &exponent);
-  s.slack = exponent < 0 ? std::ldexp(1.0, exponent) : 0;  // 2^-right, the first rounding's reach
-  s.usable = true;
-  return s;
-}
-
-// round(v) when every strategy agrees on it (see Shortcut), else nullopt.
-std::optional<int64_t> Agreed(const Shortcut& s, int64_t acc) {
-  if (!s.usable) return std::nullopt;
-  const double v = static_cast<double>(acc) * s.multiplier;
-  if (!(std::fabs(v) < 0x1p31)) return std::nullopt;
-  const double r = std::nearbyint(v);
-  const double distance = 0.5 - std::fabs(v - r);  // from the nearest half-integer
-  if (distance <= std::fabs(v) * 0x1p-20 + s.slack + 0x1p-40) return std::nullopt;
-  return static_cast<int64_t>(r);
-}
-
-// Element e left to the implementation (d22, d26): any code is admissible.
-void MarkFree(OutputEvaluation& y, int64_t e, std::vector<uint32_t>& codes) {
-  y.implementation_defined.resize(y.exact.size());
-  y.implementation_defined[static_cast<size_t>(e)] = 1;
-  std::fill(codes.begin(), codes.end(), 0u);
-}
-
-uint32_t CodeOf(int64_t value, const ElementType& t) {
-  return static_cast<uint32_t>(value) & (t.bits == 32 ? 0xFFFFFFFFu : (1u << t.bits) - 1);
-}
-
 void EvaluateIntegers(const Context& x, const EvaluateOptions& options, OutputEvaluation& y) {
   const MatMulGeometry& g = x.plan.geometry;
   const std::vector<int64_t> acc = AccumulateMatMul(x.c, x.plan, !options.fast_path);
   const bool pairs = x.plan.a_type->id == DataType::kUint8 && x.plan.b_type->id == DataType::kInt8;
   const std::vector<int64_t> pair_acc =
       pairs ? AccumulatePairSaturated(x.c, x.plan) : std::vector<int64_t>{};
-  StrategyWriter writer(y, x.plan.y_type->bits);
-  std::vector<uint32_t> codes(1 + x.order.size());
-  Shortcut shortcut;
-  RequantizeOperands parameters;
-  int64_t last_key[2] = {-1, -1};
-  for (int64_t t = 0; t < g.batch; ++t) {
-    for (int64_t i = 0; i < g.m; ++i) {
-      for (int64_t j = 0; j < g.n; ++j) {
-        const int64_t e = (t * g.m + i) * g.n + j;
-        const int64_t sum = acc[static_cast<size_t>(e)];
-        if (sum < kInt32Min || sum > kInt32Max) {  // d22: any code
-          MarkFree(y, e, codes);
-          writer.Put(e, codes.data());
-          continue;
-        }
-        // The element's parameters (and the shortcut) change only with its scales' indices.
-        const int64_t key[2] = {x.a_index(t, i, j), x.b_index(t, i, j)};
-        if (key[0] != last_key[0] || key[1] != last_key[1]) {
-          parameters = x.Operands(0, t, i, j);
-          shortcut = options.fast_path ? MakeShortcut(parameters) : Shortcut{};
-          last_key[0] = key[0], last_key[1] = key[1];
-        }
-        RequantizeOperands o = parameters;
-        o.acc = sum;
-        // Where every strategy agrees (far from a tie), round(v) is the exact result too.
-        const std::optional<int64_t> agreed = Agreed(shortcut, sum);
-        const std::optional<int64_t> exact = agreed ? std::clamp(*agreed + o.zero_point, o.lo, o.hi)
-                                             : options.fast_path ? RequantizeExactCode(o)
-                                                                 : RequantizeExactCodeReference(o);
-        if (!exact) {  // d26: NaN, any code
-          MarkFree(y, e, codes);
-          writer.Put(e, codes.data());
-          continue;
-        }
-        codes[0] = CodeOf(*exact, *x.plan.y_type);
-        if (agreed && (!pairs || pair_acc[static_cast<size_t>(e)] == sum)) {
-          std::fill(codes.begin() + 1, codes.end(), codes[0]);
-          writer.Put(e, codes.data());
-          continue;
-        }
-        for (size_t k = 0; k < x.order.size(); ++k) {
-          const Strategy s = x.order[k];
-          RequantizeOperands so = o;
-          if (s == Strategy::kInt16PairSaturation && pairs)
-            so.acc = pair_acc[static_cast<size_t>(e)];
-          if (s == Strategy::kInt32Wrap) so.acc = WrapInt32(sum);
-          const std::optional<int64_t> v = agreed && so.acc == sum ? exact : FunctionOf(s)(so);
-          codes[1 + k] = v ? CodeOf(*v, *x.plan.y_type) : codes[0];
-        }
-        writer.Put(e, codes.data());
-      }
-    }
-  }
+  const auto position = [&g](int64_t e) {
+    return std::array<int64_t, 3>{e / (g.m * g.n), e / g.n % g.m, e % g.n};
+  };
+  const int64_t b_count = x.Input(x.plan.b.scale).element_count();
+  RequantizeAccumulators({acc, pair_acc,
+                          [&](int64_t e) {
+                            const auto [t, i, j] = position(e);
+                            return x.a_index(t, i, j) * b_count + x.b_index(t, i, j);
+                          },
+                          [&](int64_t e) {
+                            const auto [t, i, j] = position(e);
+                            return x.Operands(0, t, i, j);
+                          },
+                          *x.plan.y_type, x.order},
+                         options, y);
 }
 
 // float8 operands or output (d27): every element through exact values.
@@ -266,13 +147,8 @@ OutputEvaluation EvaluateQLinearMatMul(const Case& c, const OpSchema& schema,
   OutputEvaluation y = MakeOutput("y", static_cast<int32_t>(plan.y_type->id), g.output_shape,
                                   Codes(plan.y_type->bits, n));
   const bool integers = !plan.through_values;
-  for (Strategy s : x.order) {
-    // Through exact values only f32 is computed: the named requantizations need an integer acc.
-    if (!integers && s != Strategy::kF32) continue;
-    y.alternatives.push_back(SameAsExact(std::string(StrategyName(s))));
-    y.alternatives.back().admitted =
-        std::find(schema.strategies.begin(), schema.strategies.end(), s) != schema.strategies.end();
-  }
+  // Through exact values only f32 is computed: the named requantizations need an integer acc.
+  AddAlternatives(schema, integers ? x.order : std::vector<Strategy>{Strategy::kF32}, y);
   if (integers) {
     EvaluateIntegers(x, options, y);
   } else {

@@ -1,0 +1,31 @@
+#include "oracle/semantics/conv_integer.h"
+
+#include <memory>
+
+#include "oracle/semantics/conv_accumulate.h"
+#include "oracle/semantics/requantize_output.h"
+
+namespace qconform {
+
+std::string DescribeConvElement(const ConvGeometry& g, int64_t index) {
+  const ConvElement at = ConvElementAt(g, index);
+  std::string where;
+  for (int d = kConvDims - g.spatial_rank; d < kConvDims; ++d) {
+    where += (where.empty() ? "" : ", ") + std::to_string(at.out[d]);
+  }
+  return "batch " + std::to_string(at.n) + ", output channel " + std::to_string(at.m) + ", at (" +
+         where + ")";
+}
+
+OutputEvaluation EvaluateConvInteger(const Case& c, const OpSchema& schema, const ConvPlan& plan,
+                                     const EvaluateOptions& options) {
+  const auto acc = std::make_shared<std::vector<int64_t>>(
+      AccumulateConv(c, plan, !options.fast_path));
+  OutputEvaluation y = Int32Accumulators(*acc, schema, plan.geometry.output_shape);
+  y.describe_inputs = [acc, g = plan.geometry](int64_t i) {
+    return DescribeConvElement(g, i) + ": acc=" + std::to_string((*acc)[static_cast<size_t>(i)]);
+  };
+  return y;
+}
+
+}  // namespace qconform

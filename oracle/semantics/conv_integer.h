@@ -1,0 +1,20 @@
+// ConvInteger 10 (the ONNX ConvInteger page; docs/semantics.md#d25, #d28): y is the exact int32
+// accumulator of the convolution of x - x_zero_point with w - w_zero_point (per tensor, or per
+// output channel for w), padding holding x_zero_point; beyond int32 it saturates, wrapping is the
+// admitted alternative (#d22).
+#pragma once
+
+#include "oracle/core/case.h"
+#include "oracle/registry/schema.h"
+#include "oracle/semantics/conv_validation.h"
+#include "oracle/semantics/evaluation.h"
+
+namespace qconform {
+
+OutputEvaluation EvaluateConvInteger(const Case& c, const OpSchema& schema, const ConvPlan& plan,
+                                     const EvaluateOptions& options = {});
+
+// "batch 0, output channel 2, at (1, 3)": where element `index` of y is.
+std::string DescribeConvElement(const ConvGeometry& g, int64_t index);
+
+}  // namespace qconform

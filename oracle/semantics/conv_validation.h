@@ -1,0 +1,37 @@
+// Validation of the convolution family (QLinearConv, ConvInteger), read from the registry row:
+// x and w are its quantized inputs, their parameters the scale and zero point `of` each, y's the
+// ones of "y", B its bias. Conv's geometry (oracle/core/conv_shape.h) decides the shape rules;
+// what the validation settles is a ConvPlan.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "oracle/core/case.h"
+#include "oracle/core/conv_shape.h"
+#include "oracle/registry/rules.h"
+#include "oracle/registry/schema.h"
+#include "oracle/semantics/matmul_validation.h"
+
+namespace qconform {
+
+struct ConvPlan {
+  ConvGeometry geometry;
+  OperandInputs x, w, y;  // by input position; w's layout kPerColumn when per output channel
+  int bias = -1;          // B's position, -1 when absent
+  const ElementType* x_type = nullptr;
+  const ElementType* w_type = nullptr;
+  const ElementType* y_type = nullptr;  // QLinearConv: y_zero_point's; ConvInteger: int32
+  bool w_per_channel() const { return w.layout != ParameterLayout::kPerTensor; }
+};
+
+struct ConvValidation {
+  std::vector<Finding> findings;
+  std::optional<ConvPlan> plan;  // absent when must-reject
+};
+
+// Throws OracleError for a convolution of more than three spatial dimensions (valid, but beyond
+// what the oracle computes: it says so rather than judge it).
+ConvValidation ValidateConv(const Case& c, const OpSchema& schema);
+
+}  // namespace qconform
