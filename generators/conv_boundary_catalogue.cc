@@ -196,7 +196,7 @@ class ConvCatalogue : public CatalogueBuilder {
             Codes(p, xt, g.x),         x_scale,
             ZeroPoints(p, xt, {}),     Codes(p, wt, g.w),
             w_scale,                   ZeroPoints(p, wt, w_params),
-            MakeScalar(D::kFloat, ys), ZeroPoints(p, xt, {})};
+            MakeScalar(D::kFloat, static_cast<float>(ys)), ZeroPoints(p, xt, {})};
         if ((k + g.name.size()) % 2 == 0) {
           std::vector<double> bias(static_cast<size_t>(m));
           for (double& b : bias) b = static_cast<double>(p.Below(40001)) - 20000;

@@ -116,7 +116,7 @@ std::map<std::string, std::function<Case()>> Witnesses() {
   // clang-format on
 }
 
-// The matmul family's witnesses: its rule catalogue's cases (generators/matmul_rule_catalogue.cc,
+// The compute families' witnesses: its rule catalogue's cases (generators/matmul_rule_catalogue.cc,
 // each naming the rule it breaks) and two negative dimensions, which no case file can carry.
 std::map<std::string, std::function<Case()>> MatMulWitnesses() {
   std::map<std::string, std::function<Case()>> out;
@@ -125,9 +125,22 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
     const size_t at = g.features.find("implementation-defined:");
     if (at != std::string::npos) out[g.features.substr(at + 23)] = [c = g.c] { return c; };
   }
+  // The convolution family's rule catalogue (generators/conv_rule_catalogue.cc) likewise.
+  for (const GoldenCase& g : ConvRuleCatalogue()) {
+    const size_t at = g.features.find("implementation-defined:");
+    const std::string rule = at != std::string::npos ? g.features.substr(at + 23) : g.intended_rule;
+    out[rule] = [c = g.c] { return c; };
+  }
   const Tensor negative{static_cast<int32_t>(D::kUint8), {2, -1}, Codes(8, 0), false};
   const Tensor u8 = MakeTensor(D::kUint8, {2, 2}, {1, 2, 3, 4});
   out["mmi.shape.negative_dim"] = [=] { return MakeCase("MatMulInteger", 10, {negative, u8}); };
+  const Tensor x = MakeTensor(D::kUint8, {1, 1, 2, 2}, {1, 2, 3, 4});
+  const Tensor negative_w{static_cast<int32_t>(D::kUint8), {1, 1, -1, 1}, Codes(8, 0), false};
+  out["ci.shape.negative_dim"] = [=] { return MakeCase("ConvInteger", 10, {x, negative_w}); };
+  out["qlc.shape.negative_dim"] = [=] {
+    const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);
+    return MakeCase("QLinearConv", 10, {x, s, z, negative_w, s, z, s, z});
+  };
   out["qlmm.shape.negative_dim"] = [=] {
     const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);
     return MakeCase("QLinearMatMul", 10, {negative, s, z, u8, s, z, s, z});
@@ -143,6 +156,8 @@ const std::map<std::string, std::string>& NotStorable() {
       {"dynql.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
       {"qlmm.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
       {"mmi.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"qlc.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"ci.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
       {"trt.volume", "2^31 elements are beyond the reader's bound (MaxTensorElements) and memory"},
   };
   return kRules;

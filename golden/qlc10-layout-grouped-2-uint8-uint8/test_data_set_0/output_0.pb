@@ -1,0 +1,1 @@
+ByJ6šat]¼dRh\W“KfBMjQ;zCoeˆa?_”}z\oG1v˜w‰bUt‹“XM}oTY^fw‰

@@ -1,0 +1,1 @@
+ByJKWfpLr,sjsa\Uy^VS;5Wni_zWc]FA`uw#Gdf0ue[MfY9Xc

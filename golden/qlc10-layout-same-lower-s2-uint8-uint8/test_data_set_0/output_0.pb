@@ -1,0 +1,1 @@
+ByJ$9qERV$XFZœ(x[\MS,åwVxSm6:f…%MO©2\

@@ -1,0 +1,1 @@
+ByJ$NŽ†yYŽrPr‚Prs„ˆc~q|elxRt«¬‡’‘XŽ—‰^
