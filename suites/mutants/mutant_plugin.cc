@@ -25,6 +25,9 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   if (n.domain.empty() && (n.op_type == "QLinearMatMul" || n.op_type == "MatMulInteger")) {
     return RunMatMul(n, out);
   }
+  if (n.domain.empty() && (n.op_type == "QLinearConv" || n.op_type == "ConvInteger")) {
+    return RunConv(n, out);
+  }
   const Verdict v = Validate(n);
   if (v.unsupported) {
     std::snprintf(message, message_size, "the mutant backend has no %s", node->op_type);
@@ -66,7 +69,7 @@ bool SelectDefect(const char* name) {
 const qconform_plugin* MutantPlugin() {
   static const qconform_plugin plugin = [] {
     capabilities =
-        "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger "
+        "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, QLinearConv, ConvInteger "
         "(exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {

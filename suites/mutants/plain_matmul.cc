@@ -13,11 +13,11 @@
 #include "suites/mutants/defects.h"
 #include "suites/mutants/plain_matmul_shape.h"
 #include "suites/mutants/plain_ops.h"
+#include "suites/mutants/plain_requantize.h"
 
 namespace qconform::mutants {
 namespace {
 
-__extension__ using I128 = __int128;
 enum : int32_t { F32 = 1, U8 = 2, I8 = 3 };
 
 int32_t Fail(const Output& out, int32_t status, const std::string& why) {
@@ -32,120 +32,6 @@ int64_t IntegerOf(const PlainTensor& t, uint32_t code) {
   }
   return code;
 }
-
-// v = acc * scale (a product of float factors over a divisor), split at its integer part: floor,
-// whether the fraction is 0, below, at or above 1/2.
-struct Split {
-  int64_t floor = 0;
-  bool whole = true;
-  int half = -1;  // -1 below, 0 at, 1 above 1/2
-};
-Split Divide(I128 num, I128 den) {
-  if (den < 0) num = -num, den = -den;
-  I128 q = num / den, r = num % den;
-  if (r < 0) q -= 1, r += den;
-  const I128 big = I128{1} << 62;
-  q = q > big ? big : q < -big ? -big : q;
-  return {static_cast<int64_t>(q), r == 0, 2 * r < den ? -1 : 2 * r == den ? 0 : 1};
-}
-void Parts(float f, int64_t& m, int& e) {
-  const float frac = std::frexp(f, &e);
-  m = static_cast<int64_t>(std::ldexp(frac, 24));
-  e -= 24;
-}
-// acc * (product of `up`) / (product of `down`), exactly.
-Split Exactly(int64_t acc, std::initializer_list<float> up, std::initializer_list<float> down) {
-  I128 num = acc, den = 1;
-  int shift = 0;
-  for (float f : up) {
-    int64_t m;
-    int e;
-    Parts(f, m, e);
-    num *= m, shift += e;
-  }
-  for (float f : down) {
-    int64_t m;
-    int e;
-    Parts(f, m, e);
-    den *= m, shift -= e;
-  }
-  if (shift >= 0) {
-    if (shift > 40)
-      return {num < 0 ? -(int64_t{1} << 62) : (num > 0 ? int64_t{1} << 62 : 0), true, -1};
-    num <<= shift;
-  } else {
-    if (-shift > 60) return {num < 0 ? -1 : 0, num == 0, num < 0 ? 1 : -1};
-    den <<= -shift;
-  }
-  return Divide(num, den);
-}
-
-int64_t RoundSplit(const Split& s, int64_t zero_point) {
-  if (On(Defect::kQlmmTruncate)) return s.floor + (s.floor < 0 && !s.whole ? 1 : 0) + zero_point;
-  if (On(Defect::kQlmmRoundHalfAway) && s.half == 0)
-    return s.floor + (s.floor >= 0 ? 1 : 0) + zero_point;
-  if (On(Defect::kQlmmMantissaTiesUp) || On(Defect::kQlmmQ31SingleRound))
-    return s.floor + (s.half >= 0) + zero_point;
-  const int64_t parity = On(Defect::kQlmmZeroPointFirst) ? s.floor + zero_point : s.floor;
-  return s.floor + (s.half > 0 || (s.half == 0 && (parity & 1) != 0)) + zero_point;
-}
-
-// gemmlowp's fixed-point requantization: a Q31 multiplier, the doubling high multiply and the
-// rounding right shift, each rounding half away from zero.
-int64_t Q31DoubleRound(int64_t acc, double multiplier) {
-  int shift;
-  const double q = std::frexp(multiplier, &shift);
-  int64_t fixed = static_cast<int64_t>(std::round(q * 2147483648.0));
-  if (fixed == (int64_t{1} << 31)) fixed /= 2, ++shift;
-  const int64_t x = std::min<int64_t>(std::max<int64_t>(acc, INT32_MIN), INT32_MAX);
-  const I128 ab = static_cast<I128>(x) * fixed;
-  const I128 nudge = ab >= 0 ? (I128{1} << 30) : 1 - (I128{1} << 30);
-  int64_t high = static_cast<int64_t>((ab + nudge) / (I128{1} << 31));
-  if (shift >= 0) return high << shift;
-  const int right = -shift;
-  if (right > 62) return 0;
-  const int64_t mask = (int64_t{1} << right) - 1, remainder = high & mask;
-  const int64_t threshold = (mask >> 1) + (high < 0 ? 1 : 0);
-  return (high >> right) + (remainder > threshold ? 1 : 0);
-}
-
-struct Requantizer {
-  float a, b, y;
-  int64_t zero_point, lo, hi;
-
-  int64_t operator()(int64_t acc) const {
-    int64_t v;
-    const float m32 = (a * b) / y;
-    if (On(Defect::kQlmmOnnxReference)) {
-      v = static_cast<int64_t>(
-          std::nearbyint(static_cast<double>(acc) * m32 + static_cast<double>(zero_point)));
-    } else if (On(Defect::kQlmmQ31DoubleRound)) {
-      v = Q31DoubleRound(acc, static_cast<double>(a * b) / y) + zero_point;
-    } else if (On(Defect::kQlmmQ31SingleRound)) {
-      const double multiplier = static_cast<double>(a * b) / y;
-      int e;
-      const double q = std::frexp(multiplier, &e);
-      const auto fixed = static_cast<int64_t>(std::round(q * 2147483648.0));
-      v = RoundSplit(Divide(static_cast<I128>(acc) * fixed, I128{1} << std::clamp(31 - e, 0, 120)),
-                     zero_point);
-    } else if (On(Defect::kQlmmMantissaTiesUp) || On(Defect::kQlmmInt16PairSaturation)) {
-      v = On(Defect::kQlmmInt16PairSaturation)
-              ? static_cast<int64_t>(std::nearbyint(static_cast<float>(acc) * m32)) + zero_point
-              : RoundSplit(Exactly(acc, {m32}, {}), zero_point);
-    } else if (On(Defect::kQlmmReciprocalYScale)) {
-      v = static_cast<int64_t>(std::nearbyint(static_cast<float>(acc) * (a * b) * (1.0f / y))) +
-          zero_point;
-    } else {
-      v = RoundSplit(Exactly(acc, {a, b}, {y}),
-                     On(Defect::kQlmmYZeroPointIgnored) ? 0 : zero_point);
-    }
-    if (On(Defect::kQlmmYWrap)) {
-      const int64_t span = hi - lo + 1;
-      return ((v - lo) % span + span) % span + lo;
-    }
-    return std::min(std::max(v, lo), hi);
-  }
-};
 
 bool Ordinary(float f) {
   return std::isnormal(f) && f > 0;
@@ -352,7 +238,8 @@ int32_t RunMatMul(const PlainNode& n, const Output& out) {
             ScaleValue(in[6], in[6].codes[0]),
             IntegerOf(yz, yz.codes[0]),
             yz.format->min_int(),
-            yz.format->max_int()};
+            yz.format->max_int(),
+            MatMulRequantizeDefects()};
         const size_t e = static_cast<size_t>((t * l.m + i) * l.n + j);
         codes[e] = static_cast<uint32_t>(r(acc[e])) & 0xFFu;
       }

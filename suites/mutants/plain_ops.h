@@ -17,6 +17,8 @@ int32_t RunQuantize(const PlainNode& n, const PlainPlan& plan, const Output& out
 int32_t RunDynamicQuantize(const PlainNode& n, const Output& out);
 // QLinearMatMul and MatMulInteger (plain_matmul.cc): their own validation, then the kernel.
 int32_t RunMatMul(const PlainNode& n, const Output& out);
+// QLinearConv and ConvInteger (plain_conv.cc): their own validation, then the kernel.
+int32_t RunConv(const PlainNode& n, const Output& out);
 
 // The plan's parameter index with the index-mapping defects of `op` applied: a negative axis
 // read as 1, per-axis or blocked scales along the last axis, the block size as floor(D / S).
