@@ -58,7 +58,7 @@ class ConvChecker {
 
   bool Types() {
     plan_.x_type = CheckInputType(s_, "x", *At(plan_.x.value), s_.x_types, v_.findings);
-    plan_.w_type = CheckInputType(s_, "w", *At(plan_.w.value), s_.x_types, v_.findings);
+    plan_.w_type = CheckInputType(s_, "w", *At(plan_.w.value), s_.x_types, v_.findings, "T2");
     for (const OperandInputs* o : {&plan_.x, &plan_.w}) {
       const Tensor* zp = At(o->zero_point);
       if (zp != nullptr && zp->data_type != At(o->value)->data_type) {

@@ -92,14 +92,14 @@ bool ValidateNode(const Case& c, const OpSchema& schema, std::vector<Finding>& f
 
 const ElementType* CheckInputType(const OpSchema& schema, const std::string& input, const Tensor& t,
                                   const std::vector<DataType>& allowed,
-                                  std::vector<Finding>& findings) {
+                                  std::vector<Finding>& findings, const char* constraint) {
   const ElementType* type = FindElementType(t.data_type);
   if (type != nullptr && std::find(allowed.begin(), allowed.end(), type->id) != allowed.end()) {
     return type;
   }
   findings.push_back({&RuleById(std::string(schema.op().rule_prefix) + ".type." + input),
                       schema.label() + ": " + input + " has type " + DataTypeName(t.data_type) +
-                          "; T1 is (" + TypeListString(allowed) + ")"});
+                          "; " + constraint + " is (" + TypeListString(allowed) + ")"});
   return nullptr;
 }
 

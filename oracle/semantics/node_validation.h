@@ -19,10 +19,12 @@ namespace qconform {
 // that breaks one rule reports exactly that rule.
 bool ValidateNode(const Case& c, const OpSchema& schema, std::vector<Finding>& findings);
 
-// T1 membership of an input: `<prefix>.type.<name>` unless t's type is among `allowed`.
+// Type-constraint membership of an input (`constraint` names it: "T1", or "T2" for a second
+// operand): `<prefix>.type.<name>` unless t's type is among `allowed`.
 // Returns the element type when it is allowed, else nullptr.
 const ElementType* CheckInputType(const OpSchema& schema, const std::string& input, const Tensor& t,
                                   const std::vector<DataType>& allowed,
-                                  std::vector<Finding>& findings);
+                                  std::vector<Finding>& findings,
+                                  const char* constraint = "T1");
 
 }  // namespace qconform
