@@ -1,0 +1,89 @@
+// Properties of the compute operators' oracle over generated cases (RapidCheck, shrinking,
+// reproducers as in dequantize_properties_test.cc), the matmul family and the convolution family
+// alike: generated valid cases have no finding, and the fast path (int32 sums, 128-bit
+// requantization, the shortcut where every strategy agrees) equals the multiprecision path
+// (Boost.Multiprecision sums and rationals) in every element of every strategy.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "oracle/semantics/oracle.h"
+#include "suites/properties/rc_choices.h"
+
+namespace qconform {
+namespace {
+
+// The generator outlives this call (shrinking re-runs it): it keeps its own copy of the kinds.
+Case AnyValid(std::vector<OperatorKind> kinds) {
+  return *rc::gen::exec([kinds = std::move(kinds)] {
+    RcChoices ch;
+    std::vector<const OpSchema*> schemas;
+    for (OperatorKind kind : kinds) {
+      for (const OpSchema* s : SchemasOf(kind)) schemas.push_back(s);
+    }
+    return GenerateValid(ch, *ch.Pick(schemas));
+  });
+}
+Case AnyValidMatMul() {
+  return AnyValid({OperatorKind::kQLinearMatMul, OperatorKind::kMatMulInteger});
+}
+Case AnyValidConv() {
+  return AnyValid({OperatorKind::kQLinearConv, OperatorKind::kConvInteger});
+}
+
+void ExpectValid(const Case& c, const std::string& property) {
+  const OracleResult r = RunOracle(c);
+  if (!r.findings.empty() || r.outputs.size() != 1) {
+    FailWith(c, property,
+             "a generated valid case has a finding: " +
+                 (r.findings.empty() ? std::string("no output") : r.findings[0].message));
+  }
+}
+
+void ExpectFastEqualsMultiprecision(const Case& c, const std::string& property) {
+  const OracleResult fast = RunOracle(c);
+  EvaluateOptions slow_options;
+  slow_options.fast_path = false;
+  const OracleResult slow = RunOracle(c, slow_options);
+  RC_ASSERT(fast.outputs.size() == slow.outputs.size());
+  for (size_t k = 0; k < fast.outputs.size(); ++k) {
+    const OutputEvaluation &f = fast.outputs[k], &s = slow.outputs[k];
+    RC_ASSERT(f.shape == s.shape);
+    for (size_t i = 0; i < f.exact.size(); ++i) {
+      if (f.is_free(i) != s.is_free(i))
+        FailWith(c, property, "free element differs at " + std::to_string(i));
+      if (f.is_free(i)) continue;
+      if (f.exact[i] != s.exact[i]) {
+        FailWith(c, property,
+                 "exact differs at " + std::to_string(i) + ": " + std::to_string(f.exact[i]) +
+                     " vs " + std::to_string(s.exact[i]));
+      }
+      for (size_t j = 0; j < f.alternatives.size(); ++j) {
+        if (f.alternative(j, i) != s.alternative(j, i)) {
+          FailWith(c, property, f.alternatives[j].strategy + " differs at " + std::to_string(i));
+        }
+      }
+    }
+  }
+}
+
+RC_GTEST_PROP(MatMulProperties, GeneratedValidCasesAreValid, ()) {
+  ExpectValid(AnyValidMatMul(), "matmul-valid-cases-are-valid");
+}
+
+RC_GTEST_PROP(MatMulProperties, FastPathEqualsMultiprecision, ()) {
+  ExpectFastEqualsMultiprecision(AnyValidMatMul(), "matmul-fast-path");
+}
+
+RC_GTEST_PROP(ConvProperties, GeneratedValidCasesAreValid, ()) {
+  ExpectValid(AnyValidConv(), "conv-valid-cases-are-valid");
+}
+
+// The row-by-row fast accumulation (per kernel tap over the output rows it reaches) against the
+// multiprecision path's element-by-element receptive fields: geometry, padding, groups, strides
+// and dilations, besides the requantization.
+RC_GTEST_PROP(ConvProperties, FastPathEqualsMultiprecision, ()) {
+  ExpectFastEqualsMultiprecision(AnyValidConv(), "conv-fast-path");
+}
+
+}  // namespace
+}  // namespace qconform
