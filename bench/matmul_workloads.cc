@@ -1,4 +1,4 @@
-#include "bench/matmul_workloads.h"
+#include "bench/compute_workloads.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,29 +12,19 @@ namespace {
 
 using D = DataType;
 
-Tensor Codes(Prng& p, D type, std::vector<int64_t> shape) {
-  std::vector<uint32_t> codes(static_cast<size_t>(shape[0] * shape[1]));
-  for (uint32_t& c : codes) c = static_cast<uint32_t>(p.Below(256));
-  return MakeTensorFromCodes(type, std::move(shape), codes);
-}
-
-int32_t Value(const Tensor& t, size_t i) {
-  const uint32_t c = t.codes[i];
-  return t.data_type == static_cast<int32_t>(D::kInt8) && c >= 128 ? static_cast<int32_t>(c) - 256
-                                                                   : static_cast<int32_t>(c);
-}
+int64_t PlainMatMul(const ComputeWorkload& w, std::vector<int32_t>& acc, std::vector<uint8_t>& y8);
 
 }  // namespace
 
-std::vector<MatMulWorkload> MatMulWorkloads() {
+std::vector<ComputeWorkload> MatMulWorkloads() {
   constexpr int64_t kSize = 256;
-  std::vector<MatMulWorkload> out;
+  std::vector<ComputeWorkload> out;
   for (const auto& [name, type, qlinear] : std::vector<std::tuple<std::string, D, bool>>{
            {"QLinearMatMul int8 256x256x256", D::kInt8, true},
            {"QLinearMatMul uint8 256x256x256", D::kUint8, true},
            {"MatMulInteger uint8 256x256x256", D::kUint8, false}}) {
     Prng p(static_cast<uint64_t>(name.size()) * 7919 + static_cast<uint64_t>(type));
-    const Tensor a = Codes(p, type, {kSize, kSize}), b = Codes(p, type, {kSize, kSize});
+    const Tensor a = RandomCodes(p, type, {kSize, kSize}), b = RandomCodes(p, type, {kSize, kSize});
     const double zp = type == D::kUint8 ? 128 : 0;
     Case c = qlinear ? MakeCase("QLinearMatMul", 10,
                                 {a, MakeScalar(D::kFloat, 0.0123f), MakeScalar(type, zp - 1), b,
@@ -43,46 +33,71 @@ std::vector<MatMulWorkload> MatMulWorkloads() {
                      : MakeCase("MatMulInteger", 10,
                                 {a, b, MakeScalar(type, zp - 1), MakeScalar(type, zp + 1)});
     const size_t bytes = static_cast<size_t>(2 * kSize * kSize + kSize * kSize * (qlinear ? 1 : 4));
-    out.push_back({name, std::move(c), kSize, kSize, kSize, bytes});
+    out.push_back({name, std::move(c), kSize * kSize * kSize, bytes, PlainMatMul});
   }
   return out;
 }
 
-int64_t PlainMatMul(const MatMulWorkload& w, std::vector<int32_t>& acc, std::vector<uint8_t>& y8) {
+namespace {
+
+int64_t PlainMatMul(const ComputeWorkload& w, std::vector<int32_t>& acc, std::vector<uint8_t>& y8) {
   const Case& c = w.c;
   const bool qlinear = c.op_type == "QLinearMatMul";
   const Tensor& a = *c.input(0);
   const Tensor& b = *c.input(qlinear ? 3 : 1);
-  const int32_t za = Value(*c.input(2), 0), zb = Value(*c.input(qlinear ? 5 : 3), 0);
-  acc.assign(static_cast<size_t>(w.m * w.n), 0);
+  const int32_t za = CodeValue(*c.input(2), 0), zb = CodeValue(*c.input(qlinear ? 5 : 3), 0);
+  const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+  acc.assign(static_cast<size_t>(m * n), 0);
   // A runtime's layout: the operands as int32 rows, zero points subtracted once.
   static thread_local std::vector<int32_t> am, bm;
-  am.resize(static_cast<size_t>(w.m * w.k));
-  bm.resize(static_cast<size_t>(w.k * w.n));
-  for (size_t i = 0; i < am.size(); ++i) am[i] = Value(a, i) - za;
-  for (size_t i = 0; i < bm.size(); ++i) bm[i] = Value(b, i) - zb;
-  for (int64_t i = 0; i < w.m; ++i) {
-    int32_t* row = acc.data() + i * w.n;
-    for (int64_t x = 0; x < w.k; ++x) {
-      const int32_t v = am[static_cast<size_t>(i * w.k + x)];
-      const int32_t* brow = bm.data() + x * w.n;
-      for (int64_t j = 0; j < w.n; ++j) row[j] += v * brow[j];
+  am.resize(static_cast<size_t>(m * k));
+  bm.resize(static_cast<size_t>(k * n));
+  for (size_t i = 0; i < am.size(); ++i) am[i] = CodeValue(a, i) - za;
+  for (size_t i = 0; i < bm.size(); ++i) bm[i] = CodeValue(b, i) - zb;
+  for (int64_t i = 0; i < m; ++i) {
+    int32_t* row = acc.data() + i * n;
+    for (int64_t x = 0; x < k; ++x) {
+      const int32_t v = am[static_cast<size_t>(i * k + x)];
+      const int32_t* brow = bm.data() + x * n;
+      for (int64_t j = 0; j < n; ++j) row[j] += v * brow[j];
     }
   }
   if (!qlinear) return acc[0] + acc.back();
+  return PlainRequantize(c, acc, y8);
+}
+
+}  // namespace
+
+int32_t CodeValue(const Tensor& t, size_t i) {
+  const uint32_t c = t.codes[i];
+  if (t.data_type == static_cast<int32_t>(DataType::kInt32)) return static_cast<int32_t>(c);
+  return t.data_type == static_cast<int32_t>(DataType::kInt8) && c >= 128 ? static_cast<int32_t>(c) - 256
+                                                                          : static_cast<int32_t>(c);
+}
+
+int64_t PlainRequantize(const Case& c, const std::vector<int32_t>& acc, std::vector<uint8_t>& y8) {
   float scales[3];
   std::memcpy(&scales[0], c.input(1)->codes.data(), 4);
   std::memcpy(&scales[1], c.input(4)->codes.data(), 4);
   std::memcpy(&scales[2], c.input(6)->codes.data(), 4);
-  const float m = scales[0] * scales[1] / scales[2];
-  const int32_t zy = Value(*c.input(7), 0);
-  const float lo = a.data_type == static_cast<int32_t>(DataType::kInt8) ? -128 : 0, hi = lo + 255;
+  const float multiplier = scales[0] * scales[1] / scales[2];
+  const int32_t zy = CodeValue(*c.input(7), 0);
+  const float lo = c.input(7)->data_type == static_cast<int32_t>(DataType::kInt8) ? -128 : 0;
+  const float hi = lo + 255;
   y8.resize(acc.size());
   for (size_t i = 0; i < acc.size(); ++i) {
     y8[i] = static_cast<uint8_t>(static_cast<int32_t>(std::clamp(
-        std::nearbyint(static_cast<float>(acc[i]) * m) + static_cast<float>(zy), lo, hi)));
+        std::nearbyint(static_cast<float>(acc[i]) * multiplier) + static_cast<float>(zy), lo, hi)));
   }
   return y8[0] + y8.back();
+}
+
+Tensor RandomCodes(Prng& p, DataType type, std::vector<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  std::vector<uint32_t> codes(static_cast<size_t>(n));
+  for (uint32_t& c : codes) c = static_cast<uint32_t>(p.Below(256));
+  return MakeTensorFromCodes(type, std::move(shape), codes);
 }
 
 }  // namespace qconform::bench

@@ -22,7 +22,7 @@
 #include <sstream>
 #include <string>
 
-#include "bench/matmul_workloads.h"
+#include "bench/compute_workloads.h"
 #include "bench/measure.h"
 #include "bench/plain_loops.h"
 #include "bench/workloads.h"
@@ -97,29 +97,35 @@ void BM_Copy(benchmark::State& state, size_t traffic, int64_t items) {
   state.SetItemsProcessed(state.iterations() * items);
 }
 
-const MatMulWorkload& MatMulNamed(const std::string& name) {
-  static const std::vector<MatMulWorkload> all = MatMulWorkloads();
-  for (const MatMulWorkload& w : all) {
+std::vector<ComputeWorkload> ComputeWorkloads() {
+  std::vector<ComputeWorkload> all = MatMulWorkloads();
+  for (ComputeWorkload& w : ConvWorkloads()) all.push_back(std::move(w));
+  return all;
+}
+
+const ComputeWorkload& ComputeNamed(const std::string& name) {
+  static const std::vector<ComputeWorkload> all = ComputeWorkloads();
+  for (const ComputeWorkload& w : all) {
     if (w.name == name) return w;
   }
   std::abort();
 }
 
-void BM_MatMulOracle(benchmark::State& state, std::string name, bool fast) {
-  const MatMulWorkload& w = MatMulNamed(name);
+void BM_ComputeOracle(benchmark::State& state, std::string name, bool fast) {
+  const ComputeWorkload& w = ComputeNamed(name);
   for (auto _ : state) {
     OracleResult r = RunOracle(w.c, {.fast_path = fast});
     benchmark::DoNotOptimize(r.outputs.data());
   }
-  state.SetItemsProcessed(state.iterations() * w.macs());
+  state.SetItemsProcessed(state.iterations() * w.macs);
 }
 
-void BM_MatMulPlain(benchmark::State& state, std::string name) {
-  const MatMulWorkload& w = MatMulNamed(name);
+void BM_ComputePlain(benchmark::State& state, std::string name) {
+  const ComputeWorkload& w = ComputeNamed(name);
   std::vector<int32_t> acc;
   std::vector<uint8_t> y;
-  for (auto _ : state) benchmark::DoNotOptimize(PlainMatMul(w, acc, y));
-  state.SetItemsProcessed(state.iterations() * w.macs());
+  for (auto _ : state) benchmark::DoNotOptimize(w.plain(w, acc, y));
+  state.SetItemsProcessed(state.iterations() * w.macs);
 }
 
 // Collects items/s per benchmark name while printing as usual.
@@ -250,16 +256,16 @@ int main(int argc, char** argv) {
                                  w.input_bytes + w.output_bytes, w.elements)
         ->Unit(benchmark::kMillisecond);
   }
-  for (const MatMulWorkload& w : MatMulWorkloads()) {
-    benchmark::RegisterBenchmark(("plain_loop/" + w.name).c_str(), BM_MatMulPlain, w.name)
+  for (const ComputeWorkload& w : ComputeWorkloads()) {
+    benchmark::RegisterBenchmark(("plain_loop/" + w.name).c_str(), BM_ComputePlain, w.name)
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("oracle_exact/" + w.name).c_str(), BM_MatMulOracle, w.name, true)
+    benchmark::RegisterBenchmark(("oracle_exact/" + w.name).c_str(), BM_ComputeOracle, w.name, true)
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("oracle_multiprecision/" + w.name).c_str(), BM_MatMulOracle,
+    benchmark::RegisterBenchmark(("oracle_multiprecision/" + w.name).c_str(), BM_ComputeOracle,
                                  w.name, false)
         ->Unit(benchmark::kMillisecond)
         ->Iterations(1);
-    benchmark::RegisterBenchmark(("copy/" + w.name).c_str(), BM_Copy, w.bytes, w.macs())
+    benchmark::RegisterBenchmark(("copy/" + w.name).c_str(), BM_Copy, w.bytes, w.macs)
         ->Unit(benchmark::kMillisecond);
   }
   const std::string compared = "DQ int8->float32 per-axis";
@@ -301,14 +307,14 @@ int main(int argc, char** argv) {
            Rate(ips["copy/" + name], "el") + " | " + Format("%.2fx", exact / ips["copy/" + name]) +
            " |");
   }
-  // The matmul family: rates in multiply-accumulates (target: oracle >= 0.5x the plain loop,
+  // The compute operators: rates in multiply-accumulates (target: oracle >= 0.5x the plain loop,
   // multiprecision >= 10^7 MAC/s).
   t.Line("");
   t.Line(
-      "| matmul workload | plain loop | oracle exact | ratio | multiprecision | copy of the same "
+      "| compute workload | plain loop | oracle exact | ratio | multiprecision | copy of the same "
       "bytes | oracle / copy |");
   t.Line("|---|---|---|---|---|---|---|");
-  for (const MatMulWorkload& w : MatMulWorkloads()) {
+  for (const ComputeWorkload& w : ComputeWorkloads()) {
     const double plain = ips["plain_loop/" + w.name], exact = ips["oracle_exact/" + w.name];
     const double mp = ips["oracle_multiprecision/" + w.name], copy = ips["copy/" + w.name];
     const double ratio = plain > 0 ? exact / plain : 0;

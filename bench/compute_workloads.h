@@ -1,0 +1,43 @@
+// The compute operators' benchmark rows, one case each with deterministic codes and per-tensor
+// parameters, and the plain loop a runtime would write for it (zero-point-corrected int32
+// accumulation, then the float32 multiplier, std::nearbyint and a clamp). Rates count
+// multiply-accumulates.
+//   matmul_workloads.cc: QLinearMatMul 256 x 256 x 256 (int8 and uint8), MatMulInteger the same;
+//   conv_workloads.cc:   QLinearConv 1x64x56x56, 64 output channels, 3x3, pads 1 (int8 and
+//                        uint8), ConvInteger the same.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "oracle/core/case.h"
+#include "oracle/core/element_type.h"
+#include "oracle/core/prng.h"
+
+namespace qconform::bench {
+
+struct ComputeWorkload {
+  std::string name;
+  Case c;
+  int64_t macs;  // multiply-accumulates per evaluation
+  size_t bytes;  // the operands and y as the oracle holds them (a byte per 8-bit code, four for int32)
+  // The plain loop, over the case's own codes; returns a checksum of y (so that nothing is
+  // elided).
+  int64_t (*plain)(const ComputeWorkload& w, std::vector<int32_t>& scratch,
+                   std::vector<uint8_t>& y8);
+};
+
+std::vector<ComputeWorkload> MatMulWorkloads();
+std::vector<ComputeWorkload> ConvWorkloads();
+
+// Uniformly random 8-bit codes of a shape.
+Tensor RandomCodes(Prng& p, DataType type, std::vector<int64_t> shape);
+// An int8/uint8/int32 code's integer value.
+int32_t CodeValue(const Tensor& t, size_t i);
+// The plain loops' requantization of QLinearMatMul's and QLinearConv's accumulators (their scales
+// are inputs 1, 4 and 6, y_zero_point input 7): the float32 multiplier, std::nearbyint, + zero
+// point, clamped. Returns a checksum of y.
+int64_t PlainRequantize(const Case& c, const std::vector<int32_t>& acc, std::vector<uint8_t>& y8);
+
+}  // namespace qconform::bench
