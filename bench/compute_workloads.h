@@ -21,7 +21,8 @@ struct ComputeWorkload {
   std::string name;
   Case c;
   int64_t macs;  // multiply-accumulates per evaluation
-  size_t bytes;  // the operands and y as the oracle holds them (a byte per 8-bit code, four for int32)
+  size_t
+      bytes;  // the operands and y as the oracle holds them (a byte per 8-bit code, four for int32)
   // The plain loop, over the case's own codes; returns a checksum of y (so that nothing is
   // elided).
   int64_t (*plain)(const ComputeWorkload& w, std::vector<int32_t>& scratch,

@@ -59,7 +59,8 @@ std::vector<ComputeWorkload> ConvWorkloads() {
            {"QLinearConv uint8 1x64x56x56 3x3 M64", D::kUint8, true},
            {"ConvInteger uint8 1x64x56x56 3x3 M64", D::kUint8, false}}) {
     Prng p(static_cast<uint64_t>(name.size()) * 104729 + static_cast<uint64_t>(type));
-    const Tensor x = RandomCodes(p, type, {1, kC, kH, kW}), w = RandomCodes(p, type, {kM, kC, kK, kK});
+    const Tensor x = RandomCodes(p, type, {1, kC, kH, kW}),
+                 w = RandomCodes(p, type, {kM, kC, kK, kK});
     const double zp = type == D::kUint8 ? 128 : 0;
     Case c = qlinear ? MakeCase("QLinearConv", 10,
                                 {x, MakeScalar(D::kFloat, 0.0123f), MakeScalar(type, zp - 1), w,
@@ -69,8 +70,8 @@ std::vector<ComputeWorkload> ConvWorkloads() {
                                 {x, w, MakeScalar(type, zp - 1), MakeScalar(type, zp + 1)});
     c.attributes["pads"] = Attribute::Ints({kPad, kPad, kPad, kPad});
     const int64_t macs = kM * kC * kK * kK * kH * kW;
-    const size_t bytes = static_cast<size_t>(kC * kH * kW + kM * kC * kK * kK +
-                                             kM * kH * kW * (qlinear ? 1 : 4));
+    const size_t bytes =
+        static_cast<size_t>(kC * kH * kW + kM * kC * kK * kK + kM * kH * kW * (qlinear ? 1 : 4));
     out.push_back({name, std::move(c), macs, bytes, PlainConv});
   }
   return out;

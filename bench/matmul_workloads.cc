@@ -71,8 +71,9 @@ int64_t PlainMatMul(const ComputeWorkload& w, std::vector<int32_t>& acc, std::ve
 int32_t CodeValue(const Tensor& t, size_t i) {
   const uint32_t c = t.codes[i];
   if (t.data_type == static_cast<int32_t>(DataType::kInt32)) return static_cast<int32_t>(c);
-  return t.data_type == static_cast<int32_t>(DataType::kInt8) && c >= 128 ? static_cast<int32_t>(c) - 256
-                                                                          : static_cast<int32_t>(c);
+  return t.data_type == static_cast<int32_t>(DataType::kInt8) && c >= 128
+             ? static_cast<int32_t>(c) - 256
+             : static_cast<int32_t>(c);
 }
 
 int64_t PlainRequantize(const Case& c, const std::vector<int32_t>& acc, std::vector<uint8_t>& y8) {

@@ -77,8 +77,8 @@ class ConvCatalogue : public CatalogueBuilder {
         if (!found) continue;
         Add(Accumulators(found->accs, found->a_scale, found->b_scale, found->y_scale, y_type,
                          found->zero_point, id),
-            "type:" + TypeName(y_type) + ",w:int8,y:" + TypeName(y_type) +
-                ",boundary:separating-" + s.name,
+            "type:" + TypeName(y_type) + ",w:int8,y:" + TypeName(y_type) + ",boundary:separating-" +
+                s.name,
             "d20,d21,d25");
       }
     }
@@ -192,11 +192,14 @@ class ConvCatalogue : public CatalogueBuilder {
         const int e = static_cast<int>(std::ceil(std::log2(std::sqrt(window) * 6400 / 80)));
         const double ys = p.Below(2) ? xw * std::ldexp(1.0, e)
                                      : RandomFloatScale(p, -1, 2) * xw * std::ldexp(1.0, e);
-        std::vector<std::optional<Tensor>> in = {
-            Codes(p, xt, g.x),         x_scale,
-            ZeroPoints(p, xt, {}),     Codes(p, wt, g.w),
-            w_scale,                   ZeroPoints(p, wt, w_params),
-            MakeScalar(D::kFloat, static_cast<float>(ys)), ZeroPoints(p, xt, {})};
+        std::vector<std::optional<Tensor>> in = {Codes(p, xt, g.x),
+                                                 x_scale,
+                                                 ZeroPoints(p, xt, {}),
+                                                 Codes(p, wt, g.w),
+                                                 w_scale,
+                                                 ZeroPoints(p, wt, w_params),
+                                                 MakeScalar(D::kFloat, static_cast<float>(ys)),
+                                                 ZeroPoints(p, xt, {})};
         if ((k + g.name.size()) % 2 == 0) {
           std::vector<double> bias(static_cast<size_t>(m));
           for (double& b : bias) b = static_cast<double>(p.Below(40001)) - 20000;
@@ -221,7 +224,8 @@ class ConvCatalogue : public CatalogueBuilder {
     for (int per_channel = 0; per_channel < 2; ++per_channel) {
       const std::string id = std::string("qlc10-pairs-u8-s8") + (per_channel ? "-per-channel" : "");
       Prng p(CaseSeed(id));
-      const std::vector<int64_t> wp = per_channel ? std::vector<int64_t>{3} : std::vector<int64_t>{};
+      const std::vector<int64_t> wp =
+          per_channel ? std::vector<int64_t>{3} : std::vector<int64_t>{};
       Tensor x = Codes(p, D::kUint8, {1, 4, 4, 4}, 200, 56);
       Tensor w = Codes(p, D::kInt8, {3, 4, 3, 3}, 100, 28);  // 100..127
       const float xs = 0.015625f, ws = 0.0078125f;
@@ -248,15 +252,14 @@ class ConvCatalogue : public CatalogueBuilder {
     for (int64_t edge : {int64_t{2147483647} - 40000, int64_t{-2147483647} - 1 + 40000}) {
       const std::string id = std::string("qlc10-bias-edge-") + (edge > 0 ? "max" : "min");
       Prng p(CaseSeed(id));
-      Add(WithAttributes(
-              MakeCase("QLinearConv", 10,
-                       {Codes(p, D::kUint8, {1, 2, 5, 5}), MakeScalar(D::kFloat, 0.5f),
-                        MakeScalar(D::kUint8, 128), Codes(p, D::kInt8, {2, 2, 3, 3}),
-                        MakeScalar(D::kFloat, 0.25f), MakeScalar(D::kInt8, 0),
-                        MakeScalar(D::kFloat, 1024.0f), MakeScalar(D::kUint8, 100),
-                        MakeTensor(D::kInt32, {2}, {static_cast<double>(edge), 1000})},
-                       {}, "", id),
-              {{"pads", Attribute::Ints({1, 1, 1, 1})}}),
+      Add(WithAttributes(MakeCase("QLinearConv", 10,
+                                  {Codes(p, D::kUint8, {1, 2, 5, 5}), MakeScalar(D::kFloat, 0.5f),
+                                   MakeScalar(D::kUint8, 128), Codes(p, D::kInt8, {2, 2, 3, 3}),
+                                   MakeScalar(D::kFloat, 0.25f), MakeScalar(D::kInt8, 0),
+                                   MakeScalar(D::kFloat, 1024.0f), MakeScalar(D::kUint8, 100),
+                                   MakeTensor(D::kInt32, {2}, {static_cast<double>(edge), 1000})},
+                                  {}, "", id),
+                         {{"pads", Attribute::Ints({1, 1, 1, 1})}}),
           "type:uint8,w:int8,y:uint8,boundary:bias-int32-edge", "d22,d25");
     }
     // ConvInteger: a window of 4300 * 9 products near 255 * 255 passes int32.

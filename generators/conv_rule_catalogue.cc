@@ -28,8 +28,8 @@ class ConvRules : public CatalogueBuilder {
   // A valid QLinearConv: x [1, 2, 4, 4], w [2, 2, 3, 3], per tensor, with pads 1.
   static Inputs Base() {
     const auto f = [](double v) { return MakeScalar(D::kFloat, v); };
-    return {U8({1, 2, 4, 4}),        f(0.5), MakeScalar(D::kUint8, 1), U8({2, 2, 3, 3}), f(0.25),
-            MakeScalar(D::kUint8, 2), f(4), MakeScalar(D::kUint8, 3)};
+    return {U8({1, 2, 4, 4}),         f(0.5), MakeScalar(D::kUint8, 1), U8({2, 2, 3, 3}), f(0.25),
+            MakeScalar(D::kUint8, 2), f(4),   MakeScalar(D::kUint8, 3)};
   }
   static Case Q(Inputs in, std::map<std::string, Attribute> attributes = {}) {
     Case c = MakeCase("QLinearConv", 10, std::move(in));
@@ -70,13 +70,16 @@ class ConvRules : public CatalogueBuilder {
     Reject("qlc10-reject-bias-size", Q(in), "qlc.shape.bias", "B has size M = 2");
     in = Base(), in.pop_back();
     Reject("qlc10-reject-seven-inputs", Q(in), "qlc.inputs.count", "eight inputs required");
-    Reject("qlc10-reject-attribute", Q(Base(), {{"axis", Attribute::Int(1)}}),
-           "qlc.attr.undefined", "QLinearConv has Conv's attributes only");
-    Reject("qlc10-reject-group-as-ints", Q(Base(), {{"group", Attribute::Ints({1})}}), "qlc.attr.type",
-           "group is an INT");
-    Geometry("qlc10", [](Inputs in, std::map<std::string, Attribute> a) {
-      return Q(std::move(in), std::move(a));
-    }, Base(), 0, 3, "qlc");
+    Reject("qlc10-reject-attribute", Q(Base(), {{"axis", Attribute::Int(1)}}), "qlc.attr.undefined",
+           "QLinearConv has Conv's attributes only");
+    Reject("qlc10-reject-group-as-ints", Q(Base(), {{"group", Attribute::Ints({1})}}),
+           "qlc.attr.type", "group is an INT");
+    Geometry(
+        "qlc10",
+        [](Inputs in, std::map<std::string, Attribute> a) {
+          return Q(std::move(in), std::move(a));
+        },
+        Base(), 0, 3, "qlc");
   }
 
   void ConvInteger() {
@@ -99,9 +102,12 @@ class ConvRules : public CatalogueBuilder {
            "ConvInteger has Conv's attributes only");
     Reject("ci10-reject-pads-as-int", I(base, {{"pads", Attribute::Int(1)}}), "ci.attr.type",
            "pads are INTS");
-    Geometry("ci10", [](Inputs in, std::map<std::string, Attribute> a) {
-      return I(std::move(in), std::move(a));
-    }, base, 0, 1, "ci");
+    Geometry(
+        "ci10",
+        [](Inputs in, std::map<std::string, Attribute> a) {
+          return I(std::move(in), std::move(a));
+        },
+        base, 0, 1, "ci");
   }
 
   // The geometry's rules, alike for both (x at input `xi`, w at `wi`).
@@ -118,12 +124,12 @@ class ConvRules : public CatalogueBuilder {
     in = base, in[wi] = U8({3, 1, 3, 3});
     Reject(p + "-reject-group-m", make(in, {{"group", Attribute::Int(2)}}), r + ".shape.group",
            "M = 3 is not a multiple of group 2");
-    Reject(p + "-reject-group-zero", make(base, {{"group", Attribute::Int(0)}}),
-           r + ".attr.group", "group >= 1");
+    Reject(p + "-reject-group-zero", make(base, {{"group", Attribute::Int(0)}}), r + ".attr.group",
+           "group >= 1");
     Reject(p + "-reject-kernel-shape", make(base, {{"kernel_shape", Attribute::Ints({2, 2})}}),
            r + ".attr.kernel_shape", "w's kernel is 3x3");
-    Reject(p + "-reject-pads-count", make(base, {{"pads", Attribute::Ints({1, 1})}}), r + ".attr.pads",
-           "two pads per spatial axis");
+    Reject(p + "-reject-pads-count", make(base, {{"pads", Attribute::Ints({1, 1})}}),
+           r + ".attr.pads", "two pads per spatial axis");
     Reject(p + "-reject-pads-negative", make(base, {{"pads", Attribute::Ints({0, -1, 0, 0})}}),
            r + ".attr.pads", "pads are non-negative");
     Reject(p + "-reject-strides-zero", make(base, {{"strides", Attribute::Ints({1, 0})}}),
@@ -133,7 +139,8 @@ class ConvRules : public CatalogueBuilder {
     Reject(p + "-reject-auto-pad-value", make(base, {{"auto_pad", Attribute::String("SAME")}}),
            r + ".attr.auto_pad", "NOTSET, SAME_UPPER, SAME_LOWER or VALID");
     Reject(p + "-reject-auto-pad-with-pads",
-           make(base, {{"auto_pad", Attribute::String("SAME_UPPER")}, {"pads", Attribute::Ints({1, 1, 1, 1})}}),
+           make(base, {{"auto_pad", Attribute::String("SAME_UPPER")},
+                       {"pads", Attribute::Ints({1, 1, 1, 1})}}),
            r + ".attr.auto_pad_pads", "explicit pads go with NOTSET");
     in = base, in[xi] = U8({1, 2, 2, 4});
     Reject(p + "-reject-kernel-larger-than-input", make(in, {}), r + ".shape.output",
@@ -155,8 +162,8 @@ class ConvRules : public CatalogueBuilder {
       in[1] = MakeScalar(D::kFloat, s[0]), in[4] = MakeScalar(D::kFloat, s[1]);
       in[6] = MakeScalar(D::kFloat, s[2]);
       in[0] = MakeTensorFromCodes(D::kUint8, {1, 2, 4, 4}, Ramp(32));
-      Add(Q(in, {{"pads", Attribute::Ints({1, 1, 1, 1})}}), "type:uint8,w:uint8,y:uint8,implementation-defined:qlc.scale.unusual",
-          "d26");
+      Add(Q(in, {{"pads", Attribute::Ints({1, 1, 1, 1})}}),
+          "type:uint8,w:uint8,y:uint8,implementation-defined:qlc.scale.unusual", "d26");
       cases.back().c.id = "qlc10-scale-" + name;
     }
   }

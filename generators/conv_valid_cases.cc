@@ -19,7 +19,6 @@ struct ConvDraw {
   std::map<std::string, Attribute> attributes;
 };
 
-
 // Shapes and attributes whose geometry is valid: each spatial input at least the dilated kernel.
 ConvDraw DrawGeometry(Choices& ch, const GeneratorLimits& limits) {
   ConvDraw d;
@@ -40,7 +39,8 @@ ConvDraw DrawGeometry(Choices& ch, const GeneratorLimits& limits) {
   }
   int64_t elements = n * c_per_group * group;
   for (int64_t v : in) elements *= v;
-  while (elements > limits.max_elements * 4 && in.back() > (kernel.back() - 1) * dilations.back() + 1) {
+  while (elements > limits.max_elements * 4 &&
+         in.back() > (kernel.back() - 1) * dilations.back() + 1) {
     elements = elements / in.back() * (in.back() - 1);
     --in.back();
   }
@@ -51,9 +51,11 @@ ConvDraw DrawGeometry(Choices& ch, const GeneratorLimits& limits) {
   const char* const modes[] = {"", "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"};
   const std::string mode = modes[ch.Below(5)];
   if (!mode.empty()) d.attributes["auto_pad"] = Attribute::String(mode);
-  if ((mode.empty() || mode == "NOTSET") && ch.Chance(70)) d.attributes["pads"] = Attribute::Ints(pads);
+  if ((mode.empty() || mode == "NOTSET") && ch.Chance(70))
+    d.attributes["pads"] = Attribute::Ints(pads);
   if (group != 1 || ch.Chance(20)) d.attributes["group"] = Attribute::Int(group);
-  if (ch.Chance(50)) d.attributes["strides"] = Attribute::Ints(strides);
+  if (ch.Chance(50))
+    d.attributes["strides"] = Attribute::Ints(strides);
   else if (std::any_of(strides.begin(), strides.end(), [](int64_t s) { return s != 1; }))
     d.attributes["strides"] = Attribute::Ints(strides);
   if (std::any_of(dilations.begin(), dilations.end(), [](int64_t v) { return v != 1; }) ||

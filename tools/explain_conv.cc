@@ -49,7 +49,8 @@ void PrintField(const Case& c, const ConvPlan& plan, const ConvElement& at) {
       xs += Show(*plan.x_type, x.codes[static_cast<size_t>(xi)]);
     }
     std::printf("    c %lld k %s: %s, w = %s\n", static_cast<long long>(t.channel),
-                Coordinates(g, t.kernel).c_str(), xs.c_str(), Show(*plan.w_type, w.codes[wi]).c_str());
+                Coordinates(g, t.kernel).c_str(), xs.c_str(),
+                Show(*plan.w_type, w.codes[wi]).c_str());
   }
   if (taps.size() > 64) std::printf("    ... %zu more taps\n", taps.size() - 64);
   std::printf("  %lld of them read padding, which holds x_zero_point and adds nothing (d25)\n",
@@ -85,8 +86,9 @@ void ExplainConv(const Case& c, const OracleResult& result, int64_t index,
   const auto approx = [](const Exact& v) {
     return v.is_finite() ? v.value().convert_to<double>() : 0.0;
   };
-  std::printf("\n  acc = B[m] + sum (x - x_zero_point) * (w - w_zero_point[m]) = %lld  (B[m] = %lld)\n",
-              static_cast<long long>(st.acc), static_cast<long long>(st.bias));
+  std::printf(
+      "\n  acc = B[m] + sum (x - x_zero_point) * (w - w_zero_point[m]) = %lld  (B[m] = %lld)\n",
+      static_cast<long long>(st.acc), static_cast<long long>(st.bias));
   std::printf("  x_scale %s, w_scale %s, y_scale %s, y_zero_point %lld\n",
               st.x_scale.ToString().c_str(), st.w_scale.ToString().c_str(),
               st.y_scale.ToString().c_str(), static_cast<long long>(st.zero_point));

@@ -33,8 +33,12 @@ struct Attribute {
   std::vector<int64_t> ints;
 
   static Attribute Int(int64_t v) { return Attribute{Kind::kInt, v, 0, {}, {}}; }
-  static Attribute Ints(std::vector<int64_t> v) { return Attribute{Kind::kInts, 0, 0, {}, std::move(v)}; }
-  static Attribute String(std::string v) { return Attribute{Kind::kString, 0, 0, std::move(v), {}}; }
+  static Attribute Ints(std::vector<int64_t> v) {
+    return Attribute{Kind::kInts, 0, 0, {}, std::move(v)};
+  }
+  static Attribute String(std::string v) {
+    return Attribute{Kind::kString, 0, 0, std::move(v), {}};
+  }
   friend bool operator==(const Attribute&, const Attribute&) = default;
 };
 

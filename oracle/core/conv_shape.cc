@@ -43,8 +43,7 @@ class GeometryBuilder {
     if (x_.size() > 2 + kConvDims) {
       return Fail(ConvProblem::kSpatialRank,
                   "x has shape " + ShapeString(x_) + ": " + std::to_string(x_.size() - 2) +
-                      " spatial dimensions; the oracle computes 1 to " +
-                      std::to_string(kConvDims));
+                      " spatial dimensions; the oracle computes 1 to " + std::to_string(kConvDims));
     }
     if (w_.size() != x_.size()) {
       return Fail(ConvProblem::kRank, "w has shape " + ShapeString(w_) + ", x " + ShapeString(x_) +
@@ -121,10 +120,9 @@ class GeometryBuilder {
 
   bool Channels() {
     if (g_.c != w_[1] * g_.group) {
-      return Fail(ConvProblem::kChannels, "x has " + std::to_string(g_.c) +
-                                              " channels but w.shape[1] * group is " +
-                                              std::to_string(w_[1]) + " * " +
-                                              std::to_string(g_.group));
+      return Fail(ConvProblem::kChannels,
+                  "x has " + std::to_string(g_.c) + " channels but w.shape[1] * group is " +
+                      std::to_string(w_[1]) + " * " + std::to_string(g_.group));
     }
     if (g_.m % g_.group != 0) {
       return Fail(ConvProblem::kGroup, "w has " + std::to_string(g_.m) +
@@ -150,15 +148,15 @@ class GeometryBuilder {
         if (span < extent) {
           return Fail(ConvProblem::kOutputEmpty,
                       "spatial axis " + std::to_string(d - (kConvDims - g_.spatial_rank) + 1) +
-                          ": the dilated kernel spans " +
-                          std::to_string(extent) + " but the padded input only " +
-                          std::to_string(span));
+                          ": the dilated kernel spans " + std::to_string(extent) +
+                          " but the padded input only " + std::to_string(span));
         }
         g_.out[d] = (span - extent) / g_.strides[d] + 1;
       }
     }
     g_.output_shape = {g_.n, g_.m};
-    for (int d = kConvDims - g_.spatial_rank; d < kConvDims; ++d) g_.output_shape.push_back(g_.out[d]);
+    for (int d = kConvDims - g_.spatial_rank; d < kConvDims; ++d)
+      g_.output_shape.push_back(g_.out[d]);
     return true;
   }
 

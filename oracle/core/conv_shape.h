@@ -31,17 +31,17 @@ ConvAttributes ConvAttributesOf(const Case& c);
 // What makes a geometry impossible, one per rule id suffix (oracle/registry/rules.cc).
 enum class ConvProblem {
   kNone,
-  kRank,          // shape.rank: x of rank 3 or more, w of x's rank
-  kChannels,      // shape.channels: C == w.shape[1] * group
-  kGroup,         // shape.group: M divisible by group
-  kAttrGroup,     // attr.group: group >= 1
-  kKernelShape,   // attr.kernel_shape: one per spatial dimension, w's
-  kPads,          // attr.pads: two per spatial dimension, non-negative
-  kStrides,       // attr.strides: one per spatial dimension, positive
-  kDilations,     // attr.dilations: one per spatial dimension, positive
-  kAutoPad,       // attr.auto_pad: NOTSET, SAME_UPPER, SAME_LOWER or VALID
-  kAutoPadPads,   // attr.auto_pad_pads: pads set with auto_pad other than NOTSET
-  kOutputEmpty,   // shape.output: the dilated kernel larger than the padded input
+  kRank,         // shape.rank: x of rank 3 or more, w of x's rank
+  kChannels,     // shape.channels: C == w.shape[1] * group
+  kGroup,        // shape.group: M divisible by group
+  kAttrGroup,    // attr.group: group >= 1
+  kKernelShape,  // attr.kernel_shape: one per spatial dimension, w's
+  kPads,         // attr.pads: two per spatial dimension, non-negative
+  kStrides,      // attr.strides: one per spatial dimension, positive
+  kDilations,    // attr.dilations: one per spatial dimension, positive
+  kAutoPad,      // attr.auto_pad: NOTSET, SAME_UPPER, SAME_LOWER or VALID
+  kAutoPadPads,  // attr.auto_pad_pads: pads set with auto_pad other than NOTSET
+  kOutputEmpty,  // shape.output: the dilated kernel larger than the padded input
   // More than 3 spatial dimensions: valid ONNX, beyond what the oracle computes (no rule: the
   // oracle says it cannot judge the case, never a silent verdict).
   kSpatialRank,

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "oracle/core/element_type.h"
 #include "oracle/core/conv_shape.h"
+#include "oracle/core/element_type.h"
 #include "oracle/core/matmul_shape.h"
 
 namespace qconform {

@@ -29,11 +29,13 @@ enum class OperatorKind {
   kQLinearConv,
   kConvInteger,
 };
-inline constexpr OperatorKind kAllOperatorKinds[] = {
-    OperatorKind::kDequantizeLinear, OperatorKind::kQuantizeLinear,
-    OperatorKind::kDynamicQuantizeLinear, OperatorKind::kQLinearMatMul,
-    OperatorKind::kMatMulInteger,         OperatorKind::kQLinearConv,
-    OperatorKind::kConvInteger};
+inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLinear,
+                                                     OperatorKind::kQuantizeLinear,
+                                                     OperatorKind::kDynamicQuantizeLinear,
+                                                     OperatorKind::kQLinearMatMul,
+                                                     OperatorKind::kMatMulInteger,
+                                                     OperatorKind::kQLinearConv,
+                                                     OperatorKind::kConvInteger};
 // "DequantizeLinear": the kind's name (a switch, so a new kind needs its case here too).
 std::string_view OperatorKindName(OperatorKind kind);
 

@@ -275,14 +275,14 @@ std::vector<Rule> CommonRules() {
       for (const OpSchema* s : SchemasOf(op.kind)) {
         for (const AttributeSpec& a : s->attributes) only_ints &= a.kind == Attribute::Kind::kInt;
       }
-      out.push_back(only_ints ? Rule{keep(p + ".attr.type"), kReject,
-                                     "an attribute that is not an INT",
-                                     "the Attributes sections: every attribute of the operator "
-                                     "is an INT"}
-                              : Rule{keep(p + ".attr.type"), kReject,
-                                     "an attribute not of its kind (auto_pad a STRING, group an "
-                                     "INT, the others INTS)",
-                                     "the Attributes section of Conv, which the operator shares"});
+      out.push_back(only_ints
+                        ? Rule{keep(p + ".attr.type"), kReject, "an attribute that is not an INT",
+                               "the Attributes sections: every attribute of the operator "
+                               "is an INT"}
+                        : Rule{keep(p + ".attr.type"), kReject,
+                               "an attribute not of its kind (auto_pad a STRING, group an "
+                               "INT, the others INTS)",
+                               "the Attributes section of Conv, which the operator shares"});
     }
     out.push_back({keep(p + ".shape.negative_dim"), kReject, "a tensor with a negative dimension",
                    "tensor shapes are non-negative"});

@@ -97,10 +97,12 @@ const std::vector<Strategy> kExactInt32Wrap = {Strategy::kExact, Strategy::kInt3
 // The convolution family: Conv's attributes (the ONNX Conv page), defaults applied by the
 // geometry (oracle/core/conv_shape.h).
 using AK = Attribute::Kind;
-const std::vector<AttributeSpec> kConvAttributes = {
-    {"auto_pad", std::nullopt, AK::kString}, {"dilations", std::nullopt, AK::kInts},
-    {"group", 1, AK::kInt},                  {"kernel_shape", std::nullopt, AK::kInts},
-    {"pads", std::nullopt, AK::kInts},       {"strides", std::nullopt, AK::kInts}};
+const std::vector<AttributeSpec> kConvAttributes = {{"auto_pad", std::nullopt, AK::kString},
+                                                    {"dilations", std::nullopt, AK::kInts},
+                                                    {"group", 1, AK::kInt},
+                                                    {"kernel_shape", std::nullopt, AK::kInts},
+                                                    {"pads", std::nullopt, AK::kInts},
+                                                    {"strides", std::nullopt, AK::kInts}};
 
 // clang-format off
 const std::vector<OpSchema> kSchemas = {

@@ -20,7 +20,8 @@ struct Operands {
   Operands(const Case& c, const ConvPlan& p) : g(p.geometry) {
     x = Values(*c.input(static_cast<size_t>(p.x.value)), *p.x_type);
     w = Values(*c.input(static_cast<size_t>(p.w.value)), *p.w_type);
-    if (const Tensor* z = Input(c, p.x.zero_point)) x_zero_point = IntegerValue(*p.x_type, z->codes[0]);
+    if (const Tensor* z = Input(c, p.x.zero_point))
+      x_zero_point = IntegerValue(*p.x_type, z->codes[0]);
     w_zero_point.assign(static_cast<size_t>(g.m), 0);
     bias.assign(static_cast<size_t>(g.m), 0);
     const Tensor* wz = Input(c, p.w.zero_point);
@@ -30,7 +31,9 @@ struct Operands {
         w_zero_point[static_cast<size_t>(m)] =
             IntegerValue(*p.w_type, wz->codes[static_cast<size_t>(WeightParameterIndex(p, m))]);
       }
-      if (b) bias[static_cast<size_t>(m)] = IntegerValue(ElementTypeOf(DataType::kInt32), b->codes[static_cast<size_t>(m)]);
+      if (b)
+        bias[static_cast<size_t>(m)] =
+            IntegerValue(ElementTypeOf(DataType::kInt32), b->codes[static_cast<size_t>(m)]);
     }
   }
   static const Tensor* Input(const Case& c, int k) {
@@ -38,12 +41,15 @@ struct Operands {
   }
   static std::vector<int32_t> Values(const Tensor& t, const ElementType& type) {
     std::vector<int32_t> v(t.codes.size());
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int32_t>(IntegerValue(type, t.codes[i]));
+    for (size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<int32_t>(IntegerValue(type, t.codes[i]));
     return v;
   }
   // Offsets of x's channel plane and w's kernel of (m, channel within the group).
   int64_t XPlane(int64_t n, int64_t channel) const { return (n * g.c + channel) * g.in_size(); }
-  int64_t WKernel(int64_t m, int64_t c) const { return (m * g.c_per_group() + c) * g.kernel_size(); }
+  int64_t WKernel(int64_t m, int64_t c) const {
+    return (m * g.c_per_group() + c) * g.kernel_size();
+  }
 };
 
 // [lo, hi) of the output coordinates along dimension d whose input coordinate for kernel offset k
@@ -142,8 +148,9 @@ std::vector<int64_t> AccumulateConv(const Case& c, const ConvPlan& plan, bool mu
       for (const ConvTap& t : ReceptiveField(g, at)) {
         const int64_t w = op.w[static_cast<size_t>(at.m * g.window() + tap++)] - wzp;
         if (t.padding) continue;
-        const int64_t x = op.x[static_cast<size_t>(
-            op.XPlane(at.n, t.channel) + (t.input[0] * g.in[1] + t.input[1]) * g.in[2] + t.input[2])];
+        const int64_t x =
+            op.x[static_cast<size_t>(op.XPlane(at.n, t.channel) +
+                                     (t.input[0] * g.in[1] + t.input[1]) * g.in[2] + t.input[2])];
         sum += (x - op.x_zero_point) * w;
       }
       acc[e] = static_cast<int64_t>(sum);
@@ -182,10 +189,11 @@ std::vector<int64_t> AccumulateConvPairSaturated(const Case& c, const ConvPlan& 
     const ConvElement at = ConvElementAt(g, static_cast<int64_t>(e));
     int64_t x_sum = 0, w_sum = 0, tap = 0;
     for (const ConvTap& t : ReceptiveField(g, at)) {
-      const int32_t x = t.padding ? zx
-                                  : op.x[static_cast<size_t>(op.XPlane(at.n, t.channel) +
-                                                             (t.input[0] * g.in[1] + t.input[1]) * g.in[2] +
-                                                             t.input[2])];
+      const int32_t x =
+          t.padding ? zx
+                    : op.x[static_cast<size_t>(op.XPlane(at.n, t.channel) +
+                                               (t.input[0] * g.in[1] + t.input[1]) * g.in[2] +
+                                               t.input[2])];
       column[static_cast<size_t>(tap++)] = x;
       x_sum += x;
     }

@@ -135,8 +135,8 @@ class ConvChecker {
       }
     }
     if (const Tensor* b = At(plan_.bias); b && b->shape != std::vector<int64_t>{m}) {
-      Add("shape.bias", "B has shape " + ShapeString(b->shape) + "; it is 1-D of size M = " +
-                            std::to_string(m));
+      Add("shape.bias",
+          "B has shape " + ShapeString(b->shape) + "; it is 1-D of size M = " + std::to_string(m));
       return false;
     }
     return true;

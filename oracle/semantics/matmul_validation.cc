@@ -54,8 +54,7 @@ class MatMulChecker {
     plan_.a_type =
         CheckInputType(s_, Name(plan_.a.value), *At(plan_.a.value), s_.x_types, v_.findings);
     plan_.b_type =
-        CheckInputType(s_, Name(plan_.b.value), *At(plan_.b.value), s_.x_types, v_.findings,
-                       "T2");
+        CheckInputType(s_, Name(plan_.b.value), *At(plan_.b.value), s_.x_types, v_.findings, "T2");
     for (const OperandInputs* o : {&plan_.a, &plan_.b}) {
       const Tensor* zp = At(o->zero_point);
       if (zp != nullptr && zp->data_type != At(o->value)->data_type) {

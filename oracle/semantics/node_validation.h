@@ -1,9 +1,9 @@
 // The checks every operator shares, read from its registry row and schema row rather than
 // written per operator: the input count (the row's required inputs present, at most its inputs),
-// negative dimensions, attributes the version does not define, and attributes not of their kind (INT; Conv's STRING and
-// INTS).
-// Rule ids are the row's prefix followed by inputs.count, shape.negative_dim, attr.undefined and
-// attr.type (generated per prefix in oracle/registry/rules.cc).
+// negative dimensions, attributes the version does not define, and attributes not of their kind
+// (INT; Conv's STRING and INTS). Rule ids are the row's prefix followed by inputs.count,
+// shape.negative_dim, attr.undefined and attr.type (generated per prefix in
+// oracle/registry/rules.cc).
 #pragma once
 
 #include <vector>
@@ -24,7 +24,6 @@ bool ValidateNode(const Case& c, const OpSchema& schema, std::vector<Finding>& f
 // Returns the element type when it is allowed, else nullptr.
 const ElementType* CheckInputType(const OpSchema& schema, const std::string& input, const Tensor& t,
                                   const std::vector<DataType>& allowed,
-                                  std::vector<Finding>& findings,
-                                  const char* constraint = "T1");
+                                  std::vector<Finding>& findings, const char* constraint = "T1");
 
 }  // namespace qconform

@@ -52,7 +52,10 @@ OutputEvaluation EvaluateQLinearConv(const Case& c, const OpSchema& schema, cons
   const auto channel = [&](int64_t e) { return e / plane % g.m; };
   RequantizeAccumulators(
       {*acc, pair_acc,
-       [&](int64_t e) { return WeightParameterIndex(plan, channel(e)); },
+       // Per output channel: a plane of y; per tensor: all of it.
+       [&](int64_t e) {
+         return plan.w_per_channel() ? (e / plane + 1) * plane : static_cast<int64_t>(acc->size());
+       },
        [&](int64_t e) { return Parameters(c, plan, channel(e)); }, *plan.y_type, order},
       options, y);
   y.describe_inputs = [acc, &c, plan](int64_t i) {

@@ -26,8 +26,8 @@ OutputEvaluation EvaluateQLinearConv(const Case& c, const OpSchema& schema, cons
 // One element step by step, for `qconform explain`.
 struct QLinearConvSteps {
   ConvElement at;
-  std::vector<ConvTap> taps;        // its receptive field
-  int64_t acc = 0;                  // bias included
+  std::vector<ConvTap> taps;  // its receptive field
+  int64_t acc = 0;            // bias included
   int64_t bias = 0;
   Exact x_scale, w_scale, y_scale;  // the element's parameters
   int64_t zero_point = 0;           // y's

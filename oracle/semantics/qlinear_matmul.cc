@@ -74,11 +74,14 @@ void EvaluateIntegers(const Context& x, const EvaluateOptions& options, OutputEv
   const auto position = [&g](int64_t e) {
     return std::array<int64_t, 3>{e / (g.m * g.n), e / g.n % g.m, e % g.n};
   };
-  const int64_t b_count = x.Input(x.plan.b.scale).element_count();
+  // b per column: each element its own; a per row: a row; else the whole output.
+  const int64_t total = g.batch * g.m * g.n;
   RequantizeAccumulators({acc, pair_acc,
                           [&](int64_t e) {
-                            const auto [t, i, j] = position(e);
-                            return x.a_index(t, i, j) * b_count + x.b_index(t, i, j);
+                            if (x.plan.b.layout != ParameterLayout::kPerTensor) return e + 1;
+                            if (x.plan.a.layout != ParameterLayout::kPerTensor)
+                              return (e / g.n + 1) * g.n;
+                            return total;
                           },
                           [&](int64_t e) {
                             const auto [t, i, j] = position(e);

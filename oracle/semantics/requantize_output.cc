@@ -87,9 +87,6 @@ void MarkFree(OutputEvaluation& y, int64_t e, std::vector<uint32_t>& codes) {
   std::fill(codes.begin(), codes.end(), 0u);
 }
 
-uint32_t CodeOf(int64_t value, const ElementType& t) {
-  return static_cast<uint32_t>(value) & (t.bits == 32 ? 0xFFFFFFFFu : (1u << t.bits) - 1);
-}
 
 }  // namespace
 
@@ -113,26 +110,31 @@ void AddAlternatives(const OpSchema& schema, const std::vector<Strategy>& order,
 
 void RequantizeAccumulators(const Accumulators& in, const EvaluateOptions& options,
                             OutputEvaluation& y) {
+  // Locals, not the struct's references: the writer's stores cannot alias them.
   const bool pairs = !in.pair_acc.empty();
-  StrategyWriter writer(y, in.y_type.bits);
+  const int64_t* const acc = in.acc.data();
+  const int64_t* const pair_acc = in.pair_acc.data();
+  const size_t count = in.acc.size();
+  const ElementType& y_type = in.y_type;
+  const uint32_t mask = y_type.bits == 32 ? 0xFFFFFFFFu : (1u << y_type.bits) - 1;
+  StrategyWriter writer(y, y_type.bits);
   std::vector<uint32_t> codes(1 + in.order.size());
   Shortcut shortcut;
   RequantizeOperands parameters;
-  int64_t last_key = -1;
-  for (size_t e = 0; e < in.acc.size(); ++e) {
+  int64_t run_end = 0;
+  for (size_t e = 0; e < count; ++e) {
     const auto element = static_cast<int64_t>(e);
-    const int64_t sum = in.acc[e];
+    const int64_t sum = acc[e];
     if (sum < kInt32Min || sum > kInt32Max) {  // d22: any code
       MarkFree(y, element, codes);
       writer.Put(element, codes.data());
       continue;
     }
-    // The element's parameters (and the shortcut) change only with its key.
-    const int64_t key = in.parameter_key(element);
-    if (key != last_key) {
+    // The element's parameters (and the shortcut) change only at the end of a run.
+    if (element >= run_end) {
       parameters = in.parameters(element);
       shortcut = options.fast_path ? MakeShortcut(parameters) : Shortcut{};
-      last_key = key;
+      run_end = in.next_change(element);
     }
     RequantizeOperands o = parameters;
     o.acc = sum;
@@ -146,8 +148,8 @@ void RequantizeAccumulators(const Accumulators& in, const EvaluateOptions& optio
       writer.Put(element, codes.data());
       continue;
     }
-    codes[0] = CodeOf(*exact, in.y_type);
-    if (agreed && (!pairs || in.pair_acc[e] == sum)) {
+    codes[0] = static_cast<uint32_t>(*exact) & mask;
+    if (agreed && (!pairs || pair_acc[e] == sum)) {
       std::fill(codes.begin() + 1, codes.end(), codes[0]);
       writer.Put(element, codes.data());
       continue;
@@ -155,10 +157,10 @@ void RequantizeAccumulators(const Accumulators& in, const EvaluateOptions& optio
     for (size_t k = 0; k < in.order.size(); ++k) {
       const Strategy s = in.order[k];
       RequantizeOperands so = o;
-      if (s == Strategy::kInt16PairSaturation && pairs) so.acc = in.pair_acc[e];
+      if (s == Strategy::kInt16PairSaturation && pairs) so.acc = pair_acc[e];
       if (s == Strategy::kInt32Wrap) so.acc = WrapInt32(sum);
       const std::optional<int64_t> v = agreed && so.acc == sum ? exact : FunctionOf(s)(so);
-      codes[1 + k] = v ? CodeOf(*v, in.y_type) : codes[0];
+      codes[1 + k] = v ? static_cast<uint32_t>(*v) & mask : codes[0];
     }
     writer.Put(element, codes.data());
   }
@@ -166,13 +168,15 @@ void RequantizeAccumulators(const Accumulators& in, const EvaluateOptions& optio
 
 OutputEvaluation Int32Accumulators(const std::vector<int64_t>& acc, const OpSchema& schema,
                                    std::vector<int64_t> shape) {
-  OutputEvaluation y = MakeOutput(schema.op().outputs.front(), static_cast<int32_t>(DataType::kInt32),
-                                  std::move(shape), Codes(32, acc.size()));
+  OutputEvaluation y =
+      MakeOutput(schema.op().outputs.front(), static_cast<int32_t>(DataType::kInt32),
+                 std::move(shape), Codes(32, acc.size()));
   AddAlternatives(schema, AlternativeStrategies(schema), y);
   StrategyWriter writer(y, 32);
   std::vector<uint32_t> codes(1 + y.alternatives.size());
   for (size_t e = 0; e < acc.size(); ++e) {
-    codes[0] = static_cast<uint32_t>(static_cast<int32_t>(std::clamp(acc[e], kInt32Min, kInt32Max)));
+    codes[0] =
+        static_cast<uint32_t>(static_cast<int32_t>(std::clamp(acc[e], kInt32Min, kInt32Max)));
     for (size_t k = 1; k < codes.size(); ++k) codes[k] = static_cast<uint32_t>(WrapInt32(acc[e]));
     writer.Put(static_cast<int64_t>(e), codes.data());
   }

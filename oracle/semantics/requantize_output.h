@@ -28,9 +28,9 @@ struct Accumulators {
   // The accumulators of int16-pair-saturation (oracle/core/requantize_strategies.h), or empty
   // where the operand types have no such kernel (only u8 x s8 does).
   const std::vector<int64_t>& pair_acc;
-  // Elements with one key share their parameters (scales and zero point): the shortcut of
-  // requantize_output.cc is made once per key.
-  std::function<int64_t(int64_t)> parameter_key;
+  // The first element after e whose parameters (scales, zero point) may differ from e's: the
+  // parameters and the shortcut of requantize_output.cc are made once per run of elements.
+  std::function<int64_t(int64_t)> next_change;
   // The element's parameters (acc left 0).
   std::function<RequantizeOperands(int64_t)> parameters;
   const ElementType& y_type;

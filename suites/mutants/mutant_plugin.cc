@@ -69,7 +69,8 @@ bool SelectDefect(const char* name) {
 const qconform_plugin* MutantPlugin() {
   static const qconform_plugin plugin = [] {
     capabilities =
-        "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, QLinearConv, ConvInteger "
+        "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, "
+        "QLinearConv, ConvInteger "
         "(exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {

@@ -50,12 +50,12 @@ std::optional<std::string> Plan(const PlainNode& node, const PlainTensor& x, con
   for (int i = 0; i < node.node->attribute_count; ++i) {
     const qconform_attribute& a = node.node->attributes[i];
     const std::string name = a.name;
-    const int32_t want = name == "auto_pad" ? QCONFORM_ATTR_STRING
-                         : name == "group"  ? QCONFORM_ATTR_INT
-                         : (name == "pads" || name == "strides" || name == "dilations" ||
-                            name == "kernel_shape")
-                             ? QCONFORM_ATTR_INTS
-                             : 0;
+    const int32_t want =
+        name == "auto_pad" ? QCONFORM_ATTR_STRING
+        : name == "group"  ? QCONFORM_ATTR_INT
+        : (name == "pads" || name == "strides" || name == "dilations" || name == "kernel_shape")
+            ? QCONFORM_ATTR_INTS
+            : 0;
     if (want == 0) return "unknown attribute " + name;
     if (a.kind != want) return "attribute " + name + " of the wrong kind";
   }
@@ -186,13 +186,16 @@ int32_t RunConv(const PlainNode& n, const Output& out) {
   for (int k = 0; k < count; ++k) in.push_back(Unpack(n.node->inputs[k]));
   const int xi = 0, wi = qlinear ? 3 : 1, xzi = 2, wzi = qlinear ? 5 : 3;
   for (int k = 0; k < (qlinear ? 8 : 2); ++k) {
-    if (!in[static_cast<size_t>(k)].present()) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "absent input");
+    if (!in[static_cast<size_t>(k)].present())
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, "absent input");
   }
   const auto at = [&](int k) -> const PlainTensor* {
-    return k < count && in[static_cast<size_t>(k)].present() ? &in[static_cast<size_t>(k)] : nullptr;
+    return k < count && in[static_cast<size_t>(k)].present() ? &in[static_cast<size_t>(k)]
+                                                             : nullptr;
   };
   const auto integer = [](const PlainTensor& t) { return t.data_type == U8 || t.data_type == I8; };
-  if (!integer(in[xi]) || !integer(in[wi])) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "x or w type");
+  if (!integer(in[xi]) || !integer(in[wi]))
+    return Fail(out, QCONFORM_REJECTED_AT_LOAD, "x or w type");
   if ((at(xzi) && at(xzi)->data_type != in[xi].data_type) ||
       (at(wzi) && at(wzi)->data_type != in[wi].data_type))
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "zero point type");
@@ -204,12 +207,14 @@ int32_t RunConv(const PlainNode& n, const Output& out) {
   const PlainTensor* bias = qlinear ? at(8) : nullptr;
   if (qlinear) {
     for (int k : {1, 4, 6}) {
-      if (in[static_cast<size_t>(k)].data_type != F32) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "scale type");
+      if (in[static_cast<size_t>(k)].data_type != F32)
+        return Fail(out, QCONFORM_REJECTED_AT_LOAD, "scale type");
     }
     if (!integer(in[7])) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "y type");
     if (!ScalarLike(in[1]) || !ScalarLike(in[6]) || !ScalarLike(in[7]))
       return Fail(out, QCONFORM_REJECTED_AT_LOAD, "x and y per tensor");
-    if (!ScalarLike(in[4]) && !PerChannel(in[4], g.m)) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "w_scale");
+    if (!ScalarLike(in[4]) && !PerChannel(in[4], g.m))
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, "w_scale");
     const auto same = [](const PlainTensor& s, const PlainTensor& z) {
       return s.dims == z.dims || (ScalarLike(s) && ScalarLike(z));
     };
@@ -220,11 +225,13 @@ int32_t RunConv(const PlainNode& n, const Output& out) {
       for (uint32_t c : in[static_cast<size_t>(k)].codes) {
         float f;
         std::memcpy(&f, &c, sizeof f);
-        if (!Ordinary(f)) return Fail(out, QCONFORM_REJECTED, "a zero, negative, subnormal or non-finite scale");
+        if (!Ordinary(f))
+          return Fail(out, QCONFORM_REJECTED, "a zero, negative, subnormal or non-finite scale");
       }
     }
   }
-  const bool pairs = On(Defect::kQlcInt16PairSaturation) && in[xi].data_type == U8 && in[wi].data_type == I8;
+  const bool pairs =
+      On(Defect::kQlcInt16PairSaturation) && in[xi].data_type == U8 && in[wi].data_type == I8;
   const bool w_per_tensor =
       qlinear ? On(Defect::kQlcPerChannelAsPerTensor) : On(Defect::kConvWZeroPointPerTensor);
   const std::vector<int64_t> acc =
@@ -234,9 +241,10 @@ int32_t RunConv(const PlainNode& n, const Output& out) {
   std::vector<uint32_t> codes(acc.size());
   if (!qlinear) {
     for (size_t e = 0; e < acc.size(); ++e)
-      codes[e] = static_cast<uint32_t>(static_cast<int32_t>(std::clamp<int64_t>(acc[e], INT32_MIN, INT32_MAX)));
-    return WriteOutput(out.alloc, out.context, 0, *FindFormat(I32), y_dims, codes, BitOrder::kLowFirst,
-                       true, out.message, out.message_size);
+      codes[e] = static_cast<uint32_t>(
+          static_cast<int32_t>(std::clamp<int64_t>(acc[e], INT32_MIN, INT32_MAX)));
+    return WriteOutput(out.alloc, out.context, 0, *FindFormat(I32), y_dims, codes,
+                       BitOrder::kLowFirst, true, out.message, out.message_size);
   }
   const auto scale = [&](int k, size_t i) {
     float f;
@@ -248,9 +256,13 @@ int32_t RunConv(const PlainNode& n, const Output& out) {
   for (size_t e = 0; e < acc.size(); ++e) {
     const int64_t m = static_cast<int64_t>(e) / std::max<int64_t>(1, plane) % g.m;
     const bool per_channel = !ScalarLike(in[4]) && !w_per_tensor;
-    const Requantizer r{scale(1, 0), scale(4, per_channel ? static_cast<size_t>(m) : 0), scale(6, 0),
-                        ValueOf(in[7], in[7].codes[0]), in[7].format->min_int(),
-                        in[7].format->max_int(), ConvRequantizeDefects()};
+    const Requantizer r{scale(1, 0),
+                        scale(4, per_channel ? static_cast<size_t>(m) : 0),
+                        scale(6, 0),
+                        ValueOf(in[7], in[7].codes[0]),
+                        in[7].format->min_int(),
+                        in[7].format->max_int(),
+                        ConvRequantizeDefects()};
     const int64_t b = bias ? ValueOf(*bias, bias->codes[static_cast<size_t>(m)]) : 0;
     const int64_t sum = acc[e] + b;
     int64_t v;
@@ -264,8 +276,8 @@ int32_t RunConv(const PlainNode& n, const Output& out) {
     }
     codes[e] = static_cast<uint32_t>(v) & 0xFFu;
   }
-  return WriteOutput(out.alloc, out.context, 0, *in[7].format, y_dims, codes, BitOrder::kLowFirst, true,
-                     out.message, out.message_size);
+  return WriteOutput(out.alloc, out.context, 0, *in[7].format, y_dims, codes, BitOrder::kLowFirst,
+                     true, out.message, out.message_size);
 }
 
 }  // namespace qconform::mutants

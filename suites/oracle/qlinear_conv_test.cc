@@ -80,8 +80,8 @@ TEST(ConvInteger, GroupsReadTheirOwnChannels) {
 
 TEST(ConvInteger, PerChannelWeightZeroPoints) {
   // w - [1, 2] per output channel: [3 - 1] and [3 - 2], times x = [1, 2].
-  const Case c = Integer(U8({1, 1, 2}, {1, 2}), U8({2, 1, 1}, {3, 3}),
-                         {std::nullopt, U8({2}, {1, 2})});
+  const Case c =
+      Integer(U8({1, 1, 2}, {1, 2}), U8({2, 1, 1}, {3, 3}), {std::nullopt, U8({2}, {1, 2})});
   EXPECT_EQ(Y(c), (std::vector<int64_t>{2, 4, 1, 2}));
 }
 
@@ -102,10 +102,14 @@ TEST(ConvInteger, BeyondInt32SaturatesAndWrappingIsAdmitted) {
 
 Case QLinear(Tensor x, Tensor w, double x_scale, double w_scale, double y_scale, double y_zp,
              std::optional<Tensor> bias = std::nullopt) {
-  std::vector<std::optional<Tensor>> in = {
-      std::move(x),           MakeScalar(D::kFloat, x_scale), MakeScalar(D::kUint8, 0),
-      std::move(w),           MakeScalar(D::kFloat, w_scale), MakeScalar(D::kUint8, 0),
-      MakeScalar(D::kFloat, y_scale), MakeScalar(D::kUint8, y_zp)};
+  std::vector<std::optional<Tensor>> in = {std::move(x),
+                                           MakeScalar(D::kFloat, x_scale),
+                                           MakeScalar(D::kUint8, 0),
+                                           std::move(w),
+                                           MakeScalar(D::kFloat, w_scale),
+                                           MakeScalar(D::kUint8, 0),
+                                           MakeScalar(D::kFloat, y_scale),
+                                           MakeScalar(D::kUint8, y_zp)};
   if (bias) in.push_back(std::move(bias));
   return MakeCase("QLinearConv", 10, std::move(in));
 }
@@ -130,20 +134,20 @@ TEST(QLinearConv, OneRoundingThenTheZeroPoint) {
 }
 
 TEST(QLinearConv, TheBiasJoinsTheAccumulatorBeforeTheRounding) {
-  // acc = 3 * 1 + B = 3 + 2 = 5; M = 1/2: 2.5 -> 2 (even). Rounded apart: round(1.5) + round(1) = 3.
-  const OracleResult r = RunOracle(QLinear(U8({1, 1, 1}, {3}), U8({1, 1, 1}, {1}), 1, 1, 2, 0,
-                                           MakeTensor(D::kInt32, {1}, {2})));
+  // acc = 3 * 1 + B = 3 + 2 = 5; M = 1/2: 2.5 -> 2 (even). Rounded apart: round(1.5) + round(1)
+  // = 3.
+  const OracleResult r = RunOracle(
+      QLinear(U8({1, 1, 1}, {3}), U8({1, 1, 1}, {1}), 1, 1, 2, 0, MakeTensor(D::kInt32, {1}, {2})));
   ASSERT_EQ(r.outputs.size(), 1u);
   EXPECT_EQ(r.outputs[0].exact[0], 2u);
 }
 
 TEST(QLinearConv, AnAccumulatorBeyondInt32IsImplementationDefined) {
-  const OracleResult r =
-      RunOracle(QLinear(U8({1, 1, 2}, {255, 0}), U8({1, 1, 1}, {255}), 1, 1, 1, 0,
-                        MakeTensor(D::kInt32, {1}, {2147483647.0 - 100})));
+  const OracleResult r = RunOracle(QLinear(U8({1, 1, 2}, {255, 0}), U8({1, 1, 1}, {255}), 1, 1, 1,
+                                           0, MakeTensor(D::kInt32, {1}, {2147483647.0 - 100})));
   ASSERT_EQ(r.outputs.size(), 1u);
-  EXPECT_TRUE(r.outputs[0].is_free(0));    // 65025 + B passes 2^31 - 1
-  EXPECT_FALSE(r.outputs[0].is_free(1));   // B alone: y saturates at 255
+  EXPECT_TRUE(r.outputs[0].is_free(0));   // 65025 + B passes 2^31 - 1
+  EXPECT_FALSE(r.outputs[0].is_free(1));  // B alone: y saturates at 255
   EXPECT_EQ(r.outputs[0].exact[1], 255u);
 }
 
@@ -153,17 +157,18 @@ TEST(Conv, MoreThanThreeSpatialAxesIsAnErrorNotAVerdict) {
 }
 
 TEST(Conv, RejectionsNameTheProblem) {
-  const Case c = Integer(U8({1, 1, 3, 3}, std::vector<double>(9, 1)),
-                         U8({1, 1, 2, 2}, {1, 1, 1, 1}), {},
-                         {{"kernel_shape", Attribute::Ints({3, 3})}});
+  const Case c =
+      Integer(U8({1, 1, 3, 3}, std::vector<double>(9, 1)), U8({1, 1, 2, 2}, {1, 1, 1, 1}), {},
+              {{"kernel_shape", Attribute::Ints({3, 3})}});
   const OracleResult r = RunOracle(c);
   ASSERT_NE(r.rejection(), nullptr);
   EXPECT_EQ(r.rejection()->rule->id, "ci.attr.kernel_shape");
-  EXPECT_NE(r.rejection()->message.find("kernel_shape is [3, 3] but w's spatial dimensions are [2, 2]"),
-            std::string::npos)
+  EXPECT_NE(
+      r.rejection()->message.find("kernel_shape is [3, 3] but w's spatial dimensions are [2, 2]"),
+      std::string::npos)
       << r.rejection()->message;
-  const Case big = Integer(U8({1, 1, 2, 2}, {1, 1, 1, 1}), U8({1, 1, 3, 3}, std::vector<double>(9, 1)),
-                           {});
+  const Case big =
+      Integer(U8({1, 1, 2, 2}, {1, 1, 1, 1}), U8({1, 1, 3, 3}, std::vector<double>(9, 1)), {});
   const OracleResult r2 = RunOracle(big);
   ASSERT_NE(r2.rejection(), nullptr);
   EXPECT_EQ(r2.rejection()->rule->id, "ci.shape.output");
