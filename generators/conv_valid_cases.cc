@@ -65,13 +65,6 @@ ConvDraw DrawGeometry(Choices& ch, const GeneratorLimits& limits) {
   return d;
 }
 
-std::vector<DataType> Integers(const std::vector<DataType>& types) {
-  std::vector<DataType> out;
-  std::copy_if(types.begin(), types.end(), std::back_inserter(out),
-               [](DataType t) { return ElementTypeOf(t).is_integer(); });
-  return out;
-}
-
 // w's parameter shape: per tensor (scalar or [1]) or per output channel ([M]).
 std::vector<int64_t> WeightParameterShape(Choices& ch, int64_t m) {
   if (ch.Chance(50)) return {m};
@@ -98,7 +91,7 @@ Tensor Bias(Choices& ch, int64_t m) {
 
 Case GenerateValidConv(Choices& ch, const OpSchema& s, const GeneratorLimits& limits) {
   Case c = NewCase(s);
-  const std::vector<DataType> types = Integers(s.x_types);
+  const std::vector<DataType> types = IntegerTypes(s.x_types);
   const DataType x_type = ch.Fork("x_type")->Pick(types), w_type = ch.Fork("w_type")->Pick(types);
   ConvDraw d = DrawGeometry(*ch.Fork("geometry"), limits);
   c.attributes = std::move(d.attributes);
@@ -124,7 +117,7 @@ Case GenerateValidConv(Choices& ch, const OpSchema& s, const GeneratorLimits& li
   Tensor x_scale = NormalScales(*scales, x_params), w_scale = NormalScales(*scales, w_params);
   Tensor y_scale = NormalScales(*scales, PerTensorShape(*scales));
   if (scales->Chance(40)) TieMultiplier(*scales, x_scale, w_scale, y_scale);
-  const DataType y_type = ch.Fork("y_type")->Pick(Integers(s.output_types));
+  const DataType y_type = ch.Fork("y_type")->Pick(IntegerTypes(s.output_types));
   const std::vector<int64_t> y_shape = y_scale.shape;
   c.inputs.push_back(std::move(x));
   c.inputs.push_back(std::move(x_scale));

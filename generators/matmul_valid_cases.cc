@@ -15,13 +15,6 @@
 namespace qconform {
 namespace {
 
-std::vector<DataType> Integers(const std::vector<DataType>& types) {
-  std::vector<DataType> out;
-  std::copy_if(types.begin(), types.end(), std::back_inserter(out),
-               [](DataType t) { return ElementTypeOf(t).is_integer(); });
-  return out;
-}
-
 struct Shapes {
   std::vector<int64_t> a, b;
 };
@@ -70,7 +63,7 @@ std::vector<int64_t> ParameterShape(Choices& ch, const std::vector<int64_t>& ope
 
 Case GenerateValidMatMul(Choices& ch, const OpSchema& s, const GeneratorLimits& limits) {
   Case c = NewCase(s);
-  const std::vector<DataType> types = Integers(s.x_types);
+  const std::vector<DataType> types = IntegerTypes(s.x_types);
   const DataType a_type = ch.Fork("a_type")->Pick(types), b_type = ch.Fork("b_type")->Pick(types);
   const Shapes shapes = DrawShapes(*ch.Fork("shapes"), limits);
   const std::unique_ptr<Choices> params = ch.Fork("parameters");
@@ -95,7 +88,7 @@ Case GenerateValidMatMul(Choices& ch, const OpSchema& s, const GeneratorLimits& 
   Tensor y_scale =
       NormalScales(*scales, scales->Chance(50) ? std::vector<int64_t>{} : std::vector<int64_t>{1});
   if (scales->Chance(40)) TieMultiplier(*scales, a_scale, b_scale, y_scale);
-  const DataType y_type = ch.Fork("y_type")->Pick(Integers(s.output_types));
+  const DataType y_type = ch.Fork("y_type")->Pick(IntegerTypes(s.output_types));
   const std::unique_ptr<Choices> zero_points = ch.Fork("zero_points");
   const std::vector<int64_t> y_shape = y_scale.shape;
   c.inputs.push_back(std::move(a));

@@ -68,6 +68,14 @@ bool ScalarLike(const std::vector<int64_t>& shape) {
   return shape.empty() || (shape.size() == 1 && shape[0] == 1);
 }
 
+std::vector<DataType> IntegerTypes(const std::vector<DataType>& types) {
+  std::vector<DataType> out;
+  for (DataType t : types) {
+    if (ElementTypeOf(t).is_integer()) out.push_back(t);
+  }
+  return out;
+}
+
 Tensor NormalScales(Choices& ch, std::vector<int64_t> shape) {
   const ElementType& f = ElementTypeOf(DataType::kFloat);
   Tensor t{static_cast<int32_t>(DataType::kFloat), shape,

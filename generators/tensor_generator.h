@@ -20,6 +20,8 @@ Tensor ScaleTensor(Choices& ch, DataType type, std::vector<int64_t> shape);
 Tensor ZeroPointTensor(Choices& ch, DataType type, std::vector<int64_t> shape);
 bool ScalarLike(const std::vector<int64_t>& shape);
 
+// The integer types among `types` (the compute operators' generated cases leave float8 out).
+std::vector<DataType> IntegerTypes(const std::vector<DataType>& types);
 // The compute operators' scales: positive normal float32 values in [2^-12, 2^2).
 Tensor NormalScales(Choices& ch, std::vector<int64_t> shape);
 // y_scale = a_scale[0] * b_scale[0] * 2^e (e in [0, 8)) where that is a float32: a power-of-two

@@ -16,26 +16,11 @@
 #include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/explain_conv.h"
+#include "tools/explain_format.h"
 #include "verdict/comparator.h"
 
 namespace qconform::tools {
 namespace {
-
-std::string Show(const ElementType& t, uint32_t code) {
-  char hex[16];
-  std::snprintf(hex, sizeof hex, "0x%0*x", (t.bits + 3) / 4, code);
-  return std::string(hex) + " = " + Decode(t, code).ToString() + " (" + std::string(t.name) + ")";
-}
-
-// The backend's code for the element, when its outputs were given (--observed).
-using Observed = std::optional<uint32_t>;
-
-// Beside a strategy's result: whether the backend's code is that one.
-void PrintBackend(const ElementType& t, const Observed& observed, uint32_t code) {
-  if (!observed) return;
-  std::printf("    backend                 -> %s  %s\n", Show(t, *observed).c_str(),
-              *observed == code ? "(this strategy's result)" : "(differs)");
-}
 
 void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index,
                        const Observed& observed) {

@@ -7,15 +7,10 @@
 #include "oracle/semantics/conv_accumulate.h"
 #include "oracle/semantics/conv_integer.h"
 #include "oracle/semantics/qlinear_conv.h"
+#include "tools/explain_format.h"
 
 namespace qconform::tools {
 namespace {
-
-std::string Show(const ElementType& t, uint32_t code) {
-  char hex[16];
-  std::snprintf(hex, sizeof hex, "0x%0*x", (t.bits + 3) / 4, code);
-  return std::string(hex) + " = " + Decode(t, code).ToString() + " (" + std::string(t.name) + ")";
-}
 
 std::string Coordinates(const ConvGeometry& g, const ConvDims& v) {
   std::string s;
@@ -57,12 +52,6 @@ void PrintField(const Case& c, const ConvPlan& plan, const ConvElement& at) {
               static_cast<long long>(padding));
 }
 
-void PrintBackend(const ElementType& t, const std::optional<uint32_t>& observed, uint32_t code) {
-  if (!observed) return;
-  std::printf("    backend                 -> %s  %s\n", Show(t, *observed).c_str(),
-              *observed == code ? "(this strategy's result)" : "(differs)");
-}
-
 }  // namespace
 
 void ExplainConv(const Case& c, const OracleResult& result, int64_t index,
@@ -75,11 +64,19 @@ void ExplainConv(const Case& c, const OracleResult& result, int64_t index,
   const OutputEvaluation& out = result.outputs.at(0);
   const ElementType& y = *plan.y_type;
   if (result.schema->kind() == OperatorKind::kConvInteger) {
-    std::printf("\n  y = acc = sum (x - x_zero_point) * (w - w_zero_point) = %s\n",
-                out.describe_inputs(index).c_str());
+    const int64_t acc = AccumulateConv(c, plan, true)[static_cast<size_t>(index)];
+    std::printf("\n  y = acc = sum (x - x_zero_point) * (w - w_zero_point[m]) = %lld  (exact)\n",
+                static_cast<long long>(acc));
     std::printf("  [exact] saturated to int32 -> %s\n",
                 Show(y, out.exact[static_cast<size_t>(index)]).c_str());
     if (observed) PrintBackend(y, observed, out.exact[static_cast<size_t>(index)]);
+    for (size_t k = 0; k < out.alternatives.size(); ++k) {
+      const uint32_t code = out.alternative(k, static_cast<size_t>(index));
+      std::printf("  [%s]%s -> %s\n", out.alternatives[k].strategy.c_str(),
+                  out.alternatives[k].admitted ? " (admitted)" : " (named, not admitted)",
+                  Show(y, code).c_str());
+      PrintBackend(y, observed, code);
+    }
     return;
   }
   const QLinearConvSteps st = QLinearConvElement(c, *result.schema, plan, index);

@@ -11,7 +11,7 @@
 #include "oracle/core/conv_shape.h"
 #include "oracle/registry/rules.h"
 #include "oracle/registry/schema.h"
-#include "oracle/semantics/matmul_validation.h"
+#include "oracle/semantics/operand_checker.h"
 
 namespace qconform {
 

@@ -10,15 +10,9 @@
 #include "oracle/core/matmul_shape.h"
 #include "oracle/registry/rules.h"
 #include "oracle/registry/schema.h"
+#include "oracle/semantics/operand_checker.h"
 
 namespace qconform {
-
-// An operand and its parameters, by input position (-1: the operator has none, or the optional
-// input is absent).
-struct OperandInputs {
-  int value = -1, scale = -1, zero_point = -1;
-  ParameterLayout layout = ParameterLayout::kPerTensor;  // of the scale, else the zero point
-};
 
 struct MatMulPlan {
   MatMulGeometry geometry;

@@ -64,23 +64,12 @@ OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOpt
   return r;
 }
 
-// The matmul family: one validation, then QLinearMatMul's requantized y or MatMulInteger's Y.
-template <OutputEvaluation (*Evaluate)(const Case&, const OpSchema&, const MatMulPlan&,
-                                       const EvaluateOptions&)>
-OracleResult RunMatMul(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
+// The compute families: one validation per family, then the operator's evaluation of its plan
+// (QLinearMatMul's or MatMulInteger's, QLinearConv's or ConvInteger's).
+template <auto Validate, auto Evaluate>
+OracleResult RunValidated(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
   OracleResult r;
-  MatMulValidation v = ValidateMatMul(c, schema);
-  r.findings = std::move(v.findings);
-  if (v.plan) r.outputs.push_back(Evaluate(c, schema, *v.plan, options));
-  return r;
-}
-
-// The convolution family: one validation, then QLinearConv's requantized y or ConvInteger's y.
-template <OutputEvaluation (*Evaluate)(const Case&, const OpSchema&, const ConvPlan&,
-                                       const EvaluateOptions&)>
-OracleResult RunConv(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
-  OracleResult r;
-  ConvValidation v = ValidateConv(c, schema);
+  auto v = Validate(c, schema);
   r.findings = std::move(v.findings);
   if (v.plan) r.outputs.push_back(Evaluate(c, schema, *v.plan, options));
   return r;
@@ -96,13 +85,13 @@ OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOption
     case OperatorKind::kDynamicQuantizeLinear:
       return RunDynamic(c, schema, options);
     case OperatorKind::kQLinearMatMul:
-      return RunMatMul<EvaluateQLinearMatMul>(c, schema, options);
+      return RunValidated<ValidateMatMul, EvaluateQLinearMatMul>(c, schema, options);
     case OperatorKind::kMatMulInteger:
-      return RunMatMul<EvaluateMatMulInteger>(c, schema, options);
+      return RunValidated<ValidateMatMul, EvaluateMatMulInteger>(c, schema, options);
     case OperatorKind::kQLinearConv:
-      return RunConv<EvaluateQLinearConv>(c, schema, options);
+      return RunValidated<ValidateConv, EvaluateQLinearConv>(c, schema, options);
     case OperatorKind::kConvInteger:
-      return RunConv<EvaluateConvInteger>(c, schema, options);
+      return RunValidated<ValidateConv, EvaluateConvInteger>(c, schema, options);
   }
   throw OracleError("case " + c.id + ": no oracle for " + schema.label());
 }

@@ -87,7 +87,6 @@ void MarkFree(OutputEvaluation& y, int64_t e, std::vector<uint32_t>& codes) {
   std::fill(codes.begin(), codes.end(), 0u);
 }
 
-
 }  // namespace
 
 std::vector<Strategy> AlternativeStrategies(const OpSchema& schema) {
