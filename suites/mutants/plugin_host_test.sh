@@ -8,7 +8,8 @@ qconform=$1 gate=$2 plugin=$3 golden=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
-for defect in none ql-reciprocal dq-e8m0-code0-zero dynql-zero-point-half-away qlmm-q31-double-round mm-a-zero-point-ignored rule-axis-range-unchecked; do
+for defect in none ql-reciprocal dq-e8m0-code0-zero dynql-zero-point-half-away qlmm-q31-double-round \
+              mm-a-zero-point-ignored qlc-q31-double-round conv-padding-zero rule-axis-range-unchecked; do
   if [[ $defect == none ]]; then
     want=0
   else
@@ -24,7 +25,7 @@ for defect in none ql-reciprocal dq-e8m0-code0-zero dynql-zero-point-half-away q
     failures=$((failures + 1))
   fi
 done
-checked=7
+checked=9
 # --admit (docs/semantics.md#d21): a backend that ships a named requantization knowingly passes
 # when it admits that one by name, and the cases it explains read so; any other name still fails.
 admit() {  # admit DEFECT NAME: the run's exit status; results in $work/admit-NAME
