@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -167,50 +168,6 @@ constexpr Rule kRules[] = {
      "\"x_zero_point: ... It's a scalar, which means a per-tensor/layer quantization.\"; docs/semantics.md#d23"},
     {"ci.param.w", kReject, "w_zero_point is neither per tensor nor 1-D of size M",
      "\"It could be a scalar or a 1-D tensor, which means a per-tensor/layer or per output channel quantization. If it's a 1-D tensor, its number of elements should be equal to the number of output channels (M)\""},
-    {"qlc.shape.rank", kReject, "x of rank below 3, or w of a rank other than x's",
-     "Conv: \"Otherwise the size is (N x C x D1 x D2 ... x Dn)\"; W is (M x C/group x k1 x ...); docs/semantics.md#d25"},
-    {"qlc.shape.channels", kReject, "C differs from w.shape[1] * group",
-     "Conv: \"W ... (M x C/group x kH x kW)\"; docs/semantics.md#d25"},
-    {"qlc.shape.group", kReject, "M is not a multiple of group",
-     "Conv: \"group: number of groups input channels and output channels are divided into\"; docs/semantics.md#d25"},
-    {"qlc.shape.output", kReject, "the dilated kernel is larger than the padded input (no output)",
-     "Conv: each output size floor((D + pads - ((k - 1) * dilation + 1)) / stride) + 1 is at least 1; docs/semantics.md#d25"},
-    {"qlc.attr.group", kReject, "group below 1",
-     "Conv: \"group: number of groups input channels and output channels are divided into\""},
-    {"qlc.attr.kernel_shape", kReject, "kernel_shape differs from w's spatial dimensions",
-     "Conv: \"kernel_shape: The shape of the convolution kernel. If not present, should be inferred from input W.\""},
-    {"qlc.attr.pads", kReject, "pads without two non-negative values per spatial axis",
-     "Conv: \"pads format should be as follow [x1_begin, x2_begin...x1_end, x2_end,...]\", \"the value should be greater than or equal to 0\""},
-    {"qlc.attr.strides", kReject, "strides without one positive value per spatial axis",
-     "Conv: \"strides: Stride along each spatial axis.\""},
-    {"qlc.attr.dilations", kReject, "dilations without one positive value per spatial axis",
-     "Conv: \"dilations: dilation value along each spatial axis of the filter.\""},
-    {"qlc.attr.auto_pad", kReject, "auto_pad other than NOTSET, SAME_UPPER, SAME_LOWER, VALID",
-     "Conv: \"auto_pad must be either NOTSET, SAME_UPPER, SAME_LOWER or VALID\""},
-    {"qlc.attr.auto_pad_pads", kReject, "explicit pads with auto_pad other than NOTSET",
-     "Conv: \"default value is NOTSET, which means explicit padding is used\"; docs/semantics.md#d25"},
-    {"ci.shape.rank", kReject, "x of rank below 3, or w of a rank other than x's",
-     "Conv: \"Otherwise the size is (N x C x D1 x D2 ... x Dn)\"; W is (M x C/group x k1 x ...); docs/semantics.md#d25"},
-    {"ci.shape.channels", kReject, "C differs from w.shape[1] * group",
-     "Conv: \"W ... (M x C/group x kH x kW)\"; docs/semantics.md#d25"},
-    {"ci.shape.group", kReject, "M is not a multiple of group",
-     "Conv: \"group: number of groups input channels and output channels are divided into\"; docs/semantics.md#d25"},
-    {"ci.shape.output", kReject, "the dilated kernel is larger than the padded input (no output)",
-     "Conv: each output size floor((D + pads - ((k - 1) * dilation + 1)) / stride) + 1 is at least 1; docs/semantics.md#d25"},
-    {"ci.attr.group", kReject, "group below 1",
-     "Conv: \"group: number of groups input channels and output channels are divided into\""},
-    {"ci.attr.kernel_shape", kReject, "kernel_shape differs from w's spatial dimensions",
-     "Conv: \"kernel_shape: The shape of the convolution kernel. If not present, should be inferred from input W.\""},
-    {"ci.attr.pads", kReject, "pads without two non-negative values per spatial axis",
-     "Conv: \"pads format should be as follow [x1_begin, x2_begin...x1_end, x2_end,...]\", \"the value should be greater than or equal to 0\""},
-    {"ci.attr.strides", kReject, "strides without one positive value per spatial axis",
-     "Conv: \"strides: Stride along each spatial axis.\""},
-    {"ci.attr.dilations", kReject, "dilations without one positive value per spatial axis",
-     "Conv: \"dilations: dilation value along each spatial axis of the filter.\""},
-    {"ci.attr.auto_pad", kReject, "auto_pad other than NOTSET, SAME_UPPER, SAME_LOWER, VALID",
-     "Conv: \"auto_pad must be either NOTSET, SAME_UPPER, SAME_LOWER or VALID\""},
-    {"ci.attr.auto_pad_pads", kReject, "explicit pads with auto_pad other than NOTSET",
-     "Conv: \"default value is NOTSET, which means explicit padding is used\"; docs/semantics.md#d25"},
     // --- Profile "tensorrt": TensorRT's IQuantizeLayer / IDequantizeLayer (TensorRT's Quantize/Dequantize page) ----------
     {"trt.op", kReject, "TensorRT has no such layer (DynamicQuantizeLinear, com.microsoft)",
      "docs/semantics.md#tensorrt: \"DynamicQuantizeLinear ... is not supported by TensorRT\""},
@@ -242,9 +199,42 @@ constexpr Rule kRules[] = {
 };
 // clang-format on
 
+// Conv's geometry rules (docs/semantics.md#d25), generated for every operator whose versions have
+// Conv's attributes (QLinearConv, ConvInteger): the rule suffix, its summary and its source.
+struct GeometryRule {
+  std::string_view suffix, summary, source;
+};
+// clang-format off
+constexpr GeometryRule kConvGeometryRules[] = {
+    {"shape.rank", "x of rank below 3, or w of a rank other than x's",
+     "Conv: \"Otherwise the size is (N x C x D1 x D2 ... x Dn)\"; W is (M x C/group x k1 x ...); docs/semantics.md#d25"},
+    {"shape.channels", "C differs from w.shape[1] * group",
+     "Conv: \"W ... (M x C/group x kH x kW)\"; docs/semantics.md#d25"},
+    {"shape.group", "M is not a multiple of group",
+     "Conv: \"group: number of groups input channels and output channels are divided into\"; docs/semantics.md#d25"},
+    {"shape.output", "the dilated kernel is larger than the padded input (no output)",
+     "Conv: each output size floor((D + pads - ((k - 1) * dilation + 1)) / stride) + 1 is at least 1; docs/semantics.md#d25"},
+    {"attr.group", "group below 1",
+     "Conv: \"group: number of groups input channels and output channels are divided into\""},
+    {"attr.kernel_shape", "kernel_shape differs from w's spatial dimensions",
+     "Conv: \"kernel_shape: The shape of the convolution kernel. If not present, should be inferred from input W.\""},
+    {"attr.pads", "pads without two non-negative values per spatial axis",
+     "Conv: \"pads format should be as follow [x1_begin, x2_begin...x1_end, x2_end,...]\", \"the value should be greater than or equal to 0\""},
+    {"attr.strides", "strides without one positive value per spatial axis",
+     "Conv: \"strides: Stride along each spatial axis.\""},
+    {"attr.dilations", "dilations without one positive value per spatial axis",
+     "Conv: \"dilations: dilation value along each spatial axis of the filter.\""},
+    {"attr.auto_pad", "auto_pad other than NOTSET, SAME_UPPER, SAME_LOWER, VALID",
+     "Conv: \"auto_pad must be either NOTSET, SAME_UPPER, SAME_LOWER or VALID\""},
+    {"attr.auto_pad_pads", "explicit pads with auto_pad other than NOTSET",
+     "Conv: \"default value is NOTSET, which means explicit padding is used\"; docs/semantics.md#d25"},
+};
+// clang-format on
+
 // The rules of the generic validation pass (oracle/semantics/node_validation.h) for each rule
 // prefix, their texts from the operator's registry row: "x and x_scale required; at most 3
-// inputs". attr.type only where some version of the operator has attributes.
+// inputs". attr.type only where some version of the operator has attributes; Conv's geometry
+// rules where its versions have Conv's attributes.
 std::vector<Rule> CommonRules() {
   static std::deque<std::string> texts;  // the generated texts, alive as long as the rules
   const auto keep = [](std::string s) -> std::string_view {
@@ -286,6 +276,12 @@ std::vector<Rule> CommonRules() {
     }
     out.push_back({keep(p + ".shape.negative_dim"), kReject, "a tensor with a negative dimension",
                    "tensor shapes are non-negative"});
+    bool conv = false;
+    for (const OpSchema* s : SchemasOf(op.kind)) conv |= s->attribute("auto_pad") != nullptr;
+    for (const GeometryRule& g :
+         conv ? std::span(kConvGeometryRules) : std::span<const GeometryRule>()) {
+      out.push_back({keep(p + "." + std::string(g.suffix)), kReject, g.summary, g.source});
+    }
   }
   return out;
 }
