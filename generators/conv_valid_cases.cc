@@ -6,6 +6,7 @@
 // where the requantizations part: docs/semantics.md#d21).
 #include <algorithm>
 
+#include "generators/compute_inputs.h"
 #include "generators/layout.h"
 #include "generators/tensor_generator.h"
 #include "generators/valid_cases.h"
@@ -99,35 +100,10 @@ Case GenerateValidConv(Choices& ch, const OpSchema& s, const GeneratorLimits& li
   const std::unique_ptr<Choices> params = ch.Fork("parameters");
   const std::vector<int64_t> x_params = PerTensorShape(*params);
   const std::vector<int64_t> w_params = WeightParameterShape(*params, m);
-  Tensor x = InputTensor(*ch.Fork("x"), x_type, d.x);
-  Tensor w = InputTensor(*ch.Fork("w"), w_type, d.w);
-  const std::unique_ptr<Choices> zero_points = ch.Fork("zero_points");
-  if (s.output_types.front() == DataType::kInt32) {  // ConvInteger: optional zero points
-    c.inputs.push_back(std::move(x));
-    c.inputs.push_back(std::move(w));
-    const bool with_x = zero_points->Chance(70), with_w = zero_points->Chance(70);
-    if (with_x || with_w) {
-      c.inputs.push_back(with_x ? std::optional<Tensor>(InputTensor(*zero_points, x_type, {}))
-                                : std::nullopt);
-    }
-    if (with_w) c.inputs.push_back(InputTensor(*zero_points, w_type, w_params));
-    return c;
-  }
-  const std::unique_ptr<Choices> scales = ch.Fork("scales");
-  Tensor x_scale = NormalScales(*scales, x_params), w_scale = NormalScales(*scales, w_params);
-  Tensor y_scale = NormalScales(*scales, PerTensorShape(*scales));
-  if (scales->Chance(40)) TieMultiplier(*scales, x_scale, w_scale, y_scale);
-  const DataType y_type = ch.Fork("y_type")->Pick(IntegerTypes(s.output_types));
-  const std::vector<int64_t> y_shape = y_scale.shape;
-  c.inputs.push_back(std::move(x));
-  c.inputs.push_back(std::move(x_scale));
-  c.inputs.push_back(InputTensor(*zero_points, x_type, x_params));
-  c.inputs.push_back(std::move(w));
-  c.inputs.push_back(std::move(w_scale));
-  c.inputs.push_back(InputTensor(*zero_points, w_type, w_params));
-  c.inputs.push_back(std::move(y_scale));
-  c.inputs.push_back(InputTensor(*zero_points, y_type, y_shape));
-  if (ch.Fork("bias")->Chance(50)) c.inputs.push_back(Bias(*ch.Fork("bias_values"), m));
+  AppendComputeInputs(ch, s, {InputTensor(*ch.Fork("x"), x_type, d.x), x_params},
+                      {InputTensor(*ch.Fork("w"), w_type, d.w), w_params}, c);
+  const bool integer = s.output_types.front() == DataType::kInt32;
+  if (!integer && ch.Fork("bias")->Chance(50)) c.inputs.push_back(Bias(*ch.Fork("bias_values"), m));
   return c;
 }
 

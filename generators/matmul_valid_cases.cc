@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "generators/compute_inputs.h"
 #include "generators/layout.h"
 #include "generators/tensor_generator.h"
 #include "generators/valid_cases.h"
@@ -69,36 +70,8 @@ Case GenerateValidMatMul(Choices& ch, const OpSchema& s, const GeneratorLimits& 
   const std::unique_ptr<Choices> params = ch.Fork("parameters");
   const std::vector<int64_t> a_params = ParameterShape(*params, shapes.a, true);
   const std::vector<int64_t> b_params = ParameterShape(*params, shapes.b, false);
-  Tensor a = InputTensor(*ch.Fork("a"), a_type, shapes.a);
-  Tensor b = InputTensor(*ch.Fork("b"), b_type, shapes.b);
-  if (s.output_types.front() == DataType::kInt32) {  // MatMulInteger: optional zero points
-    c.inputs.push_back(std::move(a));
-    c.inputs.push_back(std::move(b));
-    const std::unique_ptr<Choices> zero_points = ch.Fork("zero_points");
-    const bool with_a = zero_points->Chance(70), with_b = zero_points->Chance(70);
-    if (with_a || with_b) {
-      c.inputs.push_back(with_a ? std::optional<Tensor>(InputTensor(*zero_points, a_type, a_params))
-                                : std::nullopt);
-    }
-    if (with_b) c.inputs.push_back(InputTensor(*zero_points, b_type, b_params));
-    return c;
-  }
-  const std::unique_ptr<Choices> scales = ch.Fork("scales");
-  Tensor a_scale = NormalScales(*scales, a_params), b_scale = NormalScales(*scales, b_params);
-  Tensor y_scale =
-      NormalScales(*scales, scales->Chance(50) ? std::vector<int64_t>{} : std::vector<int64_t>{1});
-  if (scales->Chance(40)) TieMultiplier(*scales, a_scale, b_scale, y_scale);
-  const DataType y_type = ch.Fork("y_type")->Pick(IntegerTypes(s.output_types));
-  const std::unique_ptr<Choices> zero_points = ch.Fork("zero_points");
-  const std::vector<int64_t> y_shape = y_scale.shape;
-  c.inputs.push_back(std::move(a));
-  c.inputs.push_back(std::move(a_scale));
-  c.inputs.push_back(InputTensor(*zero_points, a_type, a_params));
-  c.inputs.push_back(std::move(b));
-  c.inputs.push_back(std::move(b_scale));
-  c.inputs.push_back(InputTensor(*zero_points, b_type, b_params));
-  c.inputs.push_back(std::move(y_scale));
-  c.inputs.push_back(InputTensor(*zero_points, y_type, y_shape));
+  AppendComputeInputs(ch, s, {InputTensor(*ch.Fork("a"), a_type, shapes.a), a_params},
+                      {InputTensor(*ch.Fork("b"), b_type, shapes.b), b_params}, c);
   return c;
 }
 
