@@ -34,6 +34,10 @@ std::vector<ComputeWorkload> ConvWorkloads();
 
 // Uniformly random 8-bit codes of a shape.
 Tensor RandomCodes(Prng& p, DataType type, std::vector<int64_t> shape);
+// A workload's case: op (QLinearMatMul, MatMulInteger, QLinearConv, ConvInteger, version 10) on
+// operands a and b of one type, per-tensor zero points beside the type's middle (128 for uint8, 0
+// for int8) and, for the QLinear operators, scales 0.0123 and 0.0087 and `y_scale`.
+Case WorkloadCase(const std::string& op, const Tensor& a, const Tensor& b, float y_scale);
 // An int8/uint8/int32 code's integer value.
 int32_t CodeValue(const Tensor& t, size_t i);
 // The plain loops' requantization of QLinearMatMul's and QLinearConv's accumulators (their scales

@@ -61,13 +61,7 @@ std::vector<ComputeWorkload> ConvWorkloads() {
     Prng p(static_cast<uint64_t>(name.size()) * 104729 + static_cast<uint64_t>(type));
     const Tensor x = RandomCodes(p, type, {1, kC, kH, kW}),
                  w = RandomCodes(p, type, {kM, kC, kK, kK});
-    const double zp = type == D::kUint8 ? 128 : 0;
-    Case c = qlinear ? MakeCase("QLinearConv", 10,
-                                {x, MakeScalar(D::kFloat, 0.0123f), MakeScalar(type, zp - 1), w,
-                                 MakeScalar(D::kFloat, 0.0087f), MakeScalar(type, zp + 1),
-                                 MakeScalar(D::kFloat, 3.5f), MakeScalar(type, zp + 3)})
-                     : MakeCase("ConvInteger", 10,
-                                {x, w, MakeScalar(type, zp - 1), MakeScalar(type, zp + 1)});
+    Case c = WorkloadCase(qlinear ? "QLinearConv" : "ConvInteger", x, w, 3.5f);
     c.attributes["pads"] = Attribute::Ints({kPad, kPad, kPad, kPad});
     const int64_t macs = kM * kC * kK * kK * kH * kW;
     const size_t bytes =

@@ -25,13 +25,7 @@ std::vector<ComputeWorkload> MatMulWorkloads() {
            {"MatMulInteger uint8 256x256x256", D::kUint8, false}}) {
     Prng p(static_cast<uint64_t>(name.size()) * 7919 + static_cast<uint64_t>(type));
     const Tensor a = RandomCodes(p, type, {kSize, kSize}), b = RandomCodes(p, type, {kSize, kSize});
-    const double zp = type == D::kUint8 ? 128 : 0;
-    Case c = qlinear ? MakeCase("QLinearMatMul", 10,
-                                {a, MakeScalar(D::kFloat, 0.0123f), MakeScalar(type, zp - 1), b,
-                                 MakeScalar(D::kFloat, 0.0087f), MakeScalar(type, zp + 1),
-                                 MakeScalar(D::kFloat, 2.5f), MakeScalar(type, zp + 3)})
-                     : MakeCase("MatMulInteger", 10,
-                                {a, b, MakeScalar(type, zp - 1), MakeScalar(type, zp + 1)});
+    Case c = WorkloadCase(qlinear ? "QLinearMatMul" : "MatMulInteger", a, b, 2.5f);
     const size_t bytes = static_cast<size_t>(2 * kSize * kSize + kSize * kSize * (qlinear ? 1 : 4));
     out.push_back({name, std::move(c), kSize * kSize * kSize, bytes, PlainMatMul});
   }
@@ -99,6 +93,17 @@ Tensor RandomCodes(Prng& p, DataType type, std::vector<int64_t> shape) {
   std::vector<uint32_t> codes(static_cast<size_t>(n));
   for (uint32_t& c : codes) c = static_cast<uint32_t>(p.Below(256));
   return MakeTensorFromCodes(type, std::move(shape), codes);
+}
+
+Case WorkloadCase(const std::string& op, const Tensor& a, const Tensor& b, float y_scale) {
+  const auto type = static_cast<DataType>(a.data_type);
+  const double zp = type == DataType::kUint8 ? 128 : 0;
+  if (op.rfind("QLinear", 0) != 0)
+    return MakeCase(op, 10, {a, b, MakeScalar(type, zp - 1), MakeScalar(type, zp + 1)});
+  return MakeCase(op, 10,
+                  {a, MakeScalar(DataType::kFloat, 0.0123f), MakeScalar(type, zp - 1), b,
+                   MakeScalar(DataType::kFloat, 0.0087f), MakeScalar(type, zp + 1),
+                   MakeScalar(DataType::kFloat, y_scale), MakeScalar(type, zp + 3)});
 }
 
 }  // namespace qconform::bench
