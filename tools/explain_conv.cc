@@ -5,7 +5,6 @@
 
 #include "oracle/core/codec.h"
 #include "oracle/semantics/conv_accumulate.h"
-#include "oracle/semantics/conv_integer.h"
 #include "oracle/semantics/qlinear_conv.h"
 #include "tools/explain_format.h"
 

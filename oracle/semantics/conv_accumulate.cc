@@ -113,6 +113,16 @@ ConvElement ConvElementAt(const ConvGeometry& g, int64_t e) {
   return at;
 }
 
+std::string DescribeConvElement(const ConvGeometry& g, int64_t index) {
+  const ConvElement at = ConvElementAt(g, index);
+  std::string where;
+  for (int d = kConvDims - g.spatial_rank; d < kConvDims; ++d) {
+    where += (where.empty() ? "" : ", ") + std::to_string(at.out[d]);
+  }
+  return "batch " + std::to_string(at.n) + ", output channel " + std::to_string(at.m) + ", at (" +
+         where + ")";
+}
+
 std::vector<ConvTap> ReceptiveField(const ConvGeometry& g, const ConvElement& at) {
   std::vector<ConvTap> taps;
   const int64_t group = at.m / g.m_per_group();

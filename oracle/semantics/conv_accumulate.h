@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "oracle/core/case.h"
@@ -31,6 +32,8 @@ struct ConvElement {
   ConvDims out{0, 0, 0};
 };
 ConvElement ConvElementAt(const ConvGeometry& g, int64_t e);
+// "batch 0, output channel 2, at (1, 3)": where element `index` of y is.
+std::string DescribeConvElement(const ConvGeometry& g, int64_t index);
 
 // One tap of an element's receptive field: x's channel, the kernel offset, the input coordinates
 // (meaningless for padding) and whether it reads padding.

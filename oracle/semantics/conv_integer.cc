@@ -7,16 +7,6 @@
 
 namespace qconform {
 
-std::string DescribeConvElement(const ConvGeometry& g, int64_t index) {
-  const ConvElement at = ConvElementAt(g, index);
-  std::string where;
-  for (int d = kConvDims - g.spatial_rank; d < kConvDims; ++d) {
-    where += (where.empty() ? "" : ", ") + std::to_string(at.out[d]);
-  }
-  return "batch " + std::to_string(at.n) + ", output channel " + std::to_string(at.m) + ", at (" +
-         where + ")";
-}
-
 OutputEvaluation EvaluateConvInteger(const Case& c, const OpSchema& schema, const ConvPlan& plan,
                                      const EvaluateOptions& options) {
   const auto acc =

@@ -14,7 +14,4 @@ namespace qconform {
 OutputEvaluation EvaluateConvInteger(const Case& c, const OpSchema& schema, const ConvPlan& plan,
                                      const EvaluateOptions& options = {});
 
-// "batch 0, output channel 2, at (1, 3)": where element `index` of y is.
-std::string DescribeConvElement(const ConvGeometry& g, int64_t index);
-
 }  // namespace qconform

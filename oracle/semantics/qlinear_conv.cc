@@ -4,7 +4,6 @@
 
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
-#include "oracle/semantics/conv_integer.h"
 #include "oracle/semantics/matmul_accumulate.h"
 #include "oracle/semantics/requantize_output.h"
 
