@@ -1,5 +1,7 @@
 #include "adapters/backend.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -39,16 +41,57 @@ std::string ExamplePluginPath() {
   return Env("QCONFORM_EXAMPLE_PLUGIN", QCONFORM_EXAMPLE_PLUGIN);
 }
 
-std::string OpenCvPluginPath() {
-  std::string built = QCONFORM_OPENCV_PLUGIN;
-  if (!InstalledDataDir().empty()) {
-    built = ProgramDir() + "/../lib/qconform/libqconform_opencv_plugin.so";
+namespace {
+
+// The in-tree plugins for real libraries and the Debian package each needs (tools/setup.sh).
+struct NamedPlugin {
+  const char* name;
+  const char* package;
+};
+constexpr NamedPlugin kNamedPlugins[] = {{"opencv", "libopencv-dnn-dev"},
+                                         {"onednn", "libdnnl-dev"},
+                                         {"xnnpack", "libxnnpack-dev"},
+                                         {"armnn", "libarmnn-dev"},
+                                         {"gemmlowp", "libgemmlowp-dev"}};
+
+// "name=path,name=path": what the build made (adapters/CMakeLists.txt).
+std::string BuiltPlugin(const std::string& name) {
+  const std::string built = QCONFORM_BUILT_PLUGINS;
+  size_t at = 0;
+  while (at < built.size()) {
+    const size_t end = std::min(built.find(',', at), built.size());
+    const std::string entry = built.substr(at, end - at);
+    if (entry.rfind(name + "=", 0) == 0) return entry.substr(name.size() + 1);
+    at = end + 1;
   }
-  const std::string path = Env("QCONFORM_OPENCV_PLUGIN", built.c_str());
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> NamedPlugins() {
+  std::vector<std::string> names;
+  for (const NamedPlugin& p : kNamedPlugins) names.push_back(p.name);
+  return names;
+}
+
+std::string NamedPluginPath(const std::string& name) {
+  const NamedPlugin* known = nullptr;
+  for (const NamedPlugin& p : kNamedPlugins) {
+    if (name == p.name) known = &p;
+  }
+  if (known == nullptr) return "";
+  std::string upper = "QCONFORM_" + name + "_PLUGIN";
+  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  std::string built = BuiltPlugin(name);
+  if (!InstalledDataDir().empty() && !built.empty()) {
+    built = ProgramDir() + "/../lib/qconform/libqconform_" + name + "_plugin.so";
+  }
+  const std::string path = Env(upper.c_str(), built.c_str());
   if (path.empty()) {
-    throw std::runtime_error(
-        "plugin:opencv was not built: OpenCV DNN (libopencv-dnn-dev) was missing when qconform "
-        "was configured; tools/setup.sh installs it");
+    throw std::runtime_error("plugin:" + name + " was not built: " + known->package +
+                             " was missing when qconform was configured; tools/setup.sh "
+                             "installs it");
   }
   return path;
 }
@@ -60,15 +103,15 @@ std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptio
     return std::make_unique<ExecBackend>(spec.substr(5), options, "exec");
   }
   if (spec.rfind("plugin:", 0) == 0 && spec.size() > 7) {
-    const std::string library = spec == "plugin:example"  ? ExamplePluginPath()
-                                : spec == "plugin:opencv" ? OpenCvPluginPath()
-                                                          : spec.substr(7);
+    const std::string name = spec.substr(7);
+    const std::string named = name == "example" ? ExamplePluginPath() : NamedPluginPath(name);
+    const std::string library = named.empty() ? name : named;
     return std::make_unique<ExecBackend>(
         "exec " + ShellQuote(PluginHostPath()) + " " + ShellQuote(library), options, "plugin");
   }
   throw std::invalid_argument("unknown backend '" + spec +
                               "': use oracle, onnxruntime, exec:COMMAND, plugin:LIB.so, "
-                              "plugin:example or plugin:opencv");
+                              "plugin:example or plugin:NAME (opencv, onednn, xnnpack, armnn, gemmlowp)");
 }
 
 }  // namespace qconform

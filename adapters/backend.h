@@ -46,7 +46,8 @@ class Backend {
 //   exec:COMMAND         any command speaking adapters/PROTOCOL.md
 //   plugin:PATH.so       a shared library implementing adapters/plugin/qconform_plugin.h
 //   plugin:example       the in-tree example plugin (plain float32 DequantizeLinear)
-//   plugin:opencv        OpenCV DNN through the in-tree plugin (adapters/opencv), when built
+//   plugin:NAME          a real library through its in-tree plugin, when built: opencv (OpenCV
+//                        DNN), onednn, xnnpack, armnn, gemmlowp (adapters/NAME)
 // Throws std::invalid_argument for an unknown spelling, std::runtime_error when the backend is
 // not installed.
 std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptions& options);
@@ -55,7 +56,9 @@ std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptio
 // $QCONFORM_EXAMPLE_PLUGIN override).
 std::string PluginHostPath();
 std::string ExamplePluginPath();
-// The OpenCV DNN plugin ($QCONFORM_OPENCV_PLUGIN overrides); runtime_error when not built.
-std::string OpenCvPluginPath();
+// The in-tree library plugins' names, and where one of them is ($QCONFORM_<NAME>_PLUGIN
+// overrides): "" for a name that is not one of them, runtime_error when it was not built.
+std::vector<std::string> NamedPlugins();
+std::string NamedPluginPath(const std::string& name);
 
 }  // namespace qconform

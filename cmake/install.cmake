@@ -17,9 +17,9 @@ install(TARGETS ${qconform_libraries} EXPORT qconformTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/qconform)
 install(TARGETS qconform qconform-plugin-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS qconform_example_plugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/qconform)
-if(TARGET qconform_opencv_plugin)
-  install(TARGETS qconform_opencv_plugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/qconform)
-endif()
+foreach(target IN LISTS QCONFORM_BUILT_PLUGIN_TARGETS)
+  install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/qconform)
+endforeach()
 
 # Headers keep their layer paths (#include "oracle/semantics/oracle.h").
 foreach(dir oracle/core oracle/registry oracle/semantics verdict onnx_io)

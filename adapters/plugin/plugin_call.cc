@@ -1,5 +1,6 @@
 #include "adapters/plugin/plugin_call.h"
 
+#include <cfenv>
 #include <deque>
 #include <string>
 #include <vector>
@@ -81,6 +82,9 @@ BackendResult CallPlugin(const qconform_plugin& plugin, const Case& c, size_t ou
 
   PluginOutputs outputs(output_count);
   char message[1024] = {0};
+  // oneDNN and XNNPACK round as the CPU's rounding mode says; a plugin (or something before it)
+  // may have changed it. Every call starts from round-to-nearest-even, the mode ONNX assumes.
+  std::fesetround(FE_TONEAREST);
   const int32_t status = plugin.run(&node, AllocOutput, &outputs, message, sizeof message - 1);
   message[sizeof message - 1] = '\0';
   switch (status) {

@@ -1,0 +1,92 @@
+// What every in-tree library plugin (oneDNN, XNNPACK, Arm NN, gemmlowp) needs around the plugin
+// ABI, so that each plugin is only its mapping of a node onto its library: a read-only view of
+// the node, the integer loads of raw_data, and refusals that carry the library's limit.
+//
+// A plugin's mapping throws Refusal (RefuseAtLoad, RejectAtRun, NotMapped); Guard turns it, or
+// any exception the library throws, into the ABI's status and message.
+#ifndef QCONFORM_ADAPTERS_PLUGIN_PLUGIN_KIT_H_
+#define QCONFORM_ADAPTERS_PLUGIN_PLUGIN_KIT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "adapters/plugin/qconform_plugin.h"
+
+namespace qconform::plugin_kit {
+
+struct Refusal {
+  int32_t status;  // qconform_status
+  std::string message;
+};
+// The library cannot take this model (no primitive, a parameter it refuses at creation).
+[[noreturn]] void RefuseAtLoad(const std::string& why);
+// The library refused while running.
+[[noreturn]] void RejectAtRun(const std::string& why);
+// The adapter maps nothing of the library onto this operator: the case is not judged (skip).
+[[noreturn]] void NotMapped(const std::string& why);
+
+// The operators, by the names the specification gives them.
+enum class Op {
+  kDequantizeLinear,
+  kQuantizeLinear,
+  kDynamicQuantizeLinear,
+  kQLinearMatMul,
+  kMatMulInteger,
+  kQLinearConv,
+  kConvInteger,
+  kOther
+};
+
+class Node {
+ public:
+  explicit Node(const qconform_node& n) : n_(n) {}
+  Op op() const;
+  const char* op_type() const { return n_.op_type; }
+  int64_t opset() const { return n_.opset; }
+  // Input k, or nullptr when it is absent (beyond the list or QCONFORM_UNDEFINED).
+  const qconform_tensor* Input(int k) const;
+  // Input k, refused at load when absent.
+  const qconform_tensor& Required(int k, const char* name) const;
+  int64_t Int(const char* name, int64_t fallback) const;
+  std::vector<int64_t> Ints(const char* name) const;  // empty when absent
+  std::string String(const char* name, const char* fallback) const;
+
+ private:
+  const qconform_attribute* Find(const char* name) const;
+  const qconform_node& n_;
+};
+
+int64_t Count(const qconform_tensor& t);
+std::vector<int64_t> Dims(const qconform_tensor& t);
+const char* TypeName(int32_t data_type);
+// Element i of an integer tensor (4-, 8-, 16- or 32-bit), widened.
+int64_t LoadInt(const qconform_tensor& t, int64_t i);
+// Element i of a float32, float16 or bfloat16 tensor, exactly as a float (every such value is
+// a float); refused at load, naming `what` and `library`, for another type.
+float LoadReal(const qconform_tensor& t, int64_t i, const char* what, const char* library);
+// Every element of such a tensor.
+std::vector<float> Reals(const qconform_tensor& t, const char* what, const char* library);
+// True when t holds one element (a per-tensor parameter).
+inline bool Scalar(const qconform_tensor& t) { return Count(t) == 1; }
+// A per-tensor zero point's value; 0 when the input is absent.
+int64_t ZeroPoint(const qconform_tensor* zero_point);
+// Every element of an optional zero point is 0 (or it is absent): a library without zero points
+// computes the same thing by leaving them out, as its users do.
+bool AllZero(const qconform_tensor* zero_point);
+// The output type DequantizeLinear / QuantizeLinear declare: output_dtype when set, else the
+// x_scale type (dequantize) or the y_zero_point type, uint8 without one (quantize).
+int32_t DeclaredOutputType(const Node& node);
+
+// Allocates output `index` through the host; rejects at run when the host refuses.
+void* Output(qconform_alloc_output alloc, void* context, int32_t index, int32_t data_type,
+             const std::vector<int64_t>& dims, size_t byte_size);
+
+// Runs a mapping, turning a Refusal or an exception into the ABI's status and message.
+using Mapping = void (*)(const Node& node, qconform_alloc_output alloc, void* context);
+int32_t Guard(Mapping mapping, const qconform_node* node, qconform_alloc_output alloc,
+              void* context, char* message, size_t message_size);
+
+}  // namespace qconform::plugin_kit
+
+#endif  // QCONFORM_ADAPTERS_PLUGIN_PLUGIN_KIT_H_
