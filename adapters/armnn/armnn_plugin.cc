@@ -1,0 +1,136 @@
+// Arm NN 20.08 (Debian's libarmnn-dev with the CpuRef backend) as a qconform backend through the
+// plugin ABI (plugin:armnn). Debian's build has no ONNX parser, so the plugin builds the network
+// an Arm NN user builds: Input -> Quantize or Dequantize -> Output, the quantization parameters
+// in the quantized tensor's TensorInfo (one scale and one offset), optimised for CpuRef.
+//
+// Types: uint8 is QAsymmU8, int8 QAsymmS8, int16 QSymmS16 (symmetric: no offset); Dequantize
+// outputs Float32. The Debian build keeps its asserts, which abort the process on some inputs:
+// the plugin host runs it out of process, so an abort fails only its case.
+#include <armnn/ArmNN.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "adapters/plugin/plugin_kit.h"
+
+namespace {
+
+using namespace qconform::plugin_kit;
+
+constexpr const char* kLibrary = "Arm NN 20.08";
+
+struct TypeRow {
+  int32_t onnx;
+  armnn::DataType armnn;
+  size_t bytes;
+  bool symmetric;
+};
+constexpr TypeRow kTypes[] = {{QCONFORM_UINT8, armnn::DataType::QAsymmU8, 1, false},
+                              {QCONFORM_INT8, armnn::DataType::QAsymmS8, 1, false},
+                              {QCONFORM_INT16, armnn::DataType::QSymmS16, 2, true}};
+
+const TypeRow& Quantized(int32_t onnx, const char* what) {
+  for (const TypeRow& row : kTypes) {
+    if (row.onnx == onnx) return row;
+  }
+  RefuseAtLoad(std::string(kLibrary) + " has no " + TypeName(onnx) + " " + what +
+               " (its quantized types are QAsymmU8, QAsymmS8 and QSymmS16)");
+}
+
+armnn::IRuntime& Runtime() {
+  static armnn::IRuntimePtr runtime = armnn::IRuntime::Create(armnn::IRuntime::CreationOptions());
+  return *runtime;
+}
+
+armnn::TensorShape Shape(const qconform_tensor& t) {
+  std::vector<unsigned int> dims;
+  for (int32_t k = 0; k < t.rank; ++k) dims.push_back(static_cast<unsigned int>(t.dims[k]));
+  if (dims.empty()) dims.push_back(1);  // Arm NN has no rank-0 tensors
+  return armnn::TensorShape(static_cast<unsigned int>(dims.size()), dims.data());
+}
+
+void Convert(const Node& node, qconform_alloc_output alloc, void* context, bool dequantize) {
+  const qconform_tensor& x = node.Required(0, "x");
+  const qconform_tensor& scale_tensor = node.Required(1, "scale");
+  const qconform_tensor* zp = node.Input(2);
+  const int32_t out_type = DeclaredOutputType(node);
+  if (dequantize && out_type != QCONFORM_FLOAT) {
+    RefuseAtLoad(std::string(kLibrary) + " dequantizes to Float32 here, not " + TypeName(out_type));
+  }
+  const TypeRow& q = Quantized(dequantize ? x.data_type : out_type, dequantize ? "x" : "y");
+  if (!Scalar(scale_tensor) || (zp != nullptr && !Scalar(*zp))) {
+    RefuseAtLoad(std::string(kLibrary) + " quantizes per tensor (one scale and one offset)");
+  }
+  const float scale = LoadReal(scale_tensor, 0, "the scale", kLibrary);
+  const int64_t offset = ZeroPoint(zp);
+  if (q.symmetric && offset != 0) {
+    RefuseAtLoad(std::string(kLibrary) + " QSymmS16 is symmetric: no zero point");
+  }
+  const armnn::TensorShape shape = Shape(x);
+  const armnn::TensorInfo quantized(shape, q.armnn, scale, static_cast<int32_t>(offset));
+  const armnn::TensorInfo real(shape, armnn::DataType::Float32);
+  armnn::INetworkPtr network = armnn::INetwork::Create();
+  armnn::IConnectableLayer* input = network->AddInputLayer(0);
+  armnn::IConnectableLayer* layer =
+      dequantize ? network->AddDequantizeLayer("dequantize") : network->AddQuantizeLayer("quantize");
+  armnn::IConnectableLayer* output = network->AddOutputLayer(0);
+  input->GetOutputSlot(0).Connect(layer->GetInputSlot(0));
+  layer->GetOutputSlot(0).Connect(output->GetInputSlot(0));
+  input->GetOutputSlot(0).SetTensorInfo(dequantize ? quantized : real);
+  layer->GetOutputSlot(0).SetTensorInfo(dequantize ? real : quantized);
+  armnn::NetworkId id = 0;
+  try {
+    armnn::IOptimizedNetworkPtr optimized =
+        armnn::Optimize(*network, {armnn::Compute::CpuRef}, Runtime().GetDeviceSpec());
+    if (!optimized || Runtime().LoadNetwork(id, std::move(optimized)) != armnn::Status::Success) {
+      RefuseAtLoad(std::string(kLibrary) + " CpuRef could not load the network");
+    }
+  } catch (const armnn::Exception& e) {
+    RefuseAtLoad(std::string(kLibrary) + ": " + e.what());
+  }
+  const size_t n = static_cast<size_t>(Count(x));
+  std::vector<float> xs;
+  const void* in = x.data;
+  if (!dequantize) {
+    xs = Reals(x, "x", kLibrary);
+    in = xs.data();
+  }
+  const size_t out_bytes = n * (dequantize ? 4 : q.bytes);
+  void* y = Output(alloc, context, 0, dequantize ? QCONFORM_FLOAT : out_type, Dims(x), out_bytes);
+  if (n == 0) {
+    Runtime().UnloadNetwork(id);
+    return;
+  }
+  const armnn::InputTensors inputs{{0, armnn::ConstTensor(Runtime().GetInputTensorInfo(id, 0), in)}};
+  const armnn::OutputTensors outputs{{0, armnn::Tensor(Runtime().GetOutputTensorInfo(id, 0), y)}};
+  const armnn::Status status = Runtime().EnqueueWorkload(id, inputs, outputs);
+  Runtime().UnloadNetwork(id);
+  if (status != armnn::Status::Success) RejectAtRun(std::string(kLibrary) + " EnqueueWorkload failed");
+}
+
+void Map(const Node& node, qconform_alloc_output alloc, void* context) {
+  switch (node.op()) {
+    case Op::kDequantizeLinear:
+      return Convert(node, alloc, context, true);
+    case Op::kQuantizeLinear:
+      return Convert(node, alloc, context, false);
+    default:
+      NotMapped(std::string(kLibrary) + ": only the Quantize and Dequantize layers are mapped, not " +
+                node.op_type());
+  }
+}
+
+int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* context, char* message,
+            size_t message_size) {
+  return Guard(Map, node, alloc, context, message, message_size);
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconform_plugin_entry() {
+  static const qconform_plugin plugin = {
+      QCONFORM_PLUGIN_ABI, "armnn", "20.08",
+      "Arm NN's Quantize and Dequantize layers on the CpuRef backend, per tensor", Run};
+  return &plugin;
+}
