@@ -99,6 +99,14 @@ std::string NamedPluginPath(const std::string& name) {
 std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptions& options) {
   if (spec == "oracle") return std::make_unique<OracleBackend>();
   if (spec == "onnxruntime") return std::make_unique<OnnxRuntimeBackend>(options);
+  if (spec == "onnxruntime-web") {
+    return std::make_unique<OnnxRuntimeBackend>(options, "onnxruntime-web");
+  }
+  if (spec == "exec:pytorch") {  // PyTorch on the Python kit, with Debian's interpreter
+    return std::make_unique<ExecBackend>(
+        "/usr/bin/python3 " + ShellQuote(DataFile("adapters/python/pytorch_backend.py")), options,
+        "exec");
+  }
   if (spec.rfind("exec:", 0) == 0 && spec.size() > 5) {
     return std::make_unique<ExecBackend>(spec.substr(5), options, "exec");
   }
@@ -111,7 +119,8 @@ std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptio
   }
   throw std::invalid_argument("unknown backend '" + spec +
                               "': use oracle, onnxruntime, exec:COMMAND, plugin:LIB.so, "
-                              "plugin:example or plugin:NAME (opencv, onednn, xnnpack, armnn, gemmlowp)");
+                              "plugin:example, plugin:NAME (opencv, onednn, xnnpack, armnn, gemmlowp) or "
+                              "exec:pytorch");
 }
 
 }  // namespace qconform

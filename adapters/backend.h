@@ -43,7 +43,9 @@ class Backend {
 // A backend from its command-line spelling:
 //   oracle               the oracle itself
 //   onnxruntime          ONNX Runtime 1.30 (CPU) through onnxruntime-node
+//   onnxruntime-web      ONNX Runtime Web 1.30 (its WebAssembly build) in Node
 //   exec:COMMAND         any command speaking adapters/PROTOCOL.md
+//   exec:pytorch         PyTorch through adapters/python/pytorch_backend.py (Debian's python3)
 //   plugin:PATH.so       a shared library implementing adapters/plugin/qconform_plugin.h
 //   plugin:example       the in-tree example plugin (plain float32 DequantizeLinear)
 //   plugin:NAME          a real library through its in-tree plugin, when built: opencv (OpenCV

@@ -38,6 +38,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/expectations/ DESTINATION ${qconf
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/onnxruntime/runner.js
               ${PROJECT_SOURCE_DIR}/adapters/onnxruntime/types.js
         DESTINATION ${qconform_data}/adapters/onnxruntime)
+install(FILES ${PROJECT_SOURCE_DIR}/adapters/python/qconform_exec.py
+              ${PROJECT_SOURCE_DIR}/adapters/python/pytorch_backend.py
+        DESTINATION ${qconform_data}/adapters/python)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/PROTOCOL.md ${PROJECT_SOURCE_DIR}/docs/semantics.md
               ${PROJECT_SOURCE_DIR}/report/results.schema.json
               ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md

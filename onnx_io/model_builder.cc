@@ -39,6 +39,7 @@ onnx::AttributeProto AttributeToProto(const std::string& name, const Attribute& 
 
 void SetValueInfo(onnx::ValueInfoProto* v, const std::string& name, int32_t data_type,
                   const std::vector<int64_t>& shape) {
+  v->Clear();  // a redeclared output (the widened model's) starts again: no dimension twice
   v->set_name(name);
   // An undeclared output (a must-reject case, or a backend that infers types) has no type at
   // all: elem_type 0 is not a type, and runtimes refuse to load it.

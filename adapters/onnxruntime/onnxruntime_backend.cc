@@ -57,12 +57,13 @@ std::string OnnxRuntimeBackend::RunnerScript() {
   return DataFile("adapters/onnxruntime/runner.js");
 }
 
-OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options)
-    : ExecBackend(
-          "NODE_PATH=" + ShellQuote(ModulesDir()) + " exec node " + ShellQuote(RunnerScript()),
-          options, "onnxruntime") {
-  if (!std::filesystem::exists(ModulesDir() + "/onnxruntime-node/package.json")) {
-    throw std::runtime_error("onnxruntime-node is not installed in " + ModulesDir() +
+OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options, const std::string& package)
+    : ExecBackend("NODE_PATH=" + ShellQuote(ModulesDir()) +
+                      " QCONFORM_ORT_PACKAGE=" + ShellQuote(package) + " exec node " +
+                      ShellQuote(RunnerScript()),
+                  options, "onnxruntime") {
+  if (!std::filesystem::exists(ModulesDir() + "/" + package + "/package.json")) {
+    throw std::runtime_error(package + " is not installed in " + ModulesDir() +
                              ": run tools/setup.sh (or set QCONFORM_ORT_MODULES)");
   }
   // runner.js maps any model's graph inputs and outputs: several cases share one session.

@@ -9,8 +9,11 @@ namespace qconform {
 
 class OnnxRuntimeBackend : public ExecBackend {
  public:
-  // Throws std::runtime_error when onnxruntime-node is not installed where the build expects it.
-  explicit OnnxRuntimeBackend(const BackendOptions& options);
+  // package: onnxruntime-node (ORT's native CPU kernels) or onnxruntime-web (its WebAssembly
+  // build, wasm execution provider). Throws std::runtime_error when the package is not installed
+  // where the build expects it.
+  explicit OnnxRuntimeBackend(const BackendOptions& options,
+                              const std::string& package = "onnxruntime-node");
 
   // The node_modules directory that holds onnxruntime-node ($QCONFORM_ORT_MODULES overrides).
   static std::string ModulesDir();

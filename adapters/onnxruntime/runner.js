@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The ONNX Runtime adapter: a long-lived Node.js process that speaks adapters/PROTOCOL.md and
-// runs each case with onnxruntime-node's CPU kernels. It never judges a result; it only reports
+// runs each case with onnxruntime-node's CPU kernels, or with QCONFORM_ORT_PACKAGE=onnxruntime-web
+// with the WebAssembly build's kernels (the wasm execution provider, one thread): a second build
+// of one codebase, with its own kernels instead of x86 MLAS. It never judges a result; it only reports
 // what ORT computed or the error ORT raised.
 //
 //   node runner.js                       serve the protocol on stdin/stdout
@@ -14,16 +16,19 @@ const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 
+const kPackage = process.env.QCONFORM_ORT_PACKAGE || 'onnxruntime-node';
+const kWeb = kPackage === 'onnxruntime-web';
 let ort;
 try {
-  ort = require('onnxruntime-node');
+  ort = require(kPackage);
 } catch (e) {
   process.stderr.write(
-      'qconform onnxruntime adapter: cannot load onnxruntime-node (' + e.message +
+      'qconform onnxruntime adapter: cannot load ' + kPackage + ' (' + e.message +
       '); run tools/setup.sh, or set NODE_PATH to the node_modules that holds it\n');
   process.exit(3);
 }
 ort.env.logLevel = 'fatal';
+if (kWeb) ort.env.wasm.numThreads = 1;
 
 // ---- TensorProto, the few fields qconform's case files use --------------------------------
 
@@ -145,7 +150,9 @@ async function runCase(caseDir, outDir) {
   const setDir = path.join(caseDir, 'test_data_set_0');
   let session;
   try {
-    session = await ort.InferenceSession.create(path.join(caseDir, 'model.onnx'), {
+    const model = path.join(caseDir, 'model.onnx');
+    session = await ort.InferenceSession.create(kWeb ? fs.readFileSync(model) : model, {
+      executionProviders: [kWeb ? 'wasm' : 'cpu'],
       graphOptimizationLevel: 'disabled',
       intraOpNumThreads: 1,
       interOpNumThreads: 1,
@@ -183,8 +190,11 @@ function answer(line) {
 }
 
 async function serve() {
-  answer('hello 2 onnxruntime ' + ort.env.versions.common +
-         ' CPU kernels via onnxruntime-node; graph optimizations disabled; one thread');
+  answer(kWeb ? 'hello 2 onnxruntime-web ' + ort.env.versions.common +
+                   ' WebAssembly kernels via onnxruntime-web in Node; graph optimizations ' +
+                   'disabled; one thread'
+              : 'hello 2 onnxruntime ' + ort.env.versions.common +
+                   ' CPU kernels via onnxruntime-node; graph optimizations disabled; one thread');
   const lines = readline.createInterface({input: process.stdin, terminal: false});
   for await (const line of lines) {
     const words = line.trim().split(/\s+/);

@@ -75,6 +75,33 @@ TEST(ModelValidity, GeneratedCasesOfEveryOperatorSatisfyAStrictLoader) {
   EXPECT_GT(invalid, 300);
 }
 
+// The ONNX Runtime adapters carry some output types through an appended Cast (BuildWidenedModel),
+// which redeclares the graph output: its shape must stay the declared one. (It once listed the
+// dimensions twice, which onnxruntime-node ignores and onnxruntime-web refuses at load.)
+TEST(ModelValidity, AWidenedOutputKeepsItsDeclaredShape) {
+  BatchOptions options;
+  options.seed = 11;
+  options.count = 300;
+  options.schemas = SchemasNamed("all");
+  int checked = 0;
+  for (const GeneratedCase& g : GenerateBatch(options)) {
+    if (!g.rule.empty()) continue;
+    const std::vector<OutputSpec> outputs = DeclaredOutputs(g.c);
+    const onnx::ModelProto m =
+        BuildWidenedModel(g.c, outputs, std::vector<int32_t>(outputs.size(), 1));
+    ASSERT_EQ(m.graph().output_size(), static_cast<int>(outputs.size())) << g.c.id;
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const auto& shape = m.graph().output(static_cast<int>(k)).type().tensor_type().shape();
+      ASSERT_EQ(shape.dim_size(), static_cast<int>(outputs[k].shape.size())) << g.c.id;
+      for (int d = 0; d < shape.dim_size(); ++d) {
+        EXPECT_EQ(shape.dim(d).dim_value(), outputs[k].shape[static_cast<size_t>(d)]) << g.c.id;
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 100);
+}
+
 TEST(ModelValidity, TheCheckFailsOnAnUntypedOrUnshapedOutput) {
   const Case c =
       MakeCase("DequantizeLinear", 21,

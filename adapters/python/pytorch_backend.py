@@ -1,0 +1,146 @@
+#!/usr/bin/python3
+"""PyTorch (Debian's python3-torch 1.13) as a qconform backend on the Python kit (exec:pytorch).
+
+It maps each node onto what PyTorch's quantization API offers, as a PyTorch user writes it:
+
+  QuantizeLinear    torch.quantize_per_tensor / quantize_per_channel (scales as double, int64
+                    zero points) to quint8, qint8 or qint32, then .int_repr()
+  DequantizeLinear  torch._make_per_tensor_quantized_tensor / _make_per_channel_quantized_tensor
+                    from the integer codes, then .dequantize() (float32)
+  QLinearMatMul     torch.ops.quantized.linear with weights packed by linear_prepack (qint8,
+                    2-D) and a quint8 input, on the engine the build offers (qnnpack, onednn)
+
+and refuses at load what the API cannot say (blocked scales, float8, 4-bit and 16-bit codes,
+float16 outputs). Run it with Debian's /usr/bin/python3: another python3 earlier on PATH does not
+see Debian's torch and numpy.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qconform_exec as q  # noqa: E402  (first: it says so in one line when numpy is missing)
+import numpy as np  # noqa: E402
+
+try:
+    import torch  # noqa: E402
+except ImportError:
+    sys.stderr.write("pytorch_backend: %s cannot import torch; run it with Debian's /usr/bin/python3 "
+                     "(apt-get install python3-torch)\n" % (sys.executable or "this python"))
+    sys.exit(3)
+
+LIBRARY = "PyTorch " + torch.__version__.split("+")[0]
+# ONNX integer type -> the quantized dtype PyTorch has for it, and the codes' plain dtype.
+QTYPES = {q.UINT8: (torch.quint8, torch.uint8), q.INT8: (torch.qint8, torch.int8),
+          q.INT32: (torch.qint32, torch.int32)}
+
+
+def qtype(data_type, what):
+    if data_type not in QTYPES:
+        raise q.RejectedAtLoad("%s has no quantized %s %s (quint8, qint8, qint32)"
+                               % (LIBRARY, q.type_name(data_type), what))
+    return QTYPES[data_type]
+
+
+def parameters(case, x, scale, zero_point):
+    """(per_channel, axis, scales, zero points) as PyTorch takes them."""
+    if case.attributes.get("block_size", 0):
+        raise q.RejectedAtLoad("%s has no blocked quantization" % LIBRARY)
+    if scale.data_type not in (q.FLOAT, q.FLOAT16, q.BFLOAT16):
+        raise q.RejectedAtLoad("%s takes scales as floating point, not %s"
+                               % (LIBRARY, q.type_name(scale.data_type)))
+    s = scale.values().astype(np.float64).reshape(-1)
+    zp = (zero_point.values().astype(np.int64).reshape(-1) if zero_point is not None
+          else np.zeros(s.shape, dtype=np.int64))
+    if s.size == 1 and len(scale.dims) <= 1:
+        return False, 0, float(s[0]), int(zp[0])
+    axis = case.attributes.get("axis", 1)
+    axis = axis + len(x.dims) if axis < 0 else axis
+    return True, axis, torch.from_numpy(s.copy()), torch.from_numpy(zp.copy())
+
+
+def quantize(case):
+    x, scale = case.inputs[0], case.inputs[1]
+    zero_point = case.inputs[2] if len(case.inputs) > 2 else None
+    out_type = case.attributes.get("output_dtype", 0) or (
+        zero_point.data_type if zero_point is not None else q.UINT8)
+    dtype, _ = qtype(out_type, "output")
+    if x.data_type not in (q.FLOAT, q.FLOAT16, q.BFLOAT16):
+        raise q.RejectedAtLoad("%s quantizes floating-point tensors, not %s"
+                               % (LIBRARY, q.type_name(x.data_type)))
+    xs = torch.from_numpy(x.values().astype(np.float32))
+    per_channel, axis, s, zp = parameters(case, x, scale, zero_point)
+    if per_channel:
+        y = torch.quantize_per_channel(xs, s, zp, axis, dtype)
+    else:
+        y = torch.quantize_per_tensor(xs, s, zp, dtype)
+    return [q.Tensor.from_values(y.int_repr().numpy(), out_type)]
+
+
+def dequantize(case):
+    x, scale = case.inputs[0], case.inputs[1]
+    zero_point = case.inputs[2] if len(case.inputs) > 2 else None
+    out_type = case.attributes.get("output_dtype", 0) or scale.data_type
+    if out_type != q.FLOAT:
+        raise q.RejectedAtLoad("%s dequantizes to float32, not %s" % (LIBRARY, q.type_name(out_type)))
+    _, plain = qtype(x.data_type, "input")
+    codes = torch.from_numpy(x.values().astype(np.int64)).to(plain)
+    per_channel, axis, s, zp = parameters(case, x, scale, zero_point)
+    if per_channel:
+        qx = torch._make_per_channel_quantized_tensor(codes, s, zp, axis)
+    else:
+        qx = torch._make_per_tensor_quantized_tensor(codes, s, zp)
+    return [q.Tensor.from_values(qx.dequantize().numpy(), q.FLOAT)]
+
+
+def qlinear_matmul(case):
+    a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp = case.inputs[:8]
+    if a.data_type != q.UINT8 or b.data_type != q.INT8 or y_zp.data_type != q.UINT8:
+        raise q.RejectedAtLoad("%s quantized.linear takes quint8 input, qint8 weights and a quint8 "
+                               "output, not %s x %s -> %s" % (LIBRARY, q.type_name(a.data_type),
+                                                             q.type_name(b.data_type),
+                                                             q.type_name(y_zp.data_type)))
+    if len(b.dims) != 2 or a_scale.size != 1 or y_scale.size != 1 or a_zp.size != 1:
+        raise q.RejectedAtLoad("%s quantized.linear takes 2-D weights and a per-tensor input"
+                               % LIBRARY)
+    w = torch.from_numpy(b.values().astype(np.int64).T.copy()).to(torch.int8)  # [N, K]
+    if b_scale.size == 1:
+        qw = torch._make_per_tensor_quantized_tensor(w, float(b_scale.values().reshape(-1)[0]),
+                                                     int(b_zp.values().reshape(-1)[0]))
+    else:
+        qw = torch._make_per_channel_quantized_tensor(
+            w, torch.from_numpy(b_scale.values().astype(np.float64).reshape(-1)),
+            torch.from_numpy(b_zp.values().astype(np.int64).reshape(-1)), 0)
+    qa = torch._make_per_tensor_quantized_tensor(
+        torch.from_numpy(a.values().astype(np.int64)).to(torch.uint8),
+        float(a_scale.values().reshape(-1)[0]), int(a_zp.values().reshape(-1)[0]))
+    try:
+        packed = torch.ops.quantized.linear_prepack(qw, None)
+        y = torch.ops.quantized.linear(qa, packed, float(y_scale.values().reshape(-1)[0]),
+                                       int(y_zp.values().reshape(-1)[0]))
+    except RuntimeError as e:
+        raise q.RejectedAtLoad("%s (%s engine): %s" % (LIBRARY, torch.backends.quantized.engine,
+                                                      str(e).splitlines()[0]))
+    return [q.Tensor.from_values(y.int_repr().numpy(), q.UINT8)]
+
+
+MAPPINGS = {"QuantizeLinear": quantize, "DequantizeLinear": dequantize,
+            "QLinearMatMul": qlinear_matmul}
+
+
+def run(case):
+    mapping = MAPPINGS.get(case.op_type) if case.domain in ("", "ai.onnx") else None
+    if mapping is None:
+        raise q.Unsupported("%s: %s %s is not mapped" % (LIBRARY, case.domain, case.op_type))
+    try:
+        return mapping(case)
+    except (RuntimeError, ValueError, TypeError, OverflowError) as e:
+        raise q.RejectedAtRun("%s: %s" % (LIBRARY, str(e).splitlines()[0] if str(e) else type(e)))
+
+
+if __name__ == "__main__":
+    torch.set_num_threads(1)
+    if "qnnpack" in torch.backends.quantized.supported_engines:
+        torch.backends.quantized.engine = "qnnpack"
+    q.serve("pytorch", ".".join(torch.__version__.split("+")[0].split(".")[:2]),
+        "torch.quantize_per_tensor/per_channel, dequantize, quantized.linear (%s engine)"
+        % torch.backends.quantized.engine, run)
