@@ -53,6 +53,31 @@ std::vector<LegendEntry> CategoryLegend() {
   return legend;
 }
 
+namespace {
+
+// A refusal's words without what differs from case to case: the answer kind before them, and
+// everything from the first parenthesis or digit-bearing detail on ("QuantizeLinear(24) node
+// with name ..." and "QuantizeLinear(25) ..." are one refusal).
+std::string RefusalWords(std::string detail) {
+  for (const char* prefix : {"rejected-at-load: ", "rejected-at-run: "}) {
+    if (detail.rfind(prefix, 0) == 0) detail = detail.substr(std::string(prefix).size());
+  }
+  // A runtime's wrapper around its own message ("Non-zero status code ... Status Message: X").
+  for (const char* marker : {"Status Message: ", "ERROR_MESSAGE: "}) {
+    if (const size_t at = detail.rfind(marker); at != std::string::npos) {
+      detail = detail.substr(at + std::string(marker).size());
+    }
+  }
+  detail = detail.substr(0, detail.find('('));
+  if (detail.size() > 100) detail = detail.substr(0, 100) + "...";
+  while (!detail.empty() && (detail.back() == ' ' || detail.back() == ',')) detail.pop_back();
+  return detail;
+}
+
+}  // namespace
+
+// One cause is one behaviour of the backend, whatever versions and x types it spans: the
+// groups list those (report/compose.cc), so that one defect reads as one group.
 std::string CauseOf(const CaseRecord& r) {
   switch (CategoryOf(r.kind)) {
     case Category::kPass:
@@ -63,16 +88,18 @@ std::string CauseOf(const CaseRecord& r) {
       while (!why.empty() && why.back() == ' ') why.pop_back();
       return "harness limit: " + (why.empty() ? std::string("unsupported") : why);
     }
-    case Category::kValidRefused:
-      return "refused valid " + r.operator_version() + ": no kernel, or a wrong refusal";
+    case Category::kValidRefused: {
+      const std::string why = RefusalWords(r.detail);
+      return "refused valid " + r.op + (why.empty() ? ": no kernel, or a wrong refusal" : ": " + why);
+    }
     case Category::kInvalidAccepted:
       return "accepted must-reject: rule " +
              (r.expected.rfind("reject:", 0) == 0 ? r.expected.substr(7) : r.expected);
     case Category::kWrongValues:
-      return "wrong values: " + r.operator_version() + " " + Types(r) +
+      return "wrong values: " + r.op + " -> " + (r.y_type.empty() ? r.x_type : r.y_type) +
              (r.nearest.empty() ? "" : ", nearest strategy " + r.nearest);
     case Category::kNoAnswer:
-      return std::string(KindName(r.kind)) + ": " + r.operator_version();
+      return std::string(KindName(r.kind)) + ": " + r.op;
   }
   return "";
 }

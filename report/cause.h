@@ -36,9 +36,10 @@ std::vector<LegendEntry> CategoryLegend();
 // "int4 -> float": a case's x type and output type.
 std::string Types(const CaseRecord& r);
 
-// The cause class of a failing or skipped case ("" for a pass), e.g.
-//   "refused valid DequantizeLinear-21: no kernel, or a wrong refusal"
-//   "wrong values: QuantizeLinear-23 float -> int8, nearest strategy exact"
+// The cause class of a failing or skipped case ("" for a pass), one per behaviour across the
+// operator's versions and x types, e.g.
+//   "refused valid DequantizeLinear: oneDNN 2.6 has no per-channel x_zero_point"
+//   "wrong values: QuantizeLinear -> float8e5m2, nearest strategy exact"
 //   "accepted must-reject: rule dq.shape.zero_point"
 std::string CauseOf(const CaseRecord& r);
 

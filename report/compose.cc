@@ -180,10 +180,18 @@ void Groups(Document& d, const RunView& v, bool harness_limits) {
     d.BeginGroup(cause + " (" + Plural(members.size(), "case") + ")",
                  (harness_limits ? "limit-" : "cause-") + std::to_string(k + 1));
     std::map<std::string, size_t> types;
-    for (const CaseRecord* r : members) types[Types(*r)] += 1;
-    std::vector<std::string> type_counts;
+    std::map<int64_t, size_t> versions;
+    for (const CaseRecord* r : members) {
+      types[Types(*r)] += 1;
+      versions[r->schema_version()] += 1;
+    }
+    std::vector<std::string> type_counts, version_counts;
     for (const auto& [t, n] : types) type_counts.push_back(t + " (" + std::to_string(n) + ")");
-    d.Paragraph("x -> output types: " + Join(type_counts, ", ") + ".");
+    for (const auto& [ver, n] : versions) {
+      version_counts.push_back(std::to_string(ver) + " (" + std::to_string(n) + ")");
+    }
+    d.Paragraph("Versions: " + Join(version_counts, ", ") + ". x -> output types: " +
+                Join(type_counts, ", ") + ".");
     d.Paragraph("Example " + example.id + ": " + Truncate(example.detail, 400));
     if (!example.first_mismatch.empty()) d.Preformatted(example.first_mismatch);
     if (Failing(example)) {
