@@ -117,10 +117,11 @@ std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptio
     return std::make_unique<ExecBackend>(
         "exec " + ShellQuote(PluginHostPath()) + " " + ShellQuote(library), options, "plugin");
   }
-  throw std::invalid_argument("unknown backend '" + spec +
-                              "': use oracle, onnxruntime, exec:COMMAND, plugin:LIB.so, "
-                              "plugin:example, plugin:NAME (opencv, onednn, xnnpack, armnn, gemmlowp) or "
-                              "exec:pytorch");
+  throw std::invalid_argument(
+      "unknown backend '" + spec +
+      "': use oracle, onnxruntime, exec:COMMAND, plugin:LIB.so, "
+      "plugin:example, plugin:NAME (opencv, onednn, xnnpack, armnn, gemmlowp) or "
+      "exec:pytorch");
 }
 
 }  // namespace qconform

@@ -90,7 +90,8 @@ std::string CauseOf(const CaseRecord& r) {
     }
     case Category::kValidRefused: {
       const std::string why = RefusalWords(r.detail);
-      return "refused valid " + r.op + (why.empty() ? ": no kernel, or a wrong refusal" : ": " + why);
+      return "refused valid " + r.op +
+             (why.empty() ? ": no kernel, or a wrong refusal" : ": " + why);
     }
     case Category::kInvalidAccepted:
       return "accepted must-reject: rule " +

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "report/cause.h"
 #include "report/text.h"
@@ -73,6 +74,47 @@ void ComposeComparison(Document& d, const std::vector<BackendRun>& runs) {
           r.view.matches ? "cat-pass" : "cat-wrong-values", r.view.matches ? "🟢" : "🔴", ""}});
   }
   d.Table({"backend (its report)", "conformant", "failing", "unsupported", "baseline"}, rows);
+
+  // Each backend's deviations in one line: its causes (report/cause.h), biggest first, so that
+  // "wrong values: QuantizeLinear -> int8, nearest strategy exact" reads as one behaviour.
+  d.Heading("Each backend's deviations by cause", "deviations");
+  d.Paragraph(
+      "How to read this: every case is judged exactly against the ONNX specification (the "
+      "oracle); a wrong value is an output the specification does not admit, never a "
+      "tolerance miss. A cause is one behaviour across an operator's versions and types: "
+      "wrong values name the output type and the admitted strategy nearest to what the "
+      "backend computed; refusals quote the library's own words. Library backends (oneDNN, "
+      "XNNPACK, gemmlowp, Arm NN) are judged through the mapping a user of their API writes; "
+      "what their API forces on every user is theirs.");
+  std::vector<ListItem> lines;
+  for (const BackendRun& r : runs) {
+    // The worst behaviours first (no answer, wrong values, accepted must-reject, refusals);
+    // harness limits are not the backend's.
+    std::map<std::string, std::pair<Category, size_t>> causes;
+    for (const CaseRecord& c : r.view.records) {
+      const Category category = CategoryOf(c.kind);
+      if (category == Category::kPass || category == Category::kHarnessLimit) continue;
+      auto& [worst, n] = causes[CauseOf(c)];
+      worst = category;
+      n += 1;
+    }
+    std::vector<std::tuple<Category, size_t, std::string>> sorted;
+    for (const auto& [cause, counted] : causes)
+      sorted.push_back({counted.first, counted.second, cause});
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
+                                              : std::get<1>(a) > std::get<1>(b);
+    });
+    std::vector<std::string> parts;
+    for (size_t k = 0; k < sorted.size() && k < 6; ++k) {
+      parts.push_back(std::get<2>(sorted[k]) + " (" + std::to_string(std::get<1>(sorted[k])) + ")");
+    }
+    if (sorted.size() > 6) parts.push_back(std::to_string(sorted.size() - 6) + " more causes");
+    lines.push_back({r.view.backend_name + " " + r.view.backend_version,
+                     ": " + (parts.empty() ? "none" : Join(parts, "; ")),
+                     r.directory + "report.html#failures", "its failures"});
+  }
+  d.List(lines);
 
   // Disagreements, grouped by the pattern of kinds across the backends. Patterns where two
   // backends that both ran the case differ come first (a runtime difference); those where one

@@ -190,8 +190,8 @@ void Groups(Document& d, const RunView& v, bool harness_limits) {
     for (const auto& [ver, n] : versions) {
       version_counts.push_back(std::to_string(ver) + " (" + std::to_string(n) + ")");
     }
-    d.Paragraph("Versions: " + Join(version_counts, ", ") + ". x -> output types: " +
-                Join(type_counts, ", ") + ".");
+    d.Paragraph("Versions: " + Join(version_counts, ", ") +
+                ". x -> output types: " + Join(type_counts, ", ") + ".");
     d.Paragraph("Example " + example.id + ": " + Truncate(example.detail, 400));
     if (!example.first_mismatch.empty()) d.Preformatted(example.first_mismatch);
     if (Failing(example)) {

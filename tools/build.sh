@@ -10,14 +10,17 @@
 #                                   ctest -L fuzz runs each for 20 s)
 #   tools/build.sh bench [ARGS...]  the benchmarks and their table (bench/RESULTS.md; ARGS go to
 #                                   qconform_bench, e.g. --benchmark_filter=oracle_fast)
+#   tools/build.sh matrix           the conformance matrix: every real implementation on the
+#                                   golden catalogue, side by side (docs/conformance-matrix.md
+#                                   and .html; each backend's report in build/matrix/)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${QCONFORM_BUILD_DIR:-$root/build}
 
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 command=${1:-}
 case "$command" in
-  run|test|bench) shift ;;
+  run|test|bench|matrix) shift ;;
   -h|--help) usage; exit 0 ;;
   *) usage >&2; exit 2 ;;
 esac
@@ -56,4 +59,21 @@ case "$command" in
     exec "$rel/tools/qconform" run "${defaults[@]}" "$@" ;;
   test) cd "$build" && exec ctest --output-on-failure -j"$(nproc)" "$@" ;;
   bench) exec "$build/bench/qconform_bench" "$@" ;;
+  matrix)
+    # The implementations judged (README, "Backends"); each must match its own baseline.
+    backends=(onnxruntime onnxruntime-web plugin:opencv plugin:onednn plugin:xnnpack exec:pytorch
+              plugin:armnn plugin:gemmlowp)
+    args=()
+    for b in "${backends[@]}"; do args+=(--backend "$b"); done
+    cd "$root"
+    status=0
+    "$build/tools/qconform" run "${args[@]}" --count 0 -j 2 --report "$build/matrix" || status=$?
+    rel=${build#"$root"/}
+    # The documents live in docs/; their links go to the reports in the build tree.
+    sed -E "s#\]\(([a-z0-9.-]+-[0-9][^/)]*/)#](../$rel/matrix/\1#g" "$build/matrix/compare.md" \
+      >docs/conformance-matrix.md
+    sed -E "s#href=\"([a-z0-9.-]+-[0-9][^/\"]*/)#href=\"../$rel/matrix/\1#g" \
+      "$build/matrix/compare.html" >docs/conformance-matrix.html
+    echo "matrix: docs/conformance-matrix.md and docs/conformance-matrix.html"
+    exit "$status" ;;
 esac

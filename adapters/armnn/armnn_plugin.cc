@@ -72,8 +72,8 @@ void Convert(const Node& node, qconform_alloc_output alloc, void* context, bool 
   const armnn::TensorInfo real(shape, armnn::DataType::Float32);
   armnn::INetworkPtr network = armnn::INetwork::Create();
   armnn::IConnectableLayer* input = network->AddInputLayer(0);
-  armnn::IConnectableLayer* layer =
-      dequantize ? network->AddDequantizeLayer("dequantize") : network->AddQuantizeLayer("quantize");
+  armnn::IConnectableLayer* layer = dequantize ? network->AddDequantizeLayer("dequantize")
+                                               : network->AddQuantizeLayer("quantize");
   armnn::IConnectableLayer* output = network->AddOutputLayer(0);
   input->GetOutputSlot(0).Connect(layer->GetInputSlot(0));
   layer->GetOutputSlot(0).Connect(output->GetInputSlot(0));
@@ -102,11 +102,13 @@ void Convert(const Node& node, qconform_alloc_output alloc, void* context, bool 
     Runtime().UnloadNetwork(id);
     return;
   }
-  const armnn::InputTensors inputs{{0, armnn::ConstTensor(Runtime().GetInputTensorInfo(id, 0), in)}};
+  const armnn::InputTensors inputs{
+      {0, armnn::ConstTensor(Runtime().GetInputTensorInfo(id, 0), in)}};
   const armnn::OutputTensors outputs{{0, armnn::Tensor(Runtime().GetOutputTensorInfo(id, 0), y)}};
   const armnn::Status status = Runtime().EnqueueWorkload(id, inputs, outputs);
   Runtime().UnloadNetwork(id);
-  if (status != armnn::Status::Success) RejectAtRun(std::string(kLibrary) + " EnqueueWorkload failed");
+  if (status != armnn::Status::Success)
+    RejectAtRun(std::string(kLibrary) + " EnqueueWorkload failed");
 }
 
 void Map(const Node& node, qconform_alloc_output alloc, void* context) {
@@ -116,8 +118,8 @@ void Map(const Node& node, qconform_alloc_output alloc, void* context) {
     case Op::kQuantizeLinear:
       return Convert(node, alloc, context, false);
     default:
-      NotMapped(std::string(kLibrary) + ": only the Quantize and Dequantize layers are mapped, not " +
-                node.op_type());
+      NotMapped(std::string(kLibrary) +
+                ": only the Quantize and Dequantize layers are mapped, not " + node.op_type());
   }
 }
 

@@ -94,15 +94,12 @@ void Gemm(const Node& node, qconform_alloc_output alloc, void* context, bool qli
   std::vector<int64_t> dims = Dims(a);
   dims.back() = n;
   const size_t count = static_cast<size_t>(m) * static_cast<size_t>(n);
-  void* y = Output(alloc, context, 0, y_type, dims,
-                   count * (qlinear ? 1 : 4));
+  void* y = Output(alloc, context, 0, y_type, dims, count * (qlinear ? 1 : 4));
   if (count == 0) return;
   gemmlowp::GemmContext gemm_context;
   gemm_context.set_max_num_threads(1);
-  const gemmlowp::MatrixMap<const uint8_t, gemmlowp::MapOrder::RowMajor> lhs(
-      a8.codes.data(), m, k);
-  const gemmlowp::MatrixMap<const uint8_t, gemmlowp::MapOrder::RowMajor> rhs(
-      b8.codes.data(), k, n);
+  const gemmlowp::MatrixMap<const uint8_t, gemmlowp::MapOrder::RowMajor> lhs(a8.codes.data(), m, k);
+  const gemmlowp::MatrixMap<const uint8_t, gemmlowp::MapOrder::RowMajor> rhs(b8.codes.data(), k, n);
   if (!qlinear) {
     gemmlowp::MatrixMap<int32_t, gemmlowp::MapOrder::RowMajor> result(static_cast<int32_t*>(y), m,
                                                                       n);
@@ -119,8 +116,8 @@ void Gemm(const Node& node, qconform_alloc_output alloc, void* context, bool qli
   }
   std::vector<int32_t> fixed(static_cast<size_t>(n)), exponent(static_cast<size_t>(n));
   for (size_t j = 0; j < fixed.size(); ++j) {
-    const double multiplier = static_cast<double>(a_scale[0]) *
-                              b_scale[b_scale.size() == 1 ? 0 : j] / y_scale[0];
+    const double multiplier =
+        static_cast<double>(a_scale[0]) * b_scale[b_scale.size() == 1 ? 0 : j] / y_scale[0];
     QuantizeMultiplier(multiplier, fixed[j], exponent[j]);
   }
   gemmlowp::OutputStageScaleInt32ByFixedPointAndExponentPC<gemmlowp::VectorShape::Row> scale;
@@ -149,8 +146,7 @@ void Map(const Node& node, qconform_alloc_output alloc, void* context) {
     case Op::kMatMulInteger:
       return Gemm(node, alloc, context, false);
     default:
-      NotMapped(std::string(kLibrary) + " is a GEMM library: " + node.op_type() +
-                " is not mapped");
+      NotMapped(std::string(kLibrary) + " is a GEMM library: " + node.op_type() + " is not mapped");
   }
 }
 
@@ -165,6 +161,7 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
   static const qconform_plugin plugin = {
       QCONFORM_PLUGIN_ABI, "gemmlowp", "2021.12",
       "gemmlowp's 8-bit GEMM (MatMulInteger) and fixed-point output stages (QLinearMatMul); "
-      "int8 operands shifted to uint8 with their offsets", Run};
+      "int8 operands shifted to uint8 with their offsets",
+      Run};
   return &plugin;
 }

@@ -31,12 +31,10 @@ struct TypeRow {
   memory::data_type dnnl;
   size_t bytes;
 };
-constexpr TypeRow kTypes[] = {{QCONFORM_FLOAT, memory::data_type::f32, 4},
-                              {QCONFORM_UINT8, memory::data_type::u8, 1},
-                              {QCONFORM_INT8, memory::data_type::s8, 1},
-                              {QCONFORM_INT32, memory::data_type::s32, 4},
-                              {QCONFORM_FLOAT16, memory::data_type::f16, 2},
-                              {QCONFORM_BFLOAT16, memory::data_type::bf16, 2}};
+constexpr TypeRow kTypes[] = {
+    {QCONFORM_FLOAT, memory::data_type::f32, 4},   {QCONFORM_UINT8, memory::data_type::u8, 1},
+    {QCONFORM_INT8, memory::data_type::s8, 1},     {QCONFORM_INT32, memory::data_type::s32, 4},
+    {QCONFORM_FLOAT16, memory::data_type::f16, 2}, {QCONFORM_BFLOAT16, memory::data_type::bf16, 2}};
 
 const TypeRow& Type(int32_t onnx, const char* what) {
   for (const TypeRow& row : kTypes) {
@@ -59,7 +57,9 @@ memory::desc Desc(std::vector<int64_t> dims, memory::data_type type) {
   return memory::desc(dims, type, strides);
 }
 
-int32_t Int32(int64_t v) { return static_cast<int32_t>(v); }
+int32_t Int32(int64_t v) {
+  return static_cast<int32_t>(v);
+}
 
 // A zero point oneDNN 2.6 can take: one value for the tensor, or a tensor of zeros.
 int32_t CommonZeroPoint(const qconform_tensor* zp, const char* what) {
@@ -125,7 +125,8 @@ void Reorder(const Node& node, qconform_alloc_output alloc, void* context, bool 
                        {CommonZeroPoint(zp, dequantize ? "x_zero_point" : "y_zero_point")});
   const std::vector<int64_t> dims = Dims(x);
   const memory::desc src_md = Desc(dims, src.dnnl), dst_md = Desc(dims, dst.dnnl);
-  auto pd = Create([&] { return dnnl::reorder::primitive_desc(Engine(), src_md, Engine(), dst_md, attr); });
+  auto pd = Create(
+      [&] { return dnnl::reorder::primitive_desc(Engine(), src_md, Engine(), dst_md, attr); });
   const int64_t n = Count(x);
   std::vector<float> real_x;
   const void* src_data = x.data;
@@ -198,13 +199,13 @@ void MatMul(const Node& node, qconform_alloc_output alloc, void* context, bool q
     for (float bs : b_scale) multiplier.push_back(a_scale[0] * bs / y_scale[0]);
     const int mask = multiplier.size() == 1 ? 0 : 1 << (shapes.y.size() - 1);
     attr.set_output_scales(mask, multiplier);
-    attr.set_zero_points(DNNL_ARG_DST, 0,
-                         {CommonZeroPoint(node.Input(7), "y_zero_point")});
+    attr.set_zero_points(DNNL_ARG_DST, 0, {CommonZeroPoint(node.Input(7), "y_zero_point")});
   }
   const memory::desc a_md = Desc(shapes.a, src.dnnl), b_md = Desc(shapes.b, memory::data_type::s8),
                      y_md = Desc(shapes.y, dst.dnnl);
-  auto pd = Create(
-      [&] { return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, b_md, y_md), attr, Engine()); });
+  auto pd = Create([&] {
+    return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, b_md, y_md), attr, Engine());
+  });
   int64_t n = 1;
   for (int64_t d : shapes.y) n *= d;
   void* y = Output(alloc, context, 0, out_type, shapes.y_onnx, static_cast<size_t>(n) * dst.bytes);
@@ -214,7 +215,8 @@ void MatMul(const Node& node, qconform_alloc_output alloc, void* context, bool q
   }
   memory a_mem(a_md, Engine(), const_cast<void*>(a.data)),
       b_mem(b_md, Engine(), const_cast<void*>(b.data)), y_mem(y_md, Engine(), y);
-  Execute(dnnl::matmul(pd), {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, y_mem}});
+  Execute(dnnl::matmul(pd),
+          {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, y_mem}});
 }
 
 void Map(const Node& node, qconform_alloc_output alloc, void* context) {

@@ -58,9 +58,8 @@ std::string OnnxRuntimeBackend::RunnerScript() {
 }
 
 OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options, const std::string& package)
-    : ExecBackend("NODE_PATH=" + ShellQuote(ModulesDir()) +
-                      " QCONFORM_ORT_PACKAGE=" + ShellQuote(package) + " exec node " +
-                      ShellQuote(RunnerScript()),
+    : ExecBackend("NODE_PATH=" + ShellQuote(ModulesDir()) + " QCONFORM_ORT_PACKAGE=" +
+                      ShellQuote(package) + " exec node " + ShellQuote(RunnerScript()),
                   options, "onnxruntime") {
   if (!std::filesystem::exists(ModulesDir() + "/" + package + "/package.json")) {
     throw std::runtime_error(package + " is not installed in " + ModulesDir() +

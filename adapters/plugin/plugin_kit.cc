@@ -25,24 +25,40 @@ struct TypeRow {
   int32_t type;
   const char* name;
 };
-constexpr TypeRow kTypeNames[] = {
-    {QCONFORM_FLOAT, "float32"},         {QCONFORM_UINT8, "uint8"},
-    {QCONFORM_INT8, "int8"},             {QCONFORM_UINT16, "uint16"},
-    {QCONFORM_INT16, "int16"},           {QCONFORM_INT32, "int32"},
-    {QCONFORM_FLOAT16, "float16"},       {QCONFORM_BFLOAT16, "bfloat16"},
-    {QCONFORM_FLOAT8E4M3FN, "float8e4m3fn"}, {QCONFORM_FLOAT8E4M3FNUZ, "float8e4m3fnuz"},
-    {QCONFORM_FLOAT8E5M2, "float8e5m2"}, {QCONFORM_FLOAT8E5M2FNUZ, "float8e5m2fnuz"},
-    {QCONFORM_UINT4, "uint4"},           {QCONFORM_INT4, "int4"},
-    {QCONFORM_FLOAT4E2M1, "float4e2m1"}, {QCONFORM_FLOAT8E8M0, "float8e8m0"},
-    {QCONFORM_UINT2, "uint2"},           {QCONFORM_INT2, "int2"}};
+constexpr TypeRow kTypeNames[] = {{QCONFORM_FLOAT, "float32"},
+                                  {QCONFORM_UINT8, "uint8"},
+                                  {QCONFORM_INT8, "int8"},
+                                  {QCONFORM_UINT16, "uint16"},
+                                  {QCONFORM_INT16, "int16"},
+                                  {QCONFORM_INT32, "int32"},
+                                  {QCONFORM_FLOAT16, "float16"},
+                                  {QCONFORM_BFLOAT16, "bfloat16"},
+                                  {QCONFORM_FLOAT8E4M3FN, "float8e4m3fn"},
+                                  {QCONFORM_FLOAT8E4M3FNUZ, "float8e4m3fnuz"},
+                                  {QCONFORM_FLOAT8E5M2, "float8e5m2"},
+                                  {QCONFORM_FLOAT8E5M2FNUZ, "float8e5m2fnuz"},
+                                  {QCONFORM_UINT4, "uint4"},
+                                  {QCONFORM_INT4, "int4"},
+                                  {QCONFORM_FLOAT4E2M1, "float4e2m1"},
+                                  {QCONFORM_FLOAT8E8M0, "float8e8m0"},
+                                  {QCONFORM_UINT2, "uint2"},
+                                  {QCONFORM_INT2, "int2"}};
 
-[[noreturn]] void Throw(int32_t status, const std::string& why) { throw Refusal{status, why}; }
+[[noreturn]] void Throw(int32_t status, const std::string& why) {
+  throw Refusal{status, why};
+}
 
 }  // namespace
 
-void RefuseAtLoad(const std::string& why) { Throw(QCONFORM_REJECTED_AT_LOAD, why); }
-void RejectAtRun(const std::string& why) { Throw(QCONFORM_REJECTED, why); }
-void NotMapped(const std::string& why) { Throw(QCONFORM_UNSUPPORTED, why); }
+void RefuseAtLoad(const std::string& why) {
+  Throw(QCONFORM_REJECTED_AT_LOAD, why);
+}
+void RejectAtRun(const std::string& why) {
+  Throw(QCONFORM_REJECTED, why);
+}
+void NotMapped(const std::string& why) {
+  Throw(QCONFORM_UNSUPPORTED, why);
+}
 
 Op Node::op() const {
   const bool onnx_domain = n_.domain == nullptr || *n_.domain == '\0';
@@ -150,9 +166,9 @@ float LoadReal(const qconform_tensor& t, int64_t i, const char* what, const char
         return mantissa ? std::numeric_limits<float>::quiet_NaN()
                         : sign * std::numeric_limits<float>::infinity();
       }
-      return sign * (exponent == 0 ? std::ldexp(static_cast<float>(mantissa), -24)
-                                   : std::ldexp(static_cast<float>(mantissa | 0x400),
-                                                exponent - 25));
+      return sign * (exponent == 0
+                         ? std::ldexp(static_cast<float>(mantissa), -24)
+                         : std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25));
     }
     default:
       RefuseAtLoad(std::string(library) + " takes " + what + " as float32, float16 or " +
@@ -193,8 +209,8 @@ int32_t DeclaredOutputType(const Node& node) {
 
 void* Output(qconform_alloc_output alloc, void* context, int32_t index, int32_t data_type,
              const std::vector<int64_t>& dims, size_t byte_size) {
-  void* out = alloc(context, index, data_type, static_cast<int32_t>(dims.size()), dims.data(),
-                    byte_size);
+  void* out =
+      alloc(context, index, data_type, static_cast<int32_t>(dims.size()), dims.data(), byte_size);
   if (out == nullptr) RejectAtRun("the host refused the output allocation");
   return out;
 }

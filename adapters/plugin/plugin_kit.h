@@ -68,7 +68,9 @@ float LoadReal(const qconform_tensor& t, int64_t i, const char* what, const char
 // Every element of such a tensor.
 std::vector<float> Reals(const qconform_tensor& t, const char* what, const char* library);
 // True when t holds one element (a per-tensor parameter).
-inline bool Scalar(const qconform_tensor& t) { return Count(t) == 1; }
+inline bool Scalar(const qconform_tensor& t) {
+  return Count(t) == 1;
+}
 // A per-tensor zero point's value; 0 when the input is absent.
 int64_t ZeroPoint(const qconform_tensor* zero_point);
 // Every element of an optional zero point is 0 (or it is absent): a library without zero points

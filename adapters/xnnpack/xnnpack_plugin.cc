@@ -102,8 +102,8 @@ void Convert(const Node& node, qconform_alloc_output alloc, void* context, bool 
   const std::vector<float> xs = Reals(x, "x", kLibrary);
   Created(s8 ? xnn_create_convert_nc_f32_qs8(1, 1, 1, scale, static_cast<int8_t>(zp), INT8_MIN,
                                              INT8_MAX, 0, &raw)
-             : xnn_create_convert_nc_f32_qu8(1, 1, 1, scale, static_cast<uint8_t>(zp), 0,
-                                             UINT8_MAX, 0, &raw),
+             : xnn_create_convert_nc_f32_qu8(1, 1, 1, scale, static_cast<uint8_t>(zp), 0, UINT8_MAX,
+                                             0, &raw),
           "convert");
   Operator op(raw);
   void* y = Output(alloc, context, 0, out_type, dims, n);
@@ -126,7 +126,8 @@ Quantized Parameters(const Node& node, int x, int w) {
   const int32_t x_type = node.Required(x, "x").data_type;
   const int32_t w_type = node.Required(w, "w").data_type;
   const int32_t y_type = node.Required(w + 4, "y_zero_point").data_type;
-  Quantized q{Signed(x_type, "input"), PerTensorScale(node.Required(x + 1, "x_scale"), "x_scale"),
+  Quantized q{Signed(x_type, "input"),
+              PerTensorScale(node.Required(x + 1, "x_scale"), "x_scale"),
               PerTensorScale(node.Required(w + 3, "y_scale"), "y_scale"),
               PerTensorZeroPoint(node.Input(x + 2), "x_zero_point"),
               PerTensorZeroPoint(node.Input(w + 2), "w_zero_point"),
@@ -148,7 +149,8 @@ void FullyConnected(const Node& node, qconform_alloc_output alloc, void* context
   const qconform_tensor& a = node.Required(0, "a");
   const qconform_tensor& b = node.Required(3, "b");
   const Quantized q = Parameters(node, 0, 3);
-  if (q.w_scales.size() != 1) RefuseAtLoad(std::string(kLibrary) + " fully-connected has per-tensor kernel scales");
+  if (q.w_scales.size() != 1)
+    RefuseAtLoad(std::string(kLibrary) + " fully-connected has per-tensor kernel scales");
   if (b.rank != 2 || a.rank < 1) {
     RefuseAtLoad(std::string(kLibrary) + " fully-connected takes 2-D weights [K, N]");
   }
@@ -191,8 +193,13 @@ struct Axis {
 Axis Geometry(const Node& node, int64_t in, int64_t kernel, size_t k, size_t axes) {
   const std::vector<int64_t> strides = node.Ints("strides"), dilations = node.Ints("dilations"),
                              pads = node.Ints("pads");
-  Axis a{in, kernel, strides.empty() ? 1 : strides[k], dilations.empty() ? 1 : dilations[k],
-         pads.empty() ? 0 : pads[k], pads.empty() ? 0 : pads[k + axes], 0};
+  Axis a{in,
+         kernel,
+         strides.empty() ? 1 : strides[k],
+         dilations.empty() ? 1 : dilations[k],
+         pads.empty() ? 0 : pads[k],
+         pads.empty() ? 0 : pads[k + axes],
+         0};
   if (a.stride < 1 || a.dilation < 1) {
     RefuseAtLoad(std::string(kLibrary) + " convolution takes strides and dilations of at least 1");
   }
@@ -200,7 +207,8 @@ Axis Geometry(const Node& node, int64_t in, int64_t kernel, size_t k, size_t axe
   const int64_t extent = (kernel - 1) * a.dilation + 1;
   if (auto_pad == "VALID") a.pad_begin = a.pad_end = 0;
   if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    const int64_t total = std::max<int64_t>(0, ((in + a.stride - 1) / a.stride - 1) * a.stride + extent - in);
+    const int64_t total =
+        std::max<int64_t>(0, ((in + a.stride - 1) / a.stride - 1) * a.stride + extent - in);
     a.pad_begin = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
     a.pad_end = total - a.pad_begin;
   }
@@ -283,10 +291,10 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
   auto* y = static_cast<uint8_t*>(
       Output(alloc, context, 0, node.Required(7, "y_zero_point").data_type, dims, y_nhwc.size()));
   if (y_nhwc.empty()) return;
-  Ran(q.s8 ? xnn_setup_convolution2d_nhwc_qs8(
-                 op.get(), static_cast<size_t>(batch), static_cast<size_t>(h.in),
-                 static_cast<size_t>(wd.in), reinterpret_cast<const int8_t*>(x_nhwc.data()),
-                 reinterpret_cast<int8_t*>(y_nhwc.data()), nullptr)
+  Ran(q.s8 ? xnn_setup_convolution2d_nhwc_qs8(op.get(), static_cast<size_t>(batch),
+                                              static_cast<size_t>(h.in), static_cast<size_t>(wd.in),
+                                              reinterpret_cast<const int8_t*>(x_nhwc.data()),
+                                              reinterpret_cast<int8_t*>(y_nhwc.data()), nullptr)
            : xnn_setup_convolution2d_nhwc_qu8(op.get(), static_cast<size_t>(batch),
                                               static_cast<size_t>(h.in), static_cast<size_t>(wd.in),
                                               x_nhwc.data(), y_nhwc.data(), nullptr),
