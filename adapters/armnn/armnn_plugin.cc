@@ -123,16 +123,11 @@ void Map(const Node& node, qconform_alloc_output alloc, void* context) {
   }
 }
 
-int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* context, char* message,
-            size_t message_size) {
-  return Guard(Map, node, alloc, context, message, message_size);
-}
-
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconform_plugin_entry() {
   static const qconform_plugin plugin = {
       QCONFORM_PLUGIN_ABI, "armnn", "20.08",
-      "Arm NN's Quantize and Dequantize layers on the CpuRef backend, per tensor", Run};
+      "Arm NN's Quantize and Dequantize layers on the CpuRef backend, per tensor", RunMapping<Map>};
   return &plugin;
 }

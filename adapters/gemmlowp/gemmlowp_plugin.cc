@@ -150,11 +150,6 @@ void Map(const Node& node, qconform_alloc_output alloc, void* context) {
   }
 }
 
-int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* context, char* message,
-            size_t message_size) {
-  return Guard(Map, node, alloc, context, message, message_size);
-}
-
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconform_plugin_entry() {
@@ -162,6 +157,6 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
       QCONFORM_PLUGIN_ABI, "gemmlowp", "2021.12",
       "gemmlowp's 8-bit GEMM (MatMulInteger) and fixed-point output stages (QLinearMatMul); "
       "int8 operands shifted to uint8 with their offsets",
-      Run};
+      RunMapping<Map>};
   return &plugin;
 }

@@ -234,11 +234,6 @@ void Map(const Node& node, qconform_alloc_output alloc, void* context) {
   }
 }
 
-int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* context, char* message,
-            size_t message_size) {
-  return Guard(Map, node, alloc, context, message, message_size);
-}
-
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconform_plugin_entry() {
@@ -249,6 +244,6 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
       QCONFORM_PLUGIN_ABI, "onednn", version.c_str(),
       "oneDNN's reorder (Q/DQ, multiplier 1/y_scale) and int8 matmul (QLinearMatMul, "
       "MatMulInteger); per-tensor zero points",
-      Run};
+      RunMapping<Map>};
   return &plugin;
 }

@@ -89,6 +89,13 @@ using Mapping = void (*)(const Node& node, qconform_alloc_output alloc, void* co
 int32_t Guard(Mapping mapping, const qconform_node* node, qconform_alloc_output alloc,
               void* context, char* message, size_t message_size);
 
+// The plugin's run function (qconform_plugin::run) for a mapping: {..., RunMapping<Map>}.
+template <Mapping kMapping>
+int32_t RunMapping(const qconform_node* node, qconform_alloc_output alloc, void* context,
+                   char* message, size_t message_size) {
+  return Guard(kMapping, node, alloc, context, message, message_size);
+}
+
 }  // namespace qconform::plugin_kit
 
 #endif  // QCONFORM_ADAPTERS_PLUGIN_PLUGIN_KIT_H_

@@ -324,11 +324,6 @@ void Map(const Node& node, qconform_alloc_output alloc, void* context) {
   }
 }
 
-int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* context, char* message,
-            size_t message_size) {
-  return Guard(Map, node, alloc, context, message, message_size);
-}
-
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconform_plugin_entry() {
@@ -336,6 +331,6 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
       QCONFORM_PLUGIN_ABI, "xnnpack", "2022.02",
       "XNNPACK's converts (Q/DQ), qs8/qu8 fully-connected (QLinearMatMul) and convolution "
       "(QLinearConv, 1-D and 2-D); per-tensor zero points",
-      Run};
+      RunMapping<Map>};
   return &plugin;
 }
