@@ -43,47 +43,43 @@ std::string ExamplePluginPath() {
 
 namespace {
 
-// The in-tree plugins for real libraries and the Debian package each needs (tools/setup.sh).
+// The in-tree plugins for real libraries, from the build's table (adapters/CMakeLists.txt):
+// "name=package=path,...", the path empty for a plugin whose library was missing.
 struct NamedPlugin {
-  const char* name;
-  const char* package;
+  std::string name, package, path;
 };
-constexpr NamedPlugin kNamedPlugins[] = {{"opencv", "libopencv-dnn-dev"},
-                                         {"onednn", "libdnnl-dev"},
-                                         {"xnnpack", "libxnnpack-dev"},
-                                         {"armnn", "libarmnn-dev"},
-                                         {"gemmlowp", "libgemmlowp-dev"}};
-
-// "name=path,name=path": what the build made (adapters/CMakeLists.txt).
-std::string BuiltPlugin(const std::string& name) {
-  const std::string built = QCONFORM_BUILT_PLUGINS;
-  size_t at = 0;
-  while (at < built.size()) {
-    const size_t end = std::min(built.find(',', at), built.size());
-    const std::string entry = built.substr(at, end - at);
-    if (entry.rfind(name + "=", 0) == 0) return entry.substr(name.size() + 1);
+std::vector<NamedPlugin> LibraryPlugins() {
+  std::vector<NamedPlugin> plugins;
+  const std::string table = QCONFORM_LIBRARY_PLUGINS;
+  for (size_t at = 0; at < table.size();) {
+    const size_t end = std::min(table.find(',', at), table.size());
+    const std::string entry = table.substr(at, end - at);
+    const size_t first = entry.find('='), second = entry.find('=', first + 1);
+    if (second != std::string::npos) {
+      plugins.push_back({entry.substr(0, first), entry.substr(first + 1, second - first - 1),
+                         entry.substr(second + 1)});
+    }
     at = end + 1;
   }
-  return "";
+  return plugins;
 }
 
 }  // namespace
 
 std::vector<std::string> NamedPlugins() {
   std::vector<std::string> names;
-  for (const NamedPlugin& p : kNamedPlugins) names.push_back(p.name);
+  for (const NamedPlugin& p : LibraryPlugins()) names.push_back(p.name);
   return names;
 }
 
 std::string NamedPluginPath(const std::string& name) {
-  const NamedPlugin* known = nullptr;
-  for (const NamedPlugin& p : kNamedPlugins) {
-    if (name == p.name) known = &p;
-  }
-  if (known == nullptr) return "";
+  const std::vector<NamedPlugin> plugins = LibraryPlugins();
+  const auto known = std::find_if(plugins.begin(), plugins.end(),
+                                  [&](const NamedPlugin& p) { return p.name == name; });
+  if (known == plugins.end()) return "";
   std::string upper = "QCONFORM_" + name + "_PLUGIN";
   for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  std::string built = BuiltPlugin(name);
+  std::string built = known->path;
   if (!InstalledDataDir().empty() && !built.empty()) {
     built = ProgramDir() + "/../lib/qconform/libqconform_" + name + "_plugin.so";
   }
@@ -117,11 +113,12 @@ std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptio
     return std::make_unique<ExecBackend>(
         "exec " + ShellQuote(PluginHostPath()) + " " + ShellQuote(library), options, "plugin");
   }
-  throw std::invalid_argument(
-      "unknown backend '" + spec +
-      "': use oracle, onnxruntime, exec:COMMAND, plugin:LIB.so, "
-      "plugin:example, plugin:NAME (opencv, onednn, xnnpack, armnn, gemmlowp) or "
-      "exec:pytorch");
+  std::string names;
+  for (const std::string& name : NamedPlugins()) names += (names.empty() ? "" : ", ") + name;
+  throw std::invalid_argument("unknown backend '" + spec +
+                              "': use oracle, onnxruntime, onnxruntime-web, exec:COMMAND, "
+                              "exec:pytorch, plugin:LIB.so, plugin:example or plugin:NAME (" +
+                              names + ")");
 }
 
 }  // namespace qconform

@@ -111,23 +111,20 @@ void Convert(const Node& node, qconform_alloc_output alloc, void* context, bool 
     RejectAtRun(std::string(kLibrary) + " EnqueueWorkload failed");
 }
 
-void Map(const Node& node, qconform_alloc_output alloc, void* context) {
-  switch (node.op()) {
-    case Op::kDequantizeLinear:
-      return Convert(node, alloc, context, true);
-    case Op::kQuantizeLinear:
-      return Convert(node, alloc, context, false);
-    default:
-      NotMapped(std::string(kLibrary) +
-                ": only the Quantize and Dequantize layers are mapped, not " + node.op_type());
-  }
-}
+// What the library offers, per operator; the others are not judged.
+constexpr MappingRow kRows[] = {
+    {OperatorKind::kDequantizeLinear,
+     [](const Node& n, qconform_alloc_output a, void* c) { Convert(n, a, c, true); }},
+    {OperatorKind::kQuantizeLinear,
+     [](const Node& n, qconform_alloc_output a, void* c) { Convert(n, a, c, false); }}};
+constexpr LibraryPlugin kPlugin{kLibrary, kRows};
 
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconform_plugin_entry() {
   static const qconform_plugin plugin = {
       QCONFORM_PLUGIN_ABI, "armnn", "20.08",
-      "Arm NN's Quantize and Dequantize layers on the CpuRef backend, per tensor", RunMapping<Map>};
+      "Arm NN's Quantize and Dequantize layers on the CpuRef backend, per tensor",
+      RunPlugin<kPlugin>};
   return &plugin;
 }

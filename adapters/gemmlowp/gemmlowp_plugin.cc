@@ -139,16 +139,13 @@ void Gemm(const Node& node, qconform_alloc_output alloc, void* context, bool qli
       std::make_tuple(scale, gemmlowp::OutputStageSaturatingCastToUint8()));
 }
 
-void Map(const Node& node, qconform_alloc_output alloc, void* context) {
-  switch (node.op()) {
-    case Op::kQLinearMatMul:
-      return Gemm(node, alloc, context, true);
-    case Op::kMatMulInteger:
-      return Gemm(node, alloc, context, false);
-    default:
-      NotMapped(std::string(kLibrary) + " is a GEMM library: " + node.op_type() + " is not mapped");
-  }
-}
+// What the library offers, per operator; the others are not judged.
+constexpr MappingRow kRows[] = {
+    {OperatorKind::kQLinearMatMul,
+     [](const Node& n, qconform_alloc_output a, void* c) { Gemm(n, a, c, true); }},
+    {OperatorKind::kMatMulInteger,
+     [](const Node& n, qconform_alloc_output a, void* c) { Gemm(n, a, c, false); }}};
+constexpr LibraryPlugin kPlugin{kLibrary, kRows};
 
 }  // namespace
 
@@ -157,6 +154,6 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
       QCONFORM_PLUGIN_ABI, "gemmlowp", "2021.12",
       "gemmlowp's 8-bit GEMM (MatMulInteger) and fixed-point output stages (QLinearMatMul); "
       "int8 operands shifted to uint8 with their offsets",
-      RunMapping<Map>};
+      RunPlugin<kPlugin>};
   return &plugin;
 }

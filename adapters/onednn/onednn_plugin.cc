@@ -219,20 +219,17 @@ void MatMul(const Node& node, qconform_alloc_output alloc, void* context, bool q
           {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, y_mem}});
 }
 
-void Map(const Node& node, qconform_alloc_output alloc, void* context) {
-  switch (node.op()) {
-    case Op::kDequantizeLinear:
-      return Reorder(node, alloc, context, true);
-    case Op::kQuantizeLinear:
-      return Reorder(node, alloc, context, false);
-    case Op::kQLinearMatMul:
-      return MatMul(node, alloc, context, true);
-    case Op::kMatMulInteger:
-      return MatMul(node, alloc, context, false);
-    default:
-      NotMapped(std::string(kLibrary) + " has no primitive mapped for " + node.op_type());
-  }
-}
+// What the library offers, per operator; the others are not judged.
+constexpr MappingRow kRows[] = {
+    {OperatorKind::kDequantizeLinear,
+     [](const Node& n, qconform_alloc_output a, void* c) { Reorder(n, a, c, true); }},
+    {OperatorKind::kQuantizeLinear,
+     [](const Node& n, qconform_alloc_output a, void* c) { Reorder(n, a, c, false); }},
+    {OperatorKind::kQLinearMatMul,
+     [](const Node& n, qconform_alloc_output a, void* c) { MatMul(n, a, c, true); }},
+    {OperatorKind::kMatMulInteger,
+     [](const Node& n, qconform_alloc_output a, void* c) { MatMul(n, a, c, false); }}};
+constexpr LibraryPlugin kPlugin{kLibrary, kRows};
 
 }  // namespace
 
@@ -244,6 +241,6 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
       QCONFORM_PLUGIN_ABI, "onednn", version.c_str(),
       "oneDNN's reorder (Q/DQ, multiplier 1/y_scale) and int8 matmul (QLinearMatMul, "
       "MatMulInteger); per-tensor zero points",
-      RunMapping<Map>};
+      RunPlugin<kPlugin>};
   return &plugin;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/plugin/plugin_kit.h"
 #include "adapters/plugin/qconform_plugin.h"
 
 namespace {
@@ -62,21 +63,9 @@ std::string ValueInfo(const std::string& name, int32_t data_type, const qconform
   return v;
 }
 
-// The output's type as the operator declares it (OpenCV's importer wants typed outputs):
-// output_dtype when set; else DequantizeLinear's x_scale type, QuantizeLinear's y_zero_point
-// type or uint8.
+// The output's type as the operator declares it (OpenCV's importer wants typed outputs).
 int32_t OutputType(const qconform_node& n) {
-  for (int32_t k = 0; k < n.attribute_count; ++k) {
-    if (std::strcmp(n.attributes[k].name, "output_dtype") == 0 && n.attributes[k].i != 0) {
-      return static_cast<int32_t>(n.attributes[k].i);
-    }
-  }
-  const bool dequantize = std::strcmp(n.op_type, "DequantizeLinear") == 0;
-  const int32_t k = dequantize ? 1 : 2;
-  if (k < n.input_count && n.inputs[k].data_type != QCONFORM_UNDEFINED) {
-    return n.inputs[k].data_type;
-  }
-  return dequantize ? QCONFORM_FLOAT : QCONFORM_UINT8;
+  return qconform::plugin_kit::DeclaredOutputType(qconform::plugin_kit::Node(n));
 }
 
 std::string Attribute(const qconform_attribute& a) {

@@ -1,5 +1,6 @@
 #include "adapters/plugin/plugin_kit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -8,18 +9,6 @@
 
 namespace qconform::plugin_kit {
 namespace {
-
-struct OpName {
-  const char* name;
-  Op op;
-};
-constexpr OpName kOps[] = {{"DequantizeLinear", Op::kDequantizeLinear},
-                           {"QuantizeLinear", Op::kQuantizeLinear},
-                           {"DynamicQuantizeLinear", Op::kDynamicQuantizeLinear},
-                           {"QLinearMatMul", Op::kQLinearMatMul},
-                           {"MatMulInteger", Op::kMatMulInteger},
-                           {"QLinearConv", Op::kQLinearConv},
-                           {"ConvInteger", Op::kConvInteger}};
 
 struct TypeRow {
   int32_t type;
@@ -60,12 +49,8 @@ void NotMapped(const std::string& why) {
   Throw(QCONFORM_UNSUPPORTED, why);
 }
 
-Op Node::op() const {
-  const bool onnx_domain = n_.domain == nullptr || *n_.domain == '\0';
-  for (const OpName& row : kOps) {
-    if (onnx_domain && std::strcmp(row.name, n_.op_type) == 0) return row.op;
-  }
-  return Op::kOther;
+const Operator* Node::op() const {
+  return FindOperator(n_.domain != nullptr ? n_.domain : "", n_.op_type);
 }
 
 const qconform_tensor* Node::Input(int k) const {
@@ -199,7 +184,8 @@ bool AllZero(const qconform_tensor* zero_point) {
 int32_t DeclaredOutputType(const Node& node) {
   const int64_t output_dtype = node.Int("output_dtype", 0);
   if (output_dtype != 0) return static_cast<int32_t>(output_dtype);
-  if (node.op() == Op::kDequantizeLinear) {
+  const Operator* op = node.op();
+  if (op != nullptr && op->kind == OperatorKind::kDequantizeLinear) {
     const qconform_tensor* scale = node.Input(1);
     return scale != nullptr ? scale->data_type : QCONFORM_FLOAT;
   }
@@ -215,10 +201,18 @@ void* Output(qconform_alloc_output alloc, void* context, int32_t index, int32_t 
   return out;
 }
 
-int32_t Guard(Mapping mapping, const qconform_node* node, qconform_alloc_output alloc,
-              void* context, char* message, size_t message_size) {
+int32_t Dispatch(const LibraryPlugin& plugin, const qconform_node* node,
+                 qconform_alloc_output alloc, void* context, char* message, size_t message_size) {
   try {
-    mapping(Node(*node), alloc, context);
+    const Node view(*node);
+    const Operator* op = view.op();
+    const auto row = std::find_if(plugin.rows.begin(), plugin.rows.end(), [&](const MappingRow& r) {
+      return op != nullptr && r.kind == op->kind;
+    });
+    if (row == plugin.rows.end()) {
+      NotMapped(std::string(plugin.library) + " has nothing mapped for " + node->op_type);
+    }
+    row->map(view, alloc, context);
     return QCONFORM_OK;
   } catch (const Refusal& r) {
     std::snprintf(message, message_size, "%s", r.message.c_str());

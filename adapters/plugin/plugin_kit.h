@@ -2,7 +2,7 @@
 // ABI, so that each plugin is only its mapping of a node onto its library: a read-only view of
 // the node, the integer loads of raw_data, and refusals that carry the library's limit.
 //
-// A plugin's mapping throws Refusal (RefuseAtLoad, RejectAtRun, NotMapped); Guard turns it, or
+// A plugin's mapping throws Refusal (RefuseAtLoad, RejectAtRun, NotMapped); Dispatch turns it, or
 // any exception the library throws, into the ABI's status and message.
 #ifndef QCONFORM_ADAPTERS_PLUGIN_PLUGIN_KIT_H_
 #define QCONFORM_ADAPTERS_PLUGIN_PLUGIN_KIT_H_
@@ -11,9 +11,15 @@
 #include <string>
 #include <vector>
 
+#include <span>
+
 #include "adapters/plugin/qconform_plugin.h"
+#include "oracle/registry/operator.h"
 
 namespace qconform::plugin_kit {
+
+using qconform::Operator;
+using qconform::OperatorKind;
 
 struct Refusal {
   int32_t status;  // qconform_status
@@ -26,22 +32,11 @@ struct Refusal {
 // The adapter maps nothing of the library onto this operator: the case is not judged (skip).
 [[noreturn]] void NotMapped(const std::string& why);
 
-// The operators, by the names the specification gives them.
-enum class Op {
-  kDequantizeLinear,
-  kQuantizeLinear,
-  kDynamicQuantizeLinear,
-  kQLinearMatMul,
-  kMatMulInteger,
-  kQLinearConv,
-  kConvInteger,
-  kOther
-};
-
 class Node {
  public:
   explicit Node(const qconform_node& n) : n_(n) {}
-  Op op() const;
+  // The operator's registry row (oracle/registry/operator.h), nullptr for another operator.
+  const Operator* op() const;
   const char* op_type() const { return n_.op_type; }
   int64_t opset() const { return n_.opset; }
   // Input k, or nullptr when it is absent (beyond the list or QCONFORM_UNDEFINED).
@@ -84,16 +79,27 @@ int32_t DeclaredOutputType(const Node& node);
 void* Output(qconform_alloc_output alloc, void* context, int32_t index, int32_t data_type,
              const std::vector<int64_t>& dims, size_t byte_size);
 
-// Runs a mapping, turning a Refusal or an exception into the ABI's status and message.
+// What a plugin maps: per operator kind, the function that maps one node onto the library.
 using Mapping = void (*)(const Node& node, qconform_alloc_output alloc, void* context);
-int32_t Guard(Mapping mapping, const qconform_node* node, qconform_alloc_output alloc,
-              void* context, char* message, size_t message_size);
+struct MappingRow {
+  OperatorKind kind;
+  Mapping map;
+};
+struct LibraryPlugin {
+  const char* library;  // "oneDNN 2.6", for the messages
+  std::span<const MappingRow> rows;
+};
 
-// The plugin's run function (qconform_plugin::run) for a mapping: {..., RunMapping<Map>}.
-template <Mapping kMapping>
-int32_t RunMapping(const qconform_node* node, qconform_alloc_output alloc, void* context,
-                   char* message, size_t message_size) {
-  return Guard(kMapping, node, alloc, context, message, message_size);
+// Maps a node by the plugin's rows (an operator without a row is not judged), turning a Refusal
+// or an exception into the ABI's status and message.
+int32_t Dispatch(const LibraryPlugin& plugin, const qconform_node* node,
+                 qconform_alloc_output alloc, void* context, char* message, size_t message_size);
+
+// The plugin's run function (qconform_plugin::run): {..., RunPlugin<kPlugin>}.
+template <const LibraryPlugin& kPlugin>
+int32_t RunPlugin(const qconform_node* node, qconform_alloc_output alloc, void* context,
+                  char* message, size_t message_size) {
+  return Dispatch(kPlugin, node, alloc, context, message, message_size);
 }
 
 }  // namespace qconform::plugin_kit

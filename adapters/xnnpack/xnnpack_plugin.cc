@@ -308,21 +308,15 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
                    static_cast<size_t>(o)];
 }
 
-void Map(const Node& node, qconform_alloc_output alloc, void* context) {
-  switch (node.op()) {
-    case Op::kDequantizeLinear:
-      return Convert(node, alloc, context, true);
-    case Op::kQuantizeLinear:
-      return Convert(node, alloc, context, false);
-    case Op::kQLinearMatMul:
-      return FullyConnected(node, alloc, context);
-    case Op::kQLinearConv:
-      return Convolution(node, alloc, context);
-    default:
-      NotMapped(std::string(kLibrary) + " has no operator for " + node.op_type() +
-                " (no int32-output or dynamic operators)");
-  }
-}
+// What the library offers, per operator; the others are not judged.
+constexpr MappingRow kRows[] = {
+    {OperatorKind::kDequantizeLinear,
+     [](const Node& n, qconform_alloc_output a, void* c) { Convert(n, a, c, true); }},
+    {OperatorKind::kQuantizeLinear,
+     [](const Node& n, qconform_alloc_output a, void* c) { Convert(n, a, c, false); }},
+    {OperatorKind::kQLinearMatMul, FullyConnected},
+    {OperatorKind::kQLinearConv, Convolution}};
+constexpr LibraryPlugin kPlugin{kLibrary, kRows};
 
 }  // namespace
 
@@ -331,6 +325,6 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
       QCONFORM_PLUGIN_ABI, "xnnpack", "2022.02",
       "XNNPACK's converts (Q/DQ), qs8/qu8 fully-connected (QLinearMatMul) and convolution "
       "(QLinearConv, 1-D and 2-D); per-tensor zero points",
-      RunMapping<Map>};
+      RunPlugin<kPlugin>};
   return &plugin;
 }
