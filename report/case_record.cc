@@ -32,6 +32,7 @@ CaseRecord RecordOf(const CaseResult& r, Gate g) {
   c.strategies = r.strategies;
   if (!r.mismatches.empty()) c.first_mismatch = r.mismatches.front();
   c.nearest = r.nearest;
+  c.deviation = r.deviation;
   c.widened = r.widened;
   return c;
 }
@@ -61,6 +62,7 @@ CaseRecord RecordFromJson(const JsonValue& v) {
   for (const JsonValue& s : v.at("strategies").as_array()) c.strategies.push_back(s.as_string());
   if (v.has("first_mismatch")) c.first_mismatch = v.at("first_mismatch").as_string();
   if (v.has("nearest_strategy")) c.nearest = v.at("nearest_strategy").as_string();
+  if (v.has("deviation")) c.deviation = v.at("deviation").as_string();
   if (v.has("widened")) c.widened = v.at("widened").as_string();
   return c;
 }

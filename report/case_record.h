@@ -22,6 +22,7 @@ struct CaseRecord {
   std::vector<std::string> strategies;  // of a conformant computed case
   std::string first_mismatch;           // a wrong-outputs case's first wrong element
   std::string nearest;                  // the strategy nearest the backend's value there
+  std::string deviation;                // the known deviation behind it ("" when none is named)
   std::string widened;                  // outputs carried widened ("y: int4 carried as int8")
 
   Outcome outcome() const { return OutcomeOf(kind); }

@@ -97,8 +97,11 @@ std::string CauseOf(const CaseRecord& r) {
       return "accepted must-reject: rule " +
              (r.expected.rfind("reject:", 0) == 0 ? r.expected.substr(7) : r.expected);
     case Category::kWrongValues:
+      // A named deviation says how the backend computed; else the nearest admitted strategy hints.
       return "wrong values: " + r.op + " -> " + (r.y_type.empty() ? r.x_type : r.y_type) +
-             (r.nearest.empty() ? "" : ", nearest strategy " + r.nearest);
+             (!r.deviation.empty() ? ", " + r.deviation
+              : r.nearest.empty()  ? ""
+                                   : ", nearest strategy " + r.nearest);
     case Category::kNoAnswer:
       return std::string(KindName(r.kind)) + ": " + r.op;
   }

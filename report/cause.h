@@ -39,7 +39,8 @@ std::string Types(const CaseRecord& r);
 // The cause class of a failing or skipped case ("" for a pass), one per behaviour across the
 // operator's versions and x types, e.g.
 //   "refused valid DequantizeLinear: oneDNN 2.6 has no per-channel x_zero_point"
-//   "wrong values: QuantizeLinear -> float8e5m2, nearest strategy exact"
+//   "wrong values: QuantizeLinear -> int8, y_zero_point added before rounding" (a known deviation)
+//   "wrong values: QLinearMatMul -> uint8, nearest strategy q31-double-round"
 //   "accepted must-reject: rule dq.shape.zero_point"
 std::string CauseOf(const CaseRecord& r);
 

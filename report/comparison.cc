@@ -76,14 +76,16 @@ void ComposeComparison(Document& d, const std::vector<BackendRun>& runs) {
   d.Table({"backend (its report)", "conformant", "failing", "unsupported", "baseline"}, rows);
 
   // Each backend's deviations in one line: its causes (report/cause.h), biggest first, so that
-  // "wrong values: QuantizeLinear -> int8, nearest strategy exact" reads as one behaviour.
+  // "wrong values: QuantizeLinear -> int8, ties rounded away from zero" reads as one behaviour.
   d.Heading("Each backend's deviations by cause", "deviations");
   d.Paragraph(
       "How to read this: every case is judged exactly against the ONNX specification (the "
       "oracle); a wrong value is an output the specification does not admit, never a "
       "tolerance miss. A cause is one behaviour across an operator's versions and types: "
-      "wrong values name the output type and the admitted strategy nearest to what the "
-      "backend computed; refusals quote the library's own words. Library backends (oneDNN, "
+      "wrong values name the output type and the known deviation that gives the backend's "
+      "values (\"y_zero_point added before rounding\", \"ties rounded away from zero\", "
+      "\"+inf to the type's minimum\"), or else the admitted strategy nearest to them; refusals "
+      "quote the library's own words. Library backends (oneDNN, "
       "XNNPACK, gemmlowp, Arm NN) are judged through the mapping a user of their API writes; "
       "what their API forces on every user is theirs.");
   std::vector<ListItem> lines;

@@ -25,7 +25,8 @@ std::string JsonRecord(const CaseResult& r, Gate g) {
     << ", \"gate\": " << Json(std::string(GateName(g))) << ", \"strategies\": ["
     << Join(strategies, ", ") << "], \"seconds\": " << seconds << ", \"detail\": " << Json(r.detail)
     << ", \"first_mismatch\": " << Json(r.mismatches.empty() ? "" : r.mismatches.front())
-    << ", \"nearest_strategy\": " << Json(r.nearest) << ", \"widened\": " << Json(r.widened) << "}";
+    << ", \"nearest_strategy\": " << Json(r.nearest) << ", \"deviation\": " << Json(r.deviation)
+    << ", \"widened\": " << Json(r.widened) << "}";
   return o.str();
 }
 

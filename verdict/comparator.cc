@@ -150,7 +150,13 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
             (nearest.empty() || nearest == "exact"
                  ? ""
                  : ", nearest " + nearest + " (" + std::to_string(nearest_ulp) + " ulp)");
-        r.mismatches.push_back({i, got, std::move(message), std::move(nearest)});
+        std::vector<std::string> deviations;
+        if (expected.diagnose) deviations = expected.diagnose(i, got);
+        for (size_t d = 0; d < deviations.size(); ++d) {
+          message += (d == 0 ? ", as with " : " or ") + deviations[d];
+        }
+        r.mismatches.push_back(
+            {i, got, std::move(message), std::move(nearest), std::move(deviations)});
       }
     }
     r.zero_sign_differences += zero_sign;

@@ -41,6 +41,8 @@ struct Mismatch {
   // The admissible strategy whose result is nearest the backend's ("exact", "f32", ...; ties go
   // to the first), which hints at how the backend computed: "" when every distance is NaN.
   std::string nearest;
+  // The known deviations that give the backend's code (OutputEvaluation::diagnose).
+  std::vector<std::string> deviations;
 };
 
 struct OutputComparison {

@@ -14,6 +14,28 @@ struct Comparison {
   std::vector<OutputComparison> outputs;
 };
 
+// The known deviation behind an output's wrong elements (those reported): the ones that explain
+// every element, joined with "or" when the elements cannot tell them apart; else the one that
+// explains the most (the first named among equals); "" when none explains any.
+std::string DeviationOf(const OutputComparison& o) {
+  std::vector<std::pair<std::string, size_t>> counts;  // in the order first named
+  for (const Mismatch& m : o.mismatches) {
+    for (const std::string& d : m.deviations) {
+      auto it =
+          std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == d; });
+      if (it == counts.end()) it = counts.insert(counts.end(), {d, 0});
+      ++it->second;
+    }
+  }
+  std::string every, most;
+  size_t most_count = 0;
+  for (const auto& [name, count] : counts) {
+    if (count == o.mismatches.size()) every += (every.empty() ? "" : " or ") + name;
+    if (count > most_count) most = name, most_count = count;
+  }
+  return every.empty() ? most : every;
+}
+
 // Every expected output against the observed ones.
 Comparison CompareOutputs(const Case& c, const std::vector<OutputEvaluation>& expected,
                           const std::vector<Tensor>& observed, const CompareOptions& options) {
@@ -29,10 +51,13 @@ Comparison CompareOutputs(const Case& c, const std::vector<OutputEvaluation>& ex
         CompareOutput(expected[k], {t.data_type, t.shape, t.codes}, options, c.id);
     if (!cmp.conforms() && j.kind == Kind::kConformant) {
       j.kind = Kind::kWrongOutputs;
+      const std::string deviation = DeviationOf(cmp);
       j.detail = !cmp.structural_error.empty()
                      ? cmp.structural_error
                      : std::to_string(cmp.mismatched) + " of " + std::to_string(cmp.elements) +
-                           " elements not admissible; first: " + cmp.mismatches.front().message;
+                           " elements not admissible" +
+                           (deviation.empty() ? "" : " (" + deviation + ")") +
+                           "; first: " + cmp.mismatches.front().message;
     }
     j.outputs.push_back(std::move(cmp));
   }
@@ -198,6 +223,7 @@ CaseResult JudgeCase(const Case& c, const OracleResult& oracle, const BackendRes
       j.kind == Kind::kConformant && j.detail.empty() ? DescribeAdmissible(j.outputs) : j.detail;
   for (const OutputComparison& o : j.outputs) {
     if (r.nearest.empty() && !o.mismatches.empty()) r.nearest = o.mismatches.front().nearest;
+    if (r.deviation.empty()) r.deviation = DeviationOf(o);
     for (const Mismatch& m : o.mismatches) r.mismatches.push_back(m.message);
     if (o.mismatched > static_cast<int64_t>(o.mismatches.size())) {
       r.mismatches.push_back(

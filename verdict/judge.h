@@ -35,8 +35,9 @@ struct CaseResult {
   std::vector<std::string> mismatches;  // per-element lines (operands, both results)
   std::string expected;                 // outputs, reject:<rule>, implementation-defined:<rule>
   std::vector<std::string> strategies;  // the admissible strategies every element matched
-  std::string nearest;  // wrong outputs: the strategy nearest the backend's first wrong element
-  std::string widened;  // "y: float8e4m3fn carried as float" when the adapter widened an output
+  std::string nearest;    // wrong outputs: the strategy nearest the backend's first wrong element
+  std::string deviation;  // wrong outputs: the known deviation behind them ("" when none is named)
+  std::string widened;    // "y: float8e4m3fn carried as float" when the adapter widened an output
   std::vector<OutputComparison> outputs;  // per output, when the backend computed
   double seconds = 0;
   BackendResult observed;      // what the backend returned, for reproducers

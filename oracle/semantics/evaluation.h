@@ -117,6 +117,11 @@ struct OutputEvaluation {
   // The inputs behind element i, for messages: "x=0x07 (7) x_zero_point=0x01 (1) x_scale=...".
   // It refers to the evaluated case's tensors: call it only while that case lives.
   std::function<std::string(int64_t)> describe_inputs;
+  // For an element a backend got wrong: the known deviations that give its code there
+  // ("y_zero_point added before rounding", quantize_deviations.h), in their table's order; empty
+  // when none does. Null when the operator names none. Like describe_inputs, it refers to the
+  // evaluated case.
+  std::function<std::vector<std::string>(int64_t, uint32_t)> diagnose;
 };
 
 // An output named and typed as its operator declares it, with the exact codes to be filled in.

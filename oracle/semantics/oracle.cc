@@ -40,7 +40,8 @@ OracleResult RunQuantize(const Case& c, const OpSchema& schema, const EvaluateOp
     for (size_t i = 0; i < zero_point.codes.size(); ++i) zero_point.codes.set(i, 0);
     OracleOutcome outcome{"zero point ignored",
                           {EvaluateQuantize(ignored, schema, *v.plan, options)}};
-    outcome.outputs[0].describe_inputs = nullptr;  // it would point into `ignored`
+    outcome.outputs[0].describe_inputs = nullptr;  // they would point into `ignored`
+    outcome.outputs[0].diagnose = nullptr;
     r.other_outcomes.push_back(std::move(outcome));
   }
   const OutputEvaluation& y = r.outputs.front();

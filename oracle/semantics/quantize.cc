@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "oracle/core/codec.h"
+#include "oracle/semantics/quantize_deviations.h"
 #include "oracle/semantics/quantize_kernel.h"
 #include "oracle/semantics/scale_index.h"
 #include "oracle/semantics/strategy_writer.h"
@@ -158,6 +159,12 @@ OutputEvaluation EvaluateQuantize(const Case& c, const OpSchema& schema,
     s += " y_scale=" + DescribeCode(st, scale.codes[k]);
     if (zero_point != nullptr) s += " y_zero_point=" + DescribeCode(out, zero_point->codes[k]);
     return s;
+  };
+  result.diagnose = [&xt, &st, &out, &x, &scale, zero_point, index](int64_t i, uint32_t observed) {
+    const int64_t k = index(i);
+    const QuantizeOperands o{Decode(xt, x.codes[i]), Decode(st, scale.codes[k]),
+                             zero_point ? Decode(out, zero_point->codes[k]) : Exact(), &out};
+    return QuantizeDeviations(o, observed);
   };
   return result;
 }

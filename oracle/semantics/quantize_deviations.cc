@@ -1,0 +1,112 @@
+#include "oracle/semantics/quantize_deviations.h"
+
+#include <optional>
+
+#include "oracle/semantics/quantize.h"
+
+namespace qconform {
+namespace {
+
+using Code = std::optional<uint32_t>;
+
+Rational Floor(const Rational& r) {
+  BigInt q = boost::multiprecision::numerator(r) / boost::multiprecision::denominator(r);
+  if (r < 0 && Rational(q) != r) q -= 1;  // integer division truncates towards zero
+  return Rational(q);
+}
+
+// An integer value (or +-inf) into y: integers saturate to y's range.
+Code Saturate(const QuantizeOperands& o, const Exact& v) {
+  return Encode(*o.y, v, Saturation::kSaturate);
+}
+
+// The quotient rounded by `round` (a finite rational to an integer), then the zero point added.
+template <class Round>
+Code RoundedThenShifted(const QuantizeOperands& o, Round round) {
+  const Exact q = o.x / o.scale;
+  if (!q.is_finite()) return std::nullopt;  // specials are the rows below
+  return Saturate(o, Exact::Finite(round(q.value())) + o.zero_point);
+}
+
+Exact RoundToFloat32(const Exact& v) {
+  const ElementType& f32 = ElementTypeOf(DataType::kFloat);
+  return Decode(f32, *Encode(f32, v, Saturation::kNone));
+}
+// x * float32(1 / y_scale), in float32 (x and y_scale are float32, float16 or bfloat16 values,
+// all exact in float32); nullopt where it is the exact quotient, so that the reciprocal rows
+// name only what the reciprocal changes (with y_scale a power of two it changes nothing).
+std::optional<Exact> ReciprocalProduct(const QuantizeOperands& o) {
+  Exact p = RoundToFloat32(o.x * RoundToFloat32(Exact::Integer(1) / o.scale));
+  if (p == o.x / o.scale) return std::nullopt;
+  return p;
+}
+
+Code InfinityToMinimum(const QuantizeOperands& o) {
+  if (!o.x.is_infinity() || o.x.is_negative()) return std::nullopt;
+  return Saturate(o, Exact::Infinity(true));
+}
+Code ZeroPointBeforeRounding(const QuantizeOperands& o) {
+  const Exact q = o.x / o.scale;
+  if (!q.is_finite()) return std::nullopt;
+  return Saturate(o, q + o.zero_point);  // rounded once, half to even, after the addition
+}
+Code TiesAwayFromZero(const QuantizeOperands& o) {
+  return RoundedThenShifted(o, [](const Rational& q) {
+    return q < 0 ? -Floor(-q + Rational(1, 2)) : Floor(q + Rational(1, 2));
+  });
+}
+Code TiesUp(const QuantizeOperands& o) {
+  return RoundedThenShifted(o, [](const Rational& q) { return Floor(q + Rational(1, 2)); });
+}
+Code Truncation(const QuantizeOperands& o) {
+  return RoundedThenShifted(o, [](const Rational& q) { return q < 0 ? -Floor(-q) : Floor(q); });
+}
+Code ReciprocalMultiplier(const QuantizeOperands& o) {
+  const std::optional<Exact> p = ReciprocalProduct(o);
+  if (!p) return std::nullopt;
+  return QuantizeValue(*p, o.zero_point, *o.y, Saturation::kSaturate);
+}
+Code ReciprocalZeroPointBeforeRounding(const QuantizeOperands& o) {
+  const std::optional<Exact> p = ReciprocalProduct(o);
+  if (!p || !p->is_finite()) return std::nullopt;
+  return Saturate(o, RoundToFloat32(*p + o.zero_point));
+}
+Code WrapAround(const QuantizeOperands& o) {
+  const Exact q = o.x / o.scale;
+  if (!q.is_finite()) return std::nullopt;
+  const BigInt modulus = BigInt(1) << o.y->bits;
+  BigInt v = (RoundHalfEven(q.value()) + RoundHalfEven(o.zero_point.value())) % modulus;
+  if (v < 0) v += modulus;
+  return static_cast<uint32_t>(v);  // two's complement bits for signed y
+}
+
+struct Deviation {
+  std::string_view name;
+  Code (*code)(const QuantizeOperands&);
+};
+
+// The readings, in the order they are named.
+constexpr Deviation kDeviations[] = {
+    {"+inf to the type's minimum", InfinityToMinimum},
+    {"y_zero_point added before rounding", ZeroPointBeforeRounding},
+    {"ties rounded away from zero", TiesAwayFromZero},
+    {"ties rounded towards +inf", TiesUp},
+    {"quotient truncated towards zero", Truncation},
+    {"reciprocal multiplier x * float32(1 / y_scale)", ReciprocalMultiplier},
+    {"reciprocal multiplier, y_zero_point added before rounding",
+     ReciprocalZeroPointBeforeRounding},
+    {"wrap-around instead of saturation", WrapAround},
+};
+
+}  // namespace
+
+std::vector<std::string> QuantizeDeviations(const QuantizeOperands& o, uint32_t observed) {
+  std::vector<std::string> names;
+  if (o.y == nullptr || !o.y->is_integer() || o.x.is_nan() || o.scale.is_nan()) return names;
+  for (const Deviation& d : kDeviations) {
+    if (d.code(o) == observed) names.emplace_back(d.name);
+  }
+  return names;
+}
+
+}  // namespace qconform
