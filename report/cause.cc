@@ -1,6 +1,7 @@
 #include "report/cause.h"
 
 #include <array>
+#include <cctype>
 
 namespace qconform::report {
 namespace {
@@ -18,6 +19,23 @@ constexpr std::array<CategoryStyle, kCategories> kStyles = {{
 
 std::string Types(const CaseRecord& r) {
   return r.y_type.empty() ? r.x_type : r.x_type + " -> " + r.y_type;
+}
+
+std::string CellAnchor(const CaseRecord& r) {
+  const int64_t version = r.schema_version();
+  const std::string key =
+      version ? r.op + " " + std::to_string(version) + " " + Types(r) + " " + r.granularity
+              : r.op + " not in opset";
+  std::string anchor = "cell-";
+  for (const char ch : key) {  // runs of anything but letters, digits and dots become one '-'
+    const bool kept = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.';
+    if (kept) {
+      anchor += ch;
+    } else if (anchor.back() != '-') {
+      anchor += '-';
+    }
+  }
+  return anchor;
 }
 
 Category CategoryOf(Kind k) {

@@ -36,6 +36,11 @@ std::vector<LegendEntry> CategoryLegend();
 // "int4 -> float": a case's x type and output type.
 std::string Types(const CaseRecord& r);
 
+// The anchor of r's cell in its backend's report (operator version, types and granularity):
+// "cell-QuantizeLinear-21-float-int8-per-axis"; "cell-DequantizeLinear-not-in-opset" for the
+// must-reject cases of an opset without the operator. The comparison's matrix links to it.
+std::string CellAnchor(const CaseRecord& r);
+
 // The cause class of a failing or skipped case ("" for a pass), one per behaviour across the
 // operator's versions and x types, e.g.
 //   "refused valid DequantizeLinear: oneDNN 2.6 has no per-channel x_zero_point"

@@ -37,6 +37,52 @@ TableCell KindCell(const CaseRecord* r, const std::string& link) {
   return {std::string(KindName(r->kind)), std::string(s.css_class), std::string(s.mark), link};
 }
 
+// The matrix: one column per backend, conformant / total per row; each cell links to the
+// cases of its worst outcome in that backend's report (the cell of their granularity).
+void Matrix(Document& d, const std::vector<BackendRun>& runs,
+            const std::vector<std::string>& names) {
+  d.Heading("Matrix", "matrix");
+  d.Paragraph(
+      "Conformant / total cases per operator version and x type -> output type, one column per "
+      "backend. Each cell takes the colour of its worst outcome and links to those cases in "
+      "that backend's report.");
+  d.Legend(CategoryLegend());
+  struct Cell {
+    size_t pass = 0, total = 0;
+    Category worst = Category::kPass;
+    const CaseRecord* worst_case = nullptr;
+  };
+  std::map<std::pair<std::string, std::string>, std::vector<Cell>> matrix;
+  for (size_t k = 0; k < runs.size(); ++k) {
+    for (const CaseRecord& r : runs[k].view.records) {
+      auto& cells = matrix[{r.operator_version(), Types(r)}];
+      cells.resize(runs.size());
+      Cell& c = cells[k];
+      c.pass += r.outcome() == Outcome::kPass;
+      c.total += 1;
+      if (c.worst_case == nullptr || CategoryOf(r.kind) > c.worst) c.worst_case = &r;
+      c.worst = std::max(c.worst, CategoryOf(r.kind));
+    }
+  }
+  std::vector<std::string> header = {"operator version", "x -> output"};
+  header.insert(header.end(), names.begin(), names.end());
+  std::vector<std::vector<TableCell>> rows;
+  for (const auto& [key, cells] : matrix) {
+    std::vector<TableCell> row = {{key.first, "", "", ""}, {key.second, "", "", ""}};
+    for (size_t k = 0; k < cells.size(); ++k) {
+      const Cell& c = cells[k];
+      const CategoryStyle& s = StyleOf(c.worst);
+      row.push_back(c.total
+                        ? TableCell{std::to_string(c.pass) + "/" + std::to_string(c.total),
+                                    std::string(s.css_class), std::string(s.mark),
+                                    runs[k].directory + "report.html#" + CellAnchor(*c.worst_case)}
+                        : TableCell{});
+    }
+    rows.push_back(std::move(row));
+  }
+  d.Table(header, rows);
+}
+
 }  // namespace
 
 std::vector<std::string> Disagreements(const std::vector<BackendRun>& runs) {
@@ -118,6 +164,8 @@ void ComposeComparison(Document& d, const std::vector<BackendRun>& runs) {
   }
   d.List(lines);
 
+  Matrix(d, runs, names);
+
   // Disagreements, grouped by the pattern of kinds across the backends. Patterns where two
   // backends that both ran the case differ come first (a runtime difference); those where one
   // only could not run it, after.
@@ -169,39 +217,6 @@ void ComposeComparison(Document& d, const std::vector<BackendRun>& runs) {
     d.Table(header, table);
     d.EndGroup();
   }
-
-  // The matrix: one column per backend, conformant / total per row.
-  d.Heading("Matrix", "matrix");
-  d.Legend(CategoryLegend());
-  struct Cell {
-    size_t pass = 0, total = 0;
-    Category worst = Category::kPass;
-  };
-  std::map<std::pair<std::string, std::string>, std::vector<Cell>> matrix;
-  for (size_t k = 0; k < runs.size(); ++k) {
-    for (const CaseRecord& r : runs[k].view.records) {
-      auto& cells = matrix[{r.operator_version(), Types(r)}];
-      cells.resize(runs.size());
-      Cell& c = cells[k];
-      c.pass += r.outcome() == Outcome::kPass;
-      c.total += 1;
-      c.worst = std::max(c.worst, CategoryOf(r.kind));
-    }
-  }
-  header = {"operator version", "x -> output"};
-  header.insert(header.end(), names.begin(), names.end());
-  rows.clear();
-  for (const auto& [key, cells] : matrix) {
-    std::vector<TableCell> row = {{key.first, "", "", ""}, {key.second, "", "", ""}};
-    for (const Cell& c : cells) {
-      const CategoryStyle& s = StyleOf(c.worst);
-      row.push_back(c.total ? TableCell{std::to_string(c.pass) + "/" + std::to_string(c.total),
-                                        std::string(s.css_class), std::string(s.mark), ""}
-                            : TableCell{});
-    }
-    rows.push_back(std::move(row));
-  }
-  d.Table(header, rows);
 }
 
 }  // namespace qconform::report

@@ -242,7 +242,11 @@ void MatrixSection(Document& d, const RunView& v) {
   std::vector<std::string> header = {"operator version", "x -> output"};
   header.insert(header.end(), kGranularityColumns.begin(), kGranularityColumns.end());
   std::vector<std::vector<TableCell>> rows;
-  std::vector<std::pair<std::string, const CellData*>> lists;
+  struct CellList {
+    std::string title, anchor;
+    const CellData* cell;
+  };
+  std::vector<CellList> lists;
   for (const auto& [key, cells] : m) {
     const bool exists = key.version != INT64_MAX;
     std::vector<TableCell> row = {
@@ -257,8 +261,8 @@ void MatrixSection(Document& d, const RunView& v) {
       }
       const CellData& c = it->second;
       const CategoryStyle& s = StyleOf(c.worst);
-      const std::string anchor = "cell-" + std::to_string(lists.size() + 1);
-      lists.push_back({row[0].text + ", " + row[1].text + ", " + g, &c});
+      const std::string anchor = CellAnchor(*c.cases.front());
+      lists.push_back({row[0].text + ", " + row[1].text + ", " + g, anchor, &c});
       row.push_back({std::to_string(c.pass) + "/" + std::to_string(c.cases.size()),
                      std::string(s.css_class), std::string(s.mark), "#" + anchor});
     }
@@ -266,10 +270,8 @@ void MatrixSection(Document& d, const RunView& v) {
   }
   d.Table(header, rows);
   d.Heading("Cases by matrix cell", "cells");
-  for (size_t k = 0; k < lists.size(); ++k) {
-    const auto& [title, cell] = lists[k];
-    d.BeginGroup(title + " (" + Plural(cell->cases.size(), "case") + ")",
-                 "cell-" + std::to_string(k + 1));
+  for (const auto& [title, anchor, cell] : lists) {
+    d.BeginGroup(title + " (" + Plural(cell->cases.size(), "case") + ")", anchor);
     std::vector<ListItem> items;
     for (const CaseRecord* r : cell->cases) {
       items.push_back(Item(*r, std::string(KindName(r->kind)) +

@@ -12,13 +12,14 @@
 #   tools/build.sh bench [ARGS...]  the benchmarks and their table (bench/RESULTS.md; ARGS go to
 #                                   qconform_bench, e.g. --benchmark_filter=oracle_fast)
 #   tools/build.sh matrix           the conformance matrix: every real implementation on the
-#                                   golden catalogue, side by side (docs/conformance-matrix.md
-#                                   and .html; each backend's report in build/matrix/)
+#                                   golden catalogue, side by side (docs/conformance-matrix.md,
+#                                   .html and the README's picture of it, .png; each backend's
+#                                   report in build/matrix/)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${QCONFORM_BUILD_DIR:-$root/build}
 
-usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
 command=${1:-}
 case "$command" in
   run|test|bench|matrix) shift ;;
@@ -66,11 +67,9 @@ case "$command" in
   test) cd "$build" && exec ctest --output-on-failure -j"$(nproc)" "$@" ;;
   bench) exec "$build/bench/qconform_bench" "$@" ;;
   matrix)
-    # The implementations judged (README, "Backends"); each must match its own baseline.
-    backends=(onnxruntime onnxruntime-web plugin:opencv plugin:onednn plugin:xnnpack exec:pytorch
-              plugin:armnn plugin:gemmlowp)
+    # The implementations judged (tools/backends.txt); each must match its own baseline.
     args=()
-    for b in "${backends[@]}"; do args+=(--backend "$b"); done
+    while read -r b; do args+=(--backend "$b"); done < <(grep -v '^#' "$root/tools/backends.txt")
     cd "$root"
     status=0
     "$build/tools/qconform" run "${args[@]}" --count 0 -j 2 --report "$build/matrix" || status=$?
@@ -80,6 +79,15 @@ case "$command" in
       >docs/conformance-matrix.md
     sed -E "s#href=\"([a-z0-9.-]+-[0-9][^/\"]*/)#href=\"../$rel/matrix/\1#g" \
       "$build/matrix/compare.html" >docs/conformance-matrix.html
+    # The README's picture of the page: its first screen (the backends, their deviations by
+    # cause, the start of the matrix), rendered by headless Chromium as the report's is.
+    if chromium=$(command -v chromium || command -v chromium-browser); then
+      "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,1500 \
+        --screenshot="$root/docs/conformance-matrix.png" "file://$root/docs/conformance-matrix.html" \
+        2>/dev/null && echo "matrix: docs/conformance-matrix.png"
+    else
+      echo "matrix: chromium is not installed (tools/setup.sh installs it): no picture" >&2
+    fi
     echo "matrix: docs/conformance-matrix.md and docs/conformance-matrix.html"
     exit "$status" ;;
 esac

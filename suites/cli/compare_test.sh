@@ -20,6 +20,15 @@ expect "the disagreement section shows the known case side by side" 0 \
   cat "$work/cmp/compare.md"
 expect "a runtime difference comes before a harness limit" 0 "" -- bash -c \
   "grep -n 'summary' '$work/cmp/compare.md' | head -1 | grep -q 'wrong-outputs'"
+# Every matrix cell links to its worst cases in that backend's report, and each anchor is there.
+expect "the matrix's wrong-values cell links into ONNX Runtime's report" 0 \
+  "^\| QuantizeLinear-21 \| float -> float8e4m3fn \| .* \| 🔴 \[[0-9]+/[0-9]+\]\(onnxruntime-1.30.0/report.html#cell-QuantizeLinear-21-float-float8e4m3fn-per-tensor\) \|" -- \
+  cat "$work/cmp/compare.md"
+missing=0
+while read -r link; do
+  grep -q "id=\"${link#*#}\"" "$work/cmp/${link%%#*}" || { echo "no anchor for $link"; missing=$((missing + 1)); }
+done < <(grep -o '([a-z0-9.-]*/report.html#cell-[^)]*)' "$work/cmp/compare.md" | tr -d '()' | sort -u)
+expect "every matrix link lands on a cell of its backend's report" 0 "" -- test "$missing" -eq 0
 expect "the HTML comparison is written" 0 "Where the backends disagree" -- cat "$work/cmp/compare.html"
 expect "one baseline cannot serve several backends" 2 "each uses its own" -- \
   "$qconform" run --backend oracle --backend plugin:example --expectations /dev/null --report "$work/x"
