@@ -1,13 +1,15 @@
 # cmake --install: the qconform command and the plugin host, the libraries and public headers
-# of the layers a vendor builds on (core, registry, oracle, verdict, ONNX I/O), the golden
-# catalogue, baselines, semantics and protocol documents, and a package configuration, so that
-# find_package(qconform CONFIG) gives qconform::core, qconform::oracle, qconform::verdict,
-# qconform::onnx_io.
+# of the layers a vendor builds on (core, registry, oracle, verdict, ONNX I/O, generators,
+# adapters, runner), the golden catalogue, baselines, semantics and protocol documents, and a
+# package configuration, so that find_package(qconform CONFIG) gives qconform::core,
+# qconform::oracle, qconform::verdict, qconform::onnx_io, qconform::generators,
+# qconform::adapters and qconform::runner: a vendor's own C++ backend implements
+# adapters/backend.h and runs in process (examples/consumer/my_backend_test.cc).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(qconform_libraries qconform_core qconform_registry qconform_oracle qconform_verdict
-    qconform_onnx_io)
+    qconform_onnx_io qconform_generators qconform_adapters qconform_runner)
 foreach(lib IN LISTS qconform_libraries)
   string(REPLACE "qconform_" "" short "${lib}")
   set_target_properties(${lib} PROPERTIES EXPORT_NAME ${short})
@@ -22,14 +24,10 @@ foreach(target IN LISTS QCONFORM_BUILT_PLUGIN_TARGETS)
 endforeach()
 
 # Headers keep their layer paths (#include "oracle/semantics/oracle.h").
-foreach(dir oracle/core oracle/registry oracle/semantics verdict onnx_io)
+foreach(dir oracle/core oracle/registry oracle/semantics verdict onnx_io generators adapters runner)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/qconform/${dir}
           FILES_MATCHING PATTERN "*.h")
 endforeach()
-install(FILES ${PROJECT_SOURCE_DIR}/adapters/backend.h
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/qconform/adapters)
-install(FILES ${PROJECT_SOURCE_DIR}/adapters/plugin/qconform_plugin.h
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/qconform/adapters/plugin)
 
 # Data: what an installed qconform reads (found relative to its own prefix).
 set(qconform_data ${CMAKE_INSTALL_DATADIR}/qconform)

@@ -2,10 +2,9 @@
 // the installed qconform oracle: the same judge `qconform run` uses.
 #include <gtest/gtest.h>
 
-#include <bit>
-#include <cmath>
-#include <cstring>
+#include <iostream>
 
+#include "my_kernel.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/semantics/oracle.h"
 #include "verdict/judge.h"
@@ -13,22 +12,6 @@
 namespace {
 
 using qconform::DataType;
-
-// The kernel under test: int8 x, float scale (per-tensor or per-axis along axis 1 of a 2-D x),
-// optional int8 zero point; y = (x - zp) * scale in float32. `sloppy` rounds the product to
-// bfloat16 precision, a bug the oracle must catch.
-std::vector<float> MyDequantize(const std::vector<int8_t>& x, int64_t columns,
-                                const std::vector<float>& scale,
-                                const std::vector<int8_t>& zero_point, bool sloppy) {
-  std::vector<float> y(x.size());
-  for (size_t i = 0; i < x.size(); ++i) {
-    const size_t k = scale.size() == 1 ? 0 : i % static_cast<size_t>(columns);
-    const float zp = zero_point.empty() ? 0.0f : static_cast<float>(zero_point[k]);
-    y[i] = (static_cast<float>(x[i]) - zp) * scale[k];
-    if (sloppy) y[i] = std::bit_cast<float>(std::bit_cast<uint32_t>(y[i]) & 0xFFFF0000u);
-  }
-  return y;
-}
 
 // The kernel's output as qconform's observation of a backend.
 qconform::BackendResult Observe(const std::vector<float>& y, std::vector<int64_t> shape) {
