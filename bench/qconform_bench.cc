@@ -199,13 +199,32 @@ void OtherThroughputs(Tables& t) {
   const double golden_cases = std::atof(listing.output.c_str() + listing.output.find(": ") + 2);
   row(tool + " check " + golden + " --quiet", golden_cases);
   row(tool + " golden --verify --dir " + golden, golden_cases);
-  for (const char* backend : {"oracle", "plugin:example", "onnxruntime"}) {
+}
+
+// `qconform run --backend B -j J --count 0` on the golden catalogue, for the oracle, the example
+// plugin and every real implementation (tools/backends.txt), each as a ratio to the oracle's
+// rate at the same -j in this run.
+void BackendThroughputs(Tables& t) {
+  std::vector<std::string> backends = {"oracle", "plugin:example"};
+  std::ifstream list(QCONFORM_SOURCE_DIR "/tools/backends.txt");
+  for (std::string line; std::getline(list, line);) {
+    if (!line.empty() && line[0] != '#') backends.push_back(line);
+  }
+  t.Line("");
+  t.Line("| backend, golden catalogue | -j 1 | / oracle | -j 2 | / oracle |");
+  t.Line("|---|---|---|---|---|");
+  double oracle[3] = {0, 0, 0};
+  for (const std::string& backend : backends) {
+    std::string row = "| `" + backend + "` |";
     for (int jobs : {1, 2}) {
       const double rate = EndToEndCasesPerSecond(backend, jobs);
-      t.Line(std::string("| `qconform run --backend ") + backend + " -j " + std::to_string(jobs) +
-             " --count 0` (golden catalogue) | - | " +
-             (rate > 0 ? Rate(rate, "cases") : std::string("failed")) + " |");
+      if (backend == "oracle") oracle[jobs] = rate;
+      const std::string ratio =
+          rate > 0 && oracle[jobs] > 0 ? Format("%.3fx", rate / oracle[jobs]) : std::string("-");
+      row.append(" ").append(rate > 0 ? Rate(rate, "cases") : std::string("failed"));
+      row.append(" | ").append(ratio).append(" |");
     }
+    t.Line(row);
   }
 }
 
@@ -216,12 +235,21 @@ int main(int argc, char** argv) {
   using namespace qconform::bench;
   // --micro: the Google Benchmark part only (for profiling one workload with perf).
   const bool micro = !TakeOption(argc, argv, "--micro", false).empty();
+  // --backends: the backends' throughput table alone (every real implementation, a minute).
+  const bool backends_only = !TakeOption(argc, argv, "--backends", false).empty();
   std::string out = TakeOption(argc, argv, "--out", true);
   if (out.empty()) out = std::string(QCONFORM_BENCH_DIR) + "/results.md";
   // For the memory measurement, every large block is mapped and unmapped (a fixed threshold:
   // no dynamic adjustment), so resident memory follows what is live.
   mallopt(M_MMAP_THRESHOLD, 1 << 16);
   Tables t;
+  if (backends_only) {
+    t.Line("qconform bench --backends: " + Machine());
+    BackendThroughputs(t);
+    std::ofstream(out) << t.text();
+    std::printf("\nbench: the table is in %s\n", out.c_str());
+    return 0;
+  }
 #ifdef __clang__
   const std::string compiler = "clang " __clang_version__;
 #else
@@ -349,6 +377,7 @@ int main(int argc, char** argv) {
   }
   t.Line("| comparator, " + compared + " | " + Rate(ips["comparator/" + compared], "el") + " |");
   OtherThroughputs(t);
+  BackendThroughputs(t);
   std::ofstream(out) << t.text();
   std::printf("\nbench: the tables are in %s\n", out.c_str());
   return 0;
