@@ -65,7 +65,9 @@ case "$command" in
     [[ -n ${found_report:-} ]] || defaults+=(--report "$rel/report/$name")
     exec "$rel/tools/qconform" run "${defaults[@]}" "$@" ;;
   test) cd "$build" && exec ctest --output-on-failure -j"$(nproc)" "$@" ;;
-  bench) exec "$build/bench/qconform_bench" "$@" ;;
+  bench)
+    cmake --build "$build" -j"$(nproc)" --target qconform_bench  # not part of the default build
+    exec "$build/bench/qconform_bench" "$@" ;;
   matrix)
     # The implementations judged (tools/backends.txt); each must match its own baseline.
     args=()

@@ -13,6 +13,7 @@
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/prng.h"
 #include "oracle/core/vector_isa.h"
+#include "suites/lib/sanitizer_sample.h"
 #include "suites/oracle/dq_test_util.h"
 
 namespace qconform {
@@ -210,6 +211,7 @@ TEST(DequantizeFastPath, DyadicEqualsRationals) {
     } else {
       xs = EdgeCodes(xt, prng, 200);
     }
+    xs = testing::Sampled(xs);
     const std::vector<uint32_t> zps = EdgeCodes(xt, prng, 2);
     for (DataType scale_type : scale_types) {
       const ElementType& st = ElementTypeOf(scale_type);

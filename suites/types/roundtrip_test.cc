@@ -9,6 +9,7 @@
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/prng.h"
+#include "suites/lib/sanitizer_sample.h"
 
 namespace qconform {
 namespace {
@@ -94,7 +95,7 @@ TEST_P(WideRoundTrip, EdgesAndAMillionRandomCodes) {
     failures += CheckCode(t, e | 0x80000000u);
   }
   Prng prng(20261122);
-  constexpr int kRandom = 1'000'000;
+  constexpr int kRandom = testing::SampleCount(1'000'000);
   for (int i = 0; i < kRandom && failures < 20; ++i) failures += CheckCode(t, prng.Next32());
   std::printf("[ codes    ] %s: %d edge and %d random codes checked\n", std::string(t.name).c_str(),
               2 * static_cast<int>(std::size(edges)), kRandom);
