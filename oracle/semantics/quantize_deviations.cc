@@ -45,6 +45,15 @@ Code InfinityToMinimum(const QuantizeOperands& o) {
   if (!o.x.is_infinity() || o.x.is_negative()) return std::nullopt;
   return Saturate(o, Exact::Infinity(true));
 }
+// x86's conversion of +-inf to int32 gives int32's minimum (the "integer indefinite"); the zero
+// point added to it in int32 wraps around (with a negative zero point, to near int32's maximum).
+Code InfinityThroughInt32(const QuantizeOperands& o) {
+  if (!o.x.is_infinity()) return std::nullopt;
+  const BigInt int32_min = -(BigInt(1) << 31);
+  BigInt v = int32_min + RoundHalfEven(o.zero_point.value());
+  if (v < int32_min) v += BigInt(1) << 32;
+  return Saturate(o, Exact::Finite(Rational(v)));
+}
 Code ZeroPointBeforeRounding(const QuantizeOperands& o) {
   const Exact q = o.x / o.scale;
   if (!q.is_finite()) return std::nullopt;
@@ -88,6 +97,7 @@ struct Deviation {
 // The readings, in the order they are named.
 constexpr Deviation kDeviations[] = {
     {"+inf to the type's minimum", InfinityToMinimum},
+    {"+-inf to int32's minimum, y_zero_point then added with wrap-around", InfinityThroughInt32},
     {"y_zero_point added before rounding", ZeroPointBeforeRounding},
     {"ties rounded away from zero", TiesAwayFromZero},
     {"ties rounded towards +inf", TiesUp},

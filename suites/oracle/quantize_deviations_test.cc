@@ -28,9 +28,26 @@ struct DeviationCase {
 };
 
 const DeviationCase kCases[] = {
-    // +inf / 1 saturates to 127; a float-to-int conversion of +inf gives the minimum.
-    {"inf", {kInf}, 1, 0, D::kInt8, {-128}, "+inf to the type's minimum"},
-    {"inf uint8", {kInf}, 0.75, 127, D::kUint8, {0}, "+inf to the type's minimum"},
+    // +inf / 1 saturates to 127; a float-to-int conversion of +inf gives the minimum (int32's
+    // minimum plus -1 would wrap to 127: not that reading).
+    {"inf", {kInf}, 1, -1, D::kInt8, {-128}, "+inf to the type's minimum"},
+    // -inf saturates to -128; int32's minimum plus -1 wraps to int32's maximum, saturated to 127.
+    {"inf through int32",
+     {-kInf},
+     1,
+     -1,
+     D::kInt8,
+     {127},
+     "+-inf to int32's minimum, y_zero_point then added with wrap-around"},
+    // With a zero point that does not wrap, both readings send +inf to the minimum.
+    {"inf uint8",
+     {kInf},
+     0.75,
+     127,
+     D::kUint8,
+     {0},
+     "+inf to the type's minimum or +-inf to int32's minimum, y_zero_point then added with "
+     "wrap-around"},
     // 3.5 - 1 = 3 and 2.5 - 1 = 1; with the zero point first, round(2.5) = 2 and round(1.5) = 2.
     // (Truncation also gives the first, ties away and ties up the second: only the zero point
     // explains both.)
