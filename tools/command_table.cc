@@ -123,6 +123,22 @@ constexpr Command kCommands[] = {
      "  qconform run --backend onnxruntime --report build/report/onnxruntime\n"
      "  qconform run --backend plugin:./libmyruntime.so --filter dq21 -j 4\n",
      RunRun},
+    {"merge", "merge the shards of one run into one report and one gate verdict",
+     "usage: qconform merge DIR... --report OUT\n\n"
+     "DIR... are the report directories of one run's shards (qconform run --shard K/N, each\n"
+     "perhaps on another machine), every K from 1 to N once. Their journals are judged again\n"
+     "through the one judge, as --resume does, into OUT: one report.md/html, results.json and\n"
+     "junit.xml, and one gate verdict against the baseline, stale entries judged across every\n"
+     "shard. The merged report is the unsharded run's, timings aside; the backend is not\n"
+     "needed. Refused: a missing, repeated or incomplete shard, shards of different options,\n"
+     "backends or versions, and journals the catalogue no longer matches.\n\n"
+     "exit status: 0 the merged run matches the baseline; 1 it does not; 2 usage or input\n"
+     "errors.\n\n"
+     "example:\n"
+     "  qconform run --backend onnxruntime --shard 1/2 --report s1   # on one machine\n"
+     "  qconform run --backend onnxruntime --shard 2/2 --report s2   # on another\n"
+     "  qconform merge s1 s2 --report merged\n",
+     RunMerge},
     {"diff", "compare two runs case by case: regressions, fixes, changed kinds",
      "usage: qconform diff OLD NEW [--out DIR]\n\n"
      "OLD and NEW are results.json files, or report directories holding one (qconform run\n"

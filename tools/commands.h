@@ -37,5 +37,6 @@ int RunGenerate(const std::vector<std::string>& args);
 int RunVersion(const std::vector<std::string>& args);
 int RunTypes(const std::vector<std::string>& args);
 int RunDiffCommand(const std::vector<std::string>& args);
+int RunMerge(const std::vector<std::string>& args);
 
 }  // namespace qconform::tools

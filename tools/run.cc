@@ -136,8 +136,6 @@ RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOpt
                     });
 }
 
-namespace {
-
 // What a run directory keeps so that it can be resumed: the run's own arguments and the backend
 // it ran against.
 void WriteRunJson(const fs::path& report, const std::vector<std::string>& argv,
@@ -149,17 +147,11 @@ void WriteRunJson(const fs::path& report, const std::vector<std::string>& argv,
                                      << ", \"version\": " << Json(info.version) << "}}\n";
 }
 
-struct Resumed {
-  std::vector<std::string> argv;
-  std::string backend_name, backend_version;
-};
-
 Resumed ReadRunJson(const fs::path& report) {
   const fs::path file = report / "run.json";
   std::ifstream in(file);
   if (!in) {
-    throw UsageError("--resume " + report.string() +
-                     ": not a run directory of qconform run (no run.json)");
+    throw UsageError(report.string() + ": not a run directory of qconform run (no run.json)");
   }
   std::ostringstream text;
   text << in.rdbuf();
@@ -174,8 +166,6 @@ Resumed ReadRunJson(const fs::path& report) {
     throw qconform::CaseIoError(file.string() + ": " + e.what());
   }
 }
-
-}  // namespace
 
 std::string ProgramAsTyped() {
   std::error_code error;
@@ -192,15 +182,39 @@ std::string ProgramAsTyped() {
   return relative.has_parent_path() ? relative.string() : "./" + relative.string();
 }
 
-namespace {
-
 const std::set<std::string> kRunFlags = {"--strict", "--strict-zero"};
 const std::set<std::string> kRunOptions = {
     "--backend",         "--filter",       "--profile", "--report", "-j",      "--jobs",
     "--timeout",         "--expectations", "--golden",  "--seed",   "--count", "--version",
     "--invalid-percent", "--op",           "--shard",   "--admit"};
 
-}  // namespace
+void ReportRun(const Args& args, const std::vector<CatalogueCase>& cases, const RunSummary& s,
+               const std::string& report) {
+  std::vector<CatalogueCase> ran;
+  for (size_t i : s.ran) ran.push_back(cases[i]);
+  RerunCommand rerun{ProgramAsTyped(), args.value("--backend"), {}};
+  for (const std::string& flag : kRunFlags) {
+    if (args.flag(flag)) rerun.flags.push_back(flag);
+  }
+  if (args.has("--profile")) {
+    rerun.flags.push_back("--profile");
+    rerun.flags.push_back(args.value("--profile"));
+  }
+  WriteReport(report, s, ran, rerun);
+
+  // The news first: what differs from the baseline.
+  for (size_t i = 0; i < s.results.size(); ++i) {
+    if (GateOk(s.gates[i])) continue;
+    const CaseResult& r = s.results[i];
+    PrintGateLine(s.gates[i], r);
+  }
+  for (const std::string& id : s.stale_entries) {
+    std::printf("%-16s %s  listed in the baseline, not met by the run\n", "stale", id.c_str());
+  }
+  std::printf("\n%s", SummaryLines(s).c_str());
+  std::printf("report: %s/report.md (and report.html, results.json, junit.xml, repro/)\n",
+              report.c_str());
+}
 
 int RunRun(const std::vector<std::string>& given) {
   // --resume DIR: the interrupted run's own arguments, and its journal.
@@ -266,30 +280,7 @@ int RunRun(const std::vector<std::string>& given) {
                         if (options.recorded.count(r.id)) return;
                         observed << JournalLine(r.id, r.observed, r.seconds) << "\n" << std::flush;
                       });
-  std::vector<CatalogueCase> ran;
-  for (size_t i : s.ran) ran.push_back(cases[i]);
-  RerunCommand rerun{ProgramAsTyped(), options.backend, {}};
-  for (const std::string& flag : kRunFlags) {
-    if (args.flag(flag)) rerun.flags.push_back(flag);
-  }
-  if (args.has("--profile")) {
-    rerun.flags.push_back("--profile");
-    rerun.flags.push_back(args.value("--profile"));
-  }
-  WriteReport(report, s, ran, rerun);
-
-  // The news first: what differs from the baseline.
-  for (size_t i = 0; i < s.results.size(); ++i) {
-    if (GateOk(s.gates[i])) continue;
-    const CaseResult& r = s.results[i];
-    PrintGateLine(s.gates[i], r);
-  }
-  for (const std::string& id : s.stale_entries) {
-    std::printf("%-16s %s  listed in the baseline, not met by the run\n", "stale", id.c_str());
-  }
-  std::printf("\n%s", SummaryLines(s).c_str());
-  std::printf("report: %s/report.md (and report.html, results.json, junit.xml, repro/)\n",
-              report.c_str());
+  ReportRun(args, cases, s, report);
   if (!s.complete()) {
     std::printf("interrupted: `qconform run --resume %s` runs the %zu cases left\n", report.c_str(),
                 s.planned - s.results.size());

@@ -2,8 +2,10 @@
 // progress bar (defined in run.cc and generate.cc).
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,6 +53,23 @@ std::string ProgramAsTyped();
 // qconform run with several --backend: each backend on the same cases, its own report in
 // REPORT/<name>/, and REPORT/compare.md and compare.html (compare.cc).
 int RunComparison(const Args& args);
+
+// A run directory's run.json: the run's own arguments and the backend it ran against, so that
+// `qconform run --resume DIR` and `qconform merge` can take the run up again.
+struct Resumed {
+  std::vector<std::string> argv;
+  std::string backend_name, backend_version;
+};
+void WriteRunJson(const std::filesystem::path& report, const std::vector<std::string>& argv,
+                  const BackendInfo& info);
+// UsageError when DIR has no run.json; CaseIoError naming the file when it is malformed.
+Resumed ReadRunJson(const std::filesystem::path& report);
+// qconform run's flags and options (Args' lists).
+extern const std::set<std::string> kRunFlags;
+extern const std::set<std::string> kRunOptions;
+// After a run: its report in `report`, the gate's news and the summary printed.
+void ReportRun(const Args& args, const std::vector<CatalogueCase>& cases, const RunSummary& s,
+               const std::string& report);
 
 // ExecuteRun with a progress bar; each result is also streamed to `stream` when given, and
 // given to `also` when set.
