@@ -49,8 +49,7 @@ void Matrix(Document& d, const std::vector<BackendRun>& runs,
   d.Legend(CategoryLegend());
   struct Cell {
     size_t pass = 0, total = 0;
-    Category worst = Category::kPass;
-    const CaseRecord* worst_case = nullptr;
+    const CaseRecord* worst = nullptr;  // the first case of the worst outcome
   };
   std::map<std::pair<std::string, std::string>, std::vector<Cell>> matrix;
   for (size_t k = 0; k < runs.size(); ++k) {
@@ -60,8 +59,7 @@ void Matrix(Document& d, const std::vector<BackendRun>& runs,
       Cell& c = cells[k];
       c.pass += r.outcome() == Outcome::kPass;
       c.total += 1;
-      if (c.worst_case == nullptr || CategoryOf(r.kind) > c.worst) c.worst_case = &r;
-      c.worst = std::max(c.worst, CategoryOf(r.kind));
+      if (c.worst == nullptr || CategoryOf(r.kind) > CategoryOf(c.worst->kind)) c.worst = &r;
     }
   }
   std::vector<std::string> header = {"operator version", "x -> output"};
@@ -71,12 +69,14 @@ void Matrix(Document& d, const std::vector<BackendRun>& runs,
     std::vector<TableCell> row = {{key.first, "", "", ""}, {key.second, "", "", ""}};
     for (size_t k = 0; k < cells.size(); ++k) {
       const Cell& c = cells[k];
-      const CategoryStyle& s = StyleOf(c.worst);
-      row.push_back(c.total
-                        ? TableCell{std::to_string(c.pass) + "/" + std::to_string(c.total),
-                                    std::string(s.css_class), std::string(s.mark),
-                                    runs[k].directory + "report.html#" + CellAnchor(*c.worst_case)}
-                        : TableCell{});
+      if (c.worst == nullptr) {  // the backend has no case in this row
+        row.push_back({});
+        continue;
+      }
+      const CategoryStyle& s = StyleOf(CategoryOf(c.worst->kind));
+      row.push_back({std::to_string(c.pass) + "/" + std::to_string(c.total),
+                     std::string(s.css_class), std::string(s.mark),
+                     runs[k].directory + "report.html#" + CellAnchor(*c.worst)});
     }
     rows.push_back(std::move(row));
   }

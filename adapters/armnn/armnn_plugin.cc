@@ -31,11 +31,8 @@ constexpr TypeRow kTypes[] = {{QCONFORM_UINT8, armnn::DataType::QAsymmU8, 1, fal
                               {QCONFORM_INT16, armnn::DataType::QSymmS16, 2, true}};
 
 const TypeRow& Quantized(int32_t onnx, const char* what) {
-  for (const TypeRow& row : kTypes) {
-    if (row.onnx == onnx) return row;
-  }
-  RefuseAtLoad(std::string(kLibrary) + " has no " + TypeName(onnx) + " " + what +
-               " (its quantized types are QAsymmU8, QAsymmS8 and QSymmS16)");
+  return RowForType(kTypes, onnx, kLibrary, what,
+                    "its quantized types are QAsymmU8, QAsymmS8 and QSymmS16");
 }
 
 armnn::IRuntime& Runtime() {

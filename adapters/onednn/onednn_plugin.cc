@@ -37,11 +37,8 @@ constexpr TypeRow kTypes[] = {
     {QCONFORM_FLOAT16, memory::data_type::f16, 2}, {QCONFORM_BFLOAT16, memory::data_type::bf16, 2}};
 
 const TypeRow& Type(int32_t onnx, const char* what) {
-  for (const TypeRow& row : kTypes) {
-    if (row.onnx == onnx) return row;
-  }
-  RefuseAtLoad(std::string(kLibrary) + " has no " + TypeName(onnx) + " " + what +
-               " (its data types are f32, f16, bf16, s32, s8 and u8)");
+  return RowForType(kTypes, onnx, kLibrary, what,
+                    "its data types are f32, f16, bf16, s32, s8 and u8");
 }
 
 dnnl::engine& Engine() {

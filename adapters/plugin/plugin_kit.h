@@ -55,6 +55,19 @@ class Node {
 int64_t Count(const qconform_tensor& t);
 std::vector<int64_t> Dims(const qconform_tensor& t);
 const char* TypeName(int32_t data_type);
+
+// The row of a plugin's type table (rows with an `onnx` member: the ONNX data type) for the
+// tensor type `onnx`; else a refusal at load in the library's words: "<library> has no <type>
+// <what> (<offered>)".
+template <class Row, size_t N>
+const Row& RowForType(const Row (&table)[N], int32_t onnx, const char* library, const char* what,
+                      const char* offered) {
+  for (const Row& row : table) {
+    if (row.onnx == onnx) return row;
+  }
+  RefuseAtLoad(std::string(library) + " has no " + TypeName(onnx) + " " + what + " (" + offered +
+               ")");
+}
 // Element i of an integer tensor (4-, 8-, 16- or 32-bit), widened.
 int64_t LoadInt(const qconform_tensor& t, int64_t i);
 // Element i of a float32, float16 or bfloat16 tensor, exactly as a float (every such value is
