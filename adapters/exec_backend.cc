@@ -13,6 +13,7 @@
 #include <sstream>
 #include <utility>
 
+#include "adapters/exec/frames.h"
 #include "adapters/exec/protocol.h"
 #include "onnx_io/case_io.h"
 #include "onnx_io/model_builder.h"
@@ -66,6 +67,46 @@ std::string WithoutScratchPaths(std::string message,
   return message;
 }
 
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Seconds from now until `deadline` (a Now()), never negative.
+double SecondsUntil(double deadline) {
+  return std::max(0.0, deadline - Now());
+}
+
+// The answer's output_K.pb, one per graph output and no other: an extra one means the backend
+// answered for a different model than the one it was sent.
+BackendResult OutputsFromFrames(const std::vector<Frame>& frames,
+                                const std::vector<std::string>& outputs) {
+  std::vector<const Frame*> by_output(outputs.size(), nullptr);
+  for (const Frame& f : frames) {
+    size_t k = 0;
+    while (k < outputs.size() && f.name != "output_" + std::to_string(k) + ".pb") ++k;
+    if (k == outputs.size() || by_output[k] != nullptr) {
+      return Failure(ErrorKind::kProtocolError, "answered ok and wrote " + ValidUtf8(f.name) +
+                                                    ", but the model has " +
+                                                    std::to_string(outputs.size()) + " output(s)");
+    }
+    by_output[k] = &f;
+  }
+  BackendResult result;
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const std::string file = "output_" + std::to_string(k) + ".pb";
+    if (by_output[k] == nullptr) {
+      return Failure(ErrorKind::kProtocolError,
+                     "answered ok but wrote no " + file + " (" + outputs[k] + ")");
+    }
+    try {
+      result.outputs.push_back(TensorFromBytes(by_output[k]->bytes, file));
+    } catch (const std::exception& e) {
+      return Failure(ErrorKind::kProtocolError, std::string("unreadable output: ") + e.what());
+    }
+  }
+  return result;
+}
+
 }  // namespace
 
 std::string ShellQuote(const std::string& s) {
@@ -111,9 +152,9 @@ std::optional<std::string> ExecBackend::Open() {
   if (std::optional<std::string> error = child_.Start(command_)) return error;
   const ChildProcess::Line hello = child_.ReadLine(
       kProtocolPrefix, std::max(kHandshakeSeconds, options_.timeout_seconds), name_);
-  if (hello.status != ChildProcess::Line::Status::kLine) {
+  if (hello.status != ChildProcess::Wait::kDone) {
     const std::string why =
-        hello.status == ChildProcess::Line::Status::kTimeout
+        hello.status == ChildProcess::Wait::kTimeout
             ? "no handshake within " + std::to_string(int(kHandshakeSeconds)) + " s"
             : "it " + child_.ExitDescription() + " before the handshake";
     child_.Kill();
@@ -123,7 +164,8 @@ std::optional<std::string> ExecBackend::Open() {
   if (!h) {
     child_.Kill();
     name_ = label_;
-    return "`" + command_ + "` did not greet with '@qconform hello 2 NAME VERSION': got '" +
+    return "`" + command_ + "` did not greet with '@qconform hello P NAME VERSION', P one of " +
+           std::to_string(kOldestProtocol) + " to " + std::to_string(kNewestProtocol) + ": got '" +
            ValidUtf8(hello.text) + "'";
   }
   name_ = h->name;
@@ -133,9 +175,55 @@ std::optional<std::string> ExecBackend::Open() {
   return std::nullopt;
 }
 
+// How an exchange that ended early fails its case (the backend is killed: it is out of step).
+BackendResult ExecBackend::Lost(ChildProcess::Wait how, const std::string& during) {
+  std::string message;
+  ErrorKind kind = ErrorKind::kCrash;
+  switch (how) {
+    case ChildProcess::Wait::kDone:
+      break;
+    case ChildProcess::Wait::kTimeout: {
+      std::ostringstream s;
+      s << "no answer within " << options_.timeout_seconds << " s; the process group was killed";
+      kind = ErrorKind::kTimeout;
+      message = s.str();
+      break;
+    }
+    case ChildProcess::Wait::kClosed:
+      message = "the backend " + child_.ExitDescription() + " " + during;
+      break;
+    case ChildProcess::Wait::kInterrupted:  // the runner discards this case's result
+      message = "the run was interrupted";  // (adapters/interruption.h)
+      break;
+  }
+  child_.Kill();
+  return Failure(kind, message);
+}
+
+// Version 3: `count` frames, each a "file NAME SIZE" line and its bytes.
+ChildProcess::Wait ExecBackend::ReadFrames(size_t count, double deadline,
+                                           std::vector<Frame>& frames, std::string& malformed) {
+  for (size_t i = 0; i < count; ++i) {
+    const ChildProcess::Line line = child_.ReadLine(kProtocolPrefix, SecondsUntil(deadline), name_);
+    if (line.status != ChildProcess::Wait::kDone) return line.status;
+    const std::variant<FrameHeader, std::string> header = ParseFrameHeader(line.text);
+    if (const std::string* why = std::get_if<std::string>(&header)) {
+      malformed = *why;
+      return ChildProcess::Wait::kDone;
+    }
+    Frame f{std::get<FrameHeader>(header).name, {}};
+    const ChildProcess::Wait w =
+        child_.ReadBytes(std::get<FrameHeader>(header).size, SecondsUntil(deadline), f.bytes);
+    if (w != ChildProcess::Wait::kDone) return w;
+    frames.push_back(std::move(f));
+  }
+  return ChildProcess::Wait::kDone;
+}
+
 template <class Write>
 BackendResult ExecBackend::Exchange(const Write& write, const std::vector<std::string>& outputs) {
   if (std::optional<std::string> error = Open()) return Failure(ErrorKind::kCrash, *error);
+  const bool inline_files = protocol_ >= kInlineProtocol;
   const std::string tag = std::to_string(++sequence_);
   const fs::path case_dir = fs::path(work_dir_) / ("case-" + tag);
   const fs::path out_dir = fs::path(work_dir_) / ("out-" + tag);
@@ -147,52 +235,40 @@ BackendResult ExecBackend::Exchange(const Write& write, const std::vector<std::s
       fs::remove_all(b, ignored);
     }
   } cleanup{case_dir, out_dir};
+  std::string request;
   try {
     write(case_dir.string());
-    fs::create_directories(out_dir);
+    if (inline_files) {
+      request = InlineRunRequest(sequence_, DirectoryFrames(case_dir.string()));
+    } else {
+      fs::create_directories(out_dir);
+      request = RunRequest(protocol_, sequence_, case_dir.string(), out_dir.string()) + "\n";
+    }
   } catch (const std::exception& e) {
     return Failure(ErrorKind::kProtocolError,
                    std::string("qconform could not write the case: ") + e.what());
   }
+  const double deadline = Now() + options_.timeout_seconds;
+  const ChildProcess::Wait sent =
+      child_.Send(request, SecondsUntil(deadline), kProtocolPrefix, name_);
+  if (sent != ChildProcess::Wait::kDone) return Lost(sent, "(its stdin is closed)");
 
-  if (!child_.Send(RunRequest(protocol_, sequence_, case_dir.string(), out_dir.string()))) {
-    const std::string how = child_.ExitDescription();
-    child_.Kill();
-    return Failure(ErrorKind::kCrash, "the backend " + how + " (its stdin is closed)");
-  }
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(options_.timeout_seconds);
   ChildProcess::Line answer;
   Answer parsed;
-  do {  // stale answers (to requests already settled) are skipped
-    const double left =
-        std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    answer = child_.ReadLine(kProtocolPrefix, std::max(0.0, left), name_);
-    if (answer.status == ChildProcess::Line::Status::kLine) {
-      parsed = ParseAnswer(protocol_, sequence_, answer.text);
-      if (parsed.stale)
-        std::fprintf(stderr, "[%s] ignored a stale answer: %s\n", name_.c_str(),
-                     ValidUtf8(answer.text).c_str());
-    }
-  } while (answer.status == ChildProcess::Line::Status::kLine && parsed.stale);
-  switch (answer.status) {
-    case ChildProcess::Line::Status::kLine:
-      break;
-    case ChildProcess::Line::Status::kTimeout: {
-      child_.Kill();
-      std::ostringstream s;
-      s << "no answer within " << options_.timeout_seconds << " s; the process group was killed";
-      return Failure(ErrorKind::kTimeout, s.str());
-    }
-    case ChildProcess::Line::Status::kClosed: {
-      const std::string how = child_.ExitDescription();
-      child_.Kill();
-      return Failure(ErrorKind::kCrash, "the backend " + how + " while running the case");
-    }
-    case ChildProcess::Line::Status::kInterrupted:
-      child_.Kill();  // the runner discards this case's result (adapters/interruption.h)
-      return Failure(ErrorKind::kCrash, "the run was interrupted");
-  }
+  do {  // stale answers (to requests already settled) are skipped, with their frames
+    answer = child_.ReadLine(kProtocolPrefix, SecondsUntil(deadline), name_);
+    if (answer.status != ChildProcess::Wait::kDone) break;
+    parsed = ParseAnswer(protocol_, sequence_, answer.text);
+    if (!parsed.stale) break;
+    std::fprintf(stderr, "[%s] ignored a stale answer: %s\n", name_.c_str(),
+                 ValidUtf8(answer.text).c_str());
+    std::vector<Frame> skipped;
+    std::string malformed;
+    answer.status = ReadFrames(parsed.frames, deadline, skipped, malformed);
+    if (!malformed.empty()) parsed = {BackendError{ErrorKind::kProtocolError, malformed}, true};
+  } while (answer.status == ChildProcess::Wait::kDone && parsed.stale);
+  if (answer.status != ChildProcess::Wait::kDone)
+    return Lost(answer.status, "while running the case");
   if (parsed.out_of_step) child_.Kill();  // restarted for the next case
   if (parsed.error) {
     parsed.error->message =
@@ -201,34 +277,23 @@ BackendResult ExecBackend::Exchange(const Write& write, const std::vector<std::s
                                                                {work_dir_, "<work-dir>"}});
     return BackendResult{std::move(parsed.error), {}};
   }
-  // Exactly the files the model's outputs call for: an extra one means the backend answered
-  // for a different model than the one it was sent.
-  for (const fs::directory_entry& e : fs::directory_iterator(out_dir)) {
-    const std::string file = e.path().filename().string();
-    bool expected = false;
-    for (size_t k = 0; k < outputs.size() && !expected; ++k) {
-      expected = file == "output_" + std::to_string(k) + ".pb";
+  std::vector<Frame> received;
+  if (inline_files) {
+    std::string malformed;
+    const ChildProcess::Wait w = ReadFrames(parsed.frames, deadline, received, malformed);
+    if (w != ChildProcess::Wait::kDone) return Lost(w, "while sending its outputs");
+    if (!malformed.empty()) {
+      child_.Kill();
+      return Failure(ErrorKind::kProtocolError, malformed);
     }
-    if (!expected) {
-      return Failure(ErrorKind::kProtocolError, "answered ok and wrote " + ValidUtf8(file) +
-                                                    ", but the model has " +
-                                                    std::to_string(outputs.size()) + " output(s)");
-    }
-  }
-  BackendResult result;
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    const std::string file = (out_dir / ("output_" + std::to_string(k) + ".pb")).string();
-    if (!fs::exists(file)) {
-      return Failure(ErrorKind::kProtocolError, "answered ok but wrote no output_" +
-                                                    std::to_string(k) + ".pb (" + outputs[k] + ")");
-    }
+  } else {
     try {
-      result.outputs.push_back(ReadTensorFile(file));
+      received = DirectoryFrames(out_dir.string());
     } catch (const std::exception& e) {
       return Failure(ErrorKind::kProtocolError, std::string("unreadable output: ") + e.what());
     }
   }
-  return result;
+  return OutputsFromFrames(received, outputs);
 }
 
 BackendResult ExecBackend::Run(const Case& original) {

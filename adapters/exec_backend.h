@@ -1,7 +1,8 @@
 // The exec adapter: any command that speaks adapters/PROTOCOL.md, kept running across cases,
 // killed and restarted on a timeout or a crash so that one bad case fails only itself. The child
 // process is supervised by exec/child_process.h, its lines parsed by exec/protocol.h; this file
-// exchanges case directories with it and merges batches.
+// exchanges cases with it (directories by path, or their files inline from version 3) and merges
+// batches.
 #pragma once
 
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include "adapters/backend.h"
 #include "adapters/exec/child_process.h"
+#include "adapters/exec/protocol.h"
 
 namespace qconform {
 
@@ -45,8 +47,12 @@ class ExecBackend : public Backend {
 
  private:
   // Writes a case directory with `write`, sends it, and reads one output_K.pb per name.
+  // Version 3 sends the directory's files inline and reads the outputs inline.
   template <class Write>
   BackendResult Exchange(const Write& write, const std::vector<std::string>& outputs);
+  BackendResult Lost(ChildProcess::Wait how, const std::string& during);
+  ChildProcess::Wait ReadFrames(size_t count, double deadline, std::vector<Frame>& frames,
+                                std::string& malformed);
 
   std::string command_;
   BackendOptions options_;

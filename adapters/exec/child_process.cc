@@ -22,6 +22,12 @@ namespace {
 constexpr int kStrayShown = 5;
 // Longer lines are stray output, dropped as they arrive.
 constexpr size_t kMaxLine = 1 << 20;
+// What a child may write before it has read its request, kept while we send (beyond it the
+// child waits, and the deadline decides).
+constexpr size_t kMaxBufferedWhileSending = 16 << 20;
+// What is read from a process already gone: more than any pipe holds (a process cannot have
+// left more in it), less than an orphan that floods the pipe could make us keep.
+constexpr size_t kMaxDrained = 16 << 20;
 // How often a wait for an answer looks at the process and at an interruption, in seconds.
 constexpr double kPollSlice = 0.1;
 
@@ -32,17 +38,6 @@ std::string Shorten(const std::string& line) {
 
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-bool WriteAll(int fd, const std::string& s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    const ssize_t n = write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
 }
 
 }  // namespace
@@ -72,6 +67,8 @@ std::optional<std::string> ChildProcess::Start(const std::string& command) {
   close(in_pipe[0]);
   close(out_pipe[1]);
   pid_ = pid;
+  // Our end of stdin never blocks: Send waits in poll, and reads the child's output meanwhile.
+  fcntl(in_pipe[1], F_SETFL, fcntl(in_pipe[1], F_GETFL) | O_NONBLOCK);
   to_child_ = in_pipe[1];
   from_child_ = out_pipe[0];
   buffer_.clear();
@@ -80,13 +77,41 @@ std::optional<std::string> ChildProcess::Start(const std::string& command) {
   return std::nullopt;
 }
 
-bool ChildProcess::Send(const std::string& line) {
-  return to_child_ >= 0 && WriteAll(to_child_, line + "\n");
+ChildProcess::Wait ChildProcess::Send(const std::string& bytes, double seconds,
+                                      std::string_view prefix, const std::string& who) {
+  const double deadline = Now() + seconds;
+  for (size_t done = 0; done < bytes.size();) {
+    if (to_child_ < 0) return Wait::kClosed;
+    if (InterruptionSignal() != 0) return Wait::kInterrupted;
+    const double left = deadline - Now();
+    if (left <= 0) return Wait::kTimeout;
+    // Read while we write only as far as memory allows; past that the deadline decides.
+    const bool room = buffer_.size() < kMaxBufferedWhileSending;
+    pollfd p[2] = {{to_child_, POLLOUT, 0}, {from_child_, short(room ? POLLIN : 0), 0}};
+    const int r = poll(p, 2, static_cast<int>(std::min(left, kPollSlice) * 1000) + 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) continue;
+    if (p[1].revents & (POLLIN | POLLHUP)) {
+      char chunk[65536];
+      const ssize_t n = read(from_child_, chunk, sizeof chunk);
+      if (n > 0) {
+        buffer_.append(chunk, static_cast<size_t>(n));
+        DropStray(prefix, who);
+      }
+    }
+    if (p[0].revents & (POLLERR | POLLHUP)) return Wait::kClosed;
+    if (!(p[0].revents & POLLOUT)) continue;
+    const ssize_t n = write(to_child_, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n <= 0) return Wait::kClosed;
+    done += static_cast<size_t>(n);
+  }
+  return Wait::kDone;
 }
 
 void ChildProcess::Quit(const std::string& farewell) {
   if (pid_ <= 0) return;
-  Send(farewell);
+  Send(farewell + "\n", 1, "", "");
   close(to_child_);
   to_child_ = -1;
   // Give it a moment to leave on its own, then make sure.
@@ -141,28 +166,70 @@ bool ChildProcess::Reap() {
   return exited_;
 }
 
-std::optional<ChildProcess::Line> ChildProcess::NextLine(std::string_view prefix,
-                                                         const std::string& who) {
-  for (size_t eol; (eol = buffer_.find('\n')) != std::string::npos;) {
-    std::string line = buffer_.substr(0, eol);
-    buffer_.erase(0, eol + 1);
+void ChildProcess::DropStray(std::string_view prefix, const std::string& who) {
+  size_t start = 0;
+  for (size_t eol; (eol = buffer_.find('\n', start)) != std::string::npos; start = eol + 1) {
     if (discarding_) {  // the rest of an over-long line
       discarding_ = false;
       continue;
     }
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.rfind(prefix, 0) == 0) return Line{Line::Status::kLine, line.substr(prefix.size())};
+    std::string_view line(buffer_.data() + start, eol - start);
+    if (line.substr(0, prefix.size()) == prefix) break;  // kept, for NextLine
     // Stray output: a runtime's own printing never decides a verdict.
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (++stray_lines_ <= kStrayShown) {
-      std::fprintf(stderr, "[%s stdout, ignored] %s\n", who.c_str(), Shorten(line).c_str());
+      std::fprintf(stderr, "[%s stdout, ignored] %s\n", who.c_str(),
+                   Shorten(std::string(line)).c_str());
     }
   }
-  if (buffer_.size() > kMaxLine) {  // a flood without newlines is stray too; memory stays bounded
+  buffer_.erase(0, start);
+  if (buffer_.size() > kMaxLine && buffer_.find('\n') == std::string::npos) {
+    // A flood without newlines is stray too; memory stays bounded.
     buffer_.clear();
     discarding_ = true;
     ++stray_lines_;
   }
-  return std::nullopt;
+}
+
+std::optional<ChildProcess::Line> ChildProcess::NextLine(std::string_view prefix,
+                                                         const std::string& who) {
+  DropStray(prefix, who);
+  const size_t eol = buffer_.find('\n');
+  if (eol == std::string::npos || discarding_) return std::nullopt;
+  std::string line = buffer_.substr(0, eol);
+  buffer_.erase(0, eol + 1);
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return Line{Wait::kDone, line.substr(prefix.size())};
+}
+
+ChildProcess::Wait ChildProcess::Fill(double deadline) {
+  if (InterruptionSignal() != 0) return Wait::kInterrupted;
+  const double left = deadline - Now();
+  if (left <= 0) return Wait::kTimeout;
+  if (Reap()) {
+    // The process is gone; whatever it wrote before dying may still be in the pipe, but a
+    // process it left behind may hold the pipe open forever: read what is there, no more.
+    for (size_t drained = 0; drained < kMaxDrained;) {
+      pollfd p{from_child_, POLLIN, 0};
+      if (poll(&p, 1, 0) <= 0) break;
+      char chunk[65536];
+      const ssize_t n = read(from_child_, chunk, sizeof chunk);
+      if (n <= 0) break;
+      buffer_.append(chunk, static_cast<size_t>(n));
+      drained += static_cast<size_t>(n);
+    }
+    return Wait::kClosed;
+  }
+  pollfd p{from_child_, POLLIN, 0};
+  const int slice = static_cast<int>(std::min(left, kPollSlice) * 1000) + 1;
+  const int r = poll(&p, 1, slice);
+  if (r <= 0) return Wait::kDone;  // EINTR or nothing yet: the checks above decide next time
+  char chunk[65536];
+  const ssize_t n = read(from_child_, chunk, sizeof chunk);
+  if (n < 0 && errno == EINTR) return Wait::kDone;
+  if (n <= 0) return Wait::kClosed;
+  buffer_.append(chunk, static_cast<size_t>(n));
+  return Wait::kDone;
 }
 
 ChildProcess::Line ChildProcess::ReadLine(std::string_view prefix, double seconds,
@@ -170,34 +237,27 @@ ChildProcess::Line ChildProcess::ReadLine(std::string_view prefix, double second
   const double deadline = Now() + seconds;
   for (;;) {
     if (std::optional<Line> line = NextLine(prefix, who)) return *line;
-    if (InterruptionSignal() != 0) return {Line::Status::kInterrupted, ""};
-    const double left = deadline - Now();
-    if (left <= 0) return {Line::Status::kTimeout, ""};
-    if (Reap()) {
-      // The process is gone; whatever it wrote before dying may still be in the pipe, but a
-      // process it left behind may hold the pipe open forever: read what is there, no more.
-      for (size_t drained = 0; drained < kMaxLine;) {
-        pollfd p{from_child_, POLLIN, 0};
-        if (poll(&p, 1, 0) <= 0) break;
-        char chunk[4096];
-        const ssize_t n = read(from_child_, chunk, sizeof chunk);
-        if (n <= 0) break;
-        buffer_.append(chunk, static_cast<size_t>(n));
-        drained += static_cast<size_t>(n);
-      }
+    const Wait w = Fill(deadline);
+    if (w == Wait::kDone) continue;
+    if (w == Wait::kClosed) {
       if (std::optional<Line> line = NextLine(prefix, who)) return *line;
-      return {Line::Status::kClosed, ""};
     }
-    pollfd p{from_child_, POLLIN, 0};
-    const int slice = static_cast<int>(std::min(left, kPollSlice) * 1000) + 1;
-    const int r = poll(&p, 1, slice);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) continue;  // the checks above decide
-    char chunk[65536];
-    const ssize_t n = read(from_child_, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return {Line::Status::kClosed, ""};
-    buffer_.append(chunk, static_cast<size_t>(n));
+    return {w, ""};
+  }
+}
+
+ChildProcess::Wait ChildProcess::ReadBytes(size_t count, double seconds, std::string& out) {
+  const double deadline = Now() + seconds;
+  for (;;) {
+    if (buffer_.size() >= count) {
+      out.assign(buffer_, 0, count);
+      buffer_.erase(0, count);
+      return Wait::kDone;
+    }
+    const Wait w = Fill(deadline);
+    if (w == Wait::kDone) continue;
+    if (w == Wait::kClosed && buffer_.size() >= count) continue;
+    return w;
   }
 }
 

@@ -1,5 +1,6 @@
 #include "adapters/exec/protocol.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "oracle/core/utf8.h"
@@ -12,6 +13,14 @@ Answer OutOfStep(std::string message) {
 }
 
 }  // namespace
+
+std::optional<size_t> Decimal(const std::string& word) {
+  if (word.empty() || word.size() > 18 ||
+      word.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return static_cast<size_t>(std::stoull(word));
+}
 
 std::optional<Hello> ParseHello(const std::string& line) {
   std::istringstream words(line);
@@ -43,13 +52,21 @@ Answer ParseAnswer(int protocol, long id, const std::string& line) {
   std::string verdict;
   words >> verdict;
   if (verdict != "ok" && verdict != "error") return OutOfStep("unexpected answer: " + line);
+  Answer stale{{}, false, true};
   if (protocol >= 2) {
     std::string answered;
     words >> answered;
-    // Request numbers are decimal, no sign, as we wrote them.
-    const bool number = !answered.empty() && answered.size() < 19 &&
-                        answered.find_first_not_of("0123456789") == std::string::npos;
-    if (number && std::stol(answered) < id) return Answer{{}, false, true};
+    const std::optional<size_t> number = Decimal(answered);
+    if (number && static_cast<long>(*number) < id) {
+      if (verdict == "ok" && protocol >= kInlineProtocol) {
+        std::string count;
+        words >> count;  // its frames are to be skipped; a count we cannot read is out of step
+        const std::optional<size_t> frames = Decimal(count);
+        if (!frames) return OutOfStep("a stale answer without a frame count: " + line);
+        stale.frames = *frames;
+      }
+      return stale;
+    }
     if (answered != std::to_string(id)) {
       return OutOfStep("an answer to request '" + answered + "' while request " +
                        std::to_string(id) + " was pending: " + line);
@@ -57,8 +74,16 @@ Answer ParseAnswer(int protocol, long id, const std::string& line) {
   }
   std::string kind_name, message;
   if (verdict == "ok") {
+    Answer ok;
+    if (protocol >= kInlineProtocol) {
+      std::string count;
+      words >> count;
+      const std::optional<size_t> frames = Decimal(count);
+      if (!frames) return OutOfStep("'ok' without the count of frames that follow: " + line);
+      ok.frames = *frames;
+    }
     if (words >> kind_name) return OutOfStep("unexpected answer: " + line);
-    return {};
+    return ok;
   }
   words >> kind_name;
   std::getline(words, message);
@@ -69,6 +94,51 @@ Answer ParseAnswer(int protocol, long id, const std::string& line) {
     return OutOfStep("unknown error kind '" + kind_name + "' in: " + line);
   }
   return {BackendError{*kind, ValidUtf8(message)}, false};
+}
+
+std::string FrameBytes(const Frame& frame) {
+  return "file " + frame.name + " " + std::to_string(frame.bytes.size()) + "\n" + frame.bytes;
+}
+
+std::string InlineRunRequest(long id, const std::vector<Frame>& frames) {
+  std::string out = "run " + std::to_string(id) + " " + std::to_string(frames.size()) + "\n";
+  for (const Frame& f : frames) out += FrameBytes(f);
+  return out;
+}
+
+bool IsSafeFrameName(std::string_view name) {
+  if (name.empty() || name.size() > 255 || name.front() == '/') return false;
+  for (char ch : name) {
+    const bool portable = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                          (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.' ||
+                          ch == '/';
+    if (!portable) return false;
+  }
+  // No empty, "." or ".." part.
+  for (size_t start = 0; start <= name.size();) {
+    const size_t end = std::min(name.find('/', start), name.size());
+    const std::string_view part = name.substr(start, end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+std::variant<FrameHeader, std::string> ParseFrameHeader(const std::string& line) {
+  std::istringstream words(line);
+  std::string file_word, size, extra;
+  FrameHeader h;
+  words >> file_word >> h.name >> size;
+  if (file_word != "file" || size.empty() || (words >> extra)) {
+    return ValidUtf8("expected a frame 'file NAME SIZE', got: " + line);
+  }
+  if (!IsSafeFrameName(h.name)) return ValidUtf8("a frame named '" + h.name + "', not a safe path");
+  const std::optional<size_t> bytes = Decimal(size);
+  if (!bytes || *bytes > kMaxFrameBytes) {
+    return ValidUtf8("frame " + h.name + ": a size of '" + size + "' bytes is not believed");
+  }
+  h.size = *bytes;
+  return h;
 }
 
 }  // namespace qconform

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
+#include <vector>
 
 #include "verdict/observation.h"
 
@@ -12,8 +14,17 @@ namespace qconform {
 
 // Every protocol line a backend writes starts with this; other lines are stray output.
 inline constexpr std::string_view kProtocolPrefix = "@qconform ";
-// The protocol versions qconform speaks: 2 numbers requests and answers, 1 does not.
-inline constexpr int kOldestProtocol = 1, kNewestProtocol = 2;
+// The protocol versions qconform speaks: 3 carries the case and the outputs inline as framed
+// bytes, 2 passes directories and numbers requests and answers, 1 does not number them.
+inline constexpr int kOldestProtocol = 1, kNewestProtocol = 3;
+// The first version whose requests and answers carry their files inline.
+inline constexpr int kInlineProtocol = 3;
+// A frame larger than this is not believed: the backend is out of step (1 GiB).
+inline constexpr size_t kMaxFrameBytes = size_t{1} << 30;
+
+// A request number, count or size: decimal digits, no sign, as we write them; nullopt for
+// anything else.
+std::optional<size_t> Decimal(const std::string& word);
 
 struct Hello {
   int protocol = 0;
@@ -27,6 +38,26 @@ std::optional<Hello> ParseHello(const std::string& line);
 std::string RunRequest(int protocol, long id, const std::string& case_dir,
                        const std::string& out_dir);
 
+// One file of a case or of an answer, carried inline (version 3): its path relative to the case
+// directory ("model.onnx", "test_data_set_0/input_0.pb", "output_0.pb") and its bytes.
+struct Frame {
+  std::string name, bytes;
+};
+// "file NAME SIZE\n" followed by the SIZE bytes.
+std::string FrameBytes(const Frame& frame);
+// Version 3: "run ID COUNT\n" and COUNT frames, as bytes ready for the pipe.
+std::string InlineRunRequest(long id, const std::vector<Frame>& frames);
+// A relative path of portable characters with no "." or ".." part: a receiver may create it
+// under its own directory without reaching outside it.
+bool IsSafeFrameName(std::string_view name);
+struct FrameHeader {
+  std::string name;
+  size_t size = 0;
+};
+// "file NAME SIZE" (after the prefix, for answers) with a safe name and a believable size; else
+// why not.
+std::variant<FrameHeader, std::string> ParseFrameHeader(const std::string& line);
+
 struct Answer {
   std::optional<BackendError> error;  // nullopt: ok
   // The backend is out of step with us (a malformed line, an answer to a request never sent):
@@ -35,9 +66,12 @@ struct Answer {
   // An answer to an earlier request, already settled (the backend answered it twice): ignored,
   // and the pending request's answer is still awaited.
   bool stale = false;
+  // Version 3: how many frames follow an ok (a stale one's too, to be skipped).
+  size_t frames = 0;
 };
-// Version 2: "ok ID" or "error ID KIND MESSAGE" with ID the pending request's; version 1 the same
-// without ID. KIND is one a backend may report. Messages are made valid UTF-8.
+// Version 3: "ok ID COUNT" or "error ID KIND MESSAGE"; version 2: "ok ID" or "error ID KIND
+// MESSAGE", ID the pending request's; version 1 the same without ID. KIND is one a backend may
+// report. Messages are made valid UTF-8.
 Answer ParseAnswer(int protocol, long id, const std::string& line);
 
 }  // namespace qconform

@@ -14,7 +14,6 @@
 
 const fs = require('fs');
 const path = require('path');
-const readline = require('readline');
 
 const kPackage = process.env.QCONFORM_ORT_PACKAGE || 'onnxruntime-node';
 const kWeb = kPackage === 'onnxruntime-web';
@@ -146,12 +145,14 @@ function loadErrorKind(message) {
   return /Unsupported data type/.test(message) ? 'unsupported' : 'rejected-at-load';
 }
 
-async function runCase(caseDir, outDir) {
-  const setDir = path.join(caseDir, 'test_data_set_0');
+// Runs one case whose files `read(name)` gives (a Buffer, or undefined when absent); returns
+// output_K.pb's bytes in graph-output order.
+async function runCase(read) {
   let session;
   try {
-    const model = path.join(caseDir, 'model.onnx');
-    session = await ort.InferenceSession.create(kWeb ? fs.readFileSync(model) : model, {
+    const model = read('model.onnx');
+    if (!model) throw new Error('the case has no model.onnx');
+    session = await ort.InferenceSession.create(model, {
       executionProviders: [kWeb ? 'wasm' : 'cpu'],
       graphOptimizationLevel: 'disabled',
       intraOpNumThreads: 1,
@@ -165,8 +166,10 @@ async function runCase(caseDir, outDir) {
   try {
     const feeds = {};
     session.inputNames.forEach((name, k) => {
-      const file = path.join(setDir, 'input_' + k + '.pb');
-      feeds[name] = toOrtTensor(decodeTensor(fs.readFileSync(file)), file);
+      const file = 'test_data_set_0/input_' + k + '.pb';
+      const bytes = read(file);
+      if (!bytes) throw new CaseError('rejected-at-run', 'the case has no ' + file);
+      feeds[name] = toOrtTensor(decodeTensor(bytes), file);
     });
     let results;
     try {
@@ -175,9 +178,7 @@ async function runCase(caseDir, outDir) {
       const kind = /Unsupported (tensor|data) type/i.test(e.message) ? 'unsupported' : 'rejected-at-run';
       throw new CaseError(kind, oneLine(e.message));
     }
-    session.outputNames.forEach((name, k) => {
-      fs.writeFileSync(path.join(outDir, 'output_' + k + '.pb'), fromOrtTensor(name, results[name]));
-    });
+    return session.outputNames.map((name) => fromOrtTensor(name, results[name]));
   } finally {
     if (session.release) await session.release();
   }
@@ -185,29 +186,101 @@ async function runCase(caseDir, outDir) {
 
 // ---- the protocol --------------------------------------------------------------------------
 
-function answer(line) {
-  process.stdout.write('@qconform ' + line + '\n');
+function answer(line, frames = []) {
+  const parts = [Buffer.from('@qconform ' + line + '\n')];
+  for (const [name, bytes] of frames) {
+    parts.push(Buffer.from('@qconform file ' + name + ' ' + bytes.length + '\n'), bytes);
+  }
+  process.stdout.write(Buffer.concat(parts));
+}
+
+// stdin as lines and byte counts: the frames of protocol 3 are bytes, not text.
+function byteReader(stream) {
+  let buffer = Buffer.alloc(0), ended = false, wake = null;
+  stream.on('data', (chunk) => {
+    buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
+    if (wake) wake();
+  });
+  stream.on('end', () => {
+    ended = true;
+    if (wake) wake();
+  });
+  const more = () => new Promise((resolve) => {
+    wake = () => {
+      wake = null;
+      resolve();
+    };
+  });
+  const take = (n, skip) => {
+    const out = buffer.subarray(0, n);
+    buffer = buffer.subarray(n + skip);
+    return out;
+  };
+  return {
+    async line() {  // null at the end of input
+      for (;;) {
+        const eol = buffer.indexOf(10);
+        if (eol >= 0) return take(eol, 1).toString('utf8');
+        if (ended) return null;
+        await more();
+      }
+    },
+    async bytes(n) {  // null when the input ends first
+      for (;;) {
+        if (buffer.length >= n) return take(n, 0);
+        if (ended) return null;
+        await more();
+      }
+    },
+  };
+}
+
+// A frame's name: a relative path of portable characters, no empty, "." or ".." part.
+function safeName(name) {
+  return /^[A-Za-z0-9_.\/-]{1,255}$/.test(name) &&
+         name.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+}
+
+// One request's frames ("file NAME SIZE", then SIZE bytes) as a Map, or a string saying why not.
+async function readFrames(input, count) {
+  const files = new Map();
+  for (let i = 0; i < count; ++i) {
+    const header = ((await input.line()) || '').split(' ');
+    if (header.length !== 3 || header[0] !== 'file' || !/^\d{1,18}$/.test(header[2]) ||
+        !safeName(header[1])) {
+      return 'a broken frame header: ' + oneLine(header.join(' '));
+    }
+    const bytes = await input.bytes(Number(header[2]));
+    if (bytes === null) return 'the input ended in frame ' + header[1];
+    files.set(header[1], bytes);
+  }
+  return files;
 }
 
 async function serve() {
-  answer(kWeb ? 'hello 2 onnxruntime-web ' + ort.env.versions.common +
+  answer(kWeb ? 'hello 3 onnxruntime-web ' + ort.env.versions.common +
                    ' WebAssembly kernels via onnxruntime-web in Node; graph optimizations ' +
                    'disabled; one thread'
-              : 'hello 2 onnxruntime ' + ort.env.versions.common +
+              : 'hello 3 onnxruntime ' + ort.env.versions.common +
                    ' CPU kernels via onnxruntime-node; graph optimizations disabled; one thread');
-  const lines = readline.createInterface({input: process.stdin, terminal: false});
-  for await (const line of lines) {
+  const input = byteReader(process.stdin);
+  for (let line; (line = await input.line()) !== null;) {
     const words = line.trim().split(/\s+/);
     if (words[0] === 'quit') break;
-    // Protocol 2: run ID CASE_DIR OUT_DIR; every answer repeats the ID.
-    if (words[0] !== 'run' || words.length !== 4) {
+    // Protocol 3: run ID COUNT, then COUNT frames; every answer repeats the ID.
+    if (words[0] !== 'run' || words.length !== 3 || !/^\d{1,18}$/.test(words[2])) {
       answer('error ' + (words[1] || '?') + ' protocol-error unknown request: ' + oneLine(line));
       continue;
     }
     const id = words[1];
+    const files = await readFrames(input, Number(words[2]));
+    if (typeof files === 'string') {  // out of step: nothing after it can be trusted
+      answer('error ' + id + ' protocol-error ' + files);
+      break;
+    }
     try {
-      await runCase(words[2], words[3]);
-      answer('ok ' + id);
+      const outputs = await runCase((name) => files.get(name));
+      answer('ok ' + id + ' ' + outputs.length, outputs.map((bytes, k) => ['output_' + k + '.pb', bytes]));
     } catch (e) {
       answer('error ' + id + ' ' + (e.kind || 'rejected-at-run') + ' ' + oneLine(e.message));
     }
@@ -223,7 +296,13 @@ async function main() {
     }
     fs.mkdirSync(args[2], {recursive: true});
     try {
-      await runCase(args[1], args[2]);
+      const read = (name) => {
+        const file = path.join(args[1], name);
+        return fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+      };
+      (await runCase(read)).forEach((bytes, k) => {
+        fs.writeFileSync(path.join(args[2], 'output_' + k + '.pb'), bytes);
+      });
       process.stdout.write('ok: outputs written to ' + args[2] + '\n');
     } catch (e) {
       process.stdout.write((e.kind || 'error') + ': ' + e.message + '\n');

@@ -1,33 +1,23 @@
 // qconform-plugin-host LIB.so: loads a plugin (adapters/plugin/qconform_plugin.h) and serves the
-// exec protocol (adapters/PROTOCOL.md) for it. A separate process, so that a plugin that crashes
-// or hangs takes only this host down; qconform restarts it and goes on.
+// exec protocol (adapters/PROTOCOL.md) for it, version 3 (cases inline, so the host may run on
+// another machine behind any byte pipe: ssh, adb, socat) or, with --protocol 2, version 2. A
+// separate process, so that a plugin that crashes or hangs takes only this host down; qconform
+// restarts it and goes on.
 #include <dlfcn.h>
 
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "adapters/exec/serve.h"
 #include "adapters/plugin/plugin_call.h"
 #include "adapters/plugin/qconform_plugin.h"
 #include "onnx_io/case_io.h"
 
 namespace qconform {
 namespace {
-
-void Answer(const std::string& line) {
-  std::cout << "@qconform " << line << "\n" << std::flush;
-}
-
-std::string OneLine(std::string s) {
-  for (char& ch : s) {
-    if (ch == '\n' || ch == '\r') ch = ' ';
-  }
-  return s;
-}
 
 // Runs one case directory; returns the answer line (without the prefix).
 std::string RunCase(const qconform_plugin& plugin, const std::string& case_dir,
@@ -50,7 +40,7 @@ std::string RunCase(const qconform_plugin& plugin, const std::string& case_dir,
   return "ok";
 }
 
-int Serve(const char* library) {
+int Serve(const char* library, int protocol) {
   void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     std::fprintf(stderr, "qconform-plugin-host: cannot load %s: %s\n", library, dlerror());
@@ -68,30 +58,21 @@ int Serve(const char* library) {
                  plugin ? plugin->abi_version : -1, QCONFORM_PLUGIN_ABI);
     return 3;
   }
-  Answer(std::string("hello 2 ") + plugin->name + " " + plugin->version + " " +
-         OneLine(plugin->capabilities ? plugin->capabilities : ""));
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    std::istringstream words(line);
-    // Protocol 2: run ID CASE_DIR OUT_DIR; every answer repeats the ID after its first word.
-    std::string request, id, case_dir, out_dir, extra;
-    words >> request >> id >> case_dir >> out_dir;
-    if (request == "quit") break;
-    if (request != "run" || out_dir.empty() || (words >> extra)) {
-      Answer("error " + (id.empty() ? "?" : id) +
-             " protocol-error unknown request: " + OneLine(line));
+  ProtocolServer server(protocol);
+  server.Hello(plugin->name, plugin->version, plugin->capabilities ? plugin->capabilities : "");
+  for (Request r; (r = server.Next()).what != Request::What::kQuit;) {
+    if (r.what == Request::What::kMalformed) {
+      server.Answer(r, "error protocol-error " + r.problem);
+      if (r.lost) break;
       continue;
     }
     std::string answer;
     try {
-      answer = RunCase(*plugin, case_dir, out_dir);
+      answer = RunCase(*plugin, r.case_dir, r.out_dir);
     } catch (const std::exception& e) {
       answer = "error protocol-error " + OneLine(e.what());
     }
-    const size_t first_word = answer.find(' ');
-    Answer(first_word == std::string::npos
-               ? answer + " " + id
-               : answer.substr(0, first_word) + " " + id + answer.substr(first_word));
+    server.Answer(r, answer);
   }
   return 0;
 }
@@ -100,9 +81,10 @@ int Serve(const char* library) {
 }  // namespace qconform
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: qconform-plugin-host LIB.so\n");
+  const int protocol = qconform::TakeProtocolFlag(argc, argv);
+  if (argc != 2 || (protocol != 2 && protocol != 3)) {
+    std::fprintf(stderr, "usage: qconform-plugin-host [--protocol 2|3] LIB.so\n");
     return 2;
   }
-  return qconform::Serve(argv[1]);
+  return qconform::Serve(argv[1], protocol);
 }

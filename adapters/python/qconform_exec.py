@@ -1,10 +1,10 @@
 """qconform_exec: wrap a runtime with a Python API as a qconform backend in about 20 lines.
 
-It speaks the exec protocol (adapters/PROTOCOL.md, version 2): the handshake, one answer per
-request, and the mapping of exceptions to answer kinds. It reads the case directory
-(model.onnx and test_data_set_0/input_K.pb) and writes output_K.pb, for every ONNX element
-type, with nothing but the standard library and numpy: the few protobuf messages involved are
-read and written here, in their wire format.
+It speaks the exec protocol (adapters/PROTOCOL.md, version 3): the handshake, one answer per
+request, the case's files and the outputs inline, and the mapping of exceptions to answer kinds.
+It reads the case (model.onnx and test_data_set_0/input_K.pb, put in a scratch directory of its
+own) and sends output_K.pb, for every ONNX element type, with nothing but the standard library
+and numpy: the few protobuf messages involved are read and written here, in their wire format.
 
     import qconform_exec as q
 
@@ -22,8 +22,10 @@ float8, float4, e8m0, bfloat16 and the sub-byte integer types travel as raw code
 """
 import math
 import os
+import shutil
 import struct
 import sys
+import tempfile
 import traceback
 
 try:
@@ -37,7 +39,7 @@ except ImportError:  # the first python3 on PATH need not be the one with numpy 
            else " (Debian: apt-get install python3-numpy)"))
     sys.exit(3)
 
-PROTOCOL = 2
+PROTOCOL = 3
 
 # ONNX TensorProto.DataType numbers.
 FLOAT, UINT8, INT8, UINT16, INT16, INT32, INT64, STRING, BOOL, FLOAT16 = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
@@ -466,9 +468,13 @@ def read_case(case_dir):
 
 # ---- the protocol --------------------------------------------------------------------------
 
-def _say(line):
-    sys.stdout.write("@qconform " + line.replace("\n", " ") + "\n")
-    sys.stdout.flush()
+def _say(out, line, frames=()):
+    """Writes one answer line and, for version 3's ok, its frames."""
+    data = b"@qconform " + line.replace("\n", " ").encode("utf-8", "replace") + b"\n"
+    for name, payload in frames:
+        data += b"@qconform file %s %d\n" % (name.encode(), len(payload)) + payload
+    out.write(data)
+    out.flush()
 
 
 # Exceptions -> answer kinds; anything else is the runtime refusing when it ran.
@@ -483,30 +489,80 @@ def answer_for(error):
     return "rejected-at-run"
 
 
-def serve(name, version, capabilities, run, stdin=None):
+def _safe_name(name):
+    """A relative path of portable characters, no empty, "." or ".." part (PROTOCOL.md)."""
+    allowed = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./")
+    parts = name.split("/")
+    return (0 < len(name) <= 255 and set(name) <= allowed
+            and all(p not in ("", ".", "..") for p in parts))
+
+
+class _ProtocolError(Exception):
+    pass
+
+
+def _read_request(stdin, scratch):
+    """One request: None for quit or the end of input, else (id, case_dir). The case's frames
+    are written under scratch/case, which is emptied first."""
+    line = stdin.readline()
+    words = line.decode("utf-8", "replace").split()
+    if not words or words[0] == "quit":
+        return None
+    if words[0] != "run" or len(words) != 3 or not words[2].isdigit():
+        raise _ProtocolError(words[1] if len(words) > 1 else "?",
+                             "unknown request: " + line.decode("utf-8", "replace").strip())
+    request, count = words[1], int(words[2])
+    case_dir = os.path.join(scratch, "case")
+    shutil.rmtree(case_dir, ignore_errors=True)
+    os.makedirs(case_dir)
+    for _ in range(count):
+        header = stdin.readline().decode("utf-8", "replace").split()
+        if len(header) != 3 or header[0] != "file" or not header[2].isdigit() \
+                or not _safe_name(header[1]):
+            raise _ProtocolError(request, "a broken frame header: %s" % " ".join(header), True)
+        payload = stdin.read(int(header[2]))
+        if len(payload) != int(header[2]):
+            raise _ProtocolError(request, "the input ended in frame " + header[1], True)
+        path = os.path.join(case_dir, header[1])
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(payload)
+    return request, case_dir
+
+
+def serve(name, version, capabilities, run, stdin=None, stdout=None):
     """Answers qconform's requests until it says quit: run(case) returns the output tensors in
-    the model's output order, or raises (see the module's text)."""
-    stdin = stdin or sys.stdin
-    _say("hello %d %s %s %s" % (PROTOCOL, name, version, capabilities))
-    for line in stdin:
-        words = line.split()
-        if not words or words[0] == "quit":
-            break
-        if words[0] != "run" or len(words) != 4:
-            _say("error %s protocol-error unknown request: %s"
-                 % (words[1] if len(words) > 1 else "?", line.strip()))
-            continue
-        request, case_dir, out_dir = words[1], words[2], words[3]
-        try:
-            case = read_case(case_dir)
-            outputs = run(case)
-            for k, t in enumerate(outputs):
-                with open(os.path.join(out_dir, "output_%d.pb" % k), "wb") as f:
-                    f.write(t.serialize(case.outputs[k][0] if k < len(case.outputs) else ""))
-            _say("ok " + request)
-        except Exception as e:  # every failure is an answer; the process lives on
-            if os.environ.get("QCONFORM_EXEC_TRACE"):
-                traceback.print_exc()
-            ours = isinstance(e, (RejectedAtLoad, RejectedAtRun, Unsupported))
-            words = str(e) if ours else "%s: %s" % (type(e).__name__, e)
-            _say("error %s %s %s" % (request, answer_for(e), words))
+    the model's output order, or raises (see the module's text). Cases arrive inline (protocol
+    3): they are written to a scratch directory of this process's own, so the backend may run on
+    another machine behind any byte pipe."""
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout.buffer
+    _say(stdout, "hello %d %s %s %s" % (PROTOCOL, name, version, capabilities))
+    scratch = tempfile.mkdtemp(prefix="qconform-exec-")
+    try:
+        while True:
+            try:
+                got = _read_request(stdin, scratch)
+            except _ProtocolError as e:
+                _say(stdout, "error %s protocol-error %s" % (e.args[0], e.args[1]))
+                if len(e.args) > 2:  # the input cannot be followed any more
+                    return
+                continue
+            if got is None:
+                return
+            request, case_dir = got
+            try:
+                case = read_case(case_dir)
+                outputs = run(case)
+                frames = [("output_%d.pb" % k,
+                           t.serialize(case.outputs[k][0] if k < len(case.outputs) else ""))
+                          for k, t in enumerate(outputs)]
+                _say(stdout, "ok %s %d" % (request, len(frames)), frames)
+            except Exception as e:  # every failure is an answer; the process lives on
+                if os.environ.get("QCONFORM_EXEC_TRACE"):
+                    traceback.print_exc()
+                ours = isinstance(e, (RejectedAtLoad, RejectedAtRun, Unsupported))
+                words = str(e) if ours else "%s: %s" % (type(e).__name__, e)
+                _say(stdout, "error %s %s %s" % (request, answer_for(e), words))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

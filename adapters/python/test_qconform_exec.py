@@ -101,30 +101,47 @@ class Protocol(unittest.TestCase):
     @unittest.skipUnless(GOLDEN, "no golden directory given")
     def test_an_exchange(self):
         case_dir = os.path.join(GOLDEN, "dq13-seed-axis")
-        with tempfile.TemporaryDirectory() as out:
-            stdin = io.StringIO("run 1 %s %s\nrun 2 %s %s\nquit\n" % (case_dir, out, case_dir, out))
-            stdout, saved = io.StringIO(), sys.stdout
-            sys.stdout = stdout
-            calls = []
+        frames = b""
+        names = ["model.onnx"] + ["test_data_set_0/" + n for n in
+                                  sorted(os.listdir(os.path.join(case_dir, "test_data_set_0")))
+                                  if n.startswith("input_")]
+        for n in names:
+            with open(os.path.join(case_dir, n), "rb") as f:
+                payload = f.read()
+            frames += b"file %s %d\n" % (n.encode(), len(payload)) + payload
+        request = b"run %d %d\n" % (1, len(names)) + frames
+        stdin = io.BytesIO(request + request.replace(b"run 1 ", b"run 2 ", 1)
+                           + b"run 3 1\nfile ../x 1\nx" + b"run 4 0\n")
+        stdout = io.BytesIO()
+        calls = []
 
-            def run(case):
-                calls.append(case)
-                if len(calls) == 2:
-                    raise q.RejectedAtLoad("second time")
-                return [q.Tensor.from_values(np.zeros(case.inputs[0].dims, np.float32), q.FLOAT)]
-            try:
-                q.serve("t", "1", "a test", run, stdin=stdin)
-            finally:
-                sys.stdout = saved
-            lines = stdout.getvalue().splitlines()
-            self.assertEqual(lines[0], "@qconform hello 2 t 1 a test")
-            self.assertEqual(lines[1], "@qconform ok 1")
-            self.assertEqual(lines[2], "@qconform error 2 rejected-at-load second time")
-            self.assertEqual(calls[0].op_type, "DequantizeLinear")
-            self.assertEqual(calls[0].opset, 13)
-            self.assertEqual(calls[0].inputs[0].dims, [1, 3, 3, 2])
-            self.assertEqual(len(calls[0].inputs[1].codes), 3)  # per-axis x_scale
-            self.assertTrue(os.path.exists(os.path.join(out, "output_0.pb")))
+        def run(case):
+            calls.append(case)
+            if len(calls) == 2:
+                raise q.RejectedAtLoad("second time")
+            return [q.Tensor.from_values(np.zeros(case.inputs[0].dims, np.float32), q.FLOAT)]
+        q.serve("t", "1", "a test", run, stdin=stdin, stdout=stdout)
+        out = stdout.getvalue()
+        hello, rest = out.split(b"\n", 1)
+        self.assertEqual(hello, b"@qconform hello 3 t 1 a test")
+        ok, rest = rest.split(b"\n", 1)
+        self.assertEqual(ok, b"@qconform ok 1 1")
+        header, rest = rest.split(b"\n", 1)
+        self.assertTrue(header.startswith(b"@qconform file output_0.pb "), header)
+        size = int(header.split()[-1])
+        y = q.Tensor.parse(rest[:size])
+        self.assertEqual(y.dims, [1, 3, 3, 2])
+        self.assertEqual(y.data_type, q.FLOAT)
+        lines = rest[size:].decode().splitlines()
+        self.assertEqual(lines[0], "@qconform error 2 rejected-at-load second time")
+        # A frame that climbs out of the scratch directory ends the exchange: nothing after it
+        # can be trusted, so request 4 is never read.
+        self.assertTrue(lines[1].startswith("@qconform error 3 protocol-error"), lines[1])
+        self.assertEqual(len(lines), 2)
+        self.assertEqual(calls[0].op_type, "DequantizeLinear")
+        self.assertEqual(calls[0].opset, 13)
+        self.assertEqual(calls[0].inputs[0].dims, [1, 3, 3, 2])
+        self.assertEqual(len(calls[0].inputs[1].codes), 3)  # per-axis x_scale
 
 
 if __name__ == "__main__":

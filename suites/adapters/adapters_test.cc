@@ -92,10 +92,11 @@ TEST(ExecBackend, NoHandshakeIsACrashNamingTheCommand) {
 
 TEST(ExecBackend, WrongHandshakeIsRefused) {
   ScratchDir dir;
-  auto b = Exec(dir.Script("b", "echo '@qconform hello 3 fake 1.0'; sleep 5\n"));
+  auto b = Exec(dir.Script("b", "echo '@qconform hello 4 fake 1.0'; sleep 5\n"));
   const std::optional<std::string> e = b->Open();
   ASSERT_TRUE(e);
   EXPECT_NE(e->find("did not greet"), std::string::npos) << *e;
+  EXPECT_NE(e->find("P one of 1 to 3"), std::string::npos) << *e;
 }
 
 TEST(ExecBackend, StrayOutputNeverDecides) {

@@ -1,8 +1,9 @@
-// A backend that misbehaves on purpose: it speaks exec protocol 2 and answers every case as the
-// oracle does, except the case named on its command line, where it commits one fault. The fault
-// tests (fault_test.cc) run a few cases through it and check that the fault fails that case
-// only, with the right kind, and that the run goes on.
-//   qconform-fault-backend MODE CASE_ID [DELAY_MS [WORDS...]]
+// A backend that misbehaves on purpose: it speaks exec protocol 3 (or 2, with --protocol 2) and
+// answers every case as the oracle does, except the case named on its command line, where it
+// commits one fault. The fault tests (fault_test.cc) run a few cases through it and check that
+// the fault fails that case only, with the right kind, and that the run goes on. Over version 3
+// the outputs it writes travel inline, so every fault on a file is a fault on a frame.
+//   qconform-fault-backend [--protocol 2|3] MODE CASE_ID [DELAY_MS [WORDS...]]
 // DELAY_MS slows every answer down, so that a test can interrupt a run half way; WORDS are
 // ignored (a test marks its processes with them).
 #include <fcntl.h>
@@ -14,21 +15,17 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <thread>
 
 #include "adapters/backend.h"
+#include "adapters/exec/serve.h"
 #include "onnx/onnx_pb.h"
 #include "onnx_io/case_io.h"
 
 namespace qconform {
 namespace {
 namespace fs = std::filesystem;
-
-void Say(const std::string& line) {
-  std::cout << "@qconform " << line << "\n" << std::flush;
-}
 
 void SleepSeconds(double s) {
   std::this_thread::sleep_for(std::chrono::duration<double>(s));
@@ -52,9 +49,9 @@ struct Honest {
       WriteTensorFile(Output(out_dir, k), result.outputs[k], "y");
     }
   }
-  std::string Line(const std::string& id) const {
-    if (!result.error) return "ok " + id;
-    return "error " + id + " rejected-at-load " + result.error->message;
+  std::string Answer() const {
+    if (!result.error) return "ok";
+    return "error rejected-at-load " + OneLine(result.error->message);
   }
 };
 
@@ -69,9 +66,10 @@ void Flood(int fd, size_t bytes, bool newlines) {
 }
 
 // Commits the fault for one case (some faults end with an honest answer, delivered badly).
-void Fault(const std::string& mode, const std::string& id, const std::string& out_dir,
+void Fault(const std::string& mode, const ProtocolServer& server, const Request& r,
            const Honest& honest) {
-  const std::string ok = honest.Line(id);
+  const std::string& out_dir = r.out_dir;
+  const auto say_ok = [&] { server.Answer(r, honest.Answer()); };
   if (mode == "crash-before-outputs") {
     abort();
   } else if (mode == "crash-after-some-outputs") {
@@ -85,7 +83,7 @@ void Fault(const std::string& mode, const std::string& id, const std::string& ou
     } else {
       std::ofstream(file, std::ios::binary | std::ios::trunc) << "\x08\xff\xff\xff\xff garbage";
     }
-    Say(ok);
+    say_ok();
   } else if (mode == "wrong-dtype" || mode == "wrong-shape") {
     Tensor y = honest.result.outputs.at(0);
     if (mode == "wrong-dtype") {
@@ -96,23 +94,23 @@ void Fault(const std::string& mode, const std::string& id, const std::string& ou
     }
     WriteTensorFile(Output(out_dir, 0), y, "y");
     honest.Write(out_dir, 1);
-    Say(ok);
+    say_ok();
   } else if (mode == "wrong-value") {  // the first element's code off by one in its last bit
     Tensor y = honest.result.outputs.at(0);
     y.codes.set(0, y.codes[0] ^ 1);
     WriteTensorFile(Output(out_dir, 0), y, "y");
     honest.Write(out_dir, 1);
-    Say(ok);
+    say_ok();
   } else if (mode == "extra-output") {
     honest.Write(out_dir);
     WriteTensorFile(Output(out_dir, honest.result.outputs.size()), honest.result.outputs.at(0),
                     "z");
-    Say(ok);
+    say_ok();
   } else if (mode == "missing-output") {
-    Say(ok);
+    say_ok();
   } else if (mode == "split-answer") {
     honest.Write(out_dir);
-    const std::string line = "@qconform " + ok + "\n";
+    const std::string line = server.AnswerBytes(r, honest.Answer());
     for (size_t i = 0; i < line.size(); i += 3) {
       std::cout << line.substr(i, 3) << std::flush;
       SleepSeconds(0.01);
@@ -121,18 +119,20 @@ void Fault(const std::string& mode, const std::string& id, const std::string& ou
     honest.Write(out_dir);
     Flood(STDOUT_FILENO, 8 << 20, true);   // 8 MB of lines
     Flood(STDOUT_FILENO, 4 << 20, false);  // and one 4 MB line
-    Say(ok);
+    say_ok();
   } else if (mode == "stderr-flood") {
     honest.Write(out_dir);
     Flood(STDERR_FILENO, 8 << 20, true);
-    Say(ok);
+    say_ok();
   } else if (mode == "answer-for-another-request") {
     honest.Write(out_dir);
-    Say("ok " + std::to_string(std::stol(id) + 1000));
+    Request other = r;
+    other.id = std::to_string(std::stol(r.id) + 1000);
+    server.Answer(other, "ok");
   } else if (mode == "answer-twice") {  // the second answer is stale for the next request
     honest.Write(out_dir);
-    Say(ok);
-    Say(ok);
+    say_ok();
+    say_ok();
   } else if (mode == "hang-after-partial-output") {
     honest.Write(out_dir);
     for (;;) SleepSeconds(60);
@@ -144,39 +144,52 @@ void Fault(const std::string& mode, const std::string& id, const std::string& ou
       for (;;) SleepSeconds(60);
     }
     exit(0);
+  } else if (mode == "stray-line-between-frames") {  // version 3: allowed, and skipped
+    honest.Write(out_dir);
+    std::string bytes = server.AnswerBytes(r, honest.Answer());
+    bytes.insert(bytes.find('\n') + 1, "loading kernels...\n");
+    std::cout << bytes << std::flush;
+  } else if (mode == "unsafe-frame-name") {  // version 3: a name that climbs out of a directory
+    honest.Write(out_dir);
+    std::string bytes = server.AnswerBytes(r, honest.Answer());
+    bytes.replace(bytes.find("output_0.pb"), 11, "../output.pb");
+    std::cout << bytes << std::flush;
+  } else if (mode == "frame-cut-short") {  // version 3: exits in the middle of a frame
+    honest.Write(out_dir);
+    const std::string bytes = server.AnswerBytes(r, honest.Answer());
+    std::cout << bytes.substr(0, bytes.size() - 5) << std::flush;
+    exit(0);
   } else if (mode == "invalid-utf8") {
-    Say("error " + id + " rejected-at-run bad \xff\xfe bytes \xc3(");
+    server.Answer(r, "error rejected-at-run bad \xff\xfe bytes \xc3(");
   } else {
     std::fprintf(stderr, "qconform-fault-backend: unknown mode %s\n", mode.c_str());
     exit(2);
   }
 }
 
-int Serve(const std::string& mode, const std::string& faulty_case, double delay_seconds) {
+int Serve(int protocol, const std::string& mode, const std::string& faulty_case,
+          double delay_seconds) {
   std::unique_ptr<Backend> oracle = MakeBackend("oracle", {});
-  Say("hello 2 fault-backend 1.0 the oracle, with one fault: " + mode);
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    std::istringstream words(line);
-    std::string request, id, case_dir, out_dir;
-    words >> request >> id >> case_dir >> out_dir;
-    if (request == "quit") break;
-    if (request != "run" || out_dir.empty()) {
-      Say("error " + id + " protocol-error unknown request");
+  ProtocolServer server(protocol);
+  server.Hello("fault-backend", "1.0", "the oracle, with one fault: " + mode);
+  for (Request r; (r = server.Next()).what != Request::What::kQuit;) {
+    if (r.what == Request::What::kMalformed) {
+      server.Answer(r, "error protocol-error " + r.problem);
+      if (r.lost) break;
       continue;
     }
     Honest honest;
     try {
-      honest.result = oracle->Run(ReadCaseDirectory(case_dir).data_sets.at(0).c);
+      honest.result = oracle->Run(ReadCaseDirectory(r.case_dir).data_sets.at(0).c);
     } catch (const std::exception& e) {
       honest.result.error = BackendError{ErrorKind::kRejectedAtLoad, e.what()};
     }
     SleepSeconds(delay_seconds);
-    if (GraphName(case_dir) == faulty_case) {
-      Fault(mode, id, out_dir, honest);
+    if (GraphName(r.case_dir) == faulty_case) {
+      Fault(mode, server, r, honest);
     } else {
-      honest.Write(out_dir);
-      Say(honest.Line(id));
+      honest.Write(r.out_dir);
+      server.Answer(r, honest.Answer());
     }
   }
   return 0;
@@ -186,9 +199,12 @@ int Serve(const std::string& mode, const std::string& faulty_case, double delay_
 }  // namespace qconform
 
 int main(int argc, char** argv) {
+  const int protocol = qconform::TakeProtocolFlag(argc, argv);
   if (argc < 3) {
-    std::fprintf(stderr, "usage: qconform-fault-backend MODE CASE_ID [DELAY_MS [WORDS...]]\n");
+    std::fprintf(stderr,
+                 "usage: qconform-fault-backend [--protocol 2|3] MODE CASE_ID [DELAY_MS "
+                 "[WORDS...]]\n");
     return 2;
   }
-  return qconform::Serve(argv[1], argv[2], argc >= 4 ? std::atof(argv[3]) / 1000 : 0);
+  return qconform::Serve(protocol, argv[1], argv[2], argc >= 4 ? std::atof(argv[3]) / 1000 : 0);
 }

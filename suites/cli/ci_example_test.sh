@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# examples/ci as a vendor's CI runs it: four shard jobs at once (run-shard.sh), then the merge
+# job (merge.sh). The merged verdict is the unsharded run's; a shard that differs from the
+# baseline still hands its report on (its job succeeds) and the merge job fails instead; the
+# workflows call only scripts that exist.
+#   ci_example_test.sh QCONFORM SOURCE_DIR
+set -uo pipefail
+qconform=$1 source_dir=$2
+examples=$source_dir/examples/ci
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/expect.sh"
+export QCONFORM=$qconform BACKEND=plugin:example
+args=(--filter dq21 --filter ql21 --count 40)
+
+verdicts() {
+  /usr/bin/python3 -c '
+import json, sys
+run = json.load(open(sys.argv[1]))
+print("matches_baseline", run["matches_baseline"])
+for c in run["cases"]:
+    print(c["id"], c["kind"], c["gate"], c["detail"])
+' "$1" | sort
+}
+
+shards() {  # PREFIX [extra args]: the four shard jobs in parallel; their exit statuses
+  local prefix=$1 k
+  shift
+  for k in 1 2 3 4; do
+    "$examples/run-shard.sh" "$k" 4 "$work/$prefix-$k" "${args[@]}" "$@" >/dev/null 2>&1 &
+  done
+  local statuses=""
+  for job in $(jobs -p); do
+    wait "$job"
+    statuses+="$? "
+  done
+  echo "$statuses"
+}
+
+"$qconform" run --backend "$BACKEND" "${args[@]}" --report "$work/whole" >/dev/null 2>&1
+expect "four shard jobs succeed" 0 "^0 0 0 0 $" -- shards ok
+expect "the merge job passes: the run matches the baseline" 0 "MATCHES" -- \
+  "$examples/merge.sh" "$work/merged" "$work"/ok-{1,2,3,4}
+verdicts "$work/whole/results.json" >"$work/a"
+verdicts "$work/merged/results.json" >"$work/b"
+expect "the merged verdicts are the unsharded run's" 0 "" -- diff "$work/a" "$work/b"
+expect "report.md too" 0 "" -- diff <(grep -v -i "seconds\|started\|cases/s" "$work/whole/report.md") \
+  <(grep -v -i "seconds\|started\|cases/s" "$work/merged/report.md")
+
+# Against an empty baseline every shard differs: the shard jobs still succeed, the merge fails.
+: >"$work/empty-baseline.txt"
+expect "shard jobs differing from the baseline still succeed" 0 "^0 0 0 0 $" -- \
+  shards bad --expectations "$work/empty-baseline.txt"
+expect "each kept its own exit status" 0 "" -- grep -qx 1 "$work/bad-1/shard-exit-status"
+expect "the merge job fails the run" 1 "" -- "$examples/merge.sh" "$work/merged-bad" "$work"/bad-{1,2,3,4}
+expect "a missing shard fails the merge job, named" 2 "shard" -- \
+  "$examples/merge.sh" "$work/merged-3" "$work"/ok-{1,2,3}
+expect "a shard job that cannot run fails" 2 "" -- "$examples/run-shard.sh" 5 4 "$work/x"
+
+# The workflows call scripts that are there.
+for yml in "$examples"/*.yml; do
+  for script in $(grep -o 'examples/ci/[a-z-]*\.sh' "$yml" | sort -u); do
+    expect "$(basename "$yml") calls $script, which exists" 0 "" -- test -x "$source_dir/$script"
+  done
+done
+finish
