@@ -1,8 +1,5 @@
 #include "adapters/exec_backend.h"
 
-#include <sys/statvfs.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -15,6 +12,7 @@
 
 #include "adapters/exec/frames.h"
 #include "adapters/exec/protocol.h"
+#include "adapters/exec/scratch.h"
 #include "onnx_io/case_io.h"
 #include "onnx_io/model_builder.h"
 #include "oracle/core/utf8.h"
@@ -26,30 +24,6 @@ namespace {
 
 // The handshake may take longer than a case: a runtime loads its libraries first.
 constexpr double kHandshakeSeconds = 60;
-
-// Where case files go: $TMPDIR when set; else /dev/shm when it is a memory file system with room
-// (1 GiB free), because every case is a few files written and read once, and on a disk that
-// costs more than the runtime's work (1,755 against 4,189 cases/s through the exec protocol
-// measured here); else /tmp.
-std::string ScratchRoot() {
-  const char* tmp = std::getenv("TMPDIR");
-  if (tmp && *tmp) return tmp;
-  struct statvfs shm {};
-  if (statvfs("/dev/shm", &shm) == 0 && access("/dev/shm", W_OK) == 0 &&
-      static_cast<double>(shm.f_bavail) * static_cast<double>(shm.f_frsize) >= 1073741824.0) {
-    return "/dev/shm";
-  }
-  return "/tmp";
-}
-
-std::string MakeTempDir() {
-  std::string pattern = ScratchRoot() + "/qconform-XXXXXX";
-  if (mkdtemp(pattern.data()) == nullptr) {
-    throw std::runtime_error("cannot create a temporary directory: " +
-                             std::string(std::strerror(errno)));
-  }
-  return pattern;
-}
 
 BackendResult Failure(ErrorKind kind, std::string message) {
   return BackendResult{BackendError{kind, std::move(message)}, {}};
@@ -121,7 +95,7 @@ ExecBackend::ExecBackend(std::string command, BackendOptions options, std::strin
       label_(std::move(label)),
       name_(label_) {
   if (options_.work_dir.empty()) {
-    work_dir_ = MakeTempDir();
+    work_dir_ = MakeScratchDirectory("qconform-");
     own_work_dir_ = true;
   } else {
     work_dir_ = options_.work_dir;
@@ -220,8 +194,8 @@ ChildProcess::Wait ExecBackend::ReadFrames(size_t count, double deadline,
   return ChildProcess::Wait::kDone;
 }
 
-template <class Write>
-BackendResult ExecBackend::Exchange(const Write& write, const std::vector<std::string>& outputs) {
+template <class Files>
+BackendResult ExecBackend::Exchange(const Files& files, const std::vector<std::string>& outputs) {
   if (std::optional<std::string> error = Open()) return Failure(ErrorKind::kCrash, *error);
   const bool inline_files = protocol_ >= kInlineProtocol;
   const std::string tag = std::to_string(++sequence_);
@@ -237,10 +211,10 @@ BackendResult ExecBackend::Exchange(const Write& write, const std::vector<std::s
   } cleanup{case_dir, out_dir};
   std::string request;
   try {
-    write(case_dir.string());
     if (inline_files) {
-      request = InlineRunRequest(sequence_, DirectoryFrames(case_dir.string()));
+      request = InlineRunRequest(sequence_, files());
     } else {
+      WriteCaseFiles(case_dir.string(), files());
       fs::create_directories(out_dir);
       request = RunRequest(protocol_, sequence_, case_dir.string(), out_dir.string()) + "\n";
     }
@@ -311,10 +285,9 @@ BackendResult ExecBackend::Run(const Case& original) {
     if (carry[k] != 0) widened.push_back({k, specs[k].data_type, carry[k]});
   }
   if (widened.empty()) {
-    return Exchange([&](const std::string& dir) { WriteCaseDirectory(dir, c, specs, {}); }, names);
+    return Exchange([&] { return CaseDirectoryFiles(c, specs, {}); }, names);
   }
-  BackendResult result = Exchange(
-      [&](const std::string& dir) { WriteWidenedCaseDirectory(dir, c, specs, carry); }, names);
+  BackendResult result = Exchange([&] { return WidenedCaseFiles(c, specs, carry); }, names);
   // A runtime without the Cast kernel the harness needs cannot hand the output back at all.
   if (result.error && result.error->kind == ErrorKind::kRejectedAtLoad &&
       result.error->message.find(kWidenNodePrefix) != std::string::npos) {
@@ -362,8 +335,7 @@ std::vector<BackendResult> ExecBackend::RunBatch(const std::vector<Case>& cases)
     for (size_t i : merged_index) results[i] = Run(cases[i]);
     return results;
   }
-  BackendResult merged = Exchange(
-      [&](const std::string& dir) { WriteMergedCaseDirectory(dir, adapted, carries); }, outputs);
+  BackendResult merged = Exchange([&] { return MergedCaseFiles(adapted, carries); }, outputs);
   if (merged.error) {  // each case alone decides
     for (size_t i : merged_index) results[i] = Run(cases[i]);
     return results;

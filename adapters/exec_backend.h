@@ -46,10 +46,10 @@ class ExecBackend : public Backend {
   virtual std::vector<int32_t> CarriedTypes(const Case&) const { return {}; }
 
  private:
-  // Writes a case directory with `write`, sends it, and reads one output_K.pb per name.
-  // Version 3 sends the directory's files inline and reads the outputs inline.
-  template <class Write>
-  BackendResult Exchange(const Write& write, const std::vector<std::string>& outputs);
+  // Sends the case's `files()` (written to a directory up to version 2, inline from version 3)
+  // and reads one output_K.pb per name.
+  template <class Files>
+  BackendResult Exchange(const Files& files, const std::vector<std::string>& outputs);
   BackendResult Lost(ChildProcess::Wait how, const std::string& during);
   ChildProcess::Wait ReadFrames(size_t count, double deadline, std::vector<Frame>& frames,
                                 std::string& malformed);

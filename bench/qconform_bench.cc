@@ -23,6 +23,7 @@
 #include <string>
 
 #include "bench/compute_workloads.h"
+#include "bench/loopback.h"
 #include "bench/measure.h"
 #include "bench/plain_loops.h"
 #include "bench/workloads.h"
@@ -203,7 +204,7 @@ void OtherThroughputs(Tables& t) {
 
 // `qconform run --backend B -j J --count 0` on the golden catalogue, for the oracle, the example
 // plugin and every real implementation (tools/backends.txt), each as a ratio to the oracle's
-// rate at the same -j in this run.
+// rate at the same -j in this run; then the plugins over a loopback TCP port (LoopbackTable).
 void BackendThroughputs(Tables& t) {
   std::vector<std::string> backends = {"oracle", "plugin:example"};
   std::ifstream list(QCONFORM_SOURCE_DIR "/tools/backends.txt");
@@ -226,6 +227,8 @@ void BackendThroughputs(Tables& t) {
     }
     t.Line(row);
   }
+  t.Line("");
+  for (const std::string& line : LoopbackTable()) t.Line(line);
 }
 
 }  // namespace

@@ -24,57 +24,80 @@ void AppendFedInputs(const Case& c, const std::string& prefix, NamedTensors& fed
   }
 }
 
-// <dir>/model.onnx and <dir>/test_data_set_0 with input_K.pb and output_K.pb, in order.
-void WriteDataSet(const std::string& dir, const onnx::ModelProto& model, const NamedTensors& inputs,
-                  const NamedTensors& outputs) {
-  const fs::path root(dir);
-  const fs::path set = root / "test_data_set_0";
-  fs::create_directories(set);
-  WriteFile((root / "model.onnx").string(), Serialize(model));
+// model.onnx and test_data_set_0/ with input_K.pb and output_K.pb, in order.
+CaseFiles DataSetFiles(const onnx::ModelProto& model, const NamedTensors& inputs,
+                       const NamedTensors& outputs) {
+  CaseFiles files = {{"model.onnx", Serialize(model)}};
   for (size_t k = 0; k < inputs.size(); ++k) {
-    WriteTensorFile((set / ("input_" + std::to_string(k) + ".pb")).string(), *inputs[k].second,
-                    inputs[k].first);
+    files.push_back({"test_data_set_0/input_" + std::to_string(k) + ".pb",
+                     TensorBytes(*inputs[k].second, inputs[k].first)});
   }
   for (size_t k = 0; k < outputs.size(); ++k) {
-    WriteTensorFile((set / ("output_" + std::to_string(k) + ".pb")).string(), *outputs[k].second,
-                    outputs[k].first);
+    files.push_back({"test_data_set_0/output_" + std::to_string(k) + ".pb",
+                     TensorBytes(*outputs[k].second, outputs[k].first)});
   }
+  return files;
 }
 
 }  // namespace
 
-void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector<OutputSpec>& specs,
-                        const std::vector<Tensor>& outputs) {
+void WriteCaseFiles(const std::string& dir, const CaseFiles& files) {
+  fs::create_directories(fs::path(dir) / "test_data_set_0");
+  for (const CaseFile& f : files) {
+    const fs::path path = fs::path(dir) / f.name;
+    if (f.name.find('/') != std::string::npos) fs::create_directories(path.parent_path());
+    WriteFile(path.string(), f.bytes);
+  }
+}
+
+CaseFiles CaseDirectoryFiles(const Case& c, const std::vector<OutputSpec>& specs,
+                             const std::vector<Tensor>& outputs) {
   NamedTensors fed, produced;
   AppendFedInputs(c, "", fed);
   for (size_t k = 0; k < outputs.size() && k < specs.size(); ++k) {
     produced.emplace_back(specs[k].name, &outputs[k]);
   }
-  WriteDataSet(dir, BuildModel(c, specs), fed, produced);
+  return DataSetFiles(BuildModel(c, specs), fed, produced);
+}
+
+CaseFiles WidenedCaseFiles(const Case& c, const std::vector<OutputSpec>& specs,
+                           const std::vector<int32_t>& carry_as) {
+  NamedTensors fed;
+  AppendFedInputs(c, "", fed);
+  return DataSetFiles(BuildWidenedModel(c, specs, carry_as), fed, {});
+}
+
+CaseFiles MergedCaseFiles(const std::vector<Case>& cases,
+                          const std::vector<std::vector<int32_t>>& carries) {
+  NamedTensors fed;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    AppendFedInputs(cases[k], std::string("c").append(std::to_string(k)).append("_"), fed);
+  }
+  return DataSetFiles(BuildMergedModel(cases, carries), fed, {});
+}
+
+void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector<OutputSpec>& specs,
+                        const std::vector<Tensor>& outputs) {
+  WriteCaseFiles(dir, CaseDirectoryFiles(c, specs, outputs));
 }
 
 void WriteWidenedCaseDirectory(const std::string& dir, const Case& c,
                                const std::vector<OutputSpec>& specs,
                                const std::vector<int32_t>& carry_as) {
-  NamedTensors fed;
-  AppendFedInputs(c, "", fed);
-  WriteDataSet(dir, BuildWidenedModel(c, specs, carry_as), fed, {});
+  WriteCaseFiles(dir, WidenedCaseFiles(c, specs, carry_as));
 }
 
 void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases,
                               const std::vector<std::vector<int32_t>>& carries) {
-  NamedTensors fed;
-  for (size_t k = 0; k < cases.size(); ++k) {
-    AppendFedInputs(cases[k], std::string("c").append(std::to_string(k)).append("_"), fed);
-  }
-  WriteDataSet(dir, BuildMergedModel(cases, carries), fed, {});
+  WriteCaseFiles(dir, MergedCaseFiles(cases, carries));
 }
 
 void WriteChainDirectory(const std::string& dir, const Case& first, const Case& second,
                          const OutputSpec& spec, const Tensor& output) {
   NamedTensors fed;
   AppendFedInputs(first, "", fed);
-  WriteDataSet(dir, BuildChainModel(first, second, spec), fed, {{spec.name, &output}});
+  WriteCaseFiles(dir,
+                 DataSetFiles(BuildChainModel(first, second, spec), fed, {{spec.name, &output}}));
 }
 
 }  // namespace qconform

@@ -14,6 +14,8 @@ debian_packages=(
   libboost-dev libprotobuf-dev protobuf-compiler libonnx-dev
   libonnx-testdata python3
   chromium python3-numpy python3-protobuf
+  # A byte pipe over TCP: the exec protocol's loopback test and benchmark (adapters.remote).
+  socat
   # The real implementations judged (README, "Backends"): OpenCV DNN, oneDNN, XNNPACK, PyTorch,
   # Arm NN (CpuRef) and gemmlowp.
   libopencv-dnn-dev libdnnl-dev libxnnpack-dev libpthreadpool-dev python3-torch

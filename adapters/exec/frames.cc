@@ -13,7 +13,10 @@ std::vector<Frame> DirectoryFrames(const std::string& dir) {
   std::vector<Frame> frames;
   for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir)) {
     if (!e.is_regular_file()) continue;
-    frames.push_back({fs::relative(e.path(), dir).string(), ReadFile(e.path().string())});
+    // The path below `dir`, by its spelling (fs::relative would resolve links, a system call
+    // per part of the path, per file).
+    const std::string path = e.path().string();
+    frames.push_back({path.substr(dir.size() + (dir.back() == '/' ? 0 : 1)), ReadFile(path)});
   }
   std::sort(frames.begin(), frames.end(),
             [](const Frame& a, const Frame& b) { return a.name < b.name; });
@@ -21,13 +24,11 @@ std::vector<Frame> DirectoryFrames(const std::string& dir) {
 }
 
 void WriteFrames(const std::string& dir, const std::vector<Frame>& frames) {
+  // Checked again here: a receiver never writes outside its own directory.
   for (const Frame& f : frames) {
-    // Checked again here: a receiver never writes outside its own directory.
     if (!IsSafeFrameName(f.name)) throw CaseIoError("a frame named '" + f.name + "'");
-    const fs::path path = fs::path(dir) / f.name;
-    fs::create_directories(path.parent_path());
-    WriteFile(path.string(), f.bytes);
   }
+  WriteCaseFiles(dir, frames);
 }
 
 }  // namespace qconform

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "onnx_io/case_writer.h"
 #include "verdict/observation.h"
 
 namespace qconform {
@@ -40,9 +41,7 @@ std::string RunRequest(int protocol, long id, const std::string& case_dir,
 
 // One file of a case or of an answer, carried inline (version 3): its path relative to the case
 // directory ("model.onnx", "test_data_set_0/input_0.pb", "output_0.pb") and its bytes.
-struct Frame {
-  std::string name, bytes;
-};
+using Frame = CaseFile;
 // "file NAME SIZE\n" followed by the SIZE bytes.
 std::string FrameBytes(const Frame& frame);
 // Version 3: "run ID COUNT\n" and COUNT frames, as bytes ready for the pipe.

@@ -12,6 +12,7 @@
 
 #include "adapters/exec/frames.h"
 #include "adapters/exec/protocol.h"
+#include "adapters/exec/scratch.h"
 
 namespace qconform {
 namespace fs = std::filesystem;
@@ -58,15 +59,7 @@ ProtocolServer::ProtocolServer(int protocol) : protocol_(protocol) {
     throw std::invalid_argument("protocol " + std::to_string(protocol) +
                                 ": this backend speaks 2 and 3");
   }
-  if (protocol_ >= kInlineProtocol) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/qconform-serve-XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("cannot create a scratch directory " + pattern + ": " +
-                               std::strerror(errno));
-    }
-    scratch_ = pattern;
-  }
+  if (protocol_ >= kInlineProtocol) scratch_ = MakeScratchDirectory("qconform-serve-");
 }
 
 ProtocolServer::~ProtocolServer() {

@@ -530,6 +530,14 @@ def _read_request(stdin, scratch):
     return request, case_dir
 
 
+def _scratch_root():
+    """$TMPDIR when set, else /dev/shm (memory) when writable: a case is a few files written
+    and read once, which on a disk costs more than the runtime's work; else /tmp."""
+    if os.environ.get("TMPDIR"):
+        return os.environ["TMPDIR"]
+    return "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+
+
 def serve(name, version, capabilities, run, stdin=None, stdout=None):
     """Answers qconform's requests until it says quit: run(case) returns the output tensors in
     the model's output order, or raises (see the module's text). Cases arrive inline (protocol
@@ -538,7 +546,7 @@ def serve(name, version, capabilities, run, stdin=None, stdout=None):
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     _say(stdout, "hello %d %s %s %s" % (PROTOCOL, name, version, capabilities))
-    scratch = tempfile.mkdtemp(prefix="qconform-exec-")
+    scratch = tempfile.mkdtemp(prefix="qconform-exec-", dir=_scratch_root())
     try:
         while True:
             try:

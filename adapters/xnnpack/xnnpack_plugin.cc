@@ -190,15 +190,16 @@ struct Axis {
   int64_t in, kernel, stride, dilation, pad_begin, pad_end, out;
 };
 
+// The attribute's value for axis i, or `absent` where it has none: a list of the wrong length (a
+// must-reject case) is read as far as it goes, never beyond (the library is not the validator).
+int64_t At(const std::vector<int64_t>& values, size_t i, int64_t absent) {
+  return i < values.size() ? values[i] : absent;
+}
+
 Axis Geometry(const Node& node, int64_t in, int64_t kernel, size_t k, size_t axes) {
   const std::vector<int64_t> strides = node.Ints("strides"), dilations = node.Ints("dilations"),
                              pads = node.Ints("pads");
-  Axis a{in,
-         kernel,
-         strides.empty() ? 1 : strides[k],
-         dilations.empty() ? 1 : dilations[k],
-         pads.empty() ? 0 : pads[k],
-         pads.empty() ? 0 : pads[k + axes],
+  Axis a{in, kernel, At(strides, k, 1), At(dilations, k, 1), At(pads, k, 0), At(pads, k + axes, 0),
          0};
   if (a.stride < 1 || a.dilation < 1) {
     RefuseAtLoad(std::string(kLibrary) + " convolution takes strides and dilations of at least 1");

@@ -15,7 +15,7 @@ shift 3
 "${QCONFORM:-qconform}" run --backend "${BACKEND:-onnxruntime}" --shard "$shard/$shards" \
   --report "$report" "$@"
 status=$?
-echo "$status" >"$report/shard-exit-status"
+mkdir -p "$report" && echo "$status" >"$report/shard-exit-status"
 case $status in
   0 | 1) exit 0 ;;  # a report was written; merge.sh decides
   *) exit "$status" ;;

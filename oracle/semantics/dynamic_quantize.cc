@@ -157,6 +157,10 @@ void MultiprecisionY(const Codes& x, const DynamicQuantizeParameters& p, size_t 
     if (!product) {
       const double v =
           static_cast<double>(std::bit_cast<float>(xc) * std::bit_cast<float>(reciprocal_code));
+      // x = 0 times an infinite reciprocal is NaN, which no saturation orders: a converting
+      // kernel's saturating cast makes it 0 (and a plain cast of NaN is undefined behaviour,
+      // which the differential fuzzer caught here).
+      if (std::isnan(v)) return 0;
       return static_cast<uint32_t>(std::clamp(std::nearbyint(v + p.y_zero_point), 0.0, 255.0));
     }
     // Below 1/4 the product cannot move round(product + zero point) off the zero point (and

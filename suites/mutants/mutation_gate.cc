@@ -27,6 +27,8 @@
 namespace qconform::mutants {
 namespace {
 
+constexpr const char* kFuzzerHeading = "\n## The differential fuzzer";
+
 struct Options {
   std::string golden;
   int min_kills = 3;
@@ -59,6 +61,20 @@ std::vector<std::string> Kills(const Judged& j, Defect defect, std::vector<std::
   }
   Activate(Defect::kNone);
   return killed;
+}
+
+std::string ReadWhole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
+
+// The part of the document from the differential fuzzer's heading on (tools/fuzz.sh --defects
+// writes it; the gate neither checks nor rewrites it), or "".
+std::string FuzzerSection(const std::string& document) {
+  const size_t at = document.find(kFuzzerHeading);
+  return at == std::string::npos ? "" : document.substr(at);
 }
 
 int Usage(const char* why) {
@@ -130,15 +146,15 @@ int Gate(const Options& o) {
       rows.size(), rows.size() - static_cast<size_t>(weak), o.min_kills, j.cases.size());
   const std::string document = ScoreDocument(score, j.cases.size(), o.min_kills);
   if (!o.write.empty()) {
-    std::ofstream(o.write, std::ios::binary) << document;
+    // The differential fuzzer's section (tools/fuzz.sh --defects writes it) is kept as it is.
+    const std::string kept = FuzzerSection(ReadWhole(o.write));
+    std::ofstream(o.write, std::ios::binary) << document << kept;
     std::printf("wrote %s\n", o.write.c_str());
   }
   int status = weak == 0 ? 0 : 1;
   if (!o.check.empty()) {
-    std::ifstream in(o.check, std::ios::binary);
-    std::stringstream have;
-    have << in.rdbuf();
-    if (have.str() != document) {
+    const std::string have = ReadWhole(o.check);
+    if (have.substr(0, have.size() - FuzzerSection(have).size()) != document) {
       std::printf(
           "FAIL %s is not the table this run gives: regenerate it with "
           "mutation_gate --golden %s --write %s\n",

@@ -176,6 +176,18 @@ TEST(DynamicQuantizeLinear, TinyRangeGivesAZeroScale) {
   EXPECT_TRUE(r.outputs[0].is_free(0));
 }
 
+// A range just above the zero-scale one: y_scale is subnormal, 1 / y_scale overflows float32, and
+// the reciprocal reading multiplies x = 0 by infinity. The differential fuzzer found the oracle
+// casting that NaN to an integer (undefined behaviour, caught by UBSan in the sanitizer build);
+// the exact outputs are the host's.
+TEST(DynamicQuantizeLinear, SubnormalScaleWithAZeroElement) {
+  // float32 values, so that the case holds them exactly.
+  const std::vector<double> xs = {0.0, static_cast<double>(1e-37f), static_cast<double>(5e-38f)};
+  const OracleResult r = RunOracle(DynQl({3}, xs));
+  ExpectMatchesHost(r, xs);
+  EXPECT_EQ(std::fpclassify(std::bit_cast<float>(r.outputs[1].exact[0])), FP_SUBNORMAL);
+}
+
 TEST(DynamicQuantizeLinear, NonFiniteAndEmptyInputsAreImplementationDefined) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();

@@ -1,0 +1,125 @@
+// libFuzzer, differential: bytes become a case of any operator, a plugin backend runs it in
+// process (the plugin ABI, as the mutation gate calls it), the oracle judges it, and the fuzzer
+// stops at the first result the oracle does not admit, with the case written as a reproducer.
+//
+//   QCONFORM_FUZZ_PLUGIN=LIB.so [QCONFORM_FUZZ_REPRO=DIR] fuzz_differential [libFuzzer flags]
+//   QCONFORM_FUZZ_WRITE_SEEDS=DIR fuzz_differential      writes DIR/minimal (one plain valid case
+//                                                        per operator) and DIR/golden, then exits
+//
+// The input is structure-aware (fuzz_case_bytes.h): the first byte chooses between a generated
+// case, whose every choice the following bytes make through the generators' Choices (edge-biased
+// as `qconform generate` is; running out of bytes takes the simplest option), and a golden case
+// whose elements the following bytes overwrite with edge values or raw codes. A finding is any
+// failing verdict (wrong outputs, a must-reject case computed, a valid case refused);
+// QCONFORM_FUZZ_IGNORE_REFUSALS=1 leaves out refusals, for a library that refuses what its API
+// cannot say. The reproducer (DIR, default ./differential-finding) is the case directory plus
+// finding.txt with the verdict; `qconform run --golden DIR --backend plugin:LIB.so` replays it.
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "adapters/plugin/plugin_call.h"
+#include "onnx_io/case_io.h"
+#include "onnx_io/model_builder.h"
+#include "oracle/registry/operator.h"
+#include "suites/fuzz/fuzz_case_bytes.h"
+#include "verdict/judge.h"
+
+namespace qconform {
+namespace {
+namespace fs = std::filesystem;
+
+const qconform_plugin* g_plugin = nullptr;
+bool g_ignore_refusals = false;
+std::string g_repro = "differential-finding";
+
+[[noreturn]] void Fatal(const std::string& why) {
+  std::fprintf(stderr, "fuzz_differential: %s\n", why.c_str());
+  std::exit(2);
+}
+
+const qconform_plugin* LoadPlugin(const char* library) {
+  void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) Fatal(std::string("cannot load ") + library + ": " + dlerror());
+  auto entry = reinterpret_cast<qconform_plugin_entry_fn>(dlsym(handle, "qconform_plugin_entry"));
+  if (entry == nullptr) Fatal(std::string(library) + " does not export qconform_plugin_entry");
+  const qconform_plugin* plugin = entry();
+  if (plugin == nullptr || plugin->abi_version != QCONFORM_PLUGIN_ABI || plugin->run == nullptr) {
+    Fatal(std::string(library) + ": not a plugin of ABI version " +
+          std::to_string(QCONFORM_PLUGIN_ABI));
+  }
+  return plugin;
+}
+
+void WriteSeeds(const std::string& dir) {
+  const auto write = [&](const std::string& sub, const std::string& name,
+                         const std::string& bytes) {
+    fs::create_directories(fs::path(dir) / sub);
+    std::ofstream(fs::path(dir) / sub / name, std::ios::binary) << bytes;
+  };
+  for (const auto& [label, bytes] : MinimalCaseInputs()) write("minimal", label, bytes);
+  const size_t golden = FuzzGoldenDirectories().size();
+  for (size_t i = 0; i < golden; ++i) {
+    write("golden", fs::path(FuzzGoldenDirectories()[i]).filename().string(), GoldenCaseInput(i));
+  }
+  std::printf("fuzz_differential: wrote %zu minimal and %zu golden seeds under %s\n",
+              MinimalCaseInputs().size(), golden, dir.c_str());
+}
+
+void Report(const Case& c, const CaseResult& r) {
+  const fs::path dir = fs::path(g_repro) / c.id;
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
+  WriteCaseDirectory(dir.string(), c, DeclaredOutputs(c), {});
+  std::ofstream note(dir / "finding.txt");
+  note << KindName(r.kind) << ": " << r.detail << "\n";
+  for (const std::string& m : r.mismatches) note << "  " << m << "\n";
+  std::fprintf(stderr, "fuzz_differential: FINDING %s on %s (%s)\n  %s\n",
+               std::string(KindName(r.kind)).c_str(), c.id.c_str(),
+               OperatorLabel(c.domain, c.op_type, c.opset).c_str(), r.detail.c_str());
+  for (size_t m = 0; m < r.mismatches.size() && m < 5; ++m) {
+    std::fprintf(stderr, "    %s\n", r.mismatches[m].c_str());
+  }
+  std::fprintf(stderr, "  reproducer: %s\n", dir.c_str());
+}
+
+}  // namespace
+}  // namespace qconform
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  using namespace qconform;
+  if (const char* seeds = std::getenv("QCONFORM_FUZZ_WRITE_SEEDS")) {
+    WriteSeeds(seeds);
+    std::exit(0);
+  }
+  const char* library = std::getenv("QCONFORM_FUZZ_PLUGIN");
+  if (library == nullptr || *library == '\0') {
+    Fatal(
+        "QCONFORM_FUZZ_PLUGIN names no plugin (a shared library of "
+        "adapters/plugin/qconform_plugin.h)");
+  }
+  g_plugin = LoadPlugin(library);
+  if (const char* repro = std::getenv("QCONFORM_FUZZ_REPRO")) g_repro = repro;
+  const char* ignore = std::getenv("QCONFORM_FUZZ_IGNORE_REFUSALS");
+  g_ignore_refusals = ignore != nullptr && std::strcmp(ignore, "1") == 0;
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace qconform;
+  const std::optional<Case> c = CaseFromFuzzInput(data, size);
+  if (!c) return 0;
+  const OracleResult oracle = RunOracle(*c);
+  if (oracle.op == nullptr || oracle.schema == nullptr) return 0;  // no verdict to compare with
+  const BackendResult observed = CallPlugin(*g_plugin, *c, OutputNames(*c).size());
+  const CaseResult r = JudgeCase(*c, oracle, observed, CompareOptions{});
+  if (r.outcome() != Outcome::kFail || r.kind == Kind::kCaseError) return 0;
+  if (g_ignore_refusals && r.kind == Kind::kRejectedValid) return 0;
+  Report(*c, r);
+  std::abort();  // libFuzzer keeps the input (crash-*) and stops
+}
