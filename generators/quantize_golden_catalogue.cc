@@ -264,6 +264,10 @@ class QuantizeCatalogue : public CatalogueBuilder {
                "docs/semantics.md#d12: a range of 3e38, near float32's largest");
     AddDynamic("dynql11-wide-range", {5}, f({65504, -1e-3, 1e-30, 12345.678, -0.0}), "wide-range",
                "docs/semantics.md#d12");
+    // Found by the differential fuzzer: a range just above the zero-scale one, so y_scale is
+    // subnormal and 1 / y_scale is beyond float32; a reciprocal kernel multiplies x = 0 by it.
+    AddDynamic("dynql11-subnormal-scale", {3}, f({0, 1e-37, 5e-38}), "subnormal-scale",
+               "docs/semantics.md#d12: y_scale subnormal, 1 / y_scale beyond float32");
     AddDynamic("dynql11-impl-all-zero", {2, 2}, {0, -0.0, 0, 0}, "all-zero",
                "docs/semantics.md#d13: y_scale 0, 1/255 or 1");
     AddDynamic("dynql11-impl-nan", {3}, {1, NAN, 2}, "nan", "docs/semantics.md#d13: NaN");

@@ -47,7 +47,7 @@ if [[ ${1:-} == --backend || ${1:-} == --defects ]]; then
   [[ ${4:-} == --refusals ]] || export QCONFORM_FUZZ_IGNORE_REFUSALS=1
   QCONFORM_FUZZ_PLUGIN=$(realpath "$library") QCONFORM_FUZZ_REPRO="$out/run/findings" \
     "$fuzzer" -fork="$(nproc)" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=4096 -artifact_prefix="$out/run/" "$out/run/corpus" "$out/run/seeds/minimal" \
+    -max_len=4096 -len_control=0 -artifact_prefix="$out/run/" "$out/run/corpus" "$out/run/seeds/minimal" \
     "$out/run/seeds/golden" 2>&1 | tee "$out/run/log.txt" | grep -E "FINDING|reproducer|^    |INFO: fuzzed|Done"
   if ls "$out/run/findings"/*/finding.txt >/dev/null 2>&1; then
     echo "findings: $out/run/findings (replay: qconform run --golden DIR --backend $spec)"

@@ -4,22 +4,26 @@
 # one fuzzer process per defect (libFuzzer -seed=1), nproc of them at a time. Writes the table as
 # the last section of the mutation score document.
 #   measure_defects.sh FUZZER MUTANTS_PLUGIN SECONDS WORK_DIR DOCUMENT
+# With DEFECTS="a b ..." only those are hunted (again), with this SECONDS; the others keep their
+# results from an earlier run in WORK_DIR (a second, longer pass for the ones not found).
 set -uo pipefail
 fuzzer=$1 plugin=$2 seconds=$3 work=$4 document=$5
-rm -rf "$work"
+[[ -n ${DEFECTS:-} ]] || rm -rf "$work"
 mkdir -p "$work"
+rm -rf "$work/seeds"
 QCONFORM_FUZZ_WRITE_SEEDS="$work/seeds" "$fuzzer" >/dev/null
 # The catalogue's defects and operators: the first table of the document (the gate writes it).
-mapfile -t rows < <(sed -n '/^| defect |/,/^$/p' "$document" | grep '^| `' |
+mapfile -t rows < <(awk '/^\| defect \|/ {t++} t == 1 && /^$/ {exit} t == 1' "$document" | grep '^| `' |
   sed -E 's/^\| `([^`]+)` \| ([^|]+) \|.*/\1 \2/' | sed 's/ *$//')
 
 one() {  # DEFECT: fuzz until the first finding or the time limit; DEFECT.result holds
   local defect=$1 dir=$work/$1 start end status
+  rm -rf "$dir"
   mkdir -p "$dir/corpus"
   start=$(date +%s.%N)
   QCONFORM_FUZZ_PLUGIN=$plugin QCONFORM_MUTANT=$defect QCONFORM_FUZZ_REPRO="$dir/repro" \
     QCONFORM_FUZZ_NO_GOLDEN=1 \
-    "$fuzzer" -seed=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+    "$fuzzer" -seed=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -len_control=0 \
     -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "$work/seeds/minimal" \
     >"$dir/log.txt" 2>&1
   status=$?
@@ -28,17 +32,25 @@ one() {  # DEFECT: fuzz until the first finding or the time limit; DEFECT.result
   found=$(grep -m1 'FINDING' "$dir/log.txt")
   kind=$(sed -E 's/.*FINDING ([a-z-]+) on .*/\1/' <<<"$found")
   case=$(sed -E 's/.* on ([^ ]+) \((.*)\)$/\2/' <<<"$found")
+  # The backend itself broken in process (a signal, a sanitizer's report in its code) is a
+  # crash: qconform's verdict on it through the plugin host.
+  if [[ -z $found ]] && grep -qE 'runtime error|ERROR: (AddressSanitizer|libFuzzer: deadly signal)' "$dir/log.txt"; then
+    found=crash kind="crash ($(grep -m1 -oE 'runtime error: [a-z ]+|AddressSanitizer: [a-z-]+|deadly signal' "$dir/log.txt"))"
+    case=$(grep -m1 -oE 'suites/mutants/[a-z_]+\.cc:[0-9]+' "$dir/log.txt")
+  fi
   execs=$(grep -oE '^#[0-9]+' "$dir/log.txt" | tail -1 | tr -d '#')
   if [[ -n $found ]]; then
-    printf '%s|%.1f|%s|%s|%s\n' "$defect" "$(echo "$end - $start" | bc)" "${execs:-0}" "$kind" "$case"
+    printf '%s|%.1f|%s|%s|%s|%s\n' "$defect" "$(echo "$end - $start" | bc)" "${execs:-0}" "$kind" "$case" "$seconds"
   else
-    printf '%s|-|%s|not found (exit %s)|\n' "$defect" "${execs:-0}" "$status"
+    printf '%s|-|%s|not found (exit %s)||%s\n' "$defect" "${execs:-0}" "$status" "$seconds"
   fi >"$dir.result"
 }
 
 for row in "${rows[@]}"; do
+  defect=${row%% *}
+  [[ -z ${DEFECTS:-} || " $DEFECTS " == *" $defect "* ]] || continue
   while (($(jobs -rp | wc -l) >= $(nproc))); do sleep 0.2; done
-  one "${row%% *}" &
+  one "$defect" &
 done
 wait
 
@@ -46,11 +58,12 @@ found=0 total=0
 table=""
 for row in "${rows[@]}"; do
   defect=${row%% *} op=${row#* }
-  IFS='|' read -r _ time execs kind case <"$work/$defect.result"
+  IFS='|' read -r _ time execs kind case limit <"$work/$defect.result"
   total=$((total + 1))
   [[ $time != - ]] && found=$((found + 1))
-  table+="| \`$defect\` | $op | $time | ${execs:-0} | $kind | $case |"$'\n'
+  table+="| \`$defect\` | $op | $time | $limit | ${execs:-0} | $kind | $case |"$'\n'
 done
+missed=$(awk -F'|' '$2 == "-" {printf "%s`%s`", (n++ ? ", " : ""), $1}' "$work"/*.result)
 times=$(cut -d'|' -f2 "$work"/*.result | grep -v '^-$' | sort -g)
 median=$(awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}' <<<"$times")
 slowest=$(tail -1 <<<"$times")
@@ -59,19 +72,23 @@ section=$(cat <<DOC
 
 ## The differential fuzzer: time to the first finding
 
-Written by \`tools/fuzz.sh --defects $seconds\` (suites/fuzz/measure_defects.sh). The differential
+Written by \`tools/fuzz.sh --defects SECONDS\` (suites/fuzz/measure_defects.sh). The differential
 fuzzer (\`suites/fuzz/fuzz_differential.cc\`) turns bytes into cases of any operator through the
 generators' choices, runs the mutant backend in process with one defect switched on, and stops at
 the first result the oracle does not admit. Each defect is hunted from the **minimal corpus** (one
 plain valid case per operator: 8 inputs of 2 bytes) with generated cases only
 (\`QCONFORM_FUZZ_NO_GOLDEN=1\`: no input may pick a golden case), by one libFuzzer process
-(-seed=1, ASan and UBSan on), $(nproc) at a time on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); a
-defect not found within $seconds s says so. The time includes the process's start.
+(-seed=1, -len_control=0, ASan and UBSan on), $(nproc) at a time on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');
+a defect not found within its time limit says so (a first pass of every defect, then a longer
+pass of the ones it missed: \`DEFECTS="..." tools/fuzz.sh --defects SECONDS\`). The time
+includes the process's start. A crash of the backend in process (a signal, a sanitizer's report
+in its code) is a finding: through the plugin host it is the verdict \`crash\`.
 
 **Found: $found of $total defects; median time to the first finding ${median:-} s, slowest ${slowest:-} s.**
+${missed:+Not found: $missed.}
 
-| defect | operator | seconds to the first finding | executions | verdict | the case that found it |
-|---|---|---|---|---|---|
+| defect | operator | seconds to the first finding | time limit (s) | executions | verdict | the operator version of the case that found it |
+|---|---|---|---|---|---|---|
 $table
 DOC
 )
