@@ -40,7 +40,7 @@ one() {  # DEFECT: fuzz until the first finding or the time limit; DEFECT.result
   fi
   execs=$(grep -oE '^#[0-9]+' "$dir/log.txt" | tail -1 | tr -d '#')
   if [[ -n $found ]]; then
-    printf '%s|%.1f|%s|%s|%s|%s\n' "$defect" "$(echo "$end - $start" | bc)" "${execs:-0}" "$kind" "$case" "$seconds"
+    printf '%s|%.1f|%s|%s|%s|%s\n' "$defect" "$(awk -v a="$start" -v b="$end" 'BEGIN {print b - a}')" "${execs:-0}" "$kind" "$case" "$seconds"
   else
     printf '%s|-|%s|not found (exit %s)||%s\n' "$defect" "${execs:-0}" "$status" "$seconds"
   fi >"$dir.result"
