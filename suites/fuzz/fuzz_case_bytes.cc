@@ -12,7 +12,9 @@
 #include "onnx_io/case_reader.h"
 #include "oracle/core/codec.h"
 #include "oracle/core/element_type.h"
+#include "oracle/registry/operator.h"
 #include "oracle/registry/schema.h"
+#include "oracle/semantics/dynamic_quantize.h"
 
 namespace qconform {
 namespace {
@@ -26,25 +28,43 @@ std::string Id(const Case& c) {
   return "fuzz-" + std::string(hex);
 }
 
-// Up to 7 elements of QuantizeLinear's x moved onto or next to a rounding tie of x / y_scale
-// (the boundary that separates rounding rules, reciprocal multipliers and where the zero point
-// is added), for one of y_scale's elements: generated values almost never land there.
+// x's elements moved onto or next to the boundaries that separate right from plausibly wrong,
+// which generated values almost never reach: the rounding ties of x / y_scale (rounding rules,
+// reciprocal multipliers, where the zero point is added) and, for a float y, the values where its
+// saturation begins. QuantizeLinear's scale is one of y_scale's elements; DynamicQuantizeLinear's
+// is the one it computes from x.
 void TieOverwrites(ByteChoices& ch, Case& c) {
-  if (c.op_type != "QuantizeLinear" || c.inputs.size() < 2 || !c.inputs[0] || !c.inputs[1]) return;
+  const bool dynamic = c.op_type == "DynamicQuantizeLinear";
+  if ((c.op_type != "QuantizeLinear" && !dynamic) || c.inputs.empty() || !c.inputs[0]) return;
   Tensor& x = *c.inputs[0];
-  const Tensor& scale = *c.inputs[1];
   const ElementType* xt = FindElementType(x.data_type);
-  const ElementType* st = FindElementType(scale.data_type);
-  if (xt == nullptr || st == nullptr || !xt->is_float() || x.codes.empty() || scale.codes.empty()) {
-    return;
+  if (xt == nullptr || !xt->is_float() || x.codes.empty()) return;
+  Exact s;
+  if (dynamic) {
+    if (x.data_type != static_cast<int32_t>(DataType::kFloat)) return;
+    s = Decode(*xt, DynamicQuantizeParametersOf(x.codes).y_scale);
+  } else {
+    if (c.inputs.size() < 2 || !c.inputs[1] || c.inputs[1]->codes.empty()) return;
+    const Tensor& scale = *c.inputs[1];
+    const ElementType* st = FindElementType(scale.data_type);
+    if (st == nullptr) return;
+    s = Decode(*st, scale.codes[ch.Below(scale.codes.size())]);
   }
-  const Exact s = Decode(*st, scale.codes[ch.Below(scale.codes.size())]);
   if (!s.is_finite() || s.is_zero()) return;
   const Rational factor = Rational(s.is_negative() ? -1 : 1) / abs(s.value());
+  const ElementType* yt = FindElementType(DeclaredOutputType(c));
+  const std::vector<Rational> saturation =
+      yt != nullptr && yt->is_float() ? SaturationBoundaries(*yt) : std::vector<Rational>{};
   for (uint64_t n = ch.Below(8); n > 0; --n) {
-    // k + 1/2 for k in [-256, 255]: the quotients of every 8-bit range and its zero points.
-    const Rational tie = Rational(static_cast<int64_t>(ch.Below(512)) - 256) + Rational(1, 2);
-    const std::vector<uint32_t> codes = NearTieCodes(*xt, factor, {tie});
+    Rational target;
+    if (!saturation.empty() && ch.Below(2) == 1) {
+      target = saturation[ch.Below(saturation.size())];
+      if (ch.Below(2) == 1) target = -target;
+    } else {
+      // k + 1/2 for k in [-256, 255]: the quotients of every 8-bit range and its zero points.
+      target = Rational(static_cast<int64_t>(ch.Below(512)) - 256) + Rational(1, 2);
+    }
+    const std::vector<uint32_t> codes = NearTieCodes(*xt, factor, {target});
     if (!codes.empty()) x.codes.set(ch.Below(x.codes.size()), codes[ch.Below(codes.size())]);
   }
 }

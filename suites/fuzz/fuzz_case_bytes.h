@@ -7,8 +7,9 @@
 //   odd:  a golden case (bytes 1-2 pick its directory), then up to 7 overwrites, each an input, an
 //   element
 //         and a code: one of the type's edge values (generators/edge_values.h) or a raw code.
-//   Then, for QuantizeLinear, up to 7 elements of x moved onto or next to a tie of x / y_scale,
-//         chosen by the input's bytes read from its end.
+//   Then, for QuantizeLinear and DynamicQuantizeLinear, up to 7 elements of x moved onto or next
+//         to a tie of x / y_scale or (a float y) where y's saturation begins, chosen by the
+//         input's bytes read from its end.
 //         With QCONFORM_FUZZ_NO_GOLDEN=1 every input is a generated case (a measurement of the
 //         fuzzer that the golden catalogue must not help).
 #pragma once
