@@ -42,12 +42,13 @@ if [[ ${1:-} == --backend || ${1:-} == --defects ]]; then
     cmake --build "$build" -j"$(nproc)" --target fuzz_differential
   fi
   [[ -f $library ]] || { echo "tools/fuzz.sh: no plugin at $library" >&2; exit 2; }
+  source "$root/suites/fuzz/differential_flags.sh"
   rm -rf "$out/run" && mkdir -p "$out/run/corpus"
   QCONFORM_FUZZ_WRITE_SEEDS="$out/run/seeds" "$fuzzer"
   [[ ${4:-} == --refusals ]] || export QCONFORM_FUZZ_IGNORE_REFUSALS=1
   QCONFORM_FUZZ_PLUGIN=$(realpath "$library") QCONFORM_FUZZ_REPRO="$out/run/findings" \
-    "$fuzzer" -fork="$(nproc)" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=4096 -len_control=0 -artifact_prefix="$out/run/" "$out/run/corpus" "$out/run/seeds/minimal" \
+    "$fuzzer" "${differential_flags[@]}" -fork="$(nproc)" -max_total_time="$seconds" \
+    -artifact_prefix="$out/run/" "$out/run/corpus" "$out/run/seeds/minimal" \
     "$out/run/seeds/golden" 2>&1 | tee "$out/run/log.txt" | grep -E "FINDING|reproducer|^    |INFO: fuzzed|Done"
   if ls "$out/run/findings"/*/finding.txt >/dev/null 2>&1; then
     echo "findings: $out/run/findings (replay: qconform run --golden DIR --backend $spec)"

@@ -1,5 +1,7 @@
 #include "adapters/plugin/plugin_call.h"
 
+#include <dlfcn.h>
+
 #include <cfenv>
 #include <deque>
 #include <string>
@@ -104,6 +106,19 @@ BackendResult CallPlugin(const qconform_plugin& plugin, const Case& c, size_t ou
   std::vector<Tensor> tensors = outputs.Collect(error);
   if (!error.empty()) return Failed(ErrorKind::kProtocolError, error);
   return BackendResult(std::nullopt, std::move(tensors));
+}
+
+std::variant<const qconform_plugin*, std::string> LoadPlugin(const std::string& library) {
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) return "cannot load " + library + ": " + dlerror();
+  auto entry = reinterpret_cast<qconform_plugin_entry_fn>(dlsym(handle, "qconform_plugin_entry"));
+  if (entry == nullptr) return library + " does not export qconform_plugin_entry";
+  const qconform_plugin* plugin = entry();
+  if (plugin == nullptr || plugin->abi_version != QCONFORM_PLUGIN_ABI || plugin->run == nullptr) {
+    return library + ": ABI version " + std::to_string(plugin ? plugin->abi_version : -1) +
+           ", this host speaks " + std::to_string(QCONFORM_PLUGIN_ABI);
+  }
+  return plugin;
 }
 
 }  // namespace qconform

@@ -5,12 +5,19 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+#include <variant>
 
 #include "adapters/plugin/qconform_plugin.h"
 #include "oracle/core/case.h"
 #include "verdict/observation.h"
 
 namespace qconform {
+
+// Loads the shared library and its plugin (its qconform_plugin_entry, of this ABI version, with
+// a run function); else why not: the loader's message, the missing symbol, the ABI versions.
+// The library stays loaded for the life of the process.
+std::variant<const qconform_plugin*, std::string> LoadPlugin(const std::string& library);
 
 // Runs `plugin` on c's node, which has `output_count` outputs. Never throws for what the
 // plugin does; an input of an element type qconform does not know is `unsupported`.

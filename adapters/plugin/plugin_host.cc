@@ -3,8 +3,6 @@
 // another machine behind any byte pipe: ssh, adb, socat) or, with --protocol 2, version 2. A
 // separate process, so that a plugin that crashes or hangs takes only this host down; qconform
 // restarts it and goes on.
-#include <dlfcn.h>
-
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -41,23 +39,12 @@ std::string RunCase(const qconform_plugin& plugin, const std::string& case_dir,
 }
 
 int Serve(const char* library, int protocol) {
-  void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    std::fprintf(stderr, "qconform-plugin-host: cannot load %s: %s\n", library, dlerror());
+  const std::variant<const qconform_plugin*, std::string> loaded = LoadPlugin(library);
+  if (const std::string* why = std::get_if<std::string>(&loaded)) {
+    std::fprintf(stderr, "qconform-plugin-host: %s\n", why->c_str());
     return 3;
   }
-  auto entry = reinterpret_cast<qconform_plugin_entry_fn>(dlsym(handle, "qconform_plugin_entry"));
-  if (entry == nullptr) {
-    std::fprintf(stderr, "qconform-plugin-host: %s does not export qconform_plugin_entry\n",
-                 library);
-    return 3;
-  }
-  const qconform_plugin* plugin = entry();
-  if (plugin == nullptr || plugin->abi_version != QCONFORM_PLUGIN_ABI || plugin->run == nullptr) {
-    std::fprintf(stderr, "qconform-plugin-host: %s: ABI version %d, this host speaks %d\n", library,
-                 plugin ? plugin->abi_version : -1, QCONFORM_PLUGIN_ABI);
-    return 3;
-  }
+  const qconform_plugin* plugin = std::get<const qconform_plugin*>(loaded);
   ProtocolServer server(protocol);
   server.Hello(plugin->name, plugin->version, plugin->capabilities ? plugin->capabilities : "");
   for (Request r; (r = server.Next()).what != Request::What::kQuit;) {

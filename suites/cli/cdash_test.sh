@@ -8,28 +8,14 @@
 set -uo pipefail
 source_dir=$1 build_dir=$2
 work=$(mktemp -d)
-servers=()
-trap 'for p in "${servers[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/expect.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/loopback.sh"
+trap 'stop_servers; rm -rf "$work"' EXIT
 test_name='qconform.usage_error'
 
-drop_site() {  # OUT_DIR [STATUS]: a stand-in drop site; sets $port
+drop_site() {  # OUT_DIR [STATUS]: a stand-in drop site on a free port; sets $port
   mkdir -p "$1"
-  for _ in 1 2 3 4 5 6 7 8; do
-    port=$((20000 + RANDOM % 40000))
-    /usr/bin/python3 "$source_dir/suites/lib/cdash_drop_site.py" "$port" "$@" 2>/dev/null &
-    local pid=$!
-    for _ in $(seq 30); do
-      if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-        servers+=("$pid")
-        return 0
-      fi
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-  done
-  echo "FAIL: no free port for the drop site"
-  exit 1
+  listen_on_free_port /usr/bin/python3 "$source_dir/suites/lib/cdash_drop_site.py" "{PORT}" "$@"
 }
 
 dashboard() {  # extra -D arguments

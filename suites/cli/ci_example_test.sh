@@ -10,18 +10,9 @@ examples=$source_dir/examples/ci
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/expect.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/results.sh"
 export QCONFORM=$qconform BACKEND=plugin:example
 args=(--filter dq21 --filter ql21 --count 40)
-
-verdicts() {
-  /usr/bin/python3 -c '
-import json, sys
-run = json.load(open(sys.argv[1]))
-print("matches_baseline", run["matches_baseline"])
-for c in run["cases"]:
-    print(c["id"], c["kind"], c["gate"], c["detail"])
-' "$1" | sort
-}
 
 shards() {  # PREFIX [extra args]: the four shard jobs in parallel; their exit statuses
   local prefix=$1 k
@@ -41,8 +32,8 @@ shards() {  # PREFIX [extra args]: the four shard jobs in parallel; their exit s
 expect "four shard jobs succeed" 0 "^0 0 0 0 $" -- shards ok
 expect "the merge job passes: the run matches the baseline" 0 "MATCHES" -- \
   "$examples/merge.sh" "$work/merged" "$work"/ok-{1,2,3,4}
-verdicts "$work/whole/results.json" >"$work/a"
-verdicts "$work/merged/results.json" >"$work/b"
+case_lines "$work/whole/results.json" id kind gate detail >"$work/a"
+case_lines "$work/merged/results.json" id kind gate detail >"$work/b"
 expect "the merged verdicts are the unsharded run's" 0 "" -- diff "$work/a" "$work/b"
 expect "report.md too" 0 "" -- diff <(grep -vE "cases/s| cases in [0-9.]+ s" "$work/whole/report.md") \
   <(grep -vE "cases/s| cases in [0-9.]+ s" "$work/merged/report.md")

@@ -9,9 +9,10 @@ qconform=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/expect.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/results.sh"
 
 ids() {  # the case ids of a run's results.json
-  /usr/bin/python3 -c 'import json,sys; print("\n".join(c["id"] for c in json.load(open(sys.argv[1]))["cases"]))' "$1"
+  case_lines "$1" id
 }
 expect "the whole run matches the example plugin's baseline" 0 "MATCHES" -- \
   "$qconform" run --backend plugin:example -j 2 --report "$work/all"

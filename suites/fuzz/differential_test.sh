@@ -10,7 +10,8 @@ rm -rf "$work"
 mkdir -p "$work"
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/expect.sh"
 export QCONFORM_FUZZ_PLUGIN=$plugin
-flags=(-timeout=10 -rss_limit_mb=2048 -max_len=4096 -len_control=0 -seed=1 -print_final_stats=1)
+source "$(dirname "${BASH_SOURCE[0]}")/differential_flags.sh"
+flags=("${differential_flags[@]}" -seed=1 -print_final_stats=1)
 
 expect "the seeds are written: one per operator, one per golden case" 0 "wrote [0-9]+ minimal and [0-9]{4} golden seeds" -- \
   env QCONFORM_FUZZ_WRITE_SEEDS="$work/seeds" "$fuzzer"

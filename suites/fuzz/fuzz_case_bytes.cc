@@ -34,8 +34,10 @@ std::string Id(const Case& c) {
 // saturation begins. QuantizeLinear's scale is one of y_scale's elements; DynamicQuantizeLinear's
 // is the one it computes from x.
 void TieOverwrites(ByteChoices& ch, Case& c) {
-  const bool dynamic = c.op_type == "DynamicQuantizeLinear";
-  if ((c.op_type != "QuantizeLinear" && !dynamic) || c.inputs.empty() || !c.inputs[0]) return;
+  const Operator* op = FindOperator(c.domain, c.op_type);
+  if (op == nullptr || c.inputs.empty() || !c.inputs[0]) return;
+  const bool dynamic = op->kind == OperatorKind::kDynamicQuantizeLinear;
+  if (op->kind != OperatorKind::kQuantizeLinear && !dynamic) return;
   Tensor& x = *c.inputs[0];
   const ElementType* xt = FindElementType(x.data_type);
   if (xt == nullptr || !xt->is_float() || x.codes.empty()) return;
@@ -114,6 +116,14 @@ std::optional<Case> Golden(ByteChoices& ch, ByteChoices& tail) {
 
 }  // namespace
 
+std::string ChoiceBytes(uint64_t value, uint64_t n) {
+  std::string bytes;
+  for (uint64_t left = n - 1; left != 0; left >>= 8, value >>= 8) {
+    bytes += static_cast<char>(value & 0xFF);
+  }
+  return bytes;
+}
+
 uint64_t ByteChoices::Below(uint64_t n) {
   if (n <= 1) return 0;
   uint64_t v = 0;
@@ -151,11 +161,8 @@ std::vector<std::pair<std::string, std::string>> MinimalCaseInputs() {
   }
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [label, index] : newest) {
-    std::string bytes(1, '\0');  // a generated case
-    for (uint64_t left = schemas.size() - 1, i = index; left != 0; left >>= 8, i >>= 8) {
-      bytes += static_cast<char>(i & 0xFF);
-    }
-    out.emplace_back(label, bytes);
+    out.emplace_back(label,
+                     std::string(1, '\0') + ChoiceBytes(index, schemas.size()));  // generated
   }
   return out;
 }
@@ -175,12 +182,7 @@ const std::vector<std::string>& FuzzGoldenDirectories() {
 }
 
 std::string GoldenCaseInput(size_t index) {
-  std::string bytes(1, '\1');  // a golden case
-  for (uint64_t left = FuzzGoldenDirectories().size() - 1, i = index; left != 0;
-       left >>= 8, i >>= 8) {
-    bytes += static_cast<char>(i & 0xFF);
-  }
-  return bytes;
+  return std::string(1, '\1') + ChoiceBytes(index, FuzzGoldenDirectories().size());  // golden
 }
 
 }  // namespace qconform

@@ -43,6 +43,9 @@ class ByteChoices : public Choices {
   size_t at_ = 0;
 };
 
+// The bytes that make ByteChoices::Below(n) choose `value` (< n): its inverse, for seeds.
+std::string ChoiceBytes(uint64_t value, uint64_t n);
+
 // The case the bytes describe; nullopt when the generator cannot make one from them.
 std::optional<Case> CaseFromFuzzInput(const uint8_t* data, size_t size);
 

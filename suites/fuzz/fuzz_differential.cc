@@ -14,8 +14,6 @@
 // QCONFORM_FUZZ_IGNORE_REFUSALS=1 leaves out refusals, for a library that refuses what its API
 // cannot say. The reproducer (DIR, default ./differential-finding) is the case directory plus
 // finding.txt with the verdict; `qconform run --golden DIR --backend plugin:LIB.so` replays it.
-#include <dlfcn.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,19 +39,6 @@ std::string g_repro = "differential-finding";
 [[noreturn]] void Fatal(const std::string& why) {
   std::fprintf(stderr, "fuzz_differential: %s\n", why.c_str());
   std::exit(2);
-}
-
-const qconform_plugin* LoadPlugin(const char* library) {
-  void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) Fatal(std::string("cannot load ") + library + ": " + dlerror());
-  auto entry = reinterpret_cast<qconform_plugin_entry_fn>(dlsym(handle, "qconform_plugin_entry"));
-  if (entry == nullptr) Fatal(std::string(library) + " does not export qconform_plugin_entry");
-  const qconform_plugin* plugin = entry();
-  if (plugin == nullptr || plugin->abi_version != QCONFORM_PLUGIN_ABI || plugin->run == nullptr) {
-    Fatal(std::string(library) + ": not a plugin of ABI version " +
-          std::to_string(QCONFORM_PLUGIN_ABI));
-  }
-  return plugin;
 }
 
 void WriteSeeds(const std::string& dir) {
@@ -103,7 +88,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
         "QCONFORM_FUZZ_PLUGIN names no plugin (a shared library of "
         "adapters/plugin/qconform_plugin.h)");
   }
-  g_plugin = LoadPlugin(library);
+  const std::variant<const qconform_plugin*, std::string> loaded = LoadPlugin(library);
+  if (const std::string* why = std::get_if<std::string>(&loaded)) Fatal(*why);
+  g_plugin = std::get<const qconform_plugin*>(loaded);
   if (const char* repro = std::getenv("QCONFORM_FUZZ_REPRO")) g_repro = repro;
   const char* ignore = std::getenv("QCONFORM_FUZZ_IGNORE_REFUSALS");
   g_ignore_refusals = ignore != nullptr && std::strcmp(ignore, "1") == 0;

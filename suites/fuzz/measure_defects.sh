@@ -7,6 +7,7 @@
 # With DEFECTS="a b ..." only those are hunted (again), with this SECONDS; the others keep their
 # results from an earlier run in WORK_DIR (a second, longer pass for the ones not found).
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/differential_flags.sh"
 fuzzer=$1 plugin=$2 seconds=$3 work=$4 document=$5
 [[ -n ${DEFECTS:-} ]] || rm -rf "$work"
 mkdir -p "$work"
@@ -23,7 +24,7 @@ one() {  # DEFECT: fuzz until the first finding or the time limit; DEFECT.result
   start=$(date +%s.%N)
   QCONFORM_FUZZ_PLUGIN=$plugin QCONFORM_MUTANT=$defect QCONFORM_FUZZ_REPRO="$dir/repro" \
     QCONFORM_FUZZ_NO_GOLDEN=1 \
-    "$fuzzer" -seed=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -len_control=0 \
+    "$fuzzer" "${differential_flags[@]}" -seed=1 -max_total_time="$seconds" \
     -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "$work/seeds/minimal" \
     >"$dir/log.txt" 2>&1
   status=$?
