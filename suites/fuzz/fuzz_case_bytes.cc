@@ -5,7 +5,6 @@
 #include <map>
 
 #include "generators/batch.h"
-#include "generators/boundaries.h"
 #include "generators/edge_values.h"
 #include "generators/mutations.h"
 #include "generators/valid_cases.h"
@@ -14,7 +13,7 @@
 #include "oracle/core/element_type.h"
 #include "oracle/registry/operator.h"
 #include "oracle/registry/schema.h"
-#include "oracle/semantics/dynamic_quantize.h"
+#include "suites/fuzz/fuzz_boundary_moves.h"
 
 namespace qconform {
 namespace {
@@ -28,47 +27,15 @@ std::string Id(const Case& c) {
   return "fuzz-" + std::string(hex);
 }
 
-// x's elements moved onto or next to the boundaries that separate right from plausibly wrong,
-// which generated values almost never reach: the rounding ties of x / y_scale (rounding rules,
-// reciprocal multipliers, where the zero point is added) and, for a float y, the values where its
-// saturation begins. QuantizeLinear's scale is one of y_scale's elements; DynamicQuantizeLinear's
-// is the one it computes from x.
-void TieOverwrites(ByteChoices& ch, Case& c) {
-  const Operator* op = FindOperator(c.domain, c.op_type);
-  if (op == nullptr || c.inputs.empty() || !c.inputs[0]) return;
-  const bool dynamic = op->kind == OperatorKind::kDynamicQuantizeLinear;
-  if (op->kind != OperatorKind::kQuantizeLinear && !dynamic) return;
-  Tensor& x = *c.inputs[0];
-  const ElementType* xt = FindElementType(x.data_type);
-  if (xt == nullptr || !xt->is_float() || x.codes.empty()) return;
-  Exact s;
-  if (dynamic) {
-    if (x.data_type != static_cast<int32_t>(DataType::kFloat)) return;
-    s = Decode(*xt, DynamicQuantizeParametersOf(x.codes).y_scale);
-  } else {
-    if (c.inputs.size() < 2 || !c.inputs[1] || c.inputs[1]->codes.empty()) return;
-    const Tensor& scale = *c.inputs[1];
-    const ElementType* st = FindElementType(scale.data_type);
-    if (st == nullptr) return;
-    s = Decode(*st, scale.codes[ch.Below(scale.codes.size())]);
-  }
-  if (!s.is_finite() || s.is_zero()) return;
-  const Rational factor = Rational(s.is_negative() ? -1 : 1) / abs(s.value());
-  const ElementType* yt = FindElementType(DeclaredOutputType(c));
-  const std::vector<Rational> saturation =
-      yt != nullptr && yt->is_float() ? SaturationBoundaries(*yt) : std::vector<Rational>{};
-  for (uint64_t n = ch.Below(8); n > 0; --n) {
-    Rational target;
-    if (!saturation.empty() && ch.Below(2) == 1) {
-      target = saturation[ch.Below(saturation.size())];
-      if (ch.Below(2) == 1) target = -target;
-    } else {
-      // k + 1/2 for k in [-256, 255]: the quotients of every 8-bit range and its zero points.
-      target = Rational(static_cast<int64_t>(ch.Below(512)) - 256) + Rational(1, 2);
-    }
-    const std::vector<uint32_t> codes = NearTieCodes(*xt, factor, {target});
-    if (!codes.empty()) x.codes.set(ch.Below(x.codes.size()), codes[ch.Below(codes.size())]);
-  }
+// Byte 0: the source of the case.
+constexpr char kGenerated = 0, kGolden = 1;
+
+// An input of one choice after the source byte (appended byte by byte: GCC 12 warns of a
+// string concatenation here that cannot overlap).
+std::string SourceInput(char source, uint64_t value, uint64_t n) {
+  std::string bytes(1, source);
+  for (char b : ChoiceBytes(value, n)) bytes.push_back(b);
+  return bytes;
 }
 
 std::optional<Case> Generated(ByteChoices& ch, ByteChoices& tail) {
@@ -76,7 +43,7 @@ std::optional<Case> Generated(ByteChoices& ch, ByteChoices& tail) {
   const OpSchema& s = schemas[ch.Below(schemas.size())];
   Case c =
       GeneratesInvalid(s) && ch.Below(2) == 1 ? GenerateInvalid(ch, s).c : GenerateValid(ch, s);
-  TieOverwrites(tail, c);
+  BoundaryMoves(tail, c);
   c.id = Id(c);
   return c;
 }
@@ -109,7 +76,7 @@ std::optional<Case> Golden(ByteChoices& ch, ByteChoices& tail) {
                               : static_cast<uint32_t>(ch.Below(uint64_t{type->code_mask()} + 1));
     t.codes.set(element, code);
   }
-  TieOverwrites(tail, c);
+  BoundaryMoves(tail, c);
   c.id = Id(c);
   return c;
 }
@@ -161,8 +128,7 @@ std::vector<std::pair<std::string, std::string>> MinimalCaseInputs() {
   }
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [label, index] : newest) {
-    out.emplace_back(label,
-                     std::string(1, '\0') + ChoiceBytes(index, schemas.size()));  // generated
+    out.emplace_back(label, SourceInput(kGenerated, index, schemas.size()));
   }
   return out;
 }
@@ -182,7 +148,7 @@ const std::vector<std::string>& FuzzGoldenDirectories() {
 }
 
 std::string GoldenCaseInput(size_t index) {
-  return std::string(1, '\1') + ChoiceBytes(index, FuzzGoldenDirectories().size());  // golden
+  return SourceInput(kGolden, index, FuzzGoldenDirectories().size());
 }
 
 }  // namespace qconform

@@ -4,12 +4,12 @@
 //         (ByteChoices): the schema, valid or one rule broken, then what the generator draws;
 //         when the bytes run out every choice is the simplest (Choices: 0 is simplest), so a
 //         short input is a plain case and a mutation of a byte changes one decision.
-//   odd:  a golden case (bytes 1-2 pick its directory), then up to 7 overwrites, each an input, an
-//   element
-//         and a code: one of the type's edge values (generators/edge_values.h) or a raw code.
-//   Then, for QuantizeLinear and DynamicQuantizeLinear, up to 7 elements of x moved onto or next
-//         to a tie of x / y_scale or (a float y) where y's saturation begins, chosen by the
-//         input's bytes read from its end.
+//   odd:  a golden case (bytes 1-2 pick its directory), then up to 7 overwrites, each an input,
+//         an element and a code: one of the type's edge values (generators/edge_values.h) or a
+//         raw code.
+//   Then the boundary moves of the case's operator (fuzz_boundary_moves.h: ties, wide
+//         accumulators, float8 operands, a bias onto a tie), their choices read from the
+//         input's end, so that a short input still reaches them.
 //         With QCONFORM_FUZZ_NO_GOLDEN=1 every input is a generated case (a measurement of the
 //         fuzzer that the golden catalogue must not help).
 #pragma once

@@ -75,8 +75,11 @@ section=$(cat <<DOC
 
 Written by \`tools/fuzz.sh --defects SECONDS\` (suites/fuzz/measure_defects.sh). The differential
 fuzzer (\`suites/fuzz/fuzz_differential.cc\`) turns bytes into cases of any operator through the
-generators' choices, runs the mutant backend in process with one defect switched on, and stops at
-the first result the oracle does not admit. Each defect is hunted from the **minimal corpus** (one
+generators' choices, moves them onto boundaries the bytes choose (\`suites/fuzz/fuzz_boundary_moves.h\`:
+x onto ties of x / y_scale and where a float y saturates; acc * M onto ties through QLinearConv's
+bias; a wide K past float32's exact integers; version 21's float8 operands), runs the mutant
+backend in process with one defect switched on, and stops at the first result the oracle does not
+admit. Each defect is hunted from the **minimal corpus** (one
 plain valid case per operator: 8 inputs of 2 bytes) with generated cases only
 (\`QCONFORM_FUZZ_NO_GOLDEN=1\`: no input may pick a golden case), by one libFuzzer process
 (-seed=1, -len_control=0, ASan and UBSan on), $(nproc) at a time on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');

@@ -1,0 +1,143 @@
+// The differential fuzzer's boundary moves (fuzz_boundary_moves.h) do what they promise: each
+// takes a plain generated case to the boundary it names, and the case stays one the oracle
+// computes (a move that made must-reject cases would only teach the fuzzer refusals).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "generators/boundaries.h"
+#include "generators/valid_cases.h"
+#include "oracle/core/codec.h"
+#include "oracle/registry/operator.h"
+#include "oracle/registry/schema.h"
+#include "oracle/semantics/conv_accumulate.h"
+#include "oracle/semantics/matmul_accumulate.h"
+#include "oracle/semantics/oracle.h"
+#include "suites/fuzz/fuzz_boundary_moves.h"
+
+namespace qconform {
+namespace {
+
+// The given answers first (each modulo n), then 0: the simplest option.
+class ScriptedChoices : public Choices {
+ public:
+  explicit ScriptedChoices(std::vector<uint64_t> script) : script_(std::move(script)) {}
+  // Every choice takes the next answer, a choice of one option too.
+  uint64_t Below(uint64_t n) override { return at_ < script_.size() ? script_[at_++] % n : 0; }
+
+ private:
+  std::vector<uint64_t> script_;
+  size_t at_ = 0;
+};
+
+Case Generated(OperatorKind kind, uint64_t seed, size_t version = 0) {
+  PrngChoices ch(seed);
+  return GenerateValid(ch, *SchemasOf(kind).at(version), GeneratorLimits{});
+}
+
+Rational ValueOf(const Tensor& t, size_t i) {
+  return Decode(*FindElementType(t.data_type), t.codes[i]).value();
+}
+
+// acc * M of element 0 lands on the tie k + 1/2 the script asks for (-3 + 1/2 here): B[m] makes
+// the accumulator, y_scale the power-of-two multiplier; y_zero_point takes the code asked for.
+TEST(BoundaryMoves, BiasPutsAQLinearConvElementOnAnExactTie) {
+  int moved = 0;
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    Case c = Generated(OperatorKind::kQLinearConv, seed);
+    //                    fire, element 0, power of two, 2^-1, k = -3, the tie, y_zero_point 7
+    ScriptedChoices ch({1, 0, 0, 0, 253, 0, 7});
+    BoundaryMoves(ch, c);
+    const OracleResult r = RunOracle(c);
+    ASSERT_FALSE(r.must_reject()) << c.id << ": " << r.rejection()->message;
+    const ConvPlan plan = *ValidateConv(c, *r.schema).plan;
+    ASSERT_GE(plan.bias, 0) << "the move adds a bias when there is none";
+    const int64_t acc = AccumulateConv(c, plan, true).at(0);
+    const size_t m =
+        static_cast<size_t>(WeightParameterIndex(plan, ConvElementAt(plan.geometry, 0).m));
+    const Rational multiplier =
+        ValueOf(*c.inputs[1], 0) * ValueOf(*c.inputs[4], m) / ValueOf(*c.inputs[6], 0);
+    EXPECT_EQ(c.inputs[7]->codes[0], 7u);
+    if (multiplier != Rational(1, 2)) continue;  // y_scale not a float32
+    EXPECT_EQ(Rational(acc) * multiplier, Rational(-5, 2)) << c.id;
+    ++moved;
+  }
+  EXPECT_GE(moved, 90) << "of 100 cases on the tie";
+}
+
+// MatMulInteger and QLinearMatMul: K = 1,100 of the largest codes, zero points 0, so that
+// |acc| passes 2^24 (float32's last exact integer) whatever the operand types.
+TEST(BoundaryMoves, WideInnerDimensionTakesTheAccumulatorPast2To24) {
+  for (OperatorKind kind : {OperatorKind::kMatMulInteger, OperatorKind::kQLinearMatMul}) {
+    for (uint64_t seed = 1; seed <= 40; ++seed) {
+      Case c = Generated(kind, seed);
+      ScriptedChoices ch({1});
+      BoundaryMoves(ch, c);
+      const OracleResult r = RunOracle(c);
+      ASSERT_FALSE(r.must_reject()) << c.id << ": " << r.rejection()->message;
+      const MatMulPlan plan = *ValidateMatMul(c, *r.schema).plan;
+      ASSERT_EQ(plan.geometry.k, 1100) << c.id;
+      const std::vector<int64_t> acc = AccumulateMatMul(c, plan, true);
+      ASSERT_EQ(acc.size(), 1u);
+      EXPECT_GT(std::llabs(acc[0]), int64_t{1} << 24) << c.id;
+      if (kind == OperatorKind::kMatMulInteger) {
+        EXPECT_EQ(static_cast<int32_t>(r.outputs.at(0).exact[0]), acc[0]) << c.id;
+      }
+    }
+  }
+}
+
+// QLinearMatMul 21: a, b and y float8 (the integer codes' bits), every code finite; over a
+// hundred cases the zero points are non-zero values and some y saturates at float8's largest
+// value: the two boundaries version 21's float8 half is decided at.
+TEST(BoundaryMoves, Float8OperandsReachNonZeroZeroPointsAndSaturation) {
+  const std::vector<const OpSchema*> versions = SchemasOf(OperatorKind::kQLinearMatMul);
+  int nonzero_zero_points = 0, saturated = 0;
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    Case c = Generated(OperatorKind::kQLinearMatMul, seed, versions.size() - 1);
+    ScriptedChoices ch({0, 1});  // no wide K; float8, every choice after it the first
+    BoundaryMoves(ch, c);
+    const OracleResult r = RunOracle(c);
+    ASSERT_FALSE(r.must_reject()) << c.id << ": " << r.rejection()->message;
+    for (size_t k : {0u, 2u, 3u, 5u, 7u}) {
+      const ElementType& t = *FindElementType(c.inputs[k]->data_type);
+      ASSERT_TRUE(t.is_float() && t.bits == 8) << c.id << " input " << k;
+      for (size_t i = 0; i < c.inputs[k]->codes.size(); ++i) {
+        ASSERT_TRUE(Decode(t, c.inputs[k]->codes[i]).is_finite()) << c.id << " input " << k;
+      }
+    }
+    nonzero_zero_points +=
+        !Decode(*FindElementType(c.inputs[2]->data_type), c.inputs[2]->codes[0]).is_zero();
+    const ElementType& y = *FindElementType(r.outputs.at(0).data_type);
+    const Rational largest = abs(SaturationBoundaries(y).at(0));
+    for (size_t i = 0; i < r.outputs[0].exact.size(); ++i) {
+      saturated += abs(Decode(y, r.outputs[0].exact[i]).value()) == largest;
+    }
+  }
+  EXPECT_GE(nonzero_zero_points, 50);
+  EXPECT_GE(saturated, 10);
+}
+
+// QuantizeLinear with one scale and an integer y: the element asked for moves onto the tie
+// k + 1/2 of x / y_scale, where x's type holds it.
+TEST(BoundaryMoves, QuotientTiesPutXOnATie) {
+  const std::vector<const OpSchema*> versions = SchemasOf(OperatorKind::kQuantizeLinear);
+  int cases = 0, on_tie = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    Case c = Generated(OperatorKind::kQuantizeLinear, seed, versions.size() - 1);
+    if (!FindElementType(c.inputs[0]->data_type)->is_float() || c.inputs[0]->codes.empty() ||
+        c.inputs[1]->codes.size() != 1 || !FindElementType(DeclaredOutputType(c))->is_integer())
+      continue;
+    ScriptedChoices ch(
+        {0, 1, 259, 0, 0});  // scale 0, one element, k = 3, the tie's code, element 0
+    BoundaryMoves(ch, c);
+    ++cases;
+    on_tie += ValueOf(*c.inputs[0], 0) / ValueOf(*c.inputs[1], 0) == Rational(7, 2);
+  }
+  ASSERT_GE(cases, 20);
+  EXPECT_GE(on_tie, cases * 3 / 4) << "of " << cases;
+}
+
+}  // namespace
+}  // namespace qconform
