@@ -129,8 +129,8 @@ TEST(BoundaryMoves, QuotientTiesPutXOnATie) {
     if (!FindElementType(c.inputs[0]->data_type)->is_float() || c.inputs[0]->codes.empty() ||
         c.inputs[1]->codes.size() != 1 || !FindElementType(DeclaredOutputType(c))->is_integer())
       continue;
-    ScriptedChoices ch(
-        {0, 1, 259, 0, 0});  // scale 0, one element, k = 3, the tie's code, element 0
+    // scale 0, one element, k = 3, the tie's code (after the one below it), element 0
+    ScriptedChoices ch({0, 1, 259, 1, 0});
     BoundaryMoves(ch, c);
     ++cases;
     on_tie += ValueOf(*c.inputs[0], 0) / ValueOf(*c.inputs[1], 0) == Rational(7, 2);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The differential fuzzer in ctest: it raises no false alarm (the defect-free mutant backend
 # agrees with the oracle on every case it makes in SECONDS, from the minimal and the golden
-# seeds), it finds a planted defect from the minimal seeds alone, and the reproducer it writes is
-# the case directory with the verdict.
+# seeds), it finds planted defects from the minimal seeds alone (one of QuantizeLinear's, one a
+# boundary move must reach), and the reproducer it writes is the case directory with the verdict.
 #   differential_test.sh FUZZER MUTANTS_PLUGIN SECONDS WORK_DIR
 set -uo pipefail
 fuzzer=$1 plugin=$2 seconds=$3 work=$4
@@ -24,6 +24,11 @@ mkdir -p "$work/defect-corpus"
 expect "a planted defect is found from the minimal seeds (libFuzzer exits 77 on it)" 77 "FINDING wrong-outputs" -- \
   env QCONFORM_MUTANT=ql-zero-point-ignored QCONFORM_FUZZ_REPRO="$work/repro" QCONFORM_FUZZ_NO_GOLDEN=1 "$fuzzer" "${flags[@]}" \
   -max_total_time=120 -artifact_prefix="$work/defect-" "$work/defect-corpus" "$work/seeds/minimal"
+mkdir -p "$work/compute-corpus"
+expect "a compute operator's defect through a boundary move: MatMulInteger's float32 accumulator (a wide K)" 77 \
+  "FINDING wrong-outputs on fuzz-[0-9a-f]+ \(MatMulInteger-10\)" -- \
+  env QCONFORM_MUTANT=mmi-acc-float32 QCONFORM_FUZZ_REPRO="$work/compute-repro" QCONFORM_FUZZ_NO_GOLDEN=1 "$fuzzer" \
+  "${flags[@]}" -max_total_time=120 -artifact_prefix="$work/compute-" "$work/compute-corpus" "$work/seeds/minimal"
 expect "its reproducer is a case directory" 0 "" -- sh -c "ls '$work'/repro/*/model.onnx"
 expect "with the verdict" 0 "wrong-outputs" -- sh -c "cat '$work'/repro/*/finding.txt"
 expect "and libFuzzer kept the input" 0 "" -- sh -c "ls '$work'/defect-crash-*"
