@@ -144,7 +144,12 @@ CaseFeatures FeaturesOf(const Case& c, const OracleResult* oracle) {
     } catch (const std::exception&) {
     }
   }
-  if (oracle != nullptr && oracle->must_reject()) {
+  if (oracle != nullptr && oracle->cell.known()) {
+    // The kind's plan says where the case stands: both operand types, each operand's layout.
+    f.x_type = oracle->cell.operands;
+    f.y_type = oracle->cell.output;
+    f.granularity = oracle->cell.granularity;
+  } else if (oracle != nullptr && oracle->must_reject()) {
     f.granularity = "must-reject";
   } else if (oracle != nullptr && oracle->plan) {
     f.granularity = std::string(GranularityName(oracle->plan->granularity));
@@ -212,7 +217,9 @@ CaseResult JudgeCase(const Case& c, const OracleResult& oracle, const BackendRes
   // Whole results the specification also admits (docs/semantics.md#d13): the first that fits.
   for (const OracleOutcome& other : oracle.other_outcomes) {
     if (j.kind == Kind::kConformant) break;
-    Comparison alt = CompareOutputs(c, other.outputs, observed.outputs, options);
+    // Judged on the outputs as narrowed back, as the primary result is (a widened float8
+    // output compared as float would never match).
+    Comparison alt = CompareOutputs(c, other.outputs, narrowed.outputs, options);
     if (alt.kind == Kind::kConformant) {
       j = std::move(alt);
       j.detail = "matches the admissible outcome '" + other.name + "'";
