@@ -1,6 +1,8 @@
 #include "oracle/registry/strategy.h"
 
 #include <iterator>
+#include <stdexcept>
+#include <string>
 
 namespace qconform {
 namespace {
@@ -40,7 +42,10 @@ constexpr StrategyRow kStrategies[] = {
     {Strategy::kInt32Wrap, "int32-wrap", None},
 };
 
-// Row k describes strategy k: the lookup below indexes by the enum.
+// Row k describes strategy k: the lookup below indexes by the enum, so every strategy has its
+// row (a strategy added without one fails to compile, never reads past the table).
+static_assert(std::size(kStrategies) == static_cast<size_t>(Strategy::kCount),
+              "every Strategy needs its row in kStrategies");
 constexpr bool RowsInEnumOrder() {
   for (size_t k = 0; k < std::size(kStrategies); ++k) {
     if (static_cast<size_t>(kStrategies[k].strategy) != k) return false;
@@ -50,7 +55,9 @@ constexpr bool RowsInEnumOrder() {
 static_assert(RowsInEnumOrder());
 
 const StrategyRow& Row(Strategy s) {
-  return kStrategies[static_cast<size_t>(s)];
+  const auto k = static_cast<size_t>(s);
+  if (k >= std::size(kStrategies)) throw std::logic_error("no strategy " + std::to_string(k));
+  return kStrategies[k];
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ enum class Strategy {
   kZeroPointFirst,
   kInt16PairSaturation,
   kInt32Wrap,  // also MatMulInteger's admitted reading of an int32 overflow (#d22)
+  kCount,      // not a strategy: the number of them, which sizes the table of rows
 };
 
 std::string_view StrategyName(Strategy s);

@@ -37,6 +37,7 @@ StrategyFn FunctionOf(Strategy s) {
     case Strategy::kPrecision:
     case Strategy::kExactQuotient:
     case Strategy::kReciprocal:
+    case Strategy::kCount:
       break;
   }
   throw std::logic_error("no requantization for strategy " + std::string(StrategyName(s)));

@@ -1,5 +1,7 @@
 #include "suites/mutants/defects.h"
 
+#include <iterator>
+
 namespace qconform::mutants {
 namespace {
 
@@ -250,6 +252,18 @@ constexpr DefectRow kDefects[] = {
   {D::kRuleTypeUnchecked, "rule-type-unchecked", kRules,
    "types outside the version's constraint sets accepted when the kernel can compute them", ""},
 };
+
+// Every defect but kNone has its row, in the enum's order: a defect added without one, or a row
+// out of place, fails to compile (it would otherwise never be switched on by the gate).
+static_assert(std::size(kDefects) == static_cast<size_t>(D::kCount) - 1,
+              "every Defect but kNone needs its row in kDefects");
+constexpr bool RowsInEnumOrder() {
+  for (size_t k = 0; k < std::size(kDefects); ++k) {
+    if (static_cast<size_t>(kDefects[k].defect) != k + 1) return false;
+  }
+  return true;
+}
+static_assert(RowsInEnumOrder(), "kDefects' rows must follow the Defect enum's order");
 
 constexpr DroppedDefect kDropped[] = {
   {"ql-float32-quotient", "QuantizeLinear's quotient rounded to float32 before it is rounded to an integer",

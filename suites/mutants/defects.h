@@ -137,6 +137,7 @@ enum class Defect {
   kRuleBlockSizeOnnxReference,
   kRuleAxisRangeUnchecked,
   kRuleTypeUnchecked,
+  kCount,  // not a defect: the number of enumerators, which sizes the table of rows
 };
 
 struct DefectRow {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 
 #include "oracle/core/case_builder.h"
 #include "oracle/registry/schema.h"
@@ -102,11 +103,17 @@ TEST(Registry, SchemaRowsNameTheirOperatorRows) {
   }
 }
 
+// Every strategy, to the table's size (kCount): each has a distinct name that reads back as it;
+// past the table is an error, never a read beyond it.
 TEST(Registry, StrategyNamesRoundTrip) {
-  for (Strategy s : {Strategy::kExact, Strategy::kF32, Strategy::kOut, Strategy::kPrecision,
-                     Strategy::kExactQuotient, Strategy::kReciprocal}) {
+  std::set<std::string_view> names;
+  for (size_t k = 0; k < static_cast<size_t>(Strategy::kCount); ++k) {
+    const auto s = static_cast<Strategy>(k);
+    EXPECT_FALSE(StrategyName(s).empty()) << k;
     EXPECT_EQ(StrategyFromName(StrategyName(s)), s) << StrategyName(s);
+    EXPECT_TRUE(names.insert(StrategyName(s)).second) << StrategyName(s) << " named twice";
   }
+  EXPECT_THROW(StrategyName(Strategy::kCount), std::logic_error);
   EXPECT_FALSE(StrategyFromName("f64"));
 }
 
