@@ -18,6 +18,7 @@ OracleResult RunDequantize(const Case& c, const OpSchema& schema, const Evaluate
   LinearValidation v = ValidateDequantize(c, schema);
   r.findings = std::move(v.findings);
   if (v.plan) r.outputs.push_back(EvaluateDequantize(c, schema, *v.plan, options));
+  if (v.plan) r.cell = CellOf(*v.plan);
   r.plan = v.plan;
   return r;
 }
@@ -28,6 +29,7 @@ OracleResult RunQuantize(const Case& c, const OpSchema& schema, const EvaluateOp
   r.findings = std::move(v.findings);
   if (!v.plan) return r;
   r.plan = v.plan;
+  r.cell = CellOf(*v.plan);
   r.outputs.push_back(EvaluateQuantize(c, schema, *v.plan, options));
   const bool float_zero_point =
       std::any_of(r.findings.begin(), r.findings.end(),
@@ -72,7 +74,9 @@ OracleResult RunValidated(const Case& c, const OpSchema& schema, const EvaluateO
   OracleResult r;
   auto v = Validate(c, schema);
   r.findings = std::move(v.findings);
-  if (v.plan) r.outputs.push_back(Evaluate(c, schema, *v.plan, options));
+  if (!v.plan) return r;
+  r.outputs.push_back(Evaluate(c, schema, *v.plan, options));
+  r.cell = CellOf(*v.plan);
   return r;
 }
 
@@ -146,7 +150,7 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
     OracleResult r = RunOracle(*plain, options);
     r.read_as = std::move(plain);  // the outputs' describe_inputs read its tensors
     for (Finding& f : profile->check(c)) r.findings.push_back(std::move(f));
-    if (r.must_reject()) r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset();
+    if (r.must_reject()) r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset(), r.cell = {};
     return r;
   }
   const std::string label = OperatorLabel(c.domain, c.op_type, c.opset);

@@ -11,6 +11,7 @@
 #include "oracle/core/case.h"
 #include "oracle/registry/rules.h"
 #include "oracle/registry/schema.h"
+#include "oracle/semantics/case_cell.h"
 #include "oracle/semantics/dequantize.h"
 #include "oracle/semantics/evaluation.h"
 #include "oracle/semantics/profiles/profile.h"
@@ -30,6 +31,9 @@ struct OracleResult {
   // What validation settled (types, granularity, axis, block size) for a linear operator's case
   // that is not must-reject: explain and the runner read it instead of re-deriving it.
   std::optional<QuantizationPlan> plan;
+  // The case's cell (operand types, output type, granularity or layout) from any kind's plan;
+  // unknown (empty) for a must-reject case and for DynamicQuantizeLinear.
+  CaseCell cell;
   std::vector<Finding> findings;          // every rule the case breaks, in check order
   std::vector<OutputEvaluation> outputs;  // empty when the case is must-reject
   std::vector<OracleOutcome> other_outcomes;

@@ -66,6 +66,24 @@ TEST(Comparator, NamesTheStrategyNearestAWrongValue) {
   EXPECT_EQ(c.mismatches[1].nearest, "exact");  // a tie goes to exact
 }
 
+// Every named strategy that gives the backend's code is named, not the first alone (d37).
+TEST(Comparator, NamesEveryStrategyThatGivesTheBackendsValue) {
+  OutputEvaluation e = Expected(D::kFloat16, {0x4000, 0x4000});
+  for (const char* name : {"onnx-reference", "q31-double-round", "zero-point-first"}) {
+    StrategyOutput s;
+    s.strategy = name;
+    s.admitted = false;
+    s.codes = Codes(16, {std::string(name) == "zero-point-first" ? 0x4002u : 0x4001u, 0x4000u});
+    e.alternatives.push_back(std::move(s));
+  }
+  const OutputComparison c = CompareOutput(e, Observed16({0x4001, 0x4000}), {}, "case");
+  ASSERT_EQ(c.mismatches.size(), 1u);
+  EXPECT_EQ(c.mismatches[0].nearest, "onnx-reference or q31-double-round");
+  EXPECT_NE(c.mismatches[0].message.find("nearest onnx-reference or q31-double-round (0 ulp)"),
+            std::string::npos)
+      << c.mismatches[0].message;
+}
+
 // An output carried widened is narrowed back exactly: an int8 value int4 has is judged as
 // that int4 code; one it has not is a wrong output, never a silent conversion.
 TEST(Judge, NarrowsWidenedOutputsExactly) {
@@ -89,6 +107,71 @@ TEST(Judge, NarrowsWidenedOutputsExactly) {
       << r.detail;
   r = JudgeCase(c, widened({-3, 6}), {});  // representable, but not the right value
   EXPECT_EQ(r.kind, Kind::kWrongOutputs);
+}
+
+// A whole other outcome the specification admits (d11: a float8 y_zero_point may be ignored) is
+// compared with the outputs narrowed back, as the primary result is: a backend whose float8
+// output came back as float and that ignored the zero point conforms.
+TEST(Judge, JudgesOtherOutcomesOnNarrowedOutputs) {
+  const Case c = MakeCase("QuantizeLinear", 21,
+                          {MakeTensor(D::kFloat, {2}, {1, 2}), MakeScalar(D::kFloat, 1),
+                           MakeScalar(D::kFloat8E4M3FN, 1)},
+                          {}, "", "q");
+  ASSERT_FALSE(RunOracle(c).other_outcomes.empty());
+  const auto widened = [](std::vector<double> values) {
+    return BackendResult{
+        std::nullopt,
+        {MakeTensor(D::kFloat, {2}, values)},
+        {Widening{0, static_cast<int32_t>(D::kFloat8E4M3FN), static_cast<int32_t>(D::kFloat)}}};
+  };
+  CaseResult r = JudgeCase(c, widened({2, 3}), {});
+  EXPECT_EQ(r.kind, Kind::kConformant) << r.detail;
+  r = JudgeCase(c, widened({1, 2}), {});  // the zero point ignored
+  EXPECT_EQ(r.kind, Kind::kConformant) << r.detail;
+  EXPECT_NE(r.detail.find("admissible outcome"), std::string::npos) << r.detail;
+  r = JudgeCase(c, widened({1, 3}), {});  // neither outcome
+  EXPECT_EQ(r.kind, Kind::kWrongOutputs);
+}
+
+// The report's coordinates come from the kind's plan: a QLinearMatMul case stands in the cell
+// of both operand types and of each operand's layout (the conformance matrix's columns), not in
+// "per-tensor" under a's type alone.
+TEST(Judge, FeaturesOfACaseAreItsPlansCell) {
+  const auto qlmm = [](std::vector<int64_t> a_params, std::vector<int64_t> b_params) {
+    const auto params = [](std::vector<int64_t> shape, D type, double v) {
+      int64_t n = 1;
+      for (int64_t d : shape) n *= d;
+      return MakeTensor(type, shape, std::vector<double>(static_cast<size_t>(n), v));
+    };
+    return MakeCase("QLinearMatMul", 10,
+                    {MakeTensor(D::kUint8, {2, 3}, {1, 2, 3, 4, 5, 6}),
+                     params(a_params, D::kFloat, 0.5), params(a_params, D::kUint8, 1),
+                     MakeTensor(D::kInt8, {3, 2}, {1, -1, 2, -2, 3, -3}),
+                     params(b_params, D::kFloat, 0.25), params(b_params, D::kInt8, 0),
+                     MakeScalar(D::kFloat, 1), MakeScalar(D::kInt8, 0)},
+                    {}, "", "qlmm");
+  };
+  OracleResult oracle;
+  Case c = qlmm({}, {});
+  CaseFeatures f = FeaturesOf(c, &(oracle = RunOracle(c)));
+  EXPECT_EQ(f.x_type, "uint8 x int8");
+  EXPECT_EQ(f.y_type, "int8");
+  EXPECT_EQ(f.granularity, "per-tensor");
+  c = qlmm({2}, {2});
+  f = FeaturesOf(c, &(oracle = RunOracle(c)));
+  EXPECT_EQ(f.granularity, "a per-row, b per-column");
+  c = qlmm({}, {1, 2});
+  f = FeaturesOf(c, &(oracle = RunOracle(c)));
+  EXPECT_EQ(f.granularity, "b per-column");
+  // A linear operator's cell is its plan's, as before.
+  const Case q = MakeCase("QuantizeLinear", 21,
+                          {MakeTensor(D::kFloat, {2}, {1, 2}), MakeTensor(D::kFloat, {2}, {1, 2}),
+                           MakeTensor(D::kInt4, {2}, {0, 0})},
+                          {{"axis", 0}}, "", "q");
+  f = FeaturesOf(q, &(oracle = RunOracle(q)));
+  EXPECT_EQ(f.x_type, "float");
+  EXPECT_EQ(f.y_type, "int4");
+  EXPECT_EQ(f.granularity, "per-axis");
 }
 
 TEST(Comparator, StrictAdmitsOnlyExact) {

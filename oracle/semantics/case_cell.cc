@@ -1,0 +1,56 @@
+#include "oracle/semantics/case_cell.h"
+
+#include <initializer_list>
+#include <utility>
+
+namespace qconform {
+namespace {
+
+std::string_view LayoutName(ParameterLayout layout, std::string_view per_row,
+                            std::string_view per_column) {
+  switch (layout) {
+    case ParameterLayout::kPerTensor:
+      return "";
+    case ParameterLayout::kPerRow:
+      return per_row;
+    case ParameterLayout::kPerColumn:
+      return per_column;
+  }
+  return "";
+}
+
+// The operands whose parameters are not per tensor, each with its layout; "per-tensor" if none.
+std::string LayoutsOf(std::initializer_list<std::pair<std::string_view, std::string_view>> parts) {
+  std::string out;
+  for (const auto& [operand, layout] : parts) {
+    if (layout.empty()) continue;
+    out += (out.empty() ? "" : ", ") + std::string(operand) + " " + std::string(layout);
+  }
+  return out.empty() ? "per-tensor" : out;
+}
+
+std::string Name(const ElementType* t) {
+  return t == nullptr ? "" : std::string(t->name);
+}
+
+}  // namespace
+
+CaseCell CellOf(const QuantizationPlan& plan) {
+  return {Name(plan.x_type), Name(plan.output_type),
+          std::string(GranularityName(plan.granularity))};
+}
+
+// a's parameters per row of a (one per M), b's per column of b (one per N).
+CaseCell CellOf(const MatMulPlan& plan) {
+  return {Name(plan.a_type) + " x " + Name(plan.b_type), Name(plan.y_type),
+          LayoutsOf({{"a", LayoutName(plan.a.layout, "per-row", "per-column")},
+                       {"b", LayoutName(plan.b.layout, "per-row", "per-column")}})};
+}
+
+// w's parameters per output channel (the validation calls that layout per column).
+CaseCell CellOf(const ConvPlan& plan) {
+  return {Name(plan.x_type) + " x " + Name(plan.w_type), Name(plan.y_type),
+          LayoutsOf({{"w", LayoutName(plan.w.layout, "per-channel", "per-channel")}})};
+}
+
+}  // namespace qconform

@@ -1,0 +1,30 @@
+// A case's cell: the coordinates a report, the conformance matrix and the defect gate group
+// cases by (operator version aside): the operand types, the output type and the granularity or
+// layout of the parameters. Each operator kind's validated plan gives it, so that nothing above
+// the oracle re-derives it from the case's tensors.
+#pragma once
+
+#include <string>
+
+#include "oracle/registry/plan.h"
+#include "oracle/semantics/conv_validation.h"
+#include "oracle/semantics/matmul_validation.h"
+
+namespace qconform {
+
+struct CaseCell {
+  // The quantized operands' element types in input order, joined by " x ": "int8",
+  // "uint8 x int8" (QLinearMatMul's a and b, QLinearConv's x and w).
+  std::string operands;
+  std::string output;  // the (first) output's element type: "float", "int4"
+  // "per-tensor", "per-axis", "blocked"; for the compute families the parameters that are not
+  // per tensor: "a per-row", "b per-column", "a per-row, b per-column", "w per-channel".
+  std::string granularity;
+  bool known() const { return !operands.empty(); }
+};
+
+CaseCell CellOf(const QuantizationPlan& plan);
+CaseCell CellOf(const MatMulPlan& plan);
+CaseCell CellOf(const ConvPlan& plan);
+
+}  // namespace qconform
