@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Judge a runner's outputs against the golden cases, as golden/INTERPRETING.md (contract
-version 2) says, with nothing but Python's standard library.
+version 3) says, with nothing but Python's standard library.
 
     verify_outputs.py GOLDEN_DIR OUTPUT_DIR [--strict-zero] [--quiet]
 
@@ -166,6 +166,55 @@ def subdirectories(directory):
                   if os.path.isdir(os.path.join(directory, d))) if os.path.isdir(directory) else []
 
 
+def ordinal(data_type, c):
+    """Code c's place in the order of the type's values (integers: the value; floats: the signed
+    magnitude, -0 and +0 both 0); None for NaN, which is outside the order."""
+    _, bits, kind, _ = TYPES[data_type]
+    if kind == "uint":
+        return c
+    if kind == "int":
+        return c - (1 << bits) if c & (1 << (bits - 1)) else c
+    if is_nan(data_type, c):
+        return None
+    sign = None if data_type == 24 else 1 << (bits - 1)  # float8e8m0 has no sign bit
+    if sign is not None and c & sign:
+        return -(c & ~sign)
+    return c
+
+
+def in_range(data_type, got, lo, hi):
+    """Whether got lies in [lo, hi]: NaN ends admit NaN alone; NaN is in no other range."""
+    a, b, g = ordinal(data_type, lo), ordinal(data_type, hi), ordinal(data_type, got)
+    if a is None or b is None:
+        return a is None and b is None and g is None
+    return g is not None and a <= g <= b
+
+
+def read_range(expected_dir, k, data_type, dims):
+    """Output k's stored range (lo codes, hi codes), or None; a broken one is BadInput."""
+    lo_file = os.path.join(expected_dir, "range", "lo", "output_%d.pb" % k)
+    hi_file = os.path.join(expected_dir, "range", "hi", "output_%d.pb" % k)
+    has_lo, has_hi = os.path.isfile(lo_file), os.path.isfile(hi_file)
+    if not has_lo and not has_hi:
+        return None
+    if has_lo != has_hi:
+        raise BadInput("%s: missing (the range of output %d has only its other end)"
+                       % (hi_file if has_lo else lo_file, k))
+    ends = []
+    for path in (lo_file, hi_file):
+        t, d, codes = read_tensor(path)
+        if (t, d) != (data_type, dims):
+            raise BadInput("%s: the range of output %d is %s%s, output_%d.pb is %s%s"
+                           % (path, k, TYPES[t][0], d, k, TYPES[data_type][0], dims))
+        ends.append(codes)
+    for i, (lo, hi) in enumerate(zip(*ends)):
+        a, b = ordinal(data_type, lo), ordinal(data_type, hi)
+        if (a is None) != (b is None) or (a is not None and a > b):
+            raise BadInput("%s: the range of output %d at element %d: lo 0x%x > hi 0x%x"
+                           % (lo_file, k, i, lo, hi))
+    return ends
+
+
 def element_ok(data_type, got, want, strict_zero):
     if got == want:
         return True
@@ -175,8 +224,8 @@ def element_ok(data_type, got, want, strict_zero):
 
 
 def judge_outputs(expected_dir, got_files, strict_zero):
-    """None when every output matches expected_dir's exact result, its admissible/ strategies and
-    its any/ masks (contract version 2); else why not."""
+    """None when every output matches expected_dir's exact result, its range/ (lo..hi), its
+    admissible/ strategies and its any/ masks (contract version 3); else why not."""
     want_files = outputs_in(expected_dir)
     if len(got_files) < len(want_files):
         return "%d outputs, %d expected" % (len(got_files), len(want_files))
@@ -197,13 +246,18 @@ def judge_outputs(expected_dir, got_files, strict_zero):
                 alternatives.append(read_tensor(path)[2])
         mask_file = os.path.join(expected_dir, "any", "output_%d.pb" % k)
         free = read_tensor(mask_file)[2] if os.path.isfile(mask_file) else [0] * len(want)
+        ranges = read_range(expected_dir, k, data_type, dims)
         for i, g in enumerate(got):
             if free[i] or element_ok(data_type, g, want[i], strict_zero):
                 continue
+            if ranges is not None and in_range(data_type, g, ranges[0][i], ranges[1][i]):
+                continue
             if any(element_ok(data_type, g, a[i], strict_zero) for a in alternatives):
                 continue
-            return "output %d element %d is 0x%x, exact 0x%x%s" % (
-                k, i, g, want[i], "".join(", or 0x%x" % a[i] for a in alternatives))
+            return "output %d element %d is 0x%x, exact 0x%x%s%s" % (
+                k, i, g, want[i],
+                ", range 0x%x..0x%x" % (ranges[0][i], ranges[1][i]) if ranges is not None else "",
+                "".join(", or 0x%x" % a[i] for a in alternatives))
     return None
 
 

@@ -231,6 +231,10 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
       const bool present = !no_data && fs::exists(file);
       ds.has_output.push_back(present);
       ds.outputs.push_back(present ? ReadTensorFile(file) : Tensor{});
+      ds.ranges.push_back(no_data ? std::nullopt
+                                  : ReadStoredRange(set.string(), k,
+                                                    present ? &ds.outputs.back() : nullptr,
+                                                    out.output_names[k]));
     }
     out.data_sets.push_back(std::move(ds));
   }

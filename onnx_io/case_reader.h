@@ -2,6 +2,7 @@
 //   <case>/model.onnx                       the model
 //   <case>/test_data_set_N/input_K.pb       TensorProto per graph input that is not an initializer
 //   <case>/test_data_set_N/output_K.pb      TensorProto per graph output
+//   <case>/test_data_set_N/range/{lo,hi}/output_K.pb   its admitted range, where stored
 // Bad input raises CaseIoError naming the file and the field, never a crash.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "onnx_io/stored_range.h"
 #include "oracle/core/case.h"
 #include "oracle/registry/operator.h"
 
@@ -20,6 +22,8 @@ struct DataSet {
   Case c;                        // the node with this data set's inputs
   std::vector<Tensor> outputs;   // output_K.pb files present, in graph-output order
   std::vector<bool> has_output;  // which output_K.pb exist
+  // Each output's stored admitted range (range/lo/, range/hi/: contract version 3), validated.
+  std::vector<std::optional<StoredRange>> ranges;
   // A chain model's second node, whose x (absent here) is c's first output; the data set's
   // outputs are then the second node's.
   std::optional<Case> then;

@@ -40,6 +40,30 @@ bool WriteFreeMasks(const fs::path& dir, const std::vector<OutputEvaluation>& ou
   return any;
 }
 
+// Whether any element of y admits more than one code (docs/semantics.md#d29).
+bool WiderThanExact(const OutputEvaluation& y) {
+  if (!y.has_range()) return false;
+  const ElementType& t = *FindElementType(y.data_type);
+  for (size_t i = 0; i < y.exact.size(); ++i) {
+    if (!y.is_free(i) && RangeWidth(t, y.range(i)) > 0) return true;
+  }
+  return false;
+}
+
+// Writes range/lo/ and range/hi/ for the outputs whose range is wider than the exact value;
+// returns whether there were any (contract version 3).
+bool WriteRanges(const fs::path& dir, const std::vector<OutputEvaluation>& outputs) {
+  bool any = false;
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const OutputEvaluation& y = outputs[k];
+    if (!WiderThanExact(y)) continue;
+    WriteOutput(dir / "range" / "lo", k, y, y.range_lo);
+    WriteOutput(dir / "range" / "hi", k, y, y.range_hi);
+    any = true;
+  }
+  return any;
+}
+
 }  // namespace
 
 std::string OutcomeDirectoryName(const std::string& name) {
@@ -88,11 +112,13 @@ WrittenCase WriteOracleCase(const std::string& dir, const Case& c) {
       }
     }
   }
+  if (WriteRanges(set, result.outputs)) written.alternatives.push_back("range");
   if (WriteFreeMasks(set, result.outputs)) written.alternatives.push_back("any");
   for (const OracleOutcome& o : result.other_outcomes) {
     const fs::path outcome = set / "outcomes" / OutcomeDirectoryName(o.name);
     for (size_t k = 0; k < o.outputs.size(); ++k)
       WriteOutput(outcome, k, o.outputs[k], o.outputs[k].exact);
+    WriteRanges(outcome, o.outputs);
     WriteFreeMasks(outcome, o.outputs);
     written.alternatives.push_back("outcome:" + OutcomeDirectoryName(o.name));
   }

@@ -1,6 +1,9 @@
 // A case written with the oracle's verdict, so that any runner can judge its own results without
-// linking qconform (golden/INTERPRETING.md, contract version 2):
+// linking qconform (golden/INTERPRETING.md, contract version 3):
 //   test_data_set_0/output_K.pb                       the exact result (none when must-reject)
+//   test_data_set_0/range/lo/output_K.pb, range/hi/   each element's admitted range [lo, hi],
+//                                                     for each output where it is wider than
+//                                                     the exact value (docs/semantics.md#d29)
 //   test_data_set_0/admissible/<strategy>/output_K.pb another admitted strategy's result, for
 //                                                     each output where it differs from exact
 //   test_data_set_0/any/output_K.pb                   a uint8 mask: 1 where any value is admissible
@@ -21,7 +24,7 @@ struct WrittenCase {
   // "outputs", "reject:<rule-id>" or "implementation-defined:<rule-id>".
   std::string expected;
   bool may_reject = false;  // refusing the case is conformant
-  // What is stored besides the exact result: strategy names, "any", "outcome:<name>".
+  // What is stored besides the exact result: strategy names, "range", "any", "outcome:<name>".
   std::vector<std::string> alternatives;
 };
 

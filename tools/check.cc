@@ -36,6 +36,29 @@ CaseResult CaseErrorResult(const std::string& id, const std::string& detail) {
   return r;
 }
 
+// The ranges a data set stores must be the oracle's (golden/INTERPRETING.md, version 3): a stored
+// range where the oracle admits the exact value alone, or a different one, is named.
+std::string StoredRangeDisagreement(const DataSet& data, const OracleResult& oracle) {
+  for (size_t k = 0; k < data.ranges.size(); ++k) {
+    const std::optional<StoredRange>& stored = data.ranges[k];
+    if (!stored) continue;
+    const std::string where = data.path + "/range/{lo,hi}/output_" + std::to_string(k) + ".pb";
+    if (k >= oracle.outputs.size() || !oracle.outputs[k].has_range()) {
+      return where + ": a stored range the oracle does not state (it admits the exact value)";
+    }
+    const OutputEvaluation& y = oracle.outputs[k];
+    const ElementType& t = *FindElementType(y.data_type);
+    for (size_t i = 0; i < y.exact.size() && i < stored->lo.codes.size(); ++i) {
+      const CodeRange want = y.range(i), got{stored->lo.codes[i], stored->hi.codes[i]};
+      if (want == got) continue;
+      return where + ": element " + std::to_string(i) + " stores " + HexCode(t, got.lo) + ".." +
+             HexCode(t, got.hi) + ", the oracle admits " + HexCode(t, want.lo) + ".." +
+             HexCode(t, want.hi);
+    }
+  }
+  return "";
+}
+
 CaseResult CheckDataSet(const DataSet& data, const CompareOptions& options,
                         const ManifestEntry* manifest) {
   OracleResult oracle = RunOracle(data.c);
@@ -59,6 +82,9 @@ CaseResult CheckDataSet(const DataSet& data, const CompareOptions& options,
       ExpectedSummary(oracle) != manifest->expected) {
     return CaseErrorResult(data.c.id, "manifest expects " + manifest->expected +
                                           ", the oracle says " + ExpectedSummary(oracle));
+  }
+  if (const std::string why = StoredRangeDisagreement(data, oracle); !why.empty()) {
+    return CaseErrorResult(data.c.id, why);
   }
   return JudgeCase(*judged, oracle, StoredOutputs(data), options);
 }

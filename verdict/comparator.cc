@@ -1,5 +1,6 @@
 #include "verdict/comparator.h"
 
+#include "oracle/core/admitted_range.h"
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/semantics/scale_index.h"
@@ -25,14 +26,6 @@ Equality Compare(const ElementType& t, uint32_t a, uint32_t b, bool strict_zero)
   return Equality::kDifferent;
 }
 
-// Position of a code in the ordering of the type's values: the value itself for integers,
-// the signed magnitude code for floats (adjacent values are one apart).
-int64_t Ordinal(const ElementType& t, uint32_t code) {
-  if (t.is_integer()) return static_cast<int64_t>(DecodeDouble(t, code));
-  const int64_t magnitude = code & ~t.sign_bit() & t.code_mask();
-  return (code & t.sign_bit()) != 0 ? -magnitude : magnitude;
-}
-
 bool Admits(const CompareOptions& options, const std::string& strategy) {
   return std::find(options.admit.begin(), options.admit.end(), strategy) != options.admit.end();
 }
@@ -41,7 +34,7 @@ bool Admits(const CompareOptions& options, const std::string& strategy) {
 
 int64_t UlpDistance(const ElementType& t, uint32_t a, uint32_t b) {
   if (IsNanCode(t, a) || IsNanCode(t, b)) return -1;
-  const int64_t d = Ordinal(t, a) - Ordinal(t, b);
+  const int64_t d = *ValueOrdinal(t, a) - *ValueOrdinal(t, b);
   return d < 0 ? -d : d;
 }
 
@@ -82,6 +75,7 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
   }
   r.elements = static_cast<int64_t>(expected.exact.size());
   r.strategy_matches["exact"] = 0;
+  if (expected.has_range()) r.strategy_matches["range"] = 0;
   for (const StrategyOutput& s : expected.alternatives) r.strategy_matches[s.strategy] = 0;
 
   for (int64_t i = 0; i < r.elements; ++i) {
@@ -97,6 +91,11 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
     bool matched = vs_exact != Equality::kDifferent;
     if (matched) ++r.strategy_matches["exact"];
     bool admissible = false;
+    // Within the element's admitted range (docs/semantics.md#d29): a float evaluation's result.
+    if (expected.has_range() && InRange(*t, expected.range(i), got)) {
+      ++r.strategy_matches["range"];
+      admissible = !matched && !options.strict;
+    }
     std::string by_name;  // the --admit strategy that explains the element, when only one does
     for (size_t j = 0; j < expected.alternatives.size(); ++j) {
       const StrategyOutput& s = expected.alternatives[j];
@@ -123,6 +122,11 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
       ++r.mismatched;
       if (r.mismatches.size() < options.max_reported) {
         std::string allowed = HexCode(*t, want) + " (exact)";
+        const CodeRange range = expected.range(static_cast<size_t>(i));
+        if (!options.strict && RangeWidth(*t, range) > 0) {
+          allowed += ", " + HexCode(*t, range.lo) + ".." + HexCode(*t, range.hi) + " (range" +
+                     (expected.describe_range ? ": " + expected.describe_range(i) : "") + ")";
+        }
         if (!options.strict) {
           for (size_t j = 0; j < expected.alternatives.size(); ++j) {
             if (!expected.alternatives[j].admitted) continue;
@@ -133,12 +137,25 @@ OutputComparison CompareOutput(const OutputEvaluation& expected, const ObservedT
         const int64_t ulp = UlpDistance(*t, got, want);
         std::string nearest = ulp < 0 ? "" : "exact";
         int64_t nearest_ulp = ulp;
+        // Every strategy that gives the backend's code is named (docs/semantics.md#d37), in the
+        // table's order: "onnx-reference or q31-double-round"; else the nearest one.
+        std::vector<std::string> giving;
         for (size_t j = 0; j < expected.alternatives.size(); ++j) {
-          const int64_t d = UlpDistance(*t, got, expected.alternative(j, i));
+          const uint32_t code = expected.alternative(j, i);
+          const int64_t d = UlpDistance(*t, got, code);
+          const std::string& name = expected.alternatives[j].strategy;
+          if (Compare(*t, got, code, options.strict_zero) != Equality::kDifferent &&
+              std::find(giving.begin(), giving.end(), name) == giving.end()) {
+            giving.push_back(name);
+          }
           if (d >= 0 && (nearest_ulp < 0 || d < nearest_ulp)) {
             nearest = expected.alternatives[j].strategy;
             nearest_ulp = d;
           }
+        }
+        if (!giving.empty()) {
+          nearest.clear();
+          for (const std::string& name : giving) nearest += (nearest.empty() ? "" : " or ") + name;
         }
         std::string message =
             case_id + "[i=" + std::to_string(i) + " " +

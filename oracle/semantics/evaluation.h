@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "oracle/core/admitted_range.h"
 #include "oracle/core/codes.h"
 
 namespace qconform {
@@ -111,6 +112,18 @@ struct OutputEvaluation {
   }
   // The exact codes' width as a mask (a near alternative's codes wrap within it).
   uint32_t code_mask() const { return exact.width() == 2 ? 0xFFFFu : 0xFFFFFFFFu; }
+  // The admitted range per element (docs/semantics.md#d29): element i also conforms when its
+  // code lies in [range_lo[i], range_hi[i]] in the order of the type's values (a NaN end admits
+  // NaN alone; oracle/core/admitted_range.h). Empty where the range is the exact value alone,
+  // which is every element of an operator whose specification leaves no evaluation freedom.
+  Codes range_lo, range_hi;
+  // Why element i's range is what it is ("float32 sum of 9 terms: gamma_9 * 17.5 = ..."), for
+  // messages and explain. Like describe_inputs, it refers to the evaluated case.
+  std::function<std::string(int64_t)> describe_range;
+  bool has_range() const { return !range_lo.empty(); }
+  CodeRange range(size_t i) const {
+    return has_range() ? CodeRange{range_lo[i], range_hi[i]} : CodeRange{exact[i], exact[i]};
+  }
   bool is_free(size_t i) const {
     return i < implementation_defined.size() && implementation_defined[i] != 0;
   }

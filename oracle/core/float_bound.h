@@ -1,0 +1,54 @@
+// The float evaluation bound of one element (docs/semantics.md#d30): how far from the exact
+// value of a formula any float evaluation of it may land, whatever the order of its steps, with
+// or without fused multiply-adds. Every bound is computed from the exact rational terms and is
+// itself an exact rational, so it is zero exactly where every float step is exact: there the
+// admitted range is the exact value alone and exact ties keep their teeth.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+
+#include "oracle/core/element_type.h"
+#include "oracle/core/exact.h"
+
+namespace qconform {
+
+// An interval of values and the rule that gave it (for `explain` and mismatch messages).
+struct ValueRange {
+  Exact lo, hi;
+  std::string rule;
+};
+
+struct FloatBound {
+  std::optional<Rational> b;  // B >= 0; nullopt: no bound (n * u >= 1)
+  std::string rule;           // "exact: ...", "gamma_9 * 17.5 ..."
+  bool exact() const { return b && *b == 0; }
+};
+
+// The significand precision p of a float type (24 for float32, 11 float16, 8 bfloat16): its
+// unit roundoff is u = 2^-p.
+int Precision(const ElementType& t);
+
+// A sum of n terms evaluated in t (a dot product's products, a window, a reduction), every
+// order admitted:
+//   B = 0 when every term is a value of t and all lie on one grid g (the coarsest power of two
+//     dividing them all) with sum |terms| <= 2^p * g and within t's range: every partial sum
+//     of every order is then a value of t;
+//   else B = gamma_n * sum |terms|, gamma_n = n u / (1 - n u) (Higham, Accuracy and Stability
+//     of Numerical Algorithms, 3.1), which bounds every order, a dot product's rounded
+//     products included; no bound when n u >= 1.
+// The terms must be finite (std::invalid_argument otherwise).
+FloatBound SumBound(std::span<const Exact> terms, const ElementType& t);
+
+// [v - B, v + B]; the whole extended line when there is no bound.
+ValueRange Widen(const Exact& v, const FloatBound& bound);
+
+// One IEEE operation of two values (Add, Sub, Mul, Div, a pooling divisor): its result is
+// unique, and the admitted values are the hull of that literal result and the exact value.
+ValueRange OperationRange(const Exact& exact, const Exact& literal, std::string rule);
+
+// "3.1e-07": a rational for messages, to 3 significant digits ("0" for zero).
+std::string BoundString(const Rational& b);
+
+}  // namespace qconform

@@ -1,0 +1,25 @@
+// QuantizeLinear at the end of a float range (docs/semantics.md#d31): the float operator before a
+// Q computes some value of x's type within its admitted interval [lo, hi] (d30); Q's own admitted
+// strategies (the exact quotient and the float32 quotient, d14) apply to each such value, and
+// since Q is monotone in x the admitted codes are those between the ends' codes. Rounding is
+// half to even, then the zero point, then saturation, as for the node.
+#pragma once
+
+#include "oracle/core/admitted_range.h"
+#include "oracle/core/float_bound.h"
+
+namespace qconform {
+
+struct QuantizeParameters {
+  const ElementType* x_type = nullptr;  // the float type the value arrives in
+  Exact scale, zero_point;              // decoded (zero point 0 when absent)
+  const ElementType* y_type = nullptr;
+  Saturation saturation = Saturation::kSaturate;
+};
+
+// The codes of every value of x's type in [values.lo, values.hi] through Q's admitted
+// strategies. A negative scale reverses the order; the result is still [lo, hi] in y's order.
+// A NaN end is std::invalid_argument (NaN is judged apart).
+CodeRange QuantizeRange(const ValueRange& values, const QuantizeParameters& q);
+
+}  // namespace qconform

@@ -1,0 +1,139 @@
+// The admitted range and the bound rules (docs/semantics.md#d29-d31), each against cases worked
+// by hand: the order of a type's values, B = 0 exactly where every float step is exact (so that
+// an exact tie keeps its teeth), gamma_n where it is not, one operation's hull, and Q at the
+// ends of a float range.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "oracle/core/admitted_range.h"
+#include "oracle/core/float_bound.h"
+#include "oracle/semantics/quantize_range.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+
+Exact V(double v) {
+  return Exact::FromDouble(v);
+}
+Exact Q(int64_t num, int64_t den) {
+  return Exact::Finite(Rational(num, den));
+}
+Exact Pow2(int e) {
+  return e >= 0 ? Exact::Finite(Rational(BigInt(1) << e)) : Exact::Finite(Rational(1, BigInt(1) << -e));
+}
+
+TEST(AdmittedRange, OrderOfValues) {
+  const ElementType& i8 = ElementTypeOf(D::kInt8);
+  EXPECT_EQ(*ValueOrdinal(i8, 0x80), -128);
+  EXPECT_EQ(*ValueOrdinal(i8, 0x7F), 127);
+  EXPECT_TRUE(InRange(i8, {0xFE, 0x01}, 0xFF));  // -2..1 holds -1
+  EXPECT_FALSE(InRange(i8, {0xFE, 0x01}, 0x02));
+  EXPECT_FALSE(WellFormed(i8, {0x01, 0xFE}));  // 1..-2
+  EXPECT_EQ(RangeWidth(i8, {0xFE, 0x01}), 3);
+  const ElementType& u8 = ElementTypeOf(D::kUint8);
+  EXPECT_TRUE(InRange(u8, {0x7F, 0x80}, 0x80));  // 127..128: no sign in uint8
+  EXPECT_EQ(*CodeAtOrdinal(u8, 200), 200u);
+  EXPECT_FALSE(CodeAtOrdinal(u8, -1));
+  const ElementType& f32 = ElementTypeOf(D::kFloat);
+  // -0 and +0 are one place; -1 .. +0 holds -0 and not the smallest positive subnormal.
+  EXPECT_TRUE(InRange(f32, {0xBF800000, 0x00000000}, 0x80000000));
+  EXPECT_FALSE(InRange(f32, {0xBF800000, 0x00000000}, 0x00000001));
+  // NaN lies in no numeric range, and a NaN range admits NaN alone (any payload).
+  EXPECT_FALSE(InRange(f32, {0xFF800000, 0x7F800000}, 0x7FC00000));
+  EXPECT_TRUE(InRange(f32, {0x7FC00000, 0x7FC00000}, 0xFFC00001));
+  EXPECT_FALSE(InRange(f32, {0x7FC00000, 0x7FC00000}, 0x3F800000));
+  EXPECT_FALSE(WellFormed(f32, {0x7FC00000, 0x3F800000}));
+  // float8e4m3fnuz: 0x80 is its NaN, not -0.
+  const ElementType& fnuz = ElementTypeOf(D::kFloat8E4M3FNUZ);
+  EXPECT_FALSE(ValueOrdinal(fnuz, 0x80));
+  EXPECT_EQ(*ValueOrdinal(fnuz, 0x81), -1);
+  EXPECT_FALSE(CodeAtOrdinal(fnuz, 0).value() == 0x80);
+}
+
+TEST(AdmittedRange, RoundEndsRoundsEachEndOnce) {
+  const ElementType& f16 = ElementTypeOf(D::kFloat16);
+  // 1 + 2^-11 is the tie between 1 and 1 + 2^-10: to even, 1. 1 + 3 * 2^-11 rounds to 1 + 2^-9.
+  const CodeRange r = RoundEnds(f16, V(1) + Pow2(-11), V(1) + Q(3, 2048), Saturation::kNone);
+  EXPECT_EQ(r.lo, 0x3C00u);
+  EXPECT_EQ(r.hi, 0x3C02u);
+  EXPECT_EQ(RoundEnds(f16, V(1e6), V(1e6), Saturation::kNone).hi, 0x7C00u);  // +inf
+}
+
+// B = 0 where every float step is exact: nine values of float32 on the grid 2^-1 summing to the
+// tie 17.5. Every order gives 17.5, so Q (scale 1) must give 18, and 17 is wrong.
+TEST(FloatBound, ZeroAtAnExactDyadicTie) {
+  const ElementType& f32 = ElementTypeOf(D::kFloat);
+  const std::vector<Exact> terms = {V(1.5), V(2), V(2), V(2), V(2), V(2), V(2), V(2), V(2)};
+  const FloatBound b = SumBound(terms, f32);
+  ASSERT_TRUE(b.exact()) << b.rule;
+  EXPECT_EQ(b.rule, "exact: 9 terms, values of float on the grid 2^-1, sum of magnitudes 17.5 "
+                    "<= 2^24 * 2^-1");
+  const ValueRange v = Widen(V(17.5), b);
+  const CodeRange codes =
+      QuantizeRange(v, {&f32, V(1), V(0), &ElementTypeOf(D::kInt8), Saturation::kSaturate});
+  EXPECT_EQ(codes, (CodeRange{18, 18}));
+}
+
+// The same tie, but one term is not a float32 value: B = gamma_2 * 17.5 = 2 * 17.5 / (2^24 - 2),
+// which straddles the tie, so both 17 and 18 are admitted.
+TEST(FloatBound, GammaNWhereAStepRounds) {
+  const ElementType& f32 = ElementTypeOf(D::kFloat);
+  const std::vector<Exact> terms = {Pow2(-30), V(17.5) - Pow2(-30)};
+  const FloatBound b = SumBound(terms, f32);
+  ASSERT_TRUE(b.b);
+  EXPECT_EQ(*b.b, Rational(35) / Rational((BigInt(1) << 24) - 2));
+  EXPECT_NE(b.rule.find("gamma_2 * 17.5 = 2.09e-06 (2 terms in float, u = 2^-24)"), std::string::npos)
+      << b.rule;
+  const CodeRange codes = QuantizeRange(
+      Widen(V(17.5), b), {&f32, V(1), V(0), &ElementTypeOf(D::kInt8), Saturation::kSaturate});
+  EXPECT_EQ(codes, (CodeRange{17, 18}));
+  // Terms on one grid whose magnitudes outgrow 2^p * g: 2^24 + 1 is no float32 partial sum.
+  const std::vector<Exact> wide = {Pow2(24), V(1)};
+  const FloatBound w = SumBound(wide, f32);
+  ASSERT_TRUE(w.b);
+  EXPECT_EQ(*w.b, Rational(2) * Rational((BigInt(1) << 24) + 1) / Rational((BigInt(1) << 24) - 2));
+  // float16 has u = 2^-11: 2048 terms have no bound.
+  const std::vector<Exact> many(2048, Q(1, 3));
+  EXPECT_FALSE(SumBound(many, ElementTypeOf(D::kFloat16)).b);
+  EXPECT_THROW(SumBound(std::vector<Exact>{Exact::Infinity(false)}, f32), std::invalid_argument);
+}
+
+TEST(FloatBound, OneOperationIsTheHullOfTheLiteralResultAndTheExactValue) {
+  // 1/3 in float32 is 11184811 * 2^-25, above 1/3.
+  const Exact literal = Exact::Finite(Rational(11184811) / Rational(BigInt(1) << 25));
+  const ValueRange r = OperationRange(Q(1, 3), literal, "Div");
+  EXPECT_EQ(r.lo, Q(1, 3));
+  EXPECT_EQ(r.hi, literal);
+  const ValueRange s = OperationRange(literal, Q(1, 3), "Div");
+  EXPECT_EQ(s.lo, Q(1, 3));
+}
+
+// d31: Q at each end, through the exact and the float32 quotient; a negative scale reverses the
+// order; the zero point after rounding, then saturation.
+TEST(QuantizeRange, EndsThroughBothQuotientsAndTheZeroPointAfterRounding) {
+  const ElementType& f32 = ElementTypeOf(D::kFloat);
+  const ElementType& u8 = ElementTypeOf(D::kUint8);
+  // [5, 7] / 2 = [2.5, 3.5] -> [2, 4] (half to even), + zero point 1 -> [3, 5]. Adding the zero
+  // point first would give [4, 4] at the ends.
+  EXPECT_EQ(QuantizeRange({V(5), V(7), ""}, {&f32, V(2), V(1), &u8, Saturation::kSaturate}),
+            (CodeRange{3, 5}));
+  // scale -2 reverses: [-3.5, -2.5] + 10 -> [-4 + 10, -2 + 10] = [6, 8].
+  EXPECT_EQ(QuantizeRange({V(5), V(7), ""}, {&f32, V(-2), V(10), &u8, Saturation::kSaturate}),
+            (CodeRange{6, 8}));
+  // Saturation at both ends.
+  EXPECT_EQ(QuantizeRange({V(-1e9), V(1e9), ""}, {&f32, V(1), V(0), &u8, Saturation::kSaturate}),
+            (CodeRange{0, 255}));
+  // The float32 quotient widens an end: x = 1677721.75, y_scale = float32(0.1): the exact
+  // quotient 16777217.249999... rounds to 16777217, its float32 rounding 16777218 to 16777218.
+  const ElementType& i32 = ElementTypeOf(D::kInt32);
+  const Exact tenth = Exact::FromDouble(static_cast<double>(0.1f));
+  const CodeRange r = QuantizeRange({Q(6710887, 4), Q(6710887, 4), ""},
+                                    {&f32, tenth, V(0), &i32, Saturation::kSaturate});
+  EXPECT_EQ(r, (CodeRange{16777217, 16777218}));
+}
+
+}  // namespace
+}  // namespace qconform
