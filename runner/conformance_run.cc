@@ -4,12 +4,14 @@
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
 
 #include "adapters/interruption.h"
+#include "runner/host_class.h"
 #include "oracle/semantics/oracle.h"
 
 namespace qconform::runner {
@@ -170,6 +172,21 @@ std::string DefaultBaselinePath(const BackendInfo& info) {
     }
   }
   return BaselineDir() + "/" + info.name + "-" + version + ".txt";
+}
+
+namespace fs = std::filesystem;
+
+std::string BaselineOverlayPath(const BackendInfo& info) {
+  const std::string base = DefaultBaselinePath(info), host = HostClass();
+  if (base.empty() || host.empty()) return "";
+  return base.substr(0, base.size() - 4) + "." + host + ".txt";
+}
+
+Expectations LoadBaselineFor(const BackendInfo& info) {
+  const std::string base = DefaultBaselinePath(info), overlay = BaselineOverlayPath(info);
+  Expectations e = base.empty() || !fs::exists(base) ? Expectations{} : LoadExpectations(base);
+  if (!overlay.empty() && fs::exists(overlay)) e = Overlaid(std::move(e), LoadExpectations(overlay));
+  return e;
 }
 
 }  // namespace qconform::runner

@@ -87,5 +87,11 @@ RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions&
 // The checked-in baseline of a backend: suites/expectations/<name>-<major>.<minor>.txt
 // ("onnxruntime-1.30.txt"); the oracle has none (it must pass everything).
 std::string DefaultBaselinePath(const BackendInfo& info);
+// The baseline's overlay for this host's class (runner/host_class.h): <name>-<major.minor>.
+// <class>.txt beside it; "" when the host has no class or the backend no baseline.
+std::string BaselineOverlayPath(const BackendInfo& info);
+// The backend's checked-in baseline with this host's overlay over it, when there is one; an
+// empty baseline when there is none. Throws as LoadExpectations on a malformed file.
+Expectations LoadBaselineFor(const BackendInfo& info);
 
 }  // namespace qconform::runner

@@ -32,7 +32,7 @@ std::string FormatBaseline(const BackendInfo& info, const std::vector<Expectatio
 
 int RunBaseline(const std::vector<std::string>& argv) {
   const Args args(
-      argv, {"--save", "--strict", "--strict-zero"},
+      argv, {"--save", "--save-overlay", "--strict", "--strict-zero"},
       {"--backend", "--profile", "--expectations", "-j", "--jobs", "--timeout", "--golden",
        "--seed", "--count", "--version", "--invalid-percent", "--op", "--filter", "--admit"});
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
@@ -44,7 +44,16 @@ int RunBaseline(const std::vector<std::string>& argv) {
   if (path.empty()) {
     throw UsageError("the " + info.name + " backend has no baseline: it must pass every case");
   }
-  const Expectations old = std::ifstream(path).good() ? LoadExpectations(path) : Expectations{};
+  // This host's overlay (runner/host_class.h) over the checked-in baseline, unless a file is given.
+  const std::string overlay_path = args.has("--expectations") ? "" : BaselineOverlayPath(info);
+  if (args.flag("--save-overlay") && overlay_path.empty()) {
+    throw UsageError("--save-overlay: this host has no class (runner/host_class.h), or "
+                     "--expectations names the file");
+  }
+  const bool has_overlay = !overlay_path.empty() && std::ifstream(overlay_path).good();
+  const Expectations base = std::ifstream(path).good() ? LoadExpectations(path) : Expectations{};
+  const Expectations old =
+      has_overlay ? Overlaid(base, LoadExpectations(overlay_path)) : base;
   const RunSummary s =
       RunWithProgress(cases, options, std::move(opened), old, BaselineScope(args), nullptr);
 
@@ -88,6 +97,25 @@ int RunBaseline(const std::vector<std::string>& argv) {
   }
   std::printf("%d change%s against %s (%zu entries now)\n", changes, changes == 1 ? "" : "s",
               path.c_str(), now.entries.size());
+  if (args.flag("--save-overlay") || (args.flag("--save") && has_overlay)) {
+    // The overlay holds what differs from the baseline on this host's class; a baseline entry
+    // that passes here cannot be taken back by an overlay, and is named.
+    std::vector<Expectation> differing;
+    for (const Expectation& e : now.entries) {
+      const Expectation* b = base.find(e.id);
+      if (b == nullptr || b->kind != e.kind) differing.push_back(e);
+    }
+    for (const Expectation& b : base.entries) {
+      if (!now.find(b.id)) {
+        std::printf("note: %s is in %s but passes on this host; an overlay cannot take it back\n",
+                    b.id.c_str(), path.c_str());
+      }
+    }
+    std::ofstream(overlay_path) << FormatBaseline(info, differing);
+    std::printf("saved %s (%zu entries over %s)\n", overlay_path.c_str(), differing.size(),
+                path.c_str());
+    return 0;
+  }
   if (args.flag("--save")) {
     std::ofstream(path) << FormatBaseline(info, now.entries);
     std::printf("saved %s\n", path.c_str());

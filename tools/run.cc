@@ -75,6 +75,11 @@ std::vector<CatalogueCase> SelectCases(const Args& args) {
   const bool own_catalogue = args.has("--golden");
   BatchOptions batch = ParseBatchOptions(args, own_catalogue ? 0 : kDefaultGeneratedCount);
   if (!args.has("--seed")) batch.seed = kDefaultGeneratedSeed;
+  // --op selects among the generated cases as it does among the golden ones: the batch is the
+  // default one (every kind's share, in the registry's order) whatever --op says and in which
+  // order, so a cell's generated cases are the same whatever else is selected, and a baseline
+  // of the whole run holds them. Only --version asks for a batch of its own.
+  if (!args.has("--version")) batch.schemas.clear();
   std::vector<CatalogueCase> cases;
   for (CatalogueCase& c : LoadCatalogue(golden, filter, batch.profile)) {
     if (OperatorSelected(operators, c.c) && shard.Contains(c.c.id)) cases.push_back(std::move(c));
@@ -98,8 +103,7 @@ Expectations LoadBaseline(const Args& args, const BackendInfo& info) {
     if (!fs::is_regular_file(path)) throw UsageError("--expectations " + path + ": no such file");
     return LoadExpectations(path);
   }
-  const std::string path = DefaultBaselinePath(info);
-  return path.empty() || !fs::exists(path) ? Expectations{} : LoadExpectations(path);
+  return LoadBaselineFor(info);  // with this host's overlay (runner/host_class.h)
 }
 
 void PrintGateLine(Gate g, const CaseResult& r) {
@@ -142,8 +146,12 @@ void WriteRunJson(const fs::path& report, const std::vector<std::string>& argv,
                   const BackendInfo& info) {
   std::vector<std::string> args;
   for (const std::string& a : argv) args.push_back(Json(a));
+  // The working directory the run's relative paths (--expectations, --golden) are relative to.
+  std::error_code error;
+  const std::string cwd = fs::current_path(error).string();
   std::ofstream(report / "run.json") << "{\"qconform_run\": 1, \"args\": [" << Join(args, ", ")
-                                     << "], \"backend\": {\"name\": " << Json(info.name)
+                                     << "], \"cwd\": " << Json(cwd)
+                                     << ", \"backend\": {\"name\": " << Json(info.name)
                                      << ", \"version\": " << Json(info.version) << "}}\n";
 }
 
@@ -161,6 +169,7 @@ Resumed ReadRunJson(const fs::path& report) {
     for (const JsonValue& a : v.at("args").as_array()) r.argv.push_back(a.as_string());
     r.backend_name = v.at("backend").at("name").as_string();
     r.backend_version = v.at("backend").at("version").as_string();
+    if (v.has("cwd")) r.cwd = v.at("cwd").as_string();
     return r;
   } catch (const JsonError& e) {
     throw qconform::CaseIoError(file.string() + ": " + e.what());

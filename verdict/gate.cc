@@ -27,6 +27,20 @@ Expectations LoadExpectations(const std::string& path) {
   return ParseExpectations(in, path);
 }
 
+Expectations Overlaid(Expectations base, const Expectations& overlay) {
+  for (const Expectation& e : overlay.entries) {
+    auto it = std::find_if(base.entries.begin(), base.entries.end(),
+                           [&](const Expectation& b) { return b.id == e.id; });
+    if (it != base.entries.end()) {
+      *it = e;
+    } else {
+      base.entries.push_back(e);
+    }
+  }
+  base.path = base.path.empty() ? overlay.path : base.path + " + " + overlay.path;
+  return base;
+}
+
 Expectations ParseExpectations(std::istream& in, const std::string& path) {
   Expectations out;
   out.path = path;

@@ -40,6 +40,11 @@ Expectations LoadExpectations(const std::string& path);
 // The same from a stream; `path` names it in errors.
 Expectations ParseExpectations(std::istream& in, const std::string& path);
 
+// `base` with `overlay`'s entries over it: an entry of the overlay replaces the base's entry of
+// the same case, or is added (a host class's overlay, runner/host_class.h). The path reads
+// "base + overlay".
+Expectations Overlaid(Expectations base, const Expectations& overlay);
+
 enum class Gate {
   kPass,             // passed, not listed
   kSkip,             // unsupported, not listed

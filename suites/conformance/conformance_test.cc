@@ -54,10 +54,12 @@ Shared& shared() {
       out.backend = MakeBackend(settings().backend, settings().backend_options);
       if (std::optional<std::string> e = out.backend->Open()) throw std::runtime_error(*e);
       out.info = {out.backend->name(), out.backend->version(), out.backend->capabilities()};
-      out.baseline_path =
-          settings().expectations_given ? settings().expectations : DefaultBaselinePath(out.info);
-      if (!out.baseline_path.empty() && std::filesystem::exists(out.baseline_path)) {
+      if (settings().expectations_given) {
+        out.baseline_path = settings().expectations;
         out.baseline = LoadExpectations(out.baseline_path);
+      } else {  // the checked-in baseline, with this host's overlay (runner/host_class.h)
+        out.baseline = LoadBaselineFor(out.info);
+        out.baseline_path = out.baseline.path;
       }
       std::cout << "[ BACKEND  ] " << out.info.name << " " << out.info.version << "; baseline "
                 << (out.baseline_path.empty() ? "(none)" : out.baseline_path) << "\n";
