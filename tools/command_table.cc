@@ -55,13 +55,15 @@ constexpr Command kCommands[] = {
      "  qconform check report/repro/CASE --outputs report/repro/CASE/observed\n",
      RunCheck},
     {"explain", "show the exact computation of one output element",
-     "usage: qconform explain CASE_DIR [--index I] [--observed DIR]\n\n"
+     "usage: qconform explain CASE_DIR [--index I] [--observed DIR] [--admit NAME]\n\n"
      "Prints, for element I (flat, row-major) of the output, the inputs it uses (codes and exact\n"
      "values), which x_scale element applies, and each admitted strategy step by step: x - zp,\n"
      "the roundings to the working type, the product, and the single rounding to the output.\n"
      "  --observed DIR  a backend's outputs (DIR/output_0.pb): its value is shown beside each\n"
      "                  strategy's result. A reproducer's observed/ is used by default.\n"
-     "  --index I       the element; without it, the first element the backend got wrong\n\n"
+     "  --index I       the element; without it, the first element the backend got wrong\n"
+     "  --admit NAME    a named strategy the run admitted (as qconform run --admit): elements it\n"
+     "                  explains are not wrong, so the first wrong element is the run's\n\n"
      "examples:\n  qconform explain golden/dq13-seed-axis --index 7\n"
      "  qconform explain build/report/onnxruntime/repro/CASE\n",
      RunExplain},
@@ -124,14 +126,17 @@ constexpr Command kCommands[] = {
      "  qconform run --backend plugin:./libmyruntime.so --filter dq21 -j 4\n",
      RunRun},
     {"merge", "merge the shards of one run into one report and one gate verdict",
-     "usage: qconform merge DIR... --report OUT\n\n"
+     "usage: qconform merge DIR... --report OUT [--expectations FILE]\n\n"
      "DIR... are the report directories of one run's shards (qconform run --shard K/N, each\n"
      "perhaps on another machine), every K from 1 to N once. Their journals are judged again\n"
      "through the one judge, as --resume does, into OUT: one report.md/html, results.json and\n"
      "junit.xml, and one gate verdict against the baseline, stale entries judged across every\n"
      "shard. The merged report is the unsharded run's, timings aside; the backend is not\n"
      "needed. Refused: a missing, repeated or incomplete shard, shards of different options,\n"
-     "backends or versions, and journals the catalogue no longer matches.\n\n"
+     "backends or versions, and journals the catalogue no longer matches.\n"
+     "  --expectations FILE  the baseline to gate against, in place of the shards' own; their\n"
+     "                       relative paths (--expectations, --golden) are read where the\n"
+     "                       shards ran when they are there, else from here\n\n"
      "exit status: 0 the merged run matches the baseline; 1 it does not; 2 usage or input\n"
      "errors.\n\n"
      "example:\n"
@@ -151,12 +156,16 @@ constexpr Command kCommands[] = {
      "example:\n  qconform diff ort-1.30/ ort-1.31/ --out ort-diff\n",
      RunDiffCommand},
     {"baseline", "show or rewrite a backend's expectations baseline",
-     "usage: qconform baseline --backend B [--save] [--expectations FILE] [-j N] [--timeout S]\n"
+     "usage: qconform baseline --backend B [--save | --save-overlay] [--expectations FILE]\n"
+     "                         [-j N] [--timeout S]\n"
      "                         [--op NAME]... [--golden DIR] (selecting cases as run does)\n\n"
      "Runs the whole golden catalogue against B and prints how its failures differ from the\n"
      "baseline: '+' a new failure, '~' a changed kind, '-' an entry that no longer fails.\n"
      "With --save, rewrites the baseline, keeping the reasons of unchanged entries (edit new\n"
-     "reasons by hand: they are what a reader of the report sees).\n\n"
+     "reasons by hand: they are what a reader of the report sees).\n"
+     "A host of a class whose results differ (x86 without VNNI: runner/host_class.h) reads the\n"
+     "baseline with its overlay, <name>-<major.minor>.<class>.txt, over it; --save then rewrites\n"
+     "the overlay when there is one, and --save-overlay writes it: what differs on this host.\n\n"
      "exit status: 0 saved, or no differences; 1 differences (without --save); 2 usage errors.\n\n"
      "example:\n  qconform baseline --backend onnxruntime --save\n",
      RunBaseline},

@@ -1,6 +1,7 @@
-// `qconform explain CASE_DIR [--index I] [--observed DIR]`: the exact computation of one output
-// element, step by step, for every strategy the version admits, with the backend's value beside
-// each result when its outputs are given. Without --index: the first inadmissible element.
+// `qconform explain CASE_DIR [--index I] [--observed DIR] [--admit NAME]`: the exact computation of
+// one output element, step by step, for every strategy the version admits, with the backend's
+// value beside each result when its outputs are given. Without --index: the first inadmissible
+// element, with the strategies a run admitted by name (--admit) admitted here too.
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
@@ -17,6 +18,7 @@
 #include "tools/commands.h"
 #include "tools/explain_conv.h"
 #include "tools/explain_format.h"
+#include "tools/run_options.h"
 #include "verdict/comparator.h"
 
 namespace qconform::tools {
@@ -179,7 +181,9 @@ std::optional<Tensor> ReadObserved(const std::string& dir) {
 }
 
 int RunExplain(const std::vector<std::string>& argv) {
-  const Args args(argv, {}, {"--index", "--observed"});
+  const Args args(argv, {}, {"--index", "--observed", "--admit"});
+  CompareOptions options;
+  options.admit = AdmittedStrategies(args);  // as the run that found the element admitted
   if (args.positional().size() != 1) {
     throw UsageError("explain takes one CASE_DIR (see --help)");
   }
@@ -211,7 +215,7 @@ int RunExplain(const std::vector<std::string>& argv) {
         "reproducer's observed/) to find the first inadmissible element in");
   } else {
     const OutputComparison cmp = CompareOutput(
-        y, ObservedTensor{observed->data_type, observed->shape, observed->codes}, {}, c.id);
+        y, ObservedTensor{observed->data_type, observed->shape, observed->codes}, options, c.id);
     if (!cmp.structural_error.empty()) {
       std::printf("case %s: the backend's output is not comparable: %s\n", c.id.c_str(),
                   cmp.structural_error.c_str());

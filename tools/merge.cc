@@ -1,4 +1,4 @@
-// `qconform merge DIR... --report OUT`: the shards of one run (`qconform run --shard K/N`, each
+// `qconform merge DIR... --report OUT [--expectations FILE]`: the shards of one run (`qconform run --shard K/N`, each
 // perhaps on its own machine) as one run: one report, one results.json and junit.xml, one gate
 // verdict against the baseline, with stale baseline entries judged across every shard. Each
 // shard's journal (observed.jsonl) is judged again through the one judge, as --resume does, so
@@ -91,6 +91,47 @@ ShardRun ReadShard(const std::string& dir) {
   return s;
 }
 
+// The run's path options (--expectations FILE, --golden DIR) that are relative, resolved against
+// the directory the shard's run was started in, where that path is there; else left as they are
+// (relative to here: shards copied from other machines).
+std::vector<std::string> ResolvedPaths(std::vector<std::string> argv, const std::string& cwd) {
+  if (cwd.empty()) return argv;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    for (const std::string option : {"--expectations", "--golden"}) {
+      std::string* value = nullptr;
+      std::string prefix;
+      if (argv[i] == option && i + 1 < argv.size()) {
+        value = &argv[i + 1];
+      } else if (argv[i].rfind(option + "=", 0) == 0) {
+        value = &argv[i];
+        prefix = option + "=";
+      }
+      if (value == nullptr) continue;
+      const fs::path path = value->substr(prefix.size());
+      if (path.is_relative() && fs::exists(fs::path(cwd) / path)) {
+        *value = prefix + (fs::path(cwd) / path).lexically_normal().string();
+      }
+    }
+  }
+  return argv;
+}
+
+// argv without its --expectations (both spellings), then `--expectations file`.
+std::vector<std::string> WithExpectations(const std::vector<std::string>& argv,
+                                          const std::string& file) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] == "--expectations") {
+      ++i;
+      continue;
+    }
+    if (argv[i].rfind("--expectations=", 0) == 0) continue;
+    out.push_back(argv[i]);
+  }
+  out.insert(out.end(), {"--expectations", file});
+  return out;
+}
+
 std::string Joined(const std::vector<std::string>& v) {
   std::string s;
   for (const std::string& a : v) s += (s.empty() ? "" : " ") + a;
@@ -100,7 +141,7 @@ std::string Joined(const std::vector<std::string>& v) {
 }  // namespace
 
 int RunMerge(const std::vector<std::string>& given) {
-  const Args args(given, {}, {"--report"});
+  const Args args(given, {}, {"--report", "--expectations"});
   const std::vector<std::string>& dirs = args.positional();
   if (dirs.empty() || !args.has("--report")) {
     throw UsageError("merge takes the shards' report directories and --report OUT");
@@ -139,8 +180,14 @@ int RunMerge(const std::vector<std::string>& given) {
                      " missing");
   }
 
-  // The unsharded run: the shards' arguments without --shard, into OUT.
-  std::vector<std::string> argv = first.base;
+  // The unsharded run: the shards' arguments without --shard, into OUT, their relative paths
+  // resolved where the shards ran; merge's own --expectations in place of theirs.
+  std::vector<std::string> argv = ResolvedPaths(first.base, first.run.cwd);
+  if (args.has("--expectations")) {
+    const std::string file = args.value("--expectations");
+    if (!fs::is_regular_file(file)) throw UsageError("--expectations " + file + ": no such file");
+    argv = WithExpectations(argv, file);
+  }
   const std::string report = args.value("--report");
   argv.insert(argv.end(), {"--report", report});
   const Args run_args(argv, kRunFlags, kRunOptions);

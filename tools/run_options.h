@@ -59,6 +59,7 @@ int RunComparison(const Args& args);
 struct Resumed {
   std::vector<std::string> argv;
   std::string backend_name, backend_version;
+  std::string cwd;  // where the run was started ("" in run.json files older than it)
 };
 void WriteRunJson(const std::filesystem::path& report, const std::vector<std::string>& argv,
                   const BackendInfo& info);

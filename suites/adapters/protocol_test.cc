@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <variant>
 
@@ -20,6 +21,22 @@ TEST(InlineRequest, IsTheRunLineThenEachFrameHeaderAndItsBytes) {
   const std::string bytes = InlineRunRequest(7, {{"model.onnx", "MODEL"}, {"a/b.pb", "\n\0x"s}});
   EXPECT_EQ(bytes, "run 7 2\nfile model.onnx 5\nMODELfile a/b.pb 3\n\n\0x"s);
   EXPECT_EQ(InlineRunRequest(8, {}), "run 8 0\n");
+}
+
+// The handshake PROTOCOL.md shows is the newest version qconform speaks (it once showed 2 beside
+// the text for 3).
+TEST(ProtocolDocument, TheHandshakeShowsTheNewestVersion) {
+  std::ifstream in(QCONFORM_PROTOCOL_MD);
+  ASSERT_TRUE(in) << QCONFORM_PROTOCOL_MD;
+  std::string line, hello;
+  while (std::getline(in, line)) {
+    if (line.rfind("@qconform hello ", 0) == 0) {
+      hello = line;
+      break;
+    }
+  }
+  EXPECT_EQ(hello.substr(0, 18), "@qconform hello " + std::to_string(kNewestProtocol) + " ")
+      << hello;
 }
 
 TEST(InlineAnswer, OkCountsTheFramesThatFollow) {

@@ -27,6 +27,12 @@ printf '# qconform expectations, format 1\n' > "$work/old.txt"
 expect "format 1 expectations are refused with the way to convert" 2 "old.txt:1: format 1 .* is no longer read" -- "$qconform" check "$work/axis" --expectations "$work/old.txt"
 expect "a missing expectations file is a usage error" 2 "no such file" -- "$qconform" check "$work/axis" --expectations "$work/none.txt"
 expect "explain shows the steps" 0 "\[f32\]" -- "$qconform" explain "$work/axis" --index 7
+# explain --admit: a backend computing q31-double-round is wrong, unless the run admitted it.
+q31="$golden/qlmm10-separate-q31-double-round-uint8"
+mkdir -p "$work/q31-observed"
+cp "$q31/test_data_set_0/named/q31-double-round/output_0.pb" "$work/q31-observed/"
+expect "explain finds the first wrong element of a q31-double-round backend" 0 "^the first inadmissible element of" -- "$qconform" explain "$q31" --observed "$work/q31-observed"
+expect "explain --admit q31-double-round finds none" 0 "every element of the backend's output is admissible" -- "$qconform" explain "$q31" --observed "$work/q31-observed" --admit q31-double-round
 expect "explain rejects an index out of range" 2 "outside \[0, 18\)" -- "$qconform" explain "$work/axis" --index 18
 expect "explain shows QLinearMatMul's acc, exact value and every requantization" 0 "\[q31-double-round\] \(named, not admitted\) -> 0x69" -- "$qconform" explain "$golden/qlmm10-separate-q31-double-round-uint8" --index 0
 expect "explain shows a QLinearConv element's receptive field, padding included" 0 "read padding, which holds x_zero_point" -- "$qconform" explain "$golden/qlc10-layout-3x3-s1-p1-uint8-int8" --index 0
@@ -58,6 +64,20 @@ expect "run against a broken plugin completes and differs from its (empty) basel
   "^new-failure +dq21-int16-pt  crash: .*signal 11" -- \
   "$qconform" run --backend "plugin:$broken_plugin" --timeout 1 --report "$rep" \
   --filter dq21-int16-pt --filter dq21-uint16-pt --filter dq21-int32-pt --filter dq21-int8-pt
+# A host class's overlay (runner/host_class.h): its entries replace or add to the baseline's, on
+# hosts of that class only.
+mkdir -p "$work/baselines"
+printf '%s\n' '# qconform expectations, format 2' 'dq21-int16-pt crash segfaults on int16' \
+  'dq21-int16-pt-zp crash segfaults on int16' 'dq21-uint16-pt wrong-outputs listed with another kind' \
+  'dq21-uint16-pt-zp timeout hangs on uint16' >"$work/baselines/broken-example-1.0.txt"
+printf '%s\n' '# qconform expectations, format 2' 'dq21-uint16-pt timeout hangs on uint16 on this class' \
+  'dq21-int32-pt wrong-outputs wrong shape on this class' \
+  'dq21-int32-pt-zp wrong-outputs wrong shape on this class' >"$work/baselines/broken-example-1.0.test-class.txt"
+overlay_run=(run --backend "plugin:$broken_plugin" --timeout 1 --filter dq21-int16-pt --filter dq21-uint16-pt --filter dq21-int32-pt --filter dq21-int8-pt)
+expect "a host class's overlay completes the baseline" 0 "MATCHES" -- \
+  env QCONFORM_BASELINE_DIR="$work/baselines" QCONFORM_HOST_CLASS=test-class "$qconform" "${overlay_run[@]}" --report "$work/overlay1"
+expect "on a host of no class the overlay is not read" 1 "^changed-failure +dq21-uint16-pt  timeout" -- \
+  env QCONFORM_BASELINE_DIR="$work/baselines" QCONFORM_HOST_CLASS=none "$qconform" "${overlay_run[@]}" --report "$work/overlay2"
 expect "every case has a streamed result" 0 "^8$" -- sh -c "wc -l < '$rep/results.jsonl' | tr -d ' '"
 expect "the hang is a timeout" 0 '"id": "dq21-uint16-pt[^"]*".*"kind": "timeout"' -- cat "$rep/results.json"
 expect "the wrong shape is wrong-outputs" 0 '"id": "dq21-int32-pt".*"kind": "wrong-outputs"' -- cat "$rep/results.json"
@@ -101,6 +121,14 @@ expect "--op is matched case-insensitively" 0 "^1 passed, 0 failed" -- "$qconfor
 expect "an --op with no case under the path is an error" 2 "no cases of the selected --op" -- "$qconform" check "$work/axis2" --op QuantizeLinear
 expect "run with a missing baseline file is an error" 2 "--expectations /nonexistent.txt: no such file" -- "$qconform" run --backend oracle --expectations /nonexistent.txt --filter dq21-int8-pt
 expect "run --op unknown is an error" 2 "not an operator qconform knows" -- "$qconform" run --backend oracle --op dequantize
+# --op selects the same cases in any order: the generated batch is the default one, selected from.
+for order in "DequantizeLinear QLinearMatMul" "QLinearMatMul DequantizeLinear"; do
+  read -r first second <<<"$order"
+  "$qconform" run --backend oracle --op "$first" --op "$second" --report "$work/op-$first" >/dev/null
+  grep -o '"id": "[^"]*"' "$work/op-$first/results.json" | sort >"$work/op-$first.ids"
+done
+expect "run --op selects the same cases whatever the order of the flags" 0 "" -- cmp "$work/op-DequantizeLinear.ids" "$work/op-QLinearMatMul.ids"
+expect "run --op's generated cases are the default batch's" 0 "gen-qlmm" -- cat "$work/op-QLinearMatMul.ids"
 printf '# qconform expectations, format 2\ndq13-seed-axis wrong-outputs listed but it passes\ndq13-no-such-case crash listed but not in the catalogue\n' > "$work/stale.txt"
 expect "an unexpected pass and a stale entry fail the run" 1 "^stale +dq13-no-such-case" -- "$qconform" run --backend oracle --expectations "$work/stale.txt" --report "$work/stale" --filter dq13
 expect "and junit.xml says so, as the exit status does" 0 'type="stale"' -- cat "$work/stale/junit.xml"

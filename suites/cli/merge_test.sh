@@ -46,6 +46,22 @@ expect "a stale entry fails the merged gate" 1 "^stale +dq21-gone-from-the-catal
 expect "so does an unexpected pass" 1 "^unexpected-pass +dq21-int8-pt" -- \
   "$qconform" merge "$work/t1" "$work/t2" --report "$work/stale"
 
+# Relative baseline paths: shards run in one directory with a relative --expectations merge from
+# another (the path is read where the shards ran); merge --expectations replaces the baseline.
+mkdir -p "$work/rel/ci" "$work/elsewhere"
+cp "$work/baseline.txt" "$work/rel/ci/libnpu-0.1.txt"
+for k in 1 2; do
+  (cd "$work/rel/ci" && "$qconform" run --backend "$backend" --filter dq21- \
+     --expectations libnpu-0.1.txt --shard "$k/2" --report "$work/rel/r$k" >/dev/null 2>&1)
+done
+expect "a shard's relative --expectations is read where the shard ran" 1 "^stale +dq21-gone-from-the-catalogue" -- \
+  bash -c "cd '$work/elsewhere' && '$qconform' merge '$work/rel/r1' '$work/rel/r2' --report '$work/rel/merged'"
+printf '%s\n' "# qconform expectations, format 2" >"$work/empty.txt"
+expect "merge --expectations gates against the file given" 1 "^new-failure +dq21-int8-axis1-zp" -- \
+  "$qconform" merge "$work/rel/r1" "$work/rel/r2" --report "$work/rel/merged2" --expectations "$work/empty.txt"
+expect "merge --expectations with no such file is refused" 2 "--expectations /nonexistent.txt: no such file" -- \
+  "$qconform" merge "$work/rel/r1" "$work/rel/r2" --report "$work/x" --expectations /nonexistent.txt
+
 expect "a missing shard is refused" 2 "shard\(s\) 3 of 4 missing" -- \
   "$qconform" merge "$work/s1" "$work/s2" "$work/s4" --report "$work/x"
 expect "a repeated shard is refused" 2 "shard 2 twice" -- \
