@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "adapters/interruption.h"
-#include "runner/host_class.h"
 #include "oracle/semantics/oracle.h"
+#include "runner/host_class.h"
 
 namespace qconform::runner {
 
@@ -185,7 +185,8 @@ std::string BaselineOverlayPath(const BackendInfo& info) {
 Expectations LoadBaselineFor(const BackendInfo& info) {
   const std::string base = DefaultBaselinePath(info), overlay = BaselineOverlayPath(info);
   Expectations e = base.empty() || !fs::exists(base) ? Expectations{} : LoadExpectations(base);
-  if (!overlay.empty() && fs::exists(overlay)) e = Overlaid(std::move(e), LoadExpectations(overlay));
+  if (!overlay.empty() && fs::exists(overlay))
+    e = Overlaid(std::move(e), LoadExpectations(overlay));
   return e;
 }
 

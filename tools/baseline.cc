@@ -47,13 +47,13 @@ int RunBaseline(const std::vector<std::string>& argv) {
   // This host's overlay (runner/host_class.h) over the checked-in baseline, unless a file is given.
   const std::string overlay_path = args.has("--expectations") ? "" : BaselineOverlayPath(info);
   if (args.flag("--save-overlay") && overlay_path.empty()) {
-    throw UsageError("--save-overlay: this host has no class (runner/host_class.h), or "
-                     "--expectations names the file");
+    throw UsageError(
+        "--save-overlay: this host has no class (runner/host_class.h), or "
+        "--expectations names the file");
   }
   const bool has_overlay = !overlay_path.empty() && std::ifstream(overlay_path).good();
   const Expectations base = std::ifstream(path).good() ? LoadExpectations(path) : Expectations{};
-  const Expectations old =
-      has_overlay ? Overlaid(base, LoadExpectations(overlay_path)) : base;
+  const Expectations old = has_overlay ? Overlaid(base, LoadExpectations(overlay_path)) : base;
   const RunSummary s =
       RunWithProgress(cases, options, std::move(opened), old, BaselineScope(args), nullptr);
 

@@ -1,9 +1,9 @@
-// `qconform merge DIR... --report OUT [--expectations FILE]`: the shards of one run (`qconform run --shard K/N`, each
-// perhaps on its own machine) as one run: one report, one results.json and junit.xml, one gate
-// verdict against the baseline, with stale baseline entries judged across every shard. Each
-// shard's journal (observed.jsonl) is judged again through the one judge, as --resume does, so
-// the merged report is the unsharded run's (timings aside); the backend itself is not needed.
-// Shards of different runs (other options, catalogue, backend or version) are refused.
+// `qconform merge DIR... --report OUT [--expectations FILE]`: the shards of one run (`qconform run
+// --shard K/N`, each perhaps on its own machine) as one run: one report, one results.json and
+// junit.xml, one gate verdict against the baseline, with stale baseline entries judged across every
+// shard. Each shard's journal (observed.jsonl) is judged again through the one judge, as --resume
+// does, so the merged report is the unsharded run's (timings aside); the backend itself is not
+// needed. Shards of different runs (other options, catalogue, backend or version) are refused.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>

@@ -149,10 +149,10 @@ void WriteRunJson(const fs::path& report, const std::vector<std::string>& argv,
   // The working directory the run's relative paths (--expectations, --golden) are relative to.
   std::error_code error;
   const std::string cwd = fs::current_path(error).string();
-  std::ofstream(report / "run.json") << "{\"qconform_run\": 1, \"args\": [" << Join(args, ", ")
-                                     << "], \"cwd\": " << Json(cwd)
-                                     << ", \"backend\": {\"name\": " << Json(info.name)
-                                     << ", \"version\": " << Json(info.version) << "}}\n";
+  std::ofstream(report / "run.json")
+      << "{\"qconform_run\": 1, \"args\": [" << Join(args, ", ") << "], \"cwd\": " << Json(cwd)
+      << ", \"backend\": {\"name\": " << Json(info.name) << ", \"version\": " << Json(info.version)
+      << "}}\n";
 }
 
 Resumed ReadRunJson(const fs::path& report) {

@@ -64,15 +64,15 @@ FloatBound SumBound(std::span<const Exact> terms, const ElementType& t) {
   const size_t n = terms.size();
   const std::string type(t.name);
   if (on_grid && grid) {
-    const Rational capacity = Rational(BigInt(1) << p) *
-                              (*grid >= 0 ? Rational(BigInt(1) << *grid)
-                                          : Rational(1, BigInt(1) << -*grid));
+    const Rational capacity =
+        Rational(BigInt(1) << p) *
+        (*grid >= 0 ? Rational(BigInt(1) << *grid) : Rational(1, BigInt(1) << -*grid));
     const Exact largest = Decode(t, MaxFiniteCode(t));
     if (magnitude <= capacity && magnitude <= largest.value()) {
       return {Rational(0), "exact: " + std::to_string(n) + " terms, values of " + type +
                                " on the grid " + Power2(*grid) + ", sum of magnitudes " +
-                               Exact::Finite(magnitude).ToString() + " <= 2^" +
-                               std::to_string(p) + " * " + Power2(*grid)};
+                               Exact::Finite(magnitude).ToString() + " <= 2^" + std::to_string(p) +
+                               " * " + Power2(*grid)};
     }
   }
   if (on_grid && !grid) return {Rational(0), "exact: every term is zero"};

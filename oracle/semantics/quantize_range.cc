@@ -36,9 +36,7 @@ CodeRange QuantizeRange(const ValueRange& values, const QuantizeParameters& q) {
   const CodeRange a = CodesOf(RoundTo(*q.x_type, values.lo), q);
   const CodeRange b = CodesOf(RoundTo(*q.x_type, values.hi), q);
   const ElementType& y = *q.y_type;
-  const auto before = [&](uint32_t u, uint32_t v) {
-    return LessThan(Decode(y, u), Decode(y, v));
-  };
+  const auto before = [&](uint32_t u, uint32_t v) { return LessThan(Decode(y, u), Decode(y, v)); };
   return {before(b.lo, a.lo) ? b.lo : a.lo, before(a.hi, b.hi) ? b.hi : a.hi};
 }
 

@@ -22,7 +22,8 @@ Exact Q(int64_t num, int64_t den) {
   return Exact::Finite(Rational(num, den));
 }
 Exact Pow2(int e) {
-  return e >= 0 ? Exact::Finite(Rational(BigInt(1) << e)) : Exact::Finite(Rational(1, BigInt(1) << -e));
+  return e >= 0 ? Exact::Finite(Rational(BigInt(1) << e))
+                : Exact::Finite(Rational(1, BigInt(1) << -e));
 }
 
 TEST(AdmittedRange, OrderOfValues) {
@@ -69,8 +70,9 @@ TEST(FloatBound, ZeroAtAnExactDyadicTie) {
   const std::vector<Exact> terms = {V(1.5), V(2), V(2), V(2), V(2), V(2), V(2), V(2), V(2)};
   const FloatBound b = SumBound(terms, f32);
   ASSERT_TRUE(b.exact()) << b.rule;
-  EXPECT_EQ(b.rule, "exact: 9 terms, values of float on the grid 2^-1, sum of magnitudes 17.5 "
-                    "<= 2^24 * 2^-1");
+  EXPECT_EQ(b.rule,
+            "exact: 9 terms, values of float on the grid 2^-1, sum of magnitudes 17.5 "
+            "<= 2^24 * 2^-1");
   const ValueRange v = Widen(V(17.5), b);
   const CodeRange codes =
       QuantizeRange(v, {&f32, V(1), V(0), &ElementTypeOf(D::kInt8), Saturation::kSaturate});
@@ -85,7 +87,8 @@ TEST(FloatBound, GammaNWhereAStepRounds) {
   const FloatBound b = SumBound(terms, f32);
   ASSERT_TRUE(b.b);
   EXPECT_EQ(*b.b, Rational(35) / Rational((BigInt(1) << 24) - 2));
-  EXPECT_NE(b.rule.find("gamma_2 * 17.5 = 2.09e-06 (2 terms in float, u = 2^-24)"), std::string::npos)
+  EXPECT_NE(b.rule.find("gamma_2 * 17.5 = 2.09e-06 (2 terms in float, u = 2^-24)"),
+            std::string::npos)
       << b.rule;
   const CodeRange codes = QuantizeRange(
       Widen(V(17.5), b), {&f32, V(1), V(0), &ElementTypeOf(D::kInt8), Saturation::kSaturate});

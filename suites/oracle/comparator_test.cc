@@ -143,13 +143,13 @@ TEST(Judge, FeaturesOfACaseAreItsPlansCell) {
       for (int64_t d : shape) n *= d;
       return MakeTensor(type, shape, std::vector<double>(static_cast<size_t>(n), v));
     };
-    return MakeCase("QLinearMatMul", 10,
-                    {MakeTensor(D::kUint8, {2, 3}, {1, 2, 3, 4, 5, 6}),
-                     params(a_params, D::kFloat, 0.5), params(a_params, D::kUint8, 1),
-                     MakeTensor(D::kInt8, {3, 2}, {1, -1, 2, -2, 3, -3}),
-                     params(b_params, D::kFloat, 0.25), params(b_params, D::kInt8, 0),
-                     MakeScalar(D::kFloat, 1), MakeScalar(D::kInt8, 0)},
-                    {}, "", "qlmm");
+    return MakeCase(
+        "QLinearMatMul", 10,
+        {MakeTensor(D::kUint8, {2, 3}, {1, 2, 3, 4, 5, 6}), params(a_params, D::kFloat, 0.5),
+         params(a_params, D::kUint8, 1), MakeTensor(D::kInt8, {3, 2}, {1, -1, 2, -2, 3, -3}),
+         params(b_params, D::kFloat, 0.25), params(b_params, D::kInt8, 0), MakeScalar(D::kFloat, 1),
+         MakeScalar(D::kInt8, 0)},
+        {}, "", "qlmm");
   };
   OracleResult oracle;
   Case c = qlmm({}, {});
