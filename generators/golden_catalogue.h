@@ -44,6 +44,9 @@ std::vector<GoldenCase> MatMulRuleCatalogue();
 // The convolution family (conv_boundary_catalogue.cc; its rule cases in conv_rule_catalogue.cc).
 std::vector<GoldenCase> ConvBoundaryCatalogue();
 std::vector<GoldenCase> ConvRuleCatalogue();
+// Graph cases: one QDQ group per float operator the graph oracle computes
+// (graph_golden_catalogue.cc).
+std::vector<GoldenCase> GraphBoundaryCatalogue();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "onnx_io/file_bytes.h"
 #include "onnx_io/model_builder.h"
@@ -78,6 +79,91 @@ void CheckAgainstDeclared(const Tensor& t, const onnx::ValueInfoProto* v, const 
   }
 }
 
+// A data set's output_K.pb files and their stored ranges, by the graph's output names.
+void ReadOutputs(const fs::path& set, bool no_data, const std::vector<std::string>& names,
+                 DataSet& ds) {
+  for (size_t k = 0; k < names.size(); ++k) {
+    const std::string file = (set / ("output_" + std::to_string(k) + ".pb")).string();
+    const bool present = !no_data && fs::exists(file);
+    ds.has_output.push_back(present);
+    ds.outputs.push_back(present ? ReadTensorFile(file) : Tensor{});
+    ds.ranges.push_back(
+        no_data
+            ? std::nullopt
+            : ReadStoredRange(set.string(), k, present ? &ds.outputs.back() : nullptr, names[k]));
+  }
+}
+
+// A graph case (docs/semantics.md#d32): every node as it stands, the graph inputs fed by
+// input_K.pb then the initializers, as the case's named inputs. The oracle checks the graph.
+CaseDirectory ReadGraphCase(const std::string& dir, const onnx::ModelProto& model) {
+  const std::string model_path = (fs::path(dir) / "model.onnx").string();
+  const onnx::GraphProto& graph = model.graph();
+  Case base;
+  base.id = fs::path(dir).filename().string();
+  base.op_type = kGraphOpType;
+  bool found_opset = false;
+  for (const auto& o : model.opset_import()) {
+    if (o.domain().empty() || o.domain() == "ai.onnx") base.opset = o.version(), found_opset = true;
+  }
+  if (!found_opset) throw CaseIoError(model_path + ": opset_import: no opset for domain ''");
+  for (const auto& m : model.metadata_props()) {
+    if (m.key() == kProfileKey) base.profile = m.value();
+  }
+  for (int k = 0; k < graph.node_size(); ++k) {
+    const onnx::NodeProto& n = graph.node(k);
+    Node node;
+    node.op_type = n.op_type();
+    node.domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    node.name = n.name().empty() ? n.op_type() + "_" + std::to_string(k) : n.name();
+    node.inputs.assign(n.input().begin(), n.input().end());
+    node.outputs.assign(n.output().begin(), n.output().end());
+    for (const auto& a : n.attribute()) node.attributes[a.name()] = AttributeFromProto(a);
+    base.graph.push_back(std::move(node));
+  }
+  std::set<std::string> initializer_names;
+  for (const auto& t : graph.initializer()) initializer_names.insert(t.name());
+  CaseDirectory out;
+  out.path = dir;
+  out.name = base.id;
+  for (const auto& o : graph.output()) {
+    out.output_names.push_back(o.name());
+    base.output_names.push_back(o.name());
+  }
+  std::vector<fs::path> sets = DataSetDirectories(dir);
+  const bool no_data = sets.empty();
+  if (no_data) sets.push_back(fs::path(dir) / "test_data_set_0");
+  for (const fs::path& set : sets) {
+    DataSet ds;
+    ds.path = set.string();
+    ds.c = base;
+    if (sets.size() > 1) ds.c.id = base.id + "/" + set.filename().string();
+    int fed = 0;
+    for (const auto& v : graph.input()) {
+      if (initializer_names.count(v.name())) continue;
+      const std::string file = (set / ("input_" + std::to_string(fed++) + ".pb")).string();
+      ds.c.input_names.push_back(v.name());
+      if (no_data) {  // a model alone: its fed inputs stay absent, as a single node's do
+        ds.c.inputs.emplace_back(std::nullopt);
+        continue;
+      }
+      if (!fs::exists(file)) throw CaseIoError(file + ": missing (input '" + v.name() + "')");
+      Tensor t = ReadTensorFile(file);
+      CheckAgainstDeclared(t, &v, file);
+      ds.c.inputs.emplace_back(std::move(t));
+    }
+    for (const auto& p : graph.initializer()) {
+      Tensor t = TensorFromProto(p, model_path + ": initializer '" + p.name() + "'");
+      t.is_initializer = true;
+      ds.c.input_names.push_back(p.name());
+      ds.c.inputs.emplace_back(std::move(t));
+    }
+    ReadOutputs(set, no_data, out.output_names, ds);
+    out.data_sets.push_back(std::move(ds));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> FindCaseDirectories(const std::vector<std::string>& paths) {
@@ -121,8 +207,9 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
   // One node, or a chain of two where the second node's x is the first node's output (the
   // Quantize -> Dequantize models of the TensorRT examples), or an operator's function body
   // expanded into its nodes (read as the operator, fed by the graph's inputs).
-  const bool chain = graph.node_size() == 2 && graph.node(1).input_size() > 0 &&
-                     graph.node(0).output_size() > 0 &&
+  const bool chain = graph.node_size() == 2 && graph.node(0).op_type() == "QuantizeLinear" &&
+                     graph.node(1).op_type() == "DequantizeLinear" &&
+                     graph.node(1).input_size() > 0 && graph.node(0).output_size() > 0 &&
                      graph.node(1).input(0) == graph.node(0).output(0);
   std::vector<std::string> op_types;
   for (const auto& node : graph.node()) op_types.push_back(node.op_type());
@@ -133,17 +220,8 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
     for (const auto& v : graph.input()) as_function.add_input(v.name());
     for (const auto& v : graph.output()) as_function.add_output(v.name());
   }
-  if (graph.node_size() != 1 && !chain && function == nullptr) {
-    std::string functions;
-    for (const Operator& o : AllOperators()) {
-      if (!o.function_body.empty()) functions += (functions.empty() ? "" : ", ") + o.label();
-    }
-    throw CaseIoError(model_path + ": graph.node: the model has " +
-                      std::to_string(graph.node_size()) +
-                      " nodes; qconform reads single-node models, Quantize -> Dequantize pairs "
-                      "and the expanded function bodies of " +
-                      functions);
-  }
+  if (graph.node_size() == 0) throw CaseIoError(model_path + ": graph.node: the model has no node");
+  if (graph.node_size() != 1 && !chain && function == nullptr) return ReadGraphCase(dir, model);
   const onnx::NodeProto& first = function != nullptr ? as_function : graph.node(0);
   const auto header = [&](const onnx::NodeProto& node) {
     Case c;
@@ -226,16 +304,7 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
       read_inputs(graph.node(1), set, second, graph.node(0).output(0));
       ds.then = std::move(second);
     }
-    for (size_t k = 0; k < out.output_names.size(); ++k) {
-      const std::string file = (set / ("output_" + std::to_string(k) + ".pb")).string();
-      const bool present = !no_data && fs::exists(file);
-      ds.has_output.push_back(present);
-      ds.outputs.push_back(present ? ReadTensorFile(file) : Tensor{});
-      ds.ranges.push_back(no_data ? std::nullopt
-                                  : ReadStoredRange(set.string(), k,
-                                                    present ? &ds.outputs.back() : nullptr,
-                                                    out.output_names[k]));
-    }
+    ReadOutputs(set, no_data, out.output_names, ds);
     out.data_sets.push_back(std::move(ds));
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include "onnx_io/model_check.h"
 #include "onnx_io/tensor_proto.h"
+#include "oracle/semantics/graph_oracle.h"
 
 namespace qconform {
 
@@ -50,9 +51,43 @@ void SetValueInfo(onnx::ValueInfoProto* v, const std::string& name, int32_t data
   for (int64_t d : shape) dims->add_dim()->set_dim_value(d);
 }
 
+// A graph case's nodes, inputs (initializers for the constant ones) and outputs; a com.microsoft
+// node's domain is imported at its newest opset the oracle knows.
+void AddGraphNodes(const Case& c, const std::vector<OutputSpec>& outputs, onnx::ModelProto& model) {
+  onnx::GraphProto* graph = model.mutable_graph();
+  bool microsoft = false;
+  for (const Node& n : c.graph) {
+    onnx::NodeProto* node = graph->add_node();
+    node->set_op_type(n.op_type);
+    if (!n.domain.empty()) node->set_domain(n.domain), microsoft = true;
+    node->set_name(n.name);
+    for (const std::string& in : n.inputs) node->add_input(in);
+    for (const std::string& out : n.outputs) node->add_output(out);
+    for (const auto& [name, a] : n.attributes) *node->add_attribute() = AttributeToProto(name, a);
+  }
+  if (microsoft) {
+    auto* import = model.add_opset_import();
+    import->set_domain("com.microsoft");
+    import->set_version(1);
+  }
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    if (!c.inputs[k]) continue;
+    const std::string& name = c.input_names.at(k);
+    const Tensor& t = *c.inputs[k];
+    if (t.is_initializer) {
+      *graph->add_initializer() = TensorToProto(t, name);
+    } else {
+      SetValueInfo(graph->add_input(), name, t.data_type, t.shape);
+    }
+  }
+  for (const OutputSpec& o : outputs)
+    SetValueInfo(graph->add_output(), o.name, o.data_type, o.shape);
+}
+
 }  // namespace
 
 std::vector<OutputSpec> DeclaredOutputs(const Case& c) {
+  if (c.is_graph()) return GraphOutputSpecs(c);
   if (const Operator* op = FindOperator(c.domain, c.op_type)) return op->declared_outputs(c);
   std::vector<OutputSpec> untyped;  // an operator the oracle does not know: names only
   for (size_t k = 0; k < OutputNames(c).size(); ++k) untyped.push_back({OutputNames(c)[k], 0, {}});
@@ -87,6 +122,11 @@ onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& output
   }
   onnx::GraphProto* graph = model.mutable_graph();
   graph->set_name(c.id.empty() ? "qconform" : c.id);
+  if (c.is_graph()) {
+    AddGraphNodes(c, outputs, model);
+    RaiseIrVersionForTypes(model);
+    return model;
+  }
   onnx::NodeProto* node = graph->add_node();
   node->set_op_type(c.op_type);
   if (!c.domain.empty()) node->set_domain(c.domain);
@@ -121,7 +161,11 @@ onnx::ModelProto BuildWidenedModel(const Case& c, const std::vector<OutputSpec>&
   for (size_t k = 0; k < outputs.size() && k < carry_as.size(); ++k) {
     if (carry_as[k] == 0) continue;
     const std::string& name = outputs[k].name;
-    graph->mutable_node(0)->set_output(static_cast<int>(k), name + "_narrow");
+    for (auto& node : *graph->mutable_node()) {  // the node that produces the output
+      for (auto& out : *node.mutable_output()) {
+        if (out == name) out = name + "_narrow";
+      }
+    }
     onnx::NodeProto* cast = graph->add_node();
     cast->set_op_type("Cast");
     cast->set_name(kWidenNodePrefix + name);

@@ -18,6 +18,7 @@
 #include "tools/commands.h"
 #include "tools/explain_conv.h"
 #include "tools/explain_format.h"
+#include "tools/explain_graph.h"
 #include "tools/run_options.h"
 #include "verdict/comparator.h"
 
@@ -242,7 +243,11 @@ int RunExplain(const std::vector<std::string>& argv) {
     code = observed->codes[static_cast<size_t>(index)];
   }
   std::printf("case %s: ", c.id.c_str());
-  ExplainKind(result.op->kind, c, result, index, code);
+  if (c.is_graph()) {
+    ExplainGraph(c, result, index, code);
+  } else {
+    ExplainKind(result.op->kind, c, result, index, code);
+  }
   for (const Finding& f : result.findings) {
     std::printf("note: implementation-defined %s: %s\n", std::string(f.rule->id).c_str(),
                 f.message.c_str());

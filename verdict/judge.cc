@@ -146,6 +146,7 @@ CaseFeatures FeaturesOf(const Case& c, const OracleResult* oracle) {
   }
   if (oracle != nullptr && oracle->cell.known()) {
     // The kind's plan says where the case stands: both operand types, each operand's layout.
+    if (!oracle->cell.op.empty()) f.op = oracle->cell.op;  // a graph case's pattern
     f.x_type = oracle->cell.operands;
     f.y_type = oracle->cell.output;
     f.granularity = oracle->cell.granularity;

@@ -42,6 +42,11 @@ BackendResult Failed(ErrorKind kind, std::string message) {
 }  // namespace
 
 BackendResult CallPlugin(const qconform_plugin& plugin, const Case& c, size_t output_count) {
+  if (c.is_graph()) {  // a QDQ group: the ABI has no way to say it
+    return Failed(ErrorKind::kUnsupported,
+                  "a graph case (" + std::to_string(c.graph.size()) +
+                      " nodes): the plugin ABI (qconform_plugin.h) takes single nodes");
+  }
   // Keep every buffer the C structs point into alive for the call.
   std::deque<std::string> strings;
   std::vector<qconform_attribute> attributes;

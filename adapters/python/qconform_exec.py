@@ -538,11 +538,12 @@ def _scratch_root():
     return "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 
-def serve(name, version, capabilities, run, stdin=None, stdout=None):
+def serve(name, version, capabilities, run, stdin=None, stdout=None, graphs=False):
     """Answers qconform's requests until it says quit: run(case) returns the output tensors in
     the model's output order, or raises (see the module's text). Cases arrive inline (protocol
     3): they are written to a scratch directory of this process's own, so the backend may run on
-    another machine behind any byte pipe."""
+    another machine behind any byte pipe. A graph case (a model of several nodes: a QDQ group) is
+    answered unsupported unless graphs=True, for a run(case) that reads case.model itself."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     _say(stdout, "hello %d %s %s %s" % (PROTOCOL, name, version, capabilities))
@@ -561,6 +562,9 @@ def serve(name, version, capabilities, run, stdin=None, stdout=None):
             request, case_dir = got
             try:
                 case = read_case(case_dir)
+                if case.node_count > 1 and not graphs:
+                    raise Unsupported("a graph case (%d nodes): this backend takes single nodes"
+                                      % case.node_count)
                 outputs = run(case)
                 frames = [("output_%d.pb" % k,
                            t.serialize(case.outputs[k][0] if k < len(case.outputs) else ""))

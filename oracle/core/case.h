@@ -1,7 +1,8 @@
 // The Case: the one plain format every part of qconform speaks (generator -> oracle -> adapter
 // -> comparator). It says what a single-node ONNX model says: operator, domain, opset, attributes
 // (absent is not the same as present with the default value) and input tensors (absent optional
-// inputs kept in place). Tensors hold element codes, never host floats.
+// inputs kept in place); or, for a graph case, what a small graph says (its nodes, its named
+// inputs and outputs). Tensors hold element codes, never host floats.
 #pragma once
 
 #include <cstdint>
@@ -36,11 +37,26 @@ struct Attribute {
   static Attribute Ints(std::vector<int64_t> v) {
     return Attribute{Kind::kInts, 0, 0, {}, std::move(v)};
   }
+  static Attribute Float(double v) { return Attribute{Kind::kFloat, 0, v, {}, {}}; }
   static Attribute String(std::string v) {
     return Attribute{Kind::kString, 0, 0, std::move(v), {}};
   }
   friend bool operator==(const Attribute&, const Attribute&) = default;
 };
+
+// One node of a graph case, as an ONNX NodeProto says it: by the names of the values it reads
+// and writes ("" for an absent optional input).
+struct Node {
+  std::string op_type;
+  std::string domain;  // "" (ai.onnx) or "com.microsoft"
+  std::string name;
+  std::map<std::string, Attribute> attributes;
+  std::vector<std::string> inputs, outputs;
+  friend bool operator==(const Node&, const Node&) = default;
+};
+
+// The op_type of a graph case (Case::graph).
+inline constexpr const char* kGraphOpType = "Graph";
 
 struct Case {
   std::string id;
@@ -52,6 +68,13 @@ struct Case {
   // The implementation profile the case is judged under ("" = plain ONNX; "tensorrt"), kept
   // in the model's metadata_props as qconform.profile. See oracle/profiles/.
   std::string profile;
+  // A graph case (a QDQ group, docs/semantics.md#d32): its nodes in the order they run, reading
+  // the graph inputs `inputs` (named by input_names, initializers marked) and earlier nodes'
+  // outputs; the graph's outputs are named by output_names. op_type is then kGraphOpType and
+  // opset the model's ai.onnx opset. Empty for a one-node case.
+  std::vector<Node> graph;
+  std::vector<std::string> input_names, output_names;
+  bool is_graph() const { return !graph.empty(); }
 
   const Tensor* input(size_t k) const {
     return k < inputs.size() && inputs[k] ? &*inputs[k] : nullptr;

@@ -236,12 +236,14 @@ const Operator& OperatorOf(const Case& c) {
 }
 
 std::vector<std::string> InputNames(const Case& c) {
+  if (c.is_graph()) return c.input_names;
   const Operator* o = FindOperator(c.domain, c.op_type);
   return o ? o->input_names() : std::vector<std::string>{};
 }
 
 const std::vector<std::string>& OutputNames(const Case& c) {
   static const std::vector<std::string> kNone;
+  if (c.is_graph()) return c.output_names;
   const Operator* o = FindOperator(c.domain, c.op_type);
   return o ? o->outputs : kNone;
 }

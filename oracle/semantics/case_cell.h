@@ -13,6 +13,9 @@
 namespace qconform {
 
 struct CaseCell {
+  // A graph case's pattern ("QDQ Add", oracle/semantics/graph_oracle.h); "" for one node, whose
+  // operator names itself.
+  std::string op;
   // The quantized operands' element types in input order, joined by " x ": "int8",
   // "uint8 x int8" (QLinearMatMul's a and b, QLinearConv's x and w).
   std::string operands;

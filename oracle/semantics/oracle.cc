@@ -5,6 +5,7 @@
 
 #include "oracle/semantics/conv_integer.h"
 #include "oracle/semantics/dynamic_quantize.h"
+#include "oracle/semantics/graph_oracle.h"
 #include "oracle/semantics/matmul_integer.h"
 #include "oracle/semantics/qlinear_conv.h"
 #include "oracle/semantics/qlinear_matmul.h"
@@ -152,6 +153,13 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
     for (Finding& f : profile->check(c)) r.findings.push_back(std::move(f));
     if (r.must_reject()) r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset(), r.cell = {};
     return r;
+  }
+  if (c.is_graph()) {
+    if (c.opset > NewestKnownOpset("")) {
+      throw OracleError("case " + c.id + ": opset " + std::to_string(c.opset) +
+                        " is newer than the newest the oracle knows");
+    }
+    return RunGraphOracle(c, options);
   }
   const std::string label = OperatorLabel(c.domain, c.op_type, c.opset);
   const Operator* op = FindOperator(c.domain, c.op_type);

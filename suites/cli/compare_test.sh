@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Several backends on the same cases: the oracle, the example plugin and ONNX Runtime. Each gets
 # its own report and is gated by its own baseline; compare.md lists where they disagree, and a
-# known case (ORT ignores a float8 y_zero_point the oracle applies) shows there side by side.
+# known case (ORT quantizes -inf with y_zero_point -1 to 127: int32's minimum plus -1 wraps)
+# shows there side by side.
 #   compare_test.sh QCONFORM
 set -uo pipefail
 qconform=$1
@@ -11,18 +12,18 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/expect.sh"
 
 expect "three backends on the same cases, each matching its baseline" 0 "cases on which the backends disagree" -- \
   "$qconform" run --backend oracle --backend plugin:example --backend onnxruntime \
-  --filter ql21-impl --filter dq21-int8-pt --report "$work/cmp"
+  --filter ql19-specials-xfloat16-int8-axis --filter dq21-int8-pt --report "$work/cmp"
 expect "each backend has its own report" 0 "" -- \
   test -f "$work/cmp/oracle-0.1.0/report.html" -a -f "$work/cmp/example-f32-1.0/report.html" \
   -a -f "$work/cmp/onnxruntime-1.30.0/report.html"
 expect "the disagreement section shows the known case side by side" 0 \
-  "^\| ql21-impl-float8-zero-point \| 🟢 conformant \| .* \| 🔴 \[wrong-outputs\]\(onnxruntime-1.30.0/repro/ql21-impl-float8-zero-point/README.txt\) \|" -- \
+  "^\| ql19-specials-xfloat16-int8-axis \| 🟢 conformant \| .* \| 🔴 \[wrong-outputs\]\(onnxruntime-1.30.0/repro/ql19-specials-xfloat16-int8-axis/README.txt\) \|" -- \
   cat "$work/cmp/compare.md"
 expect "a runtime difference comes before a harness limit" 0 "" -- bash -c \
   "grep -n 'summary' '$work/cmp/compare.md' | head -1 | grep -q 'wrong-outputs'"
 # Every matrix cell links to its worst cases in that backend's report, and each anchor is there.
 expect "the matrix's wrong-values cell links into ONNX Runtime's report" 0 \
-  "^\| QuantizeLinear-21 \| float -> float8e4m3fn \| .* \| 🔴 \[[0-9]+/[0-9]+\]\(onnxruntime-1.30.0/report.html#cell-QuantizeLinear-21-float-float8e4m3fn-per-tensor\) \|" -- \
+  "^\| QuantizeLinear-19 \| float16 -> int8 \| .* \| 🔴 \[[0-9]+/[0-9]+\]\(onnxruntime-1.30.0/report.html#cell-QuantizeLinear-19-float16-int8-per-axis\) \|" -- \
   cat "$work/cmp/compare.md"
 missing=0
 while read -r link; do

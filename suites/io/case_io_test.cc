@@ -180,11 +180,22 @@ TEST_F(CaseIo, BadFilesAreNamedErrors) {
   *two.mutable_graph()->add_node() = two.graph().node(0);
   fs::create_directories(Path("two"));
   WriteBytes(Path("two/model.onnx"), two.SerializeAsString());
-  expect_error([&] { ReadCaseDirectory(Path("two")); }, "graph.node: the model has 2 nodes");
+  // Two nodes read as a graph case (docs/semantics.md#d32); both writing y is the oracle's error,
+  // naming the second node.
+  WriteCaseDirectory(Path("two"), c, {{"y", 1, {4}}}, {});
+  WriteBytes(Path("two/model.onnx"), two.SerializeAsString());
+  const CaseDirectory graph = ReadCaseDirectory(Path("two"));
+  ASSERT_TRUE(graph.data_sets.at(0).c.is_graph());
+  try {
+    RunOracle(graph.data_sets[0].c);
+    ADD_FAILURE() << "a value written twice";
+  } catch (const OracleError& e) {
+    EXPECT_NE(std::string(e.what()).find("writes 'y', which"), std::string::npos) << e.what();
+  }
   onnx::ModelProto none = two;
   none.mutable_graph()->clear_node();
   WriteBytes(Path("two/model.onnx"), none.SerializeAsString());
-  expect_error([&] { ReadCaseDirectory(Path("two")); }, "the model has 0 nodes");
+  expect_error([&] { ReadCaseDirectory(Path("two")); }, "the model has no node");
   WriteBytes(Path("two/model.onnx"), "not a model");
   expect_error([&] { ReadCaseDirectory(Path("two")); }, "model.onnx: not a ModelProto");
 }

@@ -1,0 +1,1 @@
+BaJ3AUUUUUUUU

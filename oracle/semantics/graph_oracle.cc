@@ -1,0 +1,341 @@
+#include "oracle/semantics/graph_oracle.h"
+
+#include <map>
+#include <set>
+
+#include "oracle/core/codec.h"
+#include "oracle/semantics/float_ops.h"
+#include "oracle/semantics/oracle.h"
+#include "oracle/semantics/quantize.h"
+#include "oracle/semantics/quantize_range.h"
+
+namespace qconform {
+namespace {
+
+using Values = std::map<std::string, GraphValue>;
+
+std::string Where(const Case& c, const Node& node) {
+  return "case " + c.id + ": node '" + node.name + "' (" + node.op_type + ")";
+}
+
+// A node oracle's output as a value: the exact codes' values, widened to every admitted
+// strategy's and to the node's own range; free elements stay free.
+GraphValue FromEvaluation(const OutputEvaluation& y, const Node& node) {
+  GraphValue v;
+  v.data_type = y.data_type;
+  v.shape = y.shape;
+  const ElementType& t = *FindElementType(y.data_type);
+  for (size_t i = 0; i < y.exact.size(); ++i) {
+    v.exact.push_back(Decode(t, y.exact[i]));
+    v.lo.push_back(v.exact.back());
+    v.hi.push_back(v.exact.back());
+    if (y.is_free(i)) {
+      if (v.free.size() < y.exact.size()) v.free.resize(y.exact.size());
+      v.free[i] = 1;
+      continue;
+    }
+    std::vector<uint32_t> codes;
+    for (size_t j = 0; j < y.alternatives.size(); ++j) {
+      if (y.alternatives[j].admitted) codes.push_back(y.alternative(j, i));
+    }
+    if (y.has_range()) codes.insert(codes.end(), {y.range_lo[i], y.range_hi[i]});
+    for (uint32_t code : codes) {
+      const Exact a = Decode(t, code);
+      if (a.is_nan() || v.exact[i].is_nan()) continue;
+      v.lo[i] = MinValue(v.lo[i], a);
+      v.hi[i] = MaxValue(v.hi[i], a);
+    }
+    if (!(v.lo[i] == v.exact[i]) || !(v.hi[i] == v.exact[i])) {
+      v.AddRule(i, node.op_type + ": its admitted strategies");
+    }
+  }
+  return v;
+}
+
+// The node as a one-node case whose inputs are `pick`'s codes of the values (exact, lo or hi).
+Case SubCase(const Case& c, const Node& node, const std::vector<const GraphValue*>& in,
+             std::vector<Exact> GraphValue::*pick) {
+  Case sub;
+  sub.id = c.id + "/" + node.name;
+  sub.op_type = node.op_type;
+  sub.domain = node.domain;
+  sub.opset = node.domain.empty() ? c.opset : NewestKnownOpset(node.domain);
+  sub.attributes = node.attributes;
+  for (const GraphValue* v : in) {
+    if (v == nullptr) {
+      sub.inputs.emplace_back(std::nullopt);
+      continue;
+    }
+    GraphValue picked = *v;
+    picked.exact = v->*pick;
+    sub.inputs.emplace_back(ExactTensor(picked));
+  }
+  return sub;
+}
+
+class GraphEvaluation {
+ public:
+  GraphEvaluation(const Case& c, const EvaluateOptions& options, OracleResult& result)
+      : c_(c), options_(options), result_(result) {}
+
+  // False when a node's finding makes the graph must-reject.
+  bool Run() {
+    if (c_.inputs.size() != c_.input_names.size()) {
+      throw OracleError("case " + c_.id + ": " + std::to_string(c_.inputs.size()) +
+                        " graph inputs but " + std::to_string(c_.input_names.size()) + " names");
+    }
+    for (size_t k = 0; k < c_.inputs.size(); ++k) {
+      if (!c_.inputs[k])
+        throw OracleError("case " + c_.id + ": graph input " + c_.input_names[k] + " is absent");
+      values_[c_.input_names[k]] = ValueOf(*c_.inputs[k]);
+    }
+    for (const Node& node : c_.graph) {
+      if (!RunNode(node)) return false;
+    }
+    return true;
+  }
+  const GraphValue& Output(const std::string& name) const {
+    const auto it = values_.find(name);
+    if (it == values_.end()) {
+      throw OracleError("case " + c_.id + ": graph output '" + name + "' is produced by no node");
+    }
+    return it->second;
+  }
+
+ private:
+  bool RunNode(const Node& node) {
+    const std::string where = Where(c_, node);
+    std::vector<const GraphValue*> in;
+    for (const std::string& name : node.inputs) {
+      if (name.empty()) {
+        in.push_back(nullptr);
+        continue;
+      }
+      const auto it = values_.find(name);
+      if (it == values_.end()) {
+        throw OracleError(where + ": reads '" + name +
+                          "', which is neither a graph input nor an earlier node's output (a "
+                          "dangling input, or a cycle)");
+      }
+      in.push_back(&it->second);
+    }
+    if (node.outputs.empty()) throw OracleError(where + ": has no output");
+    for (const std::string& name : node.outputs) {  // every value is written once
+      if (values_.count(name)) {
+        throw OracleError(where + ": writes '" + name +
+                          "', which a graph input or an earlier node already holds");
+      }
+    }
+    if (node.domain.empty() && FindFloatOperator(node.op_type) != nullptr) {
+      for (const GraphValue* v : in) {
+        if (v == nullptr) throw OracleError(where + ": an absent input");
+      }
+      try {
+        values_[node.outputs[0]] = FindFloatOperator(node.op_type)(node, in);
+      } catch (const std::invalid_argument& e) {
+        throw OracleError(where + ": " + e.what());
+      }
+      return true;
+    }
+    const Operator* op = FindOperator(node.domain, node.op_type);
+    if (op == nullptr) {
+      throw OracleError(where + ": the oracle does not compute " + node.op_type +
+                        " in a graph (float operators: " + FloatOperatorNames() +
+                        "; and the quantization operators of its registry)");
+    }
+    bool points = true;
+    for (const GraphValue* v : in) points = points && (v == nullptr || v->exact_points());
+    if (points) return NodeOracle(node, in, where);
+    if (op->kind == OperatorKind::kQuantizeLinear) return QuantizeRangeNode(node, in, where);
+    if (op->kind == OperatorKind::kDequantizeLinear) return DequantizeRangeNode(node, in, where);
+    throw OracleError(where + ": inputs within a range are not computed yet for " + op->label());
+  }
+
+  // The node's own findings, named by the node; false when one is must-reject.
+  bool Findings(const OracleResult& o, const std::string& where) {
+    for (const Finding& f : o.findings)
+      result_.findings.push_back({f.rule, where + ": " + f.message});
+    return !o.must_reject();
+  }
+
+  bool NodeOracle(const Node& node, const std::vector<const GraphValue*>& in,
+                  const std::string& where) {
+    const OracleResult o = RunOracle(SubCase(c_, node, in, &GraphValue::exact), options_);
+    if (!Findings(o, where)) return false;
+    for (size_t k = 0; k < node.outputs.size() && k < o.outputs.size(); ++k) {
+      values_[node.outputs[k]] = FromEvaluation(o.outputs[k], node);
+    }
+    return true;
+  }
+
+  // d31: Q of each element's interval, plus Q of its exact value (a kernel that computes more
+  // exactly is admitted). Per-tensor parameters only, so far.
+  bool QuantizeRangeNode(const Node& node, const std::vector<const GraphValue*>& in,
+                         const std::string& where) {
+    // Validated as the node with x rounded to its type (the rules look at types and shapes).
+    GraphValue rounded = *in.at(0);
+    for (size_t i = 0; i < rounded.size(); ++i) {
+      rounded.exact[i] = RoundToType(rounded.type(), rounded.exact[i]);
+    }
+    std::vector<const GraphValue*> as_node = in;
+    as_node[0] = &rounded;
+    const OracleResult o = RunOracle(SubCase(c_, node, as_node, &GraphValue::exact), options_);
+    if (!Findings(o, where)) return false;
+    if (!o.plan || o.plan->granularity != Granularity::kPerTensor) {
+      throw OracleError(where +
+                        ": a QuantizeLinear of a float range with parameters that are "
+                        "not per tensor is not computed yet");
+    }
+    const GraphValue& x = *in[0];
+    QuantizeParameters q;
+    q.x_type = &x.type();
+    q.scale = in.at(1)->exact.at(0);
+    q.zero_point = in.size() > 2 && in[2] != nullptr ? in[2]->exact.at(0) : Exact::Integer(0);
+    q.y_type = o.plan->output_type;
+    q.saturation = o.plan->saturation;
+    GraphValue y;
+    y.data_type = static_cast<int32_t>(q.y_type->id);
+    y.shape = x.shape;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const std::optional<uint32_t> exact =
+          x.is_free(i) ? std::nullopt
+                       : QuantizeValue(x.exact[i] / q.scale, q.zero_point, *q.y_type, q.saturation);
+      if (!exact || x.lo[i].is_nan() || x.hi[i].is_nan()) {  // NaN into y: any code (d15)
+        y.exact.push_back(Exact::Integer(0));
+        y.lo.push_back(y.exact.back());
+        y.hi.push_back(y.exact.back());
+        y.free.resize(x.size());
+        y.free[i] = 1;
+        continue;
+      }
+      const CodeRange codes = QuantizeRange({x.lo[i], x.hi[i], ""}, q);
+      const Exact e = Decode(*q.y_type, *exact);
+      y.exact.push_back(e);
+      y.lo.push_back(MinValue(Decode(*q.y_type, codes.lo), e));
+      y.hi.push_back(MaxValue(Decode(*q.y_type, codes.hi), e));
+      if (!x.rule(i).empty()) y.AddRule(i, x.rule(i));
+      if (!(y.lo[i] == e) || !(y.hi[i] == e)) {
+        y.AddRule(
+            i, "QuantizeLinear of [" + x.lo[i].ToString() + ", " + x.hi[i].ToString() + "] (d31)");
+      }
+    }
+    values_[node.outputs[0]] = std::move(y);
+    return true;
+  }
+
+  // DequantizeLinear is monotone in x: the node at the interval's ends and at the exact codes.
+  bool DequantizeRangeNode(const Node& node, const std::vector<const GraphValue*>& in,
+                           const std::string& where) {
+    const OracleResult exact = RunOracle(SubCase(c_, node, in, &GraphValue::exact), options_);
+    if (!Findings(exact, where)) return false;
+    GraphValue y = FromEvaluation(exact.outputs.at(0), node);
+    for (auto end : {&GraphValue::lo, &GraphValue::hi}) {
+      const GraphValue at =
+          FromEvaluation(RunOracle(SubCase(c_, node, in, end), options_).outputs.at(0), node);
+      for (size_t i = 0; i < y.size(); ++i) {
+        if (y.is_free(i) || at.lo[i].is_nan() || y.exact[i].is_nan()) continue;
+        y.lo[i] = MinValue(y.lo[i], at.lo[i]);
+        y.hi[i] = MaxValue(y.hi[i], at.hi[i]);
+      }
+    }
+    const GraphValue& x = *in[0];
+    for (size_t i = 0; i < y.size(); ++i) {
+      if (!x.rule(i).empty()) y.AddRule(i, x.rule(i));
+    }
+    values_[node.outputs[0]] = std::move(y);
+    return true;
+  }
+
+  const Case& c_;
+  const EvaluateOptions& options_;
+  OracleResult& result_;
+  Values values_;
+};
+
+// A value as an output: the exact values' codes, the range where wider, free elements.
+OutputEvaluation AsOutput(const std::string& name, const GraphValue& v) {
+  const ElementType& t = v.type();
+  Codes exact(t.bits, v.size()), lo(t.bits, v.size()), hi(t.bits, v.size());
+  bool wider = false;
+  const auto code = [&](const Exact& e) {
+    const std::optional<uint32_t> c = Encode(t, e, Saturation::kNone);
+    return c ? *c : 0u;
+  };
+  for (size_t i = 0; i < v.size(); ++i) {
+    exact.set(i, code(v.exact[i]));
+    lo.set(i, code(v.lo[i]));
+    hi.set(i, code(v.hi[i]));
+    wider = wider || (!v.is_free(i) && RangeWidth(t, {lo[i], hi[i]}) > 0);
+  }
+  OutputEvaluation y = MakeOutput(name, v.data_type, v.shape, std::move(exact));
+  if (wider) {
+    y.range_lo = std::move(lo);
+    y.range_hi = std::move(hi);
+  }
+  if (!v.free.empty()) {
+    y.implementation_defined = v.free;
+    y.implementation_defined.resize(v.size());
+  }
+  y.describe_range = [rules = v.rules](int64_t i) {
+    return static_cast<size_t>(i) < rules.size() ? rules[static_cast<size_t>(i)] : "";
+  };
+  return y;
+}
+
+}  // namespace
+
+std::string GraphPattern(const Case& c) {
+  std::string pattern;
+  for (const Node& node : c.graph) {
+    if (FindOperator(node.domain, node.op_type) != nullptr) continue;
+    pattern += (pattern.empty() ? "" : "+") + node.op_type;
+  }
+  return "QDQ " + (pattern.empty() ? std::string("chain") : pattern);
+}
+
+OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options) {
+  OracleResult r;
+  GraphEvaluation graph(c, options, r);
+  const bool valid = graph.Run();
+  // The quantized operands: the graph inputs DequantizeLinear nodes read as x.
+  std::set<std::string> operand_types;
+  for (const Node& node : c.graph) {
+    const Operator* op = FindOperator(node.domain, node.op_type);
+    if (op == nullptr || op->kind != OperatorKind::kDequantizeLinear || node.inputs.empty())
+      continue;
+    for (size_t k = 0; k < c.inputs.size() && k < c.input_names.size(); ++k) {
+      if (c.input_names[k] == node.inputs[0] && c.inputs[k]) {
+        operand_types.insert(DataTypeName(c.inputs[k]->data_type));
+      }
+    }
+  }
+  for (const std::string& t : operand_types) {
+    r.cell.operands += (r.cell.operands.empty() ? "" : " x ") + t;
+  }
+  r.cell.op = GraphPattern(c);
+  r.cell.granularity = "graph";
+  if (!valid) {
+    r.cell = {};
+    return r;
+  }
+  for (const std::string& name : c.output_names)
+    r.outputs.push_back(AsOutput(name, graph.Output(name)));
+  if (!r.outputs.empty()) r.cell.output = DataTypeName(r.outputs[0].data_type);
+  return r;
+}
+
+std::vector<OutputSpec> GraphOutputSpecs(const Case& c) {
+  std::vector<OutputSpec> specs;
+  try {
+    for (const OutputEvaluation& y : RunGraphOracle(c, {}).outputs) {
+      specs.push_back({y.name, y.data_type, y.shape});
+    }
+    if (specs.size() == c.output_names.size()) return specs;
+  } catch (const std::exception&) {
+  }
+  specs.clear();
+  for (const std::string& name : c.output_names) specs.push_back({name, 0, {}});
+  return specs;
+}
+
+}  // namespace qconform

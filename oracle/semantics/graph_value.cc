@@ -1,0 +1,55 @@
+#include "oracle/semantics/graph_value.h"
+
+#include <stdexcept>
+
+#include "oracle/core/codec.h"
+
+namespace qconform {
+
+bool GraphValue::exact_points() const {
+  for (size_t i = 0; i < exact.size(); ++i) {
+    if (is_free(i) || !(lo[i] == exact[i]) || !(hi[i] == exact[i])) return false;
+  }
+  return true;
+}
+
+void GraphValue::AddRule(size_t i, const std::string& rule) {
+  if (rules.size() < exact.size()) rules.resize(exact.size());
+  rules[i] += (rules[i].empty() ? "" : "; ") + rule;
+}
+
+GraphValue ValueOf(const Tensor& t) {
+  const ElementType* type = FindElementType(t.data_type);
+  if (type == nullptr) {
+    throw std::invalid_argument("a graph input of element type " + DataTypeName(t.data_type) +
+                                ", which the oracle does not know");
+  }
+  GraphValue v;
+  v.data_type = t.data_type;
+  v.shape = t.shape;
+  for (size_t i = 0; i < t.codes.size(); ++i) v.exact.push_back(Decode(*type, t.codes[i]));
+  v.lo = v.exact;
+  v.hi = v.exact;
+  return v;
+}
+
+Tensor ExactTensor(const GraphValue& v) {
+  const ElementType& t = v.type();
+  Codes codes(t.bits, v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::optional<uint32_t> code = Encode(t, v.exact[i], Saturation::kNone);
+    if (!code || !(Decode(t, *code) == v.exact[i])) {
+      throw std::logic_error("ExactTensor: " + v.exact[i].ToString() + " is no " +
+                             std::string(t.name) + " value");
+    }
+    codes.set(i, *code);
+  }
+  return Tensor{v.data_type, v.shape, std::move(codes), false};
+}
+
+Exact RoundToType(const ElementType& t, const Exact& v) {
+  if (v.is_nan()) return v;
+  return Decode(t, *Encode(t, v, Saturation::kNone));
+}
+
+}  // namespace qconform

@@ -1,0 +1,42 @@
+// A tensor flowing through a graph case (docs/semantics.md#d32): per element its exact value and
+// the interval of values [lo, hi] that some chain of per-node admitted results can give it, with
+// the rules that widened it. Integer tensors (quantized codes) hold their codes' values, so the
+// order of values is the order of codes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "oracle/core/case.h"
+#include "oracle/core/element_type.h"
+#include "oracle/core/exact.h"
+
+namespace qconform {
+
+struct GraphValue {
+  int32_t data_type = 0;
+  std::vector<int64_t> shape;
+  std::vector<Exact> exact, lo, hi;
+  std::vector<uint8_t> free;       // 1 where any value is admitted (empty: none)
+  std::vector<std::string> rules;  // per element, why its interval is wider (empty: none is)
+
+  size_t size() const { return exact.size(); }
+  const ElementType& type() const { return *FindElementType(data_type); }
+  bool is_free(size_t i) const { return i < free.size() && free[i] != 0; }
+  // Every element's interval is its exact value alone.
+  bool exact_points() const;
+  // The rule behind element i, "" when none.
+  std::string rule(size_t i) const { return i < rules.size() ? rules[i] : ""; }
+  // Appends a rule to element i's.
+  void AddRule(size_t i, const std::string& rule);
+};
+
+// A graph input's value: its codes decoded, every interval a point.
+GraphValue ValueOf(const Tensor& t);
+// The codes of a value's exact elements (each must be a value of its type).
+Tensor ExactTensor(const GraphValue& v);
+// v rounded once to t, to nearest with ties to even (NaN stays NaN).
+Exact RoundToType(const ElementType& t, const Exact& v);
+
+}  // namespace qconform

@@ -1,0 +1,123 @@
+// The graph oracle (docs/semantics.md#d32): QDQ groups worked by hand, d30's bound through a
+// float operator, d31 at the Q, the node oracles' findings named by node, and the graph errors
+// (an operator it does not compute, a dangling input or a cycle, an output no node produces).
+#include <gtest/gtest.h>
+
+#include "oracle/core/case_builder.h"
+#include "oracle/semantics/oracle.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+
+Node N(std::string op, std::string name, std::vector<std::string> in, std::string out) {
+  return Node{std::move(op), "", std::move(name), {}, std::move(in), {std::move(out)}};
+}
+
+// DQ(a; 1, 0) + DQ(b; 1, 0) -> Q(y_scale, y_zero_point), uint8 throughout.
+Case AddGroup(std::vector<double> a, std::vector<double> b, double y_scale, double zero_point) {
+  Case c;
+  c.id = "g";
+  c.op_type = kGraphOpType;
+  c.opset = 13;
+  const auto n = static_cast<int64_t>(a.size());
+  c.input_names = {"a", "b", "s", "z", "ys", "yz"};
+  c.inputs = {MakeTensor(D::kUint8, {n}, a),  MakeTensor(D::kUint8, {n}, b),
+              MakeScalar(D::kFloat, 1),       MakeScalar(D::kUint8, 0),
+              MakeScalar(D::kFloat, y_scale), MakeScalar(D::kUint8, zero_point)};
+  c.graph = {N("DequantizeLinear", "dq_a", {"a", "s", "z"}, "x"),
+             N("DequantizeLinear", "dq_b", {"b", "s", "z"}, "w"),
+             N("Add", "add", {"x", "w"}, "sum"),
+             N("QuantizeLinear", "q", {"sum", "ys", "yz"}, "y")};
+  c.output_names = {"y"};
+  return c;
+}
+
+std::vector<uint32_t> Codes8(const Codes& c) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < c.size(); ++i) out.push_back(c[i]);
+  return out;
+}
+
+// (a + b) / 2 for odd sums is k + 1/2 exactly (every float step exact, B = 0): half to even,
+// then the zero point 1. A kernel adding the zero point first gives k + 1 + (k odd ? 1 : 0).
+TEST(GraphOracle, ExactTiesAdmitOneCodeZeroPointAfterRounding) {
+  const OracleResult r = RunOracle(AddGroup({1, 3, 5, 7}, {0, 0, 0, 0}, 2, 1));
+  ASSERT_EQ(r.outputs.size(), 1u);
+  const OutputEvaluation& y = r.outputs[0];
+  EXPECT_EQ(Codes8(y.exact),
+            (std::vector<uint32_t>{1, 3, 3, 5}));  // 0.5->0, 1.5->2, 2.5->2, 3.5->4
+  EXPECT_FALSE(y.has_range()) << "B = 0: the exact value alone";
+  EXPECT_EQ(r.cell.op, "QDQ Add");
+  EXPECT_EQ(r.cell.operands, "uint8");  // the quantized operands: DequantizeLinear's x
+}
+
+TEST(GraphOracle, ErrorsNameTheNode) {
+  Case unknown = AddGroup({1}, {1}, 1, 0);
+  unknown.graph[2].op_type = "Softplus";
+  try {
+    RunOracle(unknown);
+    ADD_FAILURE() << "no error";
+  } catch (const OracleError& e) {
+    EXPECT_NE(std::string(e.what()).find("node 'add' (Softplus): the oracle does not compute"),
+              std::string::npos)
+        << e.what();
+  }
+  Case dangling = AddGroup({1}, {1}, 1, 0);
+  dangling.graph[2].inputs = {"x", "nowhere"};
+  EXPECT_THROW(RunOracle(dangling), OracleError);
+  Case cycle = AddGroup({1}, {1}, 1, 0);
+  std::swap(cycle.graph[2], cycle.graph[3]);  // Q reads the sum before Add makes it
+  try {
+    RunOracle(cycle);
+    ADD_FAILURE() << "no error";
+  } catch (const OracleError& e) {
+    EXPECT_NE(std::string(e.what()).find("node 'q' (QuantizeLinear): reads 'sum'"),
+              std::string::npos)
+        << e.what();
+  }
+  Case no_output = AddGroup({1}, {1}, 1, 0);
+  no_output.output_names = {"z_out"};
+  EXPECT_THROW(RunOracle(no_output), OracleError);
+}
+
+// A node's must-reject rule is the graph's, named by the node.
+TEST(GraphOracle, ANodesRuleIsTheGraphsNamedByTheNode) {
+  Case c = AddGroup({1, 2}, {1, 2}, 1, 0);
+  c.inputs[3] = MakeTensor(D::kUint8, {2, 1}, {0, 0});  // a zero point of another shape
+  const OracleResult r = RunOracle(c);
+  ASSERT_TRUE(r.must_reject());
+  EXPECT_NE(r.rejection()->message.find("node 'dq_a' (DequantizeLinear)"), std::string::npos)
+      << r.rejection()->message;
+  EXPECT_TRUE(r.outputs.empty());
+}
+
+// MatMul to a float output: B = gamma_K * sum |products| where the products are not on one
+// grid; the output's range holds the exact sum's float32 rounding and every order's result.
+TEST(GraphOracle, MatMulWithoutQHasAFloatRange) {
+  Case c;
+  c.id = "m";
+  c.op_type = kGraphOpType;
+  c.opset = 13;
+  c.input_names = {"a", "s", "z", "b", "t"};
+  c.inputs = {MakeTensor(D::kUint8, {1, 3}, {1, 2, 3}),
+              MakeScalar(D::kFloat, static_cast<float>(0.1)), MakeScalar(D::kUint8, 0),
+              MakeTensor(D::kUint8, {3, 1}, {3, 5, 7}),
+              MakeScalar(D::kFloat, static_cast<float>(0.3))};
+  c.graph = {N("DequantizeLinear", "dq_a", {"a", "s", "z"}, "x"),
+             N("DequantizeLinear", "dq_b", {"b", "t", "z"}, "w"),
+             N("MatMul", "mm", {"x", "w"}, "y")};
+  c.output_names = {"y"};
+  const OracleResult r = RunOracle(c);
+  ASSERT_EQ(r.outputs.size(), 1u);
+  const OutputEvaluation& y = r.outputs[0];
+  ASSERT_TRUE(y.has_range());
+  EXPECT_GT(RangeWidth(ElementTypeOf(D::kFloat), y.range(0)), 0);
+  EXPECT_LE(RangeWidth(ElementTypeOf(D::kFloat), y.range(0)), 4);  // a few ulps, not a tolerance
+  EXPECT_NE(y.describe_range(0).find("MatMul: a sum of 3 products, gamma_3"), std::string::npos)
+      << y.describe_range(0);
+}
+
+}  // namespace
+}  // namespace qconform
