@@ -1,6 +1,6 @@
 // The golden catalogue's graph cases (docs/semantics.md#d32, #d33): one QDQ group per float
-// operator the graph oracle computes (DQ -> op -> Q, and MatMul without Q), each built from the
-// boundaries by search over the exact values:
+// operator the graph oracle computes (DQ -> op -> Q, and MatMul without Q), the arithmetic ones
+// built from the boundaries by search over the exact values:
 //   ties       dyadic scales, so that every float step is exact (B = 0) and the quotient lands on
 //              k + 1/2, with an odd y zero point: one code admitted, half to even, then the zero
 //              point (a kernel that adds it before rounding is wrong);
@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <optional>
 
 #include "generators/catalogue_builder.h"
@@ -185,6 +186,56 @@ class GraphCatalogue : public CatalogueBuilder {
         "graph:qdq,op:" + op + ",type:uint8,y:uint8," + boundary, "d30,d31,d32");
   }
 
+  // DQ(a) -> op(attributes, extra initializer inputs) -> Q, a's parameters and y's given.
+  void Unary(const std::string& id, const std::string& op, std::map<std::string, Attribute> attrs,
+             Tensor a, float as, double az, std::vector<std::pair<std::string, Tensor>> extra,
+             float ys, double yz, D y, const std::string& features) {
+    Case c = Group(id, op, std::move(a), as, az, {}, 0, 0, ys, yz, y, false);
+    Node& node = c.graph[1];
+    node.attributes = std::move(attrs);
+    for (auto& [name, t] : extra) {
+      t.is_initializer = true;
+      node.inputs.push_back(name);
+      c.input_names.push_back(name);
+      c.inputs.emplace_back(std::move(t));
+    }
+    Add(std::move(c), "graph:qdq,op:" + op + ",type:uint8,y:" + TypeName(y) + "," + features,
+        "d30,d32,d33");
+  }
+
+  // Clip at float bounds between codes: every clipped value on a tie of y_scale 1 (exact).
+  // LeakyRelu: alpha 0.1 rounds each product once. GlobalAveragePool: 9 terms, one division.
+  // Data movement (Transpose, Flatten, Concat) with y's parameters equal to x's: Q(DQ(x)) = x,
+  // so a moved element anywhere else is a wrong value.
+  void Others() {
+    const std::vector<double> codes = {0, 100, 107, 108, 109, 127, 128, 129, 168, 169, 170, 255};
+    Unary("qdq13-clip-ties-uint8", "Clip", {}, MakeTensor(D::kUint8, {12}, codes), 0.5f, 128,
+          {{"clip_min", MakeScalar(D::kFloat, -10)}, {"clip_max", MakeScalar(D::kFloat, 20.5)}},
+          1.0f, 3, D::kInt8, "boundary:ties");
+    Unary("qdq13-leaky-relu-uint8", "LeakyRelu", {{"alpha", Attribute::Float(0.1)}},
+          MakeTensor(D::kUint8, {12}, codes), 0.5f, 128, {}, 0.05f, 0, D::kInt8,
+          "boundary:one-rounding");
+    std::vector<double> window;
+    for (int j = 0; j < 18; ++j) window.push_back(static_cast<double>((j * 29 + 7) % 256));
+    Unary("qdq13-global-average-pool-uint8", "GlobalAveragePool", {},
+          MakeTensor(D::kUint8, {1, 2, 3, 3}, window), 0.5f, 3, {}, 0.25f, 1, D::kUint8,
+          "boundary:division");
+    const std::vector<double> six = {0, 1, 127, 128, 254, 255};
+    Unary("qdq13-transpose-uint8", "Transpose", {{"perm", Attribute::Ints({1, 0})}},
+          MakeTensor(D::kUint8, {2, 3}, six), 0.75f, 7, {}, 0.75f, 7, D::kUint8,
+          "boundary:movement");
+    std::vector<double> twelve(six);
+    twelve.insert(twelve.end(), {3, 5, 9, 17, 33, 65});
+    Unary("qdq13-flatten-uint8", "Flatten", {{"axis", Attribute::Int(1)}},
+          MakeTensor(D::kUint8, {2, 3, 2}, twelve), 0.75f, 7, {}, 0.75f, 7, D::kUint8,
+          "boundary:movement");
+    Case concat =
+        Group("qdq13-concat-uint8", "Concat", MakeTensor(D::kUint8, {2, 2}, {0, 1, 254, 255}),
+              0.75f, 7, MakeTensor(D::kUint8, {2, 3}, six), 0.75f, 7, 0.75f, 7, D::kUint8, true);
+    concat.graph[2].attributes["axis"] = Attribute::Int(1);
+    Add(std::move(concat), "graph:qdq,op:Concat,type:uint8,y:uint8,boundary:movement", "d32,d33");
+  }
+
   // DQ -> Relu -> Q with a negative y_scale: Q reverses the order; Relu cannot be dropped.
   void Relu() {
     const std::vector<double> a = {0, 1, 2, 3, 100, 126, 127, 128, 129, 200, 254, 255};
@@ -249,6 +300,7 @@ std::vector<GoldenCase> GraphBoundaryCatalogue() {
   g.Binary({"Div", "div", [](const Exact& a, const Exact& b) { return a / b; }});
   g.Relu();
   g.MatMul();
+  g.Others();
   return std::move(g.cases);
 }
 
