@@ -4,6 +4,8 @@
 # run's: 0 the whole run matches the baseline, 1 it does not, 2 the shards do not belong
 # together (missing, repeated, incomplete, or of different runs; the message names which).
 #   QCONFORM   the qconform executable (default: qconform on PATH)
+#   EXPECTATIONS  the baseline to gate against (default: the one the shards ran with, read where
+#              they ran when it is there, else from here)
 set -uo pipefail
 if (($# < 2)); then
   echo "usage: merge.sh OUT SHARD_DIR..." >&2
@@ -11,4 +13,6 @@ if (($# < 2)); then
 fi
 out=$1
 shift
-exec "${QCONFORM:-qconform}" merge "$@" --report "$out"
+baseline=()
+[[ -z ${EXPECTATIONS:-} ]] || baseline=(--expectations "$EXPECTATIONS")
+exec "${QCONFORM:-qconform}" merge "$@" --report "$out" ${baseline[@]+"${baseline[@]}"}

@@ -5,6 +5,8 @@
 # Only a run that could not be made (usage or input errors, exit 2; a signal) fails the job.
 #   QCONFORM   the qconform executable (default: qconform on PATH)
 #   BACKEND    the backend (default: onnxruntime)
+#   EXPECTATIONS  the backend's baseline (qconform baseline --save writes it), if it is not in
+#              qconform's own suites/expectations/
 set -uo pipefail
 if (($# < 3)); then
   echo "usage: run-shard.sh K N REPORT_DIR [qconform run arguments...]" >&2
@@ -12,8 +14,10 @@ if (($# < 3)); then
 fi
 shard=$1 shards=$2 report=$3
 shift 3
+baseline=()
+[[ -z ${EXPECTATIONS:-} ]] || baseline=(--expectations "$EXPECTATIONS")
 "${QCONFORM:-qconform}" run --backend "${BACKEND:-onnxruntime}" --shard "$shard/$shards" \
-  --report "$report" "$@"
+  --report "$report" ${baseline[@]+"${baseline[@]}"} "$@"
 status=$?
 mkdir -p "$report" && echo "$status" >"$report/shard-exit-status"
 case $status in

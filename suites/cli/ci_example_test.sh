@@ -44,6 +44,14 @@ expect "shard jobs differing from the baseline still succeed" 0 "^0 0 0 0 $" -- 
   shards bad --expectations "$work/empty-baseline.txt"
 expect "each kept its own exit status" 0 "" -- grep -qx 1 "$work/bad-1/shard-exit-status"
 expect "the merge job fails the run" 1 "" -- "$examples/merge.sh" "$work/merged-bad" "$work"/bad-{1,2,3,4}
+# A baseline of the vendor's own (EXPECTATIONS): the shards and the merge gate against it, and
+# the merged report names it (it once read "baseline (none)").
+cp "$source_dir/suites/expectations/example-f32-1.0.txt" "$work/mine.txt"
+export EXPECTATIONS="$work/mine.txt"
+expect "shard jobs with EXPECTATIONS succeed" 0 "^0 0 0 0 $" -- shards mine
+expect "the merge job gates against EXPECTATIONS and names it" 0 "baseline .*mine.txt: .*MATCHES" -- \
+  "$examples/merge.sh" "$work/merged-mine" "$work"/mine-{1,2,3,4}
+unset EXPECTATIONS
 expect "a missing shard fails the merge job, named" 2 "shard" -- \
   "$examples/merge.sh" "$work/merged-3" "$work"/ok-{1,2,3}
 expect "a shard job that cannot run fails" 2 "" -- "$examples/run-shard.sh" 5 4 "$work/x"
