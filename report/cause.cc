@@ -73,6 +73,35 @@ std::vector<LegendEntry> CategoryLegend() {
 
 namespace {
 
+// A message that starts with the runtime's source location and function, as ONNX Runtime's do
+// ("/onnxruntime_src/.../quantize_linear.cc:560 onnxruntime::common::Status
+// onnxruntime::DequantizeLinear<T>::Compute(...) const [with T = signed char] x_scale must be
+// ..."): the words after them, which are the runtime's message.
+std::string WithoutSourceLocation(const std::string& detail) {
+  if (detail.empty() || detail[0] != '/') return detail;
+  size_t at = detail.find(' ');
+  const size_t colon = detail.rfind(':', at);
+  if (at == std::string::npos || colon == std::string::npos) return detail;
+  // The function's signature: to the end of its "[with ...]", else of its parameter list.
+  const size_t with = detail.find(" [with ", at);
+  size_t end = std::string::npos;
+  if (with != std::string::npos) {
+    end = detail.find(']', with);
+  } else if (const size_t open = detail.find('(', at); open != std::string::npos) {
+    int depth = 0;
+    for (size_t i = open; i < detail.size(); ++i) {
+      depth += detail[i] == '(' ? 1 : detail[i] == ')' ? -1 : 0;
+      if (depth == 0) {
+        end = detail.compare(i + 1, 6, " const") == 0 ? i + 6 : i;
+        break;
+      }
+    }
+  }
+  if (end == std::string::npos || end + 1 >= detail.size()) return detail;
+  at = detail.find_first_not_of(' ', end + 1);
+  return at == std::string::npos ? detail : detail.substr(at);
+}
+
 // A refusal's words without what differs from case to case: the answer kind before them, and
 // everything from the first parenthesis or digit-bearing detail on ("QuantizeLinear(24) node
 // with name ..." and "QuantizeLinear(25) ..." are one refusal).
@@ -86,6 +115,7 @@ std::string RefusalWords(std::string detail) {
       detail = detail.substr(at + std::string(marker).size());
     }
   }
+  detail = WithoutSourceLocation(detail);
   detail = detail.substr(0, detail.find('('));
   if (detail.size() > 100) detail = detail.substr(0, 100) + "...";
   while (!detail.empty() && (detail.back() == ' ' || detail.back() == ',')) detail.pop_back();
