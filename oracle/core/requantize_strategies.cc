@@ -150,6 +150,13 @@ Q31 QuantizeMultiplier(double m) {
 double DoubleMultiplier(const RequantizeOperands& o) {
   return static_cast<double>(o.a_scale * o.b_scale) / static_cast<double>(o.y_scale);
 }
+// TFLite's and gemmlowp's real multiplier (docs/semantics.md#d38): the float32 scales widened to
+// double, multiplied and divided in double (a product rounded to float32 first is another
+// multiplier, which neither forms).
+double TfliteMultiplier(const RequantizeOperands& o) {
+  return static_cast<double>(o.a_scale) * static_cast<double>(o.b_scale) /
+         static_cast<double>(o.y_scale);
+}
 int32_t ClampInt32(Int128 v) {
   return static_cast<int32_t>(std::clamp<Int128>(v, std::numeric_limits<int32_t>::min(),
                                                  std::numeric_limits<int32_t>::max()));
@@ -185,7 +192,7 @@ std::optional<int64_t> RequantizeOnnxReferenceCode(const RequantizeOperands& o) 
 }
 
 std::optional<int64_t> RequantizeQ31DoubleRoundCode(const RequantizeOperands& o) {
-  const double m = DoubleMultiplier(o);
+  const double m = TfliteMultiplier(o);
   if (std::isnan(m)) return std::nullopt;
   const Q31 q = QuantizeMultiplier(m);
   const int left = std::min(std::max(q.shift, 0), 63), right = std::max(-q.shift, 0);

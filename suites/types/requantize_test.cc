@@ -2,6 +2,7 @@
 // and exponents multiplied out in integers, the quotient rounded by its remainder.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -124,6 +125,59 @@ TEST(Requantize, SpecialScalesSaturateOrAreFree) {
   EXPECT_EQ(RequantizeF32(int64_t{1} << 40, 1e30f, 1e30f, 1),
             Requantized({Requantized::Kind::kPlusInfinity, 0}));
   EXPECT_EQ(RequantizeExact(7, E(-1), E(1), E(2)).value, -4);  // -3.5 -> -4
+}
+
+}  // namespace
+}  // namespace qconform
+
+namespace qconform {
+namespace {
+
+// TFLite's requantization as a vendor writes it (tensorflow/lite/kernels/internal/common.h and
+// quantization_util.cc, restated): the multiplier in double from the float32 scales,
+// QuantizeMultiplier by frexp, SaturatingRoundingDoublingHighMul, RoundingDivideByPOT.
+int64_t TfliteRequantize(int32_t acc, float a_scale, float b_scale, float y_scale, int64_t zp,
+                         int64_t lo, int64_t hi) {
+  const double real =
+      static_cast<double>(a_scale) * static_cast<double>(b_scale) / static_cast<double>(y_scale);
+  int shift = 0;
+  const double q = std::frexp(real, &shift);
+  auto fixed = static_cast<int64_t>(std::round(q * (1LL << 31)));
+  if (fixed == (1LL << 31)) fixed /= 2, ++shift;
+  const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+  const int64_t ab = static_cast<int64_t>(acc * (1 << left)) * fixed;
+  const int64_t nudge = ab >= 0 ? (1LL << 30) : (1 - (1LL << 30));
+  const auto high = static_cast<int32_t>((ab + nudge) / (1LL << 31));
+  const int32_t mask = (1 << right) - 1;
+  const int32_t remainder = high & mask;
+  const int32_t threshold = (mask >> 1) + (high < 0 ? 1 : 0);
+  const int64_t v = (high >> right) + (remainder > threshold ? 1 : 0) + zp;
+  return std::clamp(v, lo, hi);
+}
+
+// d38: q31-double-round is TFLite's, its multiplier formed in double (it was formed from a
+// float32 product): at golden qlmm10-separate-onnx-reference-int8's scales (M = 0.4999999969,
+// where the two formations part), then at random.
+TEST(Requantize, Q31DoubleRoundIsTflites) {
+  const float as = 0.00240896944887936115264892578125f, bs = 0.00291484571062028408050537109375f,
+              ys = 0.0000140435486173373647034168243408203125f;
+  for (int32_t acc : {29, -5, 31, -29}) {
+    RequantizeOperands o{acc, as, bs, ys, 1, -128, 127};
+    EXPECT_EQ(RequantizeQ31DoubleRoundCode(o), TfliteRequantize(acc, as, bs, ys, 1, -128, 127))
+        << acc;
+  }
+  Prng p(38);
+  for (int n = 0; n < 20000; ++n) {
+    const float a = std::ldexp(static_cast<float>(p.Below(1u << 23) + (1u << 23)), -32);
+    const float b = std::ldexp(static_cast<float>(p.Below(1u << 23) + (1u << 23)), -32);
+    const float y = std::ldexp(static_cast<float>(p.Below(1u << 23) + (1u << 23)),
+                               -static_cast<int>(p.Below(20)) - 30);
+    const auto acc = static_cast<int32_t>(p.Below(1u << 20)) - (1 << 19);
+    const int64_t zp = static_cast<int64_t>(p.Below(255)) - 127;
+    RequantizeOperands r{acc, a, b, y, zp, -128, 127};
+    ASSERT_EQ(RequantizeQ31DoubleRoundCode(r), TfliteRequantize(acc, a, b, y, zp, -128, 127))
+        << acc << " " << a << " " << b << " " << y;
+  }
 }
 
 }  // namespace
