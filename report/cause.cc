@@ -77,7 +77,28 @@ namespace {
 // ("/onnxruntime_src/.../quantize_linear.cc:560 onnxruntime::common::Status
 // onnxruntime::DequantizeLinear<T>::Compute(...) const [with T = signed char] x_scale must be
 // ..."): the words after them, which are the runtime's message.
+// OpenCV's cv::Exception: "OpenCV(4.6.0) <file>:<line>: error: (-210:<category>) <message> in
+// function '<f>'", the message sometimes after a "> ... parse error: " of the importer's.
+std::string OpenCvMessage(const std::string& detail) {
+  size_t at = detail.find(": error: ");
+  if (at == std::string::npos) return detail;
+  std::string message = detail.substr(at + 9);
+  if (!message.empty() && message[0] == '(') {
+    const size_t close = message.find(')');
+    message = close == std::string::npos ? message : message.substr(close + 1);
+  }
+  if (const size_t parse = message.find("parse error: "); parse != std::string::npos) {
+    message = message.substr(parse + 13);
+    if (message.rfind("OpenCV(", 0) == 0) return OpenCvMessage(message);  // nested
+  } else if (const size_t in = message.find(" in function "); in != std::string::npos) {
+    message = message.substr(0, in);
+  }
+  at = message.find_first_not_of(' ');
+  return at == std::string::npos ? detail : message.substr(at);
+}
+
 std::string WithoutSourceLocation(const std::string& detail) {
+  if (detail.rfind("OpenCV(", 0) == 0) return OpenCvMessage(detail);
   if (detail.empty() || detail[0] != '/') return detail;
   size_t at = detail.find(' ');
   const size_t colon = detail.rfind(':', at);

@@ -1,5 +1,6 @@
 // `qconform run --backend B`: the main job. The golden catalogue (and generated cases) against a
 // backend, judged by the oracle, gated by the backend's baseline, written up as a report.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +14,8 @@
 #include "generators/profile_cases.h"
 #include "generators/valid_cases.h"
 #include "onnx_io/tensor_proto.h"
+#include "report/case_record.h"
+#include "report/cause.h"
 #include "report/journal.h"
 #include "report/json_value.h"
 #include "report/report.h"
@@ -197,6 +200,41 @@ const std::set<std::string> kRunOptions = {
     "--timeout",         "--expectations", "--golden",  "--seed",   "--count", "--version",
     "--invalid-percent", "--op",           "--shard",   "--admit"};
 
+// The news first: what differs from the baseline, what the backend computes wrong before what it
+// refuses. Beyond kRefusalLines refused valid cases (a first run without a baseline), one line
+// per cause with its count: the report lists every case.
+namespace {
+constexpr size_t kRefusalLines = 40;
+void PrintNews(const RunSummary& s) {
+  std::vector<size_t> refused;
+  for (size_t i = 0; i < s.results.size(); ++i) {
+    if (GateOk(s.gates[i])) continue;
+    const CaseResult& r = s.results[i];
+    if (report::CategoryOf(r.kind) == report::Category::kValidRefused) {
+      refused.push_back(i);
+      continue;
+    }
+    PrintGateLine(s.gates[i], r);
+  }
+  if (refused.size() <= kRefusalLines) {
+    for (size_t i : refused) PrintGateLine(s.gates[i], s.results[i]);
+    return;
+  }
+  std::vector<std::pair<std::string, size_t>> causes;  // in the order first met
+  for (size_t i : refused) {
+    const std::string cause = report::CauseOf(report::RecordOf(s.results[i], s.gates[i]));
+    auto it =
+        std::find_if(causes.begin(), causes.end(), [&](const auto& c) { return c.first == cause; });
+    if (it == causes.end()) it = causes.insert(causes.end(), {cause, 0});
+    ++it->second;
+  }
+  std::sort(causes.begin(), causes.end(),
+            [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::printf("%zu refused valid cases, by cause (each listed in the report):\n", refused.size());
+  for (const auto& [cause, count] : causes) std::printf("%-16s %5zu  %s\n", "refused", count, cause.c_str());
+}
+}  // namespace
+
 void ReportRun(const Args& args, const std::vector<CatalogueCase>& cases, const RunSummary& s,
                const std::string& report) {
   std::vector<CatalogueCase> ran;
@@ -211,12 +249,7 @@ void ReportRun(const Args& args, const std::vector<CatalogueCase>& cases, const 
   }
   WriteReport(report, s, ran, rerun);
 
-  // The news first: what differs from the baseline.
-  for (size_t i = 0; i < s.results.size(); ++i) {
-    if (GateOk(s.gates[i])) continue;
-    const CaseResult& r = s.results[i];
-    PrintGateLine(s.gates[i], r);
-  }
+  PrintNews(s);
   for (const std::string& id : s.stale_entries) {
     std::printf("%-16s %s  listed in the baseline, not met by the run\n", "stale", id.c_str());
   }

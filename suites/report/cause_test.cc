@@ -26,6 +26,12 @@ TEST(Cause, ARefusalIsLabelledByTheRuntimesMessage) {
             "refused valid DequantizeLinear: x_scale and x_zero_point must have the same shape");
   EXPECT_EQ(CauseOf(Refused(wrapper + " x_scale must be a scalar")),
             "refused valid DequantizeLinear: x_scale must be a scalar");
+  // OpenCV's exceptions: the message, not the file, line and error code.
+  EXPECT_EQ(CauseOf(Refused("rejected-at-load: OpenCV(4.6.0) ./modules/dnn/src/onnx/"
+                            "onnx_graph_simplifier.cpp:842: error: (-210:Unsupported format or "
+                            "combination of formats) Unsupported data type: UNDEFINED in function "
+                            "'getMatFromTensor'")),
+            "refused valid DequantizeLinear: Unsupported data type: UNDEFINED");
   // A message without a location is kept as it is (up to its first detail).
   EXPECT_EQ(CauseOf(Refused("rejected-at-load: no kernel for int4 (opset 21)")),
             "refused valid DequantizeLinear: no kernel for int4");
