@@ -43,23 +43,20 @@ Case Group(const std::string& id, const std::string& op, Tensor a, float as, dou
     c.input_names.push_back(name);
     c.inputs.emplace_back(std::move(t));
   };
-  const D a_type = static_cast<D>(a.data_type), b_type = static_cast<D>(b.data_type);
-  c.input_names.push_back("a");
-  c.inputs.emplace_back(std::move(a));
-  param("a_scale", MakeScalar(D::kFloat, as));
-  param("a_zero_point", MakeScalar(a_type, az));
-  c.graph.push_back(
-      MakeNode("DequantizeLinear", "dq_a", {"a", "a_scale", "a_zero_point"}, "a_real"));
-  std::vector<std::string> operands = {"a_real"};
-  if (binary) {
-    c.input_names.push_back("b");
-    c.inputs.emplace_back(std::move(b));
-    param("b_scale", MakeScalar(D::kFloat, bs));
-    param("b_zero_point", MakeScalar(b_type, bz));
+  std::vector<std::string> operands;
+  // Graph input `x`, its parameters, and DQ(x) -> x_real.
+  const auto dequantize = [&](const std::string& x, Tensor t, float scale, double zero_point) {
+    const D type = static_cast<D>(t.data_type);
+    c.input_names.push_back(x);
+    c.inputs.emplace_back(std::move(t));
+    param(x + "_scale", MakeScalar(D::kFloat, scale));
+    param(x + "_zero_point", MakeScalar(type, zero_point));
     c.graph.push_back(
-        MakeNode("DequantizeLinear", "dq_b", {"b", "b_scale", "b_zero_point"}, "b_real"));
-    operands.push_back("b_real");
-  }
+        MakeNode("DequantizeLinear", "dq_" + x, {x, x + "_scale", x + "_zero_point"}, x + "_real"));
+    operands.push_back(x + "_real");
+  };
+  dequantize("a", std::move(a), as, az);
+  if (binary) dequantize("b", std::move(b), bs, bz);
   const std::string result = quantize ? "y_real" : "y";
   c.graph.push_back(MakeNode(op, op, operands, result));
   if (quantize) {

@@ -53,33 +53,31 @@ TEST(GraphOracle, ExactTiesAdmitOneCodeZeroPointAfterRounding) {
   EXPECT_EQ(r.cell.operands, "uint8");  // the quantized operands: DequantizeLinear's x
 }
 
+// The oracle refuses to judge c, with an error holding `words`.
+::testing::AssertionResult OracleErrorSays(const Case& c, const std::string& words) {
+  try {
+    RunOracle(c);
+  } catch (const OracleError& e) {
+    if (std::string(e.what()).find(words) != std::string::npos)
+      return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "the error says: " << e.what();
+  }
+  return ::testing::AssertionFailure() << "no error";
+}
+
 TEST(GraphOracle, ErrorsNameTheNode) {
   Case unknown = AddGroup({1}, {1}, 1, 0);
   unknown.graph[2].op_type = "Softplus";
-  try {
-    RunOracle(unknown);
-    ADD_FAILURE() << "no error";
-  } catch (const OracleError& e) {
-    EXPECT_NE(std::string(e.what()).find("node 'add' (Softplus): the oracle does not compute"),
-              std::string::npos)
-        << e.what();
-  }
+  EXPECT_TRUE(OracleErrorSays(unknown, "node 'add' (Softplus): the oracle does not compute"));
   Case dangling = AddGroup({1}, {1}, 1, 0);
   dangling.graph[2].inputs = {"x", "nowhere"};
-  EXPECT_THROW(RunOracle(dangling), OracleError);
+  EXPECT_TRUE(OracleErrorSays(dangling, "node 'add' (Add): reads 'nowhere', which is neither"));
   Case cycle = AddGroup({1}, {1}, 1, 0);
   std::swap(cycle.graph[2], cycle.graph[3]);  // Q reads the sum before Add makes it
-  try {
-    RunOracle(cycle);
-    ADD_FAILURE() << "no error";
-  } catch (const OracleError& e) {
-    EXPECT_NE(std::string(e.what()).find("node 'q' (QuantizeLinear): reads 'sum'"),
-              std::string::npos)
-        << e.what();
-  }
+  EXPECT_TRUE(OracleErrorSays(cycle, "node 'q' (QuantizeLinear): reads 'sum'"));
   Case no_output = AddGroup({1}, {1}, 1, 0);
   no_output.output_names = {"z_out"};
-  EXPECT_THROW(RunOracle(no_output), OracleError);
+  EXPECT_TRUE(OracleErrorSays(no_output, "graph output 'z_out' is produced by no node"));
 }
 
 // A node's must-reject rule is the graph's, named by the node.
