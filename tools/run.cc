@@ -231,7 +231,8 @@ void PrintNews(const RunSummary& s) {
   std::sort(causes.begin(), causes.end(),
             [](const auto& a, const auto& b) { return a.second > b.second; });
   std::printf("%zu refused valid cases, by cause (each listed in the report):\n", refused.size());
-  for (const auto& [cause, count] : causes) std::printf("%-16s %5zu  %s\n", "refused", count, cause.c_str());
+  for (const auto& [cause, count] : causes)
+    std::printf("%-16s %5zu  %s\n", "refused", count, cause.c_str());
 }
 }  // namespace
 
