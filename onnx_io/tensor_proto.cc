@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "onnx_io/file_bytes.h"
+#include "oracle/core/index_tensor.h"
 #include "oracle/core/packing.h"
 
 namespace qconform {
@@ -53,6 +54,21 @@ Tensor TensorFromProto(const onnx::TensorProto& p, const std::string& where) {
     throw CaseIoError(where + ": TensorProto.data_type: " + std::to_string(t.data_type) +
                       " is not an ONNX element type");
   }
+  if (type == nullptr && IsIndexType(t.data_type)) {  // a graph case's int64 or bool constant
+    const auto n = static_cast<size_t>(count);
+    IndexUnpacked u;
+    if (p.has_raw_data()) {
+      u = UnpackIndexRaw(t.data_type, p.raw_data(), n);
+    } else if (t.data_type == static_cast<int32_t>(DataType::kInt64)) {
+      u = UnpackIndexEntries(t.data_type, {p.int64_data().begin(), p.int64_data().end()}, n);
+    } else {
+      u = UnpackIndexEntries(t.data_type, {p.int32_data().begin(), p.int32_data().end()}, n);
+    }
+    // Values the oracle cannot carry leave the tensor as a type and a shape (as for double), so
+    // an operator's type rule still refuses it; a graph case naming it is an error there.
+    if (u.error.empty()) t.codes = std::move(u.codes);
+    return t;
+  }
   if (type == nullptr) {
     // A type the oracle does not compute with (double, int64, ...): kept as a data_type and a
     // shape, so the oracle can refuse it by the operator's type constraints.
@@ -86,8 +102,11 @@ onnx::TensorProto TensorToProto(const Tensor& tensor, const std::string& name) {
   p.set_name(name);
   for (int64_t d : tensor.shape) p.add_dims(d);
   p.set_data_type(tensor.data_type);
-  if (const ElementType* t = FindElementType(tensor.data_type))
+  if (const ElementType* t = FindElementType(tensor.data_type)) {
     p.set_raw_data(PackRaw(*t, tensor.codes));
+  } else if (IsIndexType(tensor.data_type) && !tensor.codes.empty()) {
+    p.set_raw_data(PackIndexRaw(tensor));
+  }
   return p;
 }
 

@@ -1,19 +1,15 @@
-// The data movement operators of graph cases (docs/semantics.md#d33): Transpose, Flatten and
-// Concat move elements and compute nothing, so every element keeps its exact value, interval and
-// rules: dropping a Q/DQ pair around them must be exact.
+// The data movement operators of graph cases (docs/semantics.md#d33): Transpose, Flatten,
+// Concat, Reshape, Squeeze and Unsqueeze move elements and compute nothing, so every element
+// keeps its exact value, interval and rules: dropping a Q/DQ pair around them must be exact.
+// (Slice, Gather, Split and Where are in float_indexing.cc.)
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "oracle/semantics/float_op_kernels.h"
 
 namespace qconform::float_ops {
 namespace {
-
-std::vector<int64_t> Strides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> s(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
-  return s;
-}
 
 const GraphValue& Only(const Node& node, const std::vector<const GraphValue*>& in) {
   if (in.empty() || in[0] == nullptr) throw std::invalid_argument(node.op_type + " takes an input");
@@ -98,6 +94,77 @@ GraphValue Concat(const Node& node, const std::vector<const GraphValue*>& in) {
       for (int64_t j = 0; j < block; ++j) Copy(out, i++, *v, static_cast<size_t>(o * block + j));
     }
   }
+  return out;
+}
+
+// opset 13's `shape` input: 0 copies the input's dimension (allowzero 0), one -1 is inferred.
+GraphValue Reshape(const Node& node, const std::vector<const GraphValue*>& in) {
+  RequireInputs(node, in, 2, 1);
+  const GraphValue& x = *in[0];
+  std::vector<int64_t> shape = Integers(*in[1], "shape");
+  if (IntAttribute(node, "allowzero", 0) != 0) throw std::invalid_argument("allowzero 1");
+  int64_t known = 1;
+  std::optional<size_t> inferred;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 0 && d < x.shape.size()) shape[d] = x.shape[d];
+    if (shape[d] == -1 && !inferred) {
+      inferred = d;
+      continue;
+    }
+    if (shape[d] < 0) throw std::invalid_argument("shape " + ShapeString(shape));
+    known *= shape[d];
+  }
+  const auto count = static_cast<int64_t>(x.size());
+  if (inferred && known > 0) shape[*inferred] = count / known;
+  if (known * (inferred ? shape[*inferred] : 1) != count) {
+    throw std::invalid_argument("shape " + ShapeString(shape) + " for " + std::to_string(count) +
+                                " elements");
+  }
+  GraphValue out = x;
+  out.shape = shape;
+  return out;
+}
+
+// opset 13's `axes` input (absent: every dimension of size 1).
+GraphValue Squeeze(const Node& node, const std::vector<const GraphValue*>& in) {
+  RequireInputs(node, in, 1, 1);
+  const GraphValue& x = *in[0];
+  const auto rank = static_cast<int64_t>(x.shape.size());
+  std::vector<bool> drop(x.shape.size(), false);
+  if (in.size() > 1 && in[1] != nullptr) {
+    for (int64_t a : Integers(*in[1], "axes")) {
+      const auto d = static_cast<size_t>(NormalizedAxis(a, rank, "axes"));
+      if (x.shape[d] != 1) throw std::invalid_argument("axis " + std::to_string(a) + " is not 1");
+      drop[d] = true;
+    }
+  } else {
+    for (size_t d = 0; d < x.shape.size(); ++d) drop[d] = x.shape[d] == 1;
+  }
+  GraphValue out = x;
+  out.shape.clear();
+  for (size_t d = 0; d < x.shape.size(); ++d) {
+    if (!drop[d]) out.shape.push_back(x.shape[d]);
+  }
+  return out;
+}
+
+// opset 13's `axes` input: the output's dimensions of size 1 inserted.
+GraphValue Unsqueeze(const Node& node, const std::vector<const GraphValue*>& in) {
+  RequireInputs(node, in, 2, 1);
+  const GraphValue& x = *in[0];
+  const std::vector<int64_t> axes = Integers(*in[1], "axes");
+  const auto rank = static_cast<int64_t>(x.shape.size() + axes.size());
+  std::vector<bool> inserted(static_cast<size_t>(rank), false);
+  for (int64_t a : axes) {
+    const auto d = static_cast<size_t>(NormalizedAxis(a, rank, "axes"));
+    if (inserted[d]) throw std::invalid_argument("axes repeat " + std::to_string(a));
+    inserted[d] = true;
+  }
+  GraphValue out = x;
+  out.shape.clear();
+  size_t from = 0;
+  for (size_t d = 0; d < inserted.size(); ++d)
+    out.shape.push_back(inserted[d] ? 1 : x.shape[from++]);
   return out;
 }
 

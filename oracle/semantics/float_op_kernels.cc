@@ -7,12 +7,70 @@
 
 namespace qconform::float_ops {
 
-// NumPy's broadcasting of two shapes.
 void RequireFloat(const GraphValue& v, const Node& node) {
-  if (!v.type().is_float()) {
-    throw std::invalid_argument(node.op_type + " of " + std::string(v.type().name) +
+  if (v.is_index() || !v.type().is_float()) {
+    throw std::invalid_argument(node.op_type + " of " + DataTypeName(v.data_type) +
                                 " values: the oracle computes float operators on float tensors");
   }
+}
+
+std::vector<int64_t> Integers(const GraphValue& v, const std::string& what) {
+  if (!v.is_index() && v.type().is_float()) {
+    throw std::invalid_argument(what + " is a " + DataTypeName(v.data_type) +
+                                " tensor; it takes integers");
+  }
+  if (!v.exact_points()) throw std::invalid_argument(what + " is not a constant");
+  std::vector<int64_t> out;
+  for (const Exact& e : v.exact) out.push_back(e.value().convert_to<int64_t>());
+  return out;
+}
+
+std::vector<int64_t> OptionalIntegers(const std::vector<const GraphValue*>& in, size_t k,
+                                      const std::string& what, std::vector<int64_t> fallback) {
+  return k < in.size() && in[k] != nullptr ? Integers(*in[k], what) : fallback;
+}
+
+int64_t NormalizedAxis(int64_t axis, int64_t rank, const std::string& what, bool inclusive) {
+  const int64_t limit = inclusive ? rank + 1 : rank;
+  if (axis < -limit || axis >= limit) {
+    throw std::invalid_argument(what + " " + std::to_string(axis) + " outside [" +
+                                std::to_string(-limit) + ", " + std::to_string(limit - 1) + "]");
+  }
+  return axis < 0 ? axis + limit : axis;
+}
+
+std::vector<int64_t> Strides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+void Accumulator::Add(const Exact& exact, const Interval& real, bool free) {
+  if (free || !exact.is_finite() || !real.lo.is_finite() || !real.hi.is_finite()) {
+    special_ = true;
+    return;
+  }
+  sum_ = sum_ + exact;
+  lo_ = lo_ + real.lo;
+  hi_ = hi_ + real.hi;
+  magnitude_ += std::max(boost::multiprecision::abs(real.lo.value()),
+                         boost::multiprecision::abs(real.hi.value()));
+  points_ = points_ && real.lo == exact && real.hi == exact;
+  terms_.push_back(exact);
+}
+
+ValueRange Accumulator::Finish(const ElementType& t, const std::string& what, int extra) const {
+  std::vector<Exact> terms = terms_;
+  // A zero term is on every grid and adds nothing: it counts one more rounding step.
+  for (int k = 0; k < extra; ++k) terms.push_back(Exact::Integer(0));
+  FloatBound bound = SumBound(terms, t);
+  const auto n = static_cast<int64_t>(terms.size());
+  if (!points_ && bound.b) {  // inputs within intervals: gamma_n over the largest magnitudes
+    bound.b = Rational(n) * magnitude_ / Rational((BigInt(1) << Precision(t)) - n);
+    bound.rule =
+        "gamma_" + std::to_string(n) + " over the inputs' intervals = " + BoundString(*bound.b);
+  }
+  return {Widen(lo_, bound).lo, Widen(hi_, bound).hi, what + ", " + bound.rule};
 }
 
 std::vector<int64_t> Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
@@ -87,11 +145,17 @@ Interval Hull(std::initializer_list<Exact> values) {
   return r;
 }
 
-void RequireInputs(const Node& node, const std::vector<const GraphValue*>& in, size_t count) {
+void RequireInputs(const Node& node, const std::vector<const GraphValue*>& in, size_t count,
+                   size_t float_count) {
   if (in.size() < count) {
     throw std::invalid_argument(node.op_type + " takes " + std::to_string(count) + " input(s)");
   }
-  for (const GraphValue* v : in) RequireFloat(*v, node);
+  for (size_t k = 0; k < in.size(); ++k) {
+    if (in[k] == nullptr && k < count) {
+      throw std::invalid_argument(node.op_type + "'s input " + std::to_string(k) + " is absent");
+    }
+    if (in[k] != nullptr && k < float_count) RequireFloat(*in[k], node);
+  }
 }
 
 void Copy(GraphValue& out, size_t i, const GraphValue& in, size_t j) {
@@ -117,6 +181,20 @@ int64_t IntAttribute(const Node& node, const std::string& name, int64_t fallback
 double FloatAttribute(const Node& node, const std::string& name, double fallback) {
   const auto it = node.attributes.find(name);
   return it == node.attributes.end() ? fallback : it->second.f;
+}
+
+void SetMean(GraphValue& out, size_t i, const Accumulator& sum, int64_t count,
+             const std::string& op) {
+  if (sum.special()) {
+    Set(out, i, Exact::NaN(), Exact::NaN(), Exact::Integer(0), op + ": a special value");
+    return;
+  }
+  const ElementType& t = out.type();
+  const Exact n = Exact::Integer(count), mean = sum.exact() / n;
+  const ValueRange r = sum.Finish(t, op + ": a sum of " + std::to_string(sum.count()) + " terms");
+  Set(out, i, mean, MinValue(RoundToType(t, r.lo) / n, mean),
+      MaxValue(RoundToType(t, r.hi) / n, mean),
+      r.rule + ", then one division by " + std::to_string(count));
 }
 
 }  // namespace qconform::float_ops

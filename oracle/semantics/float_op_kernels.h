@@ -1,7 +1,8 @@
 // The float operators' shared pieces (float_ops.h's table is in float_ops.cc; the operators are
-// in float_elementwise.cc, float_sums.cc and float_movement.cc): intervals, NumPy broadcasting,
-// an output shaped like an input, and the one way an element's interval is set (d30: the real
-// results' ends rounded to the type, widened to hold the exact value; NaN: any value).
+// in float_elementwise.cc, float_sums.cc, float_windows.cc, float_transcendental.cc,
+// float_movement.cc, float_indexing.cc and float_resize.cc): intervals, NumPy broadcasting, an
+// output shaped like an input, sums (d30), and the one way an element's interval is set (the
+// real results' ends rounded to the type, widened to hold the exact value; NaN: any value).
 #pragma once
 
 #include <initializer_list>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "oracle/core/case.h"
+#include "oracle/core/float_bound.h"
 #include "oracle/semantics/graph_value.h"
 
 namespace qconform::float_ops {
@@ -18,7 +20,18 @@ struct Interval {
 };
 
 void RequireFloat(const GraphValue& v, const Node& node);
-void RequireInputs(const Node& node, const std::vector<const GraphValue*>& in, size_t count);
+// The first `count` inputs present; every present input among the first `float_count` a float.
+void RequireInputs(const Node& node, const std::vector<const GraphValue*>& in, size_t count,
+                   size_t float_count = static_cast<size_t>(-1));
+// The integers of an index input (int64, bool or int32 points); `what` names it in errors.
+std::vector<int64_t> Integers(const GraphValue& v, const std::string& what);
+// Input k's integers, or `fallback` when it is absent.
+std::vector<int64_t> OptionalIntegers(const std::vector<const GraphValue*>& in, size_t k,
+                                      const std::string& what, std::vector<int64_t> fallback);
+// An axis in [-rank, rank) (or [-rank, rank] when `inclusive`) made non-negative.
+int64_t NormalizedAxis(int64_t axis, int64_t rank, const std::string& what, bool inclusive = false);
+// Row-major strides of a shape.
+std::vector<int64_t> Strides(const std::vector<int64_t>& shape);
 std::vector<int64_t> Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
 // The flat index in a tensor of `shape` (broadcast to `out`) of the element at out's flat i.
 size_t BroadcastIndex(const std::vector<int64_t>& shape, const std::vector<int64_t>& out, size_t i);
@@ -29,6 +42,33 @@ void Set(GraphValue& out, size_t i, const Exact& e, const Exact& lo, const Exact
 void Copy(GraphValue& out, size_t i, const GraphValue& in, size_t j);
 Interval Hull(std::initializer_list<Exact> values);
 Interval MulInterval(const Interval& a, const Interval& b);
+// A sum of terms (d30), each an exact value within an interval of real values: the exact sum,
+// and the interval holding every float sum of every order over inputs within their intervals.
+class Accumulator {
+ public:
+  // One term: its exact value and its real interval; `free` (or a special value) makes the
+  // sum's element any value.
+  void Add(const Exact& exact, const Interval& real, bool free = false);
+  bool special() const { return special_; }
+  size_t count() const { return terms_.size(); }
+  // The exact sum and [lo - B, hi + B] for the sum evaluated in `t`, B by d30 over the terms
+  // (with `extra` more rounding steps than terms, for products of three factors or nested
+  // interpolation); `what` opens the rule ("MatMul: a sum of 9 products").
+  ValueRange Finish(const ElementType& t, const std::string& what, int extra = 0) const;
+  const Exact& exact() const { return sum_; }
+
+ private:
+  std::vector<Exact> terms_;
+  Exact sum_, lo_, hi_;
+  Rational magnitude_ = 0;
+  bool points_ = true, special_ = false;
+};
+
+// Element i of `out`: the mean of a sum of `count` terms, the sum's float results (its ends
+// rounded to t) divided once more by count (one operation); a special term: any value.
+void SetMean(GraphValue& out, size_t i, const Accumulator& sum, int64_t count,
+             const std::string& op);
+
 // An attribute's value, or `fallback` when the node does not set it.
 int64_t IntAttribute(const Node& node, const std::string& name, int64_t fallback);
 double FloatAttribute(const Node& node, const std::string& name, double fallback);
@@ -46,5 +86,19 @@ GraphValue GlobalAveragePool(const Node&, const std::vector<const GraphValue*>&)
 GraphValue Transpose(const Node&, const std::vector<const GraphValue*>&);
 GraphValue Flatten(const Node&, const std::vector<const GraphValue*>&);
 GraphValue Concat(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Gemm(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Conv(const Node&, const std::vector<const GraphValue*>&);
+GraphValue AveragePool(const Node&, const std::vector<const GraphValue*>&);
+GraphValue MaxPool(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Sigmoid(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Softmax(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Where(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Reshape(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Squeeze(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Unsqueeze(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Slice(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Gather(const Node&, const std::vector<const GraphValue*>&);
+GraphValue Resize(const Node&, const std::vector<const GraphValue*>&);
+std::vector<GraphValue> Split(const Node&, const std::vector<const GraphValue*>&);
 
 }  // namespace qconform::float_ops

@@ -9,19 +9,41 @@ struct Row {
   std::string_view op_type;
   FloatOperator evaluate;
 };
+// An operator of one output as a row.
+template <float_ops::Evaluate F>
+std::vector<GraphValue> One(const Node& node, const std::vector<const GraphValue*>& in) {
+  std::vector<GraphValue> out;
+  out.push_back(F(node, in));
+  return out;
+}
+
 constexpr Row kFloatOperators[] = {
-    {"Add", float_ops::Add},
-    {"Sub", float_ops::Sub},
-    {"Mul", float_ops::Mul},
-    {"Div", float_ops::Div},
-    {"Relu", float_ops::Relu},
-    {"Clip", float_ops::Clip},
-    {"LeakyRelu", float_ops::LeakyRelu},
-    {"MatMul", float_ops::MatMul},
-    {"GlobalAveragePool", float_ops::GlobalAveragePool},
-    {"Transpose", float_ops::Transpose},
-    {"Flatten", float_ops::Flatten},
-    {"Concat", float_ops::Concat},
+    {"Add", One<float_ops::Add>},
+    {"Sub", One<float_ops::Sub>},
+    {"Mul", One<float_ops::Mul>},
+    {"Div", One<float_ops::Div>},
+    {"Relu", One<float_ops::Relu>},
+    {"Clip", One<float_ops::Clip>},
+    {"LeakyRelu", One<float_ops::LeakyRelu>},
+    {"Sigmoid", One<float_ops::Sigmoid>},
+    {"Softmax", One<float_ops::Softmax>},
+    {"MatMul", One<float_ops::MatMul>},
+    {"Gemm", One<float_ops::Gemm>},
+    {"Conv", One<float_ops::Conv>},
+    {"AveragePool", One<float_ops::AveragePool>},
+    {"GlobalAveragePool", One<float_ops::GlobalAveragePool>},
+    {"MaxPool", One<float_ops::MaxPool>},
+    {"Transpose", One<float_ops::Transpose>},
+    {"Flatten", One<float_ops::Flatten>},
+    {"Concat", One<float_ops::Concat>},
+    {"Reshape", One<float_ops::Reshape>},
+    {"Squeeze", One<float_ops::Squeeze>},
+    {"Unsqueeze", One<float_ops::Unsqueeze>},
+    {"Slice", One<float_ops::Slice>},
+    {"Gather", One<float_ops::Gather>},
+    {"Where", One<float_ops::Where>},
+    {"Resize", One<float_ops::Resize>},
+    {"Split", float_ops::Split},
 };
 
 }  // namespace
@@ -31,6 +53,12 @@ FloatOperator FindFloatOperator(std::string_view op_type) {
     if (r.op_type == op_type) return r.evaluate;
   }
   return nullptr;
+}
+
+std::vector<std::string> FloatOperatorList() {
+  std::vector<std::string> ops;
+  for (const Row& r : kFloatOperators) ops.emplace_back(r.op_type);
+  return ops;
 }
 
 std::string FloatOperatorNames() {

@@ -16,10 +16,14 @@
 
 namespace qconform {
 
-using FloatOperator = GraphValue (*)(const Node& node, const std::vector<const GraphValue*>& in);
+// The node's outputs' values, in order (one but for Split). An absent optional input is nullptr.
+using FloatOperator = std::vector<GraphValue> (*)(const Node& node,
+                                                  const std::vector<const GraphValue*>& in);
 
 // The row of an op type of the ai.onnx domain, or nullptr when the oracle does not compute it.
 FloatOperator FindFloatOperator(std::string_view op_type);
+// The op types of the table's rows, in its order.
+std::vector<std::string> FloatOperatorList();
 // "Add, Sub, ...": the float operators the oracle computes, for messages.
 std::string FloatOperatorNames();
 

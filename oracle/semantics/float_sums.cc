@@ -1,5 +1,6 @@
-// The float operators of graph cases that sum (docs/semantics.md#d30): MatMul, a sum of K
-// products per element, and GlobalAveragePool, a sum over the spatial extent then one division.
+// The float operators of graph cases that sum (docs/semantics.md#d30): MatMul and Gemm, a sum
+// of K products per element, and GlobalAveragePool, a sum over the spatial extent then one
+// division.
 // Each sum's bound is d30's (B = 0 where every product and partial sum is a value of the type).
 #include <stdexcept>
 
@@ -36,42 +37,19 @@ GraphValue MatMul(const Node& node, const std::vector<const GraphValue*>& in) {
     const auto col = static_cast<int64_t>(i % static_cast<size_t>(n));
     const size_t base_a = BroadcastIndex(batch_a, batch, matrix) * static_cast<size_t>(m * k);
     const size_t base_b = BroadcastIndex(batch_b, batch, matrix) * static_cast<size_t>(k * n);
-    std::vector<Exact> terms;
-    Exact exact, real_lo, real_hi;
-    Rational magnitude = 0;
-    bool points = true, nan = false;
+    Accumulator sum;
     for (int64_t j = 0; j < k; ++j) {
       const size_t ia = base_a + static_cast<size_t>(row * k + j);
       const size_t ib = base_b + static_cast<size_t>(j * n + col);
-      if (a.is_free(ia) || b.is_free(ib)) nan = true;
-      const Exact p = a.exact[ia] * b.exact[ib];
-      const Interval r = MulInterval({a.lo[ia], a.hi[ia]}, {b.lo[ib], b.hi[ib]});
-      if (p.is_nan() || r.lo.is_nan() || !p.is_finite() || !r.lo.is_finite() || !r.hi.is_finite()) {
-        nan = true;
-        break;
-      }
-      exact = exact + p;
-      real_lo = real_lo + r.lo;
-      real_hi = real_hi + r.hi;
-      magnitude += std::max(boost::multiprecision::abs(r.lo.value()),
-                            boost::multiprecision::abs(r.hi.value()));
-      points = points && r.lo == p && r.hi == p;
-      terms.push_back(p);
+      sum.Add(a.exact[ia] * b.exact[ib], MulInterval({a.lo[ia], a.hi[ia]}, {b.lo[ib], b.hi[ib]}),
+              a.is_free(ia) || b.is_free(ib));
     }
-    if (nan) {  // specials in a sum: the exact sum decides, nothing is bounded
+    if (sum.special()) {  // specials in a sum: nothing is bounded
       Set(out, i, Exact::NaN(), Exact::NaN(), Exact::Integer(0), "MatMul: a special value");
       continue;
     }
-    FloatBound bound = SumBound(terms, t);
-    if (!points && bound.b) {  // inputs within intervals: gamma_K over the largest magnitudes
-      const auto count = static_cast<int64_t>(terms.size());
-      bound.b = Rational(count) * magnitude / Rational((BigInt(1) << Precision(t)) - count);
-      bound.rule = "gamma_" + std::to_string(count) +
-                   " over the inputs' intervals = " + BoundString(*bound.b);
-    }
-    const ValueRange lo = Widen(real_lo, bound), hi = Widen(real_hi, bound);
-    Set(out, i, exact, lo.lo, hi.hi,
-        "MatMul: a sum of " + std::to_string(k) + " products, " + bound.rule);
+    const ValueRange r = sum.Finish(t, "MatMul: a sum of " + std::to_string(k) + " products");
+    Set(out, i, sum.exact(), r.lo, r.hi, r.rule);
   }
   return out;
 }
@@ -86,44 +64,70 @@ GraphValue GlobalAveragePool(const Node& node, const std::vector<const GraphValu
   int64_t count = 1;
   for (size_t d = 2; d < x.shape.size(); ++d) count *= x.shape[d], shape.push_back(1);
   GraphValue out = Shaped(x, shape);
-  const ElementType& t = x.type();
-  const Exact n = Exact::Integer(count);
   for (size_t i = 0; i < out.size(); ++i) {
-    std::vector<Exact> terms;
-    Exact sum, lo, hi;
-    Rational magnitude = 0;
-    bool points = true, special = false;
+    Accumulator sum;
     for (int64_t j = 0; j < count; ++j) {
       const size_t at = i * static_cast<size_t>(count) + static_cast<size_t>(j);
-      if (x.is_free(at) || !x.exact[at].is_finite() || !x.lo[at].is_finite() ||
-          !x.hi[at].is_finite()) {
-        special = true;
-        break;
-      }
-      sum = sum + x.exact[at];
-      lo = lo + x.lo[at];
-      hi = hi + x.hi[at];
-      magnitude += std::max(boost::multiprecision::abs(x.lo[at].value()),
-                            boost::multiprecision::abs(x.hi[at].value()));
-      points = points && x.lo[at] == x.exact[at] && x.hi[at] == x.exact[at];
-      terms.push_back(x.exact[at]);
+      sum.Add(x.exact[at], {x.lo[at], x.hi[at]}, x.is_free(at));
     }
-    if (special) {
-      Set(out, i, Exact::NaN(), Exact::NaN(), Exact::Integer(0),
-          "GlobalAveragePool: a special value");
+    SetMean(out, i, sum, count, "GlobalAveragePool");
+  }
+  return out;
+}
+
+// alpha * A' B' + beta * C (A' = A or its transpose by transA, B' likewise; C broadcast to
+// [M, N]): K products and C's term, one sum (d30). alpha and beta are powers of two, so their
+// products are exact scalings that commute with every rounding; others are not computed yet.
+GraphValue Gemm(const Node& node, const std::vector<const GraphValue*>& in) {
+  RequireInputs(node, in, 2);
+  const GraphValue &a = *in[0], &b = *in[1];
+  const GraphValue* c = in.size() > 2 ? in[2] : nullptr;
+  if (a.shape.size() != 2 || b.shape.size() != 2) throw std::invalid_argument("A and B of rank 2");
+  const bool ta = IntAttribute(node, "transA", 0) != 0, tb = IntAttribute(node, "transB", 0) != 0;
+  const int64_t m = ta ? a.shape[1] : a.shape[0], k = ta ? a.shape[0] : a.shape[1];
+  const int64_t n = tb ? b.shape[0] : b.shape[1];
+  if ((tb ? b.shape[1] : b.shape[0]) != k) {
+    throw std::invalid_argument("A " + ShapeString(a.shape) + " and B " + ShapeString(b.shape) +
+                                ": inner dimensions differ");
+  }
+  const auto scaling = [&](const char* name) {
+    const Exact v = Exact::FromDouble(FloatAttribute(node, name, 1.0));
+    const Rational r = boost::multiprecision::abs(v.value());
+    const int e = r > 0 ? FloorLog2(r) : 0;
+    const bool power_of_two =
+        r > 0 && r == (e >= 0 ? Rational(BigInt(1) << e) : Rational(1) / Rational(BigInt(1) << -e));
+    if (!power_of_two) {
+      throw std::invalid_argument(std::string(name) + " " + v.ToString() +
+                                  " is not a power of two: not computed yet");
+    }
+    return v;
+  };
+  const Exact alpha = scaling("alpha"), beta = scaling("beta");
+  const std::vector<int64_t> shape = {m, n};
+  if (c != nullptr) Broadcast(c->shape, shape);  // throws unless C broadcasts to [M, N]
+  GraphValue out = Shaped(a, shape);
+  const ElementType& t = a.type();
+  const auto scaled = [](const Interval& r, const Exact& f) { return MulInterval(r, {f, f}); };
+  for (size_t i = 0; i < out.size(); ++i) {
+    const auto row = static_cast<int64_t>(i) / n, col = static_cast<int64_t>(i) % n;
+    Accumulator sum;
+    for (int64_t j = 0; j < k; ++j) {
+      const auto ia = static_cast<size_t>(ta ? j * m + row : row * k + j);
+      const auto ib = static_cast<size_t>(tb ? col * k + j : j * n + col);
+      sum.Add(alpha * a.exact[ia] * b.exact[ib],
+              scaled(MulInterval({a.lo[ia], a.hi[ia]}, {b.lo[ib], b.hi[ib]}), alpha),
+              a.is_free(ia) || b.is_free(ib));
+    }
+    if (c != nullptr) {
+      const size_t ic = BroadcastIndex(c->shape, shape, i);
+      sum.Add(beta * c->exact[ic], scaled({c->lo[ic], c->hi[ic]}, beta), c->is_free(ic));
+    }
+    if (sum.special()) {
+      Set(out, i, Exact::NaN(), Exact::NaN(), Exact::Integer(0), "Gemm: a special value");
       continue;
     }
-    FloatBound bound = SumBound(terms, t);
-    if (!points && bound.b) {
-      bound.b = Rational(count) * magnitude / Rational((BigInt(1) << Precision(t)) - count);
-      bound.rule = "gamma_" + std::to_string(count) + " over the inputs' intervals";
-    }
-    // The sum's float results lie in [RN(lo - B), RN(hi + B)]; dividing each end by n once more.
-    const Exact sum_lo = RoundToType(t, Widen(lo, bound).lo),
-                sum_hi = RoundToType(t, Widen(hi, bound).hi);
-    Set(out, i, sum / n, MinValue(sum_lo / n, sum / n), MaxValue(sum_hi / n, sum / n),
-        "GlobalAveragePool: a sum of " + std::to_string(count) + " terms, " + bound.rule +
-            ", then one division by " + std::to_string(count));
+    const ValueRange r = sum.Finish(t, "Gemm: a sum of " + std::to_string(sum.count()) + " terms");
+    Set(out, i, sum.exact(), r.lo, r.hi, r.rule);
   }
   return out;
 }

@@ -87,7 +87,11 @@ class GraphEvaluation {
     for (size_t k = 0; k < c_.inputs.size(); ++k) {
       if (!c_.inputs[k])
         throw OracleError("case " + c_.id + ": graph input " + c_.input_names[k] + " is absent");
-      values_[c_.input_names[k]] = ValueOf(*c_.inputs[k]);
+      try {
+        values_[c_.input_names[k]] = ValueOf(*c_.inputs[k]);
+      } catch (const std::invalid_argument& e) {
+        throw OracleError("case " + c_.id + ": graph input " + c_.input_names[k] + ": " + e.what());
+      }
     }
     for (const Node& node : c_.graph) {
       if (!RunNode(node)) return false;
@@ -127,11 +131,14 @@ class GraphEvaluation {
       }
     }
     if (node.domain.empty() && FindFloatOperator(node.op_type) != nullptr) {
-      for (const GraphValue* v : in) {
-        if (v == nullptr) throw OracleError(where + ": an absent input");
-      }
       try {
-        values_[node.outputs[0]] = FindFloatOperator(node.op_type)(node, in);
+        std::vector<GraphValue> out = FindFloatOperator(node.op_type)(node, in);
+        if (out.size() != node.outputs.size()) {
+          throw std::invalid_argument("gives " + std::to_string(out.size()) +
+                                      " outputs, the node names " +
+                                      std::to_string(node.outputs.size()));
+        }
+        for (size_t k = 0; k < out.size(); ++k) values_[node.outputs[k]] = std::move(out[k]);
       } catch (const std::invalid_argument& e) {
         throw OracleError(where + ": " + e.what());
       }

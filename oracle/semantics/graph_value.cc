@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "oracle/core/codec.h"
+#include "oracle/core/index_tensor.h"
 
 namespace qconform {
 
@@ -20,6 +21,19 @@ void GraphValue::AddRule(size_t i, const std::string& rule) {
 
 GraphValue ValueOf(const Tensor& t) {
   const ElementType* type = FindElementType(t.data_type);
+  if (type == nullptr && IsIndexType(t.data_type)) {
+    if (static_cast<int64_t>(t.codes.size()) != t.element_count()) {
+      throw std::invalid_argument("a graph input of " + DataTypeName(t.data_type) +
+                                  " whose values the oracle cannot carry (beyond int32's range, "
+                                  "or a bool neither 0 nor 1)");
+    }
+    GraphValue v;
+    v.data_type = t.data_type;
+    v.shape = t.shape;
+    for (size_t i = 0; i < t.codes.size(); ++i) v.exact.push_back(Exact::Integer(IndexValue(t, i)));
+    v.lo = v.hi = v.exact;
+    return v;
+  }
   if (type == nullptr) {
     throw std::invalid_argument("a graph input of element type " + DataTypeName(t.data_type) +
                                 ", which the oracle does not know");
@@ -31,6 +45,10 @@ GraphValue ValueOf(const Tensor& t) {
   v.lo = v.exact;
   v.hi = v.exact;
   return v;
+}
+
+bool GraphValue::is_index() const {
+  return IsIndexType(data_type);
 }
 
 Tensor ExactTensor(const GraphValue& v) {

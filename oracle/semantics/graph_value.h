@@ -22,6 +22,9 @@ struct GraphValue {
   std::vector<std::string> rules;  // per element, why its interval is wider (empty: none is)
 
   size_t size() const { return exact.size(); }
+  // An int64 or bool constant (oracle/core/index_tensor.h): integer points, no element type.
+  bool is_index() const;
+  // The element type; not for an index value.
   const ElementType& type() const { return *FindElementType(data_type); }
   bool is_free(size_t i) const { return i < free.size() && free[i] != 0; }
   // Every element's interval is its exact value alone.
