@@ -8,7 +8,7 @@ std::vector<GoldenCase> GoldenCatalogue() {
   for (GoldenCase& g : TensorRtGoldenCatalogue()) all.push_back(std::move(g));
   for (auto part : {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue,
                     DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue,
-                    ConvBoundaryCatalogue, GraphBoundaryCatalogue}) {
+                    ConvBoundaryCatalogue, GraphBoundaryCatalogue, GraphOperatorCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   return all;

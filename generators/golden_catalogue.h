@@ -47,6 +47,8 @@ std::vector<GoldenCase> ConvRuleCatalogue();
 // Graph cases: one QDQ group per float operator the graph oracle computes
 // (graph_golden_catalogue.cc).
 std::vector<GoldenCase> GraphBoundaryCatalogue();
+// Graph cases of the other float operators (graph_operator_catalogue.cc).
+std::vector<GoldenCase> GraphOperatorCatalogue();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

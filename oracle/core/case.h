@@ -37,7 +37,10 @@ struct Attribute {
   static Attribute Ints(std::vector<int64_t> v) {
     return Attribute{Kind::kInts, 0, 0, {}, std::move(v)};
   }
-  static Attribute Float(double v) { return Attribute{Kind::kFloat, 0, v, {}, {}}; }
+  // ONNX's AttributeProto.f is a float32: the value is rounded to one, as a model holds it.
+  static Attribute Float(double v) {
+    return Attribute{Kind::kFloat, 0, static_cast<double>(static_cast<float>(v)), {}, {}};
+  }
   static Attribute String(std::string v) {
     return Attribute{Kind::kString, 0, 0, std::move(v), {}};
   }

@@ -11,6 +11,9 @@
 #include "generators/golden_catalogue.h"
 #include "onnx_io/case_io.h"
 #include "onnx_io/model_builder.h"
+#include "onnx_io/tensor_proto.h"
+#include "oracle/core/index_tensor.h"
+#include "oracle/semantics/graph_value.h"
 #include "oracle/semantics/oracle.h"
 #include "verdict/judge.h"
 
@@ -19,34 +22,38 @@ namespace {
 
 const std::string kGolden = QCONFORM_GOLDEN_DIR;
 
-std::optional<Case> FromCatalogue(const std::string& id) {
-  for (GoldenCase& g : GraphBoundaryCatalogue()) {
-    if (g.c.id == id) return std::move(g.c);
-  }
-  return std::nullopt;
+std::vector<GoldenCase> GraphCatalogue() {
+  std::vector<GoldenCase> all = GraphBoundaryCatalogue();
+  for (GoldenCase& g : GraphOperatorCatalogue()) all.push_back(std::move(g));
+  return all;
 }
 
-TEST(GraphCaseIo, AGoldenGroupReadsBackAsTheGraphWritten) {
-  const std::string id = "qdq13-add-ties-uint8";
-  const std::optional<Case> written = FromCatalogue(id);
-  ASSERT_TRUE(written);
-  const CaseDirectory dir = ReadCaseDirectory(kGolden + "/" + id);
-  ASSERT_EQ(dir.data_sets.size(), 1u);
-  const Case& read = dir.data_sets[0].c;
-  EXPECT_TRUE(read.is_graph());
-  EXPECT_EQ(read.graph, written->graph);
-  EXPECT_EQ(read.output_names, written->output_names);
-  // The graph inputs first (fed by input_K.pb), then the initializers: the same tensors by name.
-  ASSERT_EQ(read.inputs.size(), written->inputs.size());
-  for (size_t k = 0; k < written->inputs.size(); ++k) {
-    const auto at =
-        std::find(read.input_names.begin(), read.input_names.end(), written->input_names[k]);
-    ASSERT_NE(at, read.input_names.end()) << written->input_names[k];
-    EXPECT_EQ(read.inputs[static_cast<size_t>(at - read.input_names.begin())], written->inputs[k])
-        << written->input_names[k];
+// Every golden graph case (its int64 and bool constants included) reads back as the graph
+// written, and its model passes ONNX's checker.
+TEST(GraphCaseIo, EveryGoldenGroupReadsBackAsTheGraphWritten) {
+  const std::vector<GoldenCase> catalogue = GraphCatalogue();
+  EXPECT_GE(catalogue.size(), 41u);
+  for (const GoldenCase& g : catalogue) {
+    const Case& written = g.c;
+    SCOPED_TRACE(written.id);
+    const CaseDirectory dir = ReadCaseDirectory(kGolden + "/" + written.id);
+    ASSERT_EQ(dir.data_sets.size(), 1u);
+    const Case& read = dir.data_sets[0].c;
+    EXPECT_TRUE(read.is_graph());
+    EXPECT_EQ(read.graph, written.graph);
+    EXPECT_EQ(read.output_names, written.output_names);
+    // The graph inputs first (fed by input_K.pb), then the initializers: the same tensors.
+    ASSERT_EQ(read.inputs.size(), written.inputs.size());
+    for (size_t k = 0; k < written.inputs.size(); ++k) {
+      const auto at =
+          std::find(read.input_names.begin(), read.input_names.end(), written.input_names[k]);
+      ASSERT_NE(at, read.input_names.end()) << written.input_names[k];
+      EXPECT_EQ(read.inputs[static_cast<size_t>(at - read.input_names.begin())], written.inputs[k])
+          << written.input_names[k];
+    }
+    onnx::ModelProto model = BuildModel(read, DeclaredOutputs(read));
+    EXPECT_NO_THROW(onnx::checker::check_model(model));
   }
-  onnx::ModelProto model = BuildModel(read, DeclaredOutputs(read));
-  EXPECT_NO_THROW(onnx::checker::check_model(model));
 }
 
 // Every element of a straddle case admits exactly two codes, every element of a ties case one;
@@ -96,6 +103,34 @@ TEST(GraphCaseIo, AZeroPointBeforeRoundingIsAWrongValue) {
   const CaseResult judged = JudgeCase(c, r, BackendResult{std::nullopt, {shifted}, {}}, {});
   EXPECT_EQ(judged.kind, Kind::kWrongOutputs) << judged.detail;
   EXPECT_EQ(judged.features.op, "QDQ Add");
+}
+
+// int64 and bool constants: read from raw_data and from int64_data/int32_data, written as
+// raw_data; a value beyond int32's range leaves a type and a shape (an operator's type rule
+// still refuses it) and a graph naming it is an error, never a wrong index.
+TEST(GraphCaseIo, IndexTensorsRoundTripAndRefuseWhatTheyCannotCarry) {
+  const Tensor axes = MakeIndexTensor(DataType::kInt64, {3}, {0, -1, 2147483647});
+  EXPECT_EQ(TensorFromProto(TensorToProto(axes, "axes"), "t"), axes);
+  onnx::TensorProto entries;
+  entries.set_data_type(onnx::TensorProto::INT64);
+  entries.add_dims(2);
+  entries.add_int64_data(-5);
+  entries.add_int64_data(7);
+  EXPECT_EQ(IndexValues(TensorFromProto(entries, "t")), (std::vector<int64_t>{-5, 7}));
+  onnx::TensorProto flags;
+  flags.set_data_type(onnx::TensorProto::BOOL);
+  flags.add_dims(2);
+  flags.add_int32_data(1);
+  flags.add_int32_data(0);
+  const Tensor condition = TensorFromProto(flags, "t");
+  EXPECT_EQ(IndexValues(condition), (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(TensorFromProto(TensorToProto(condition, "c"), "t"), condition);
+  onnx::TensorProto wide = entries;
+  wide.set_int64_data(1, int64_t{1} << 33);
+  const Tensor kept = TensorFromProto(wide, "t");
+  EXPECT_TRUE(kept.codes.empty());
+  EXPECT_THROW(ValueOf(kept), std::invalid_argument);
+  EXPECT_THROW(MakeIndexTensor(DataType::kBool, {1}, {2}), std::invalid_argument);
 }
 
 }  // namespace
