@@ -80,8 +80,8 @@ std::string OutcomeDirectoryName(const std::string& name) {
   return out;
 }
 
-WrittenCase WriteOracleCase(const std::string& dir, const Case& c) {
-  const OracleResult result = RunOracle(c);
+WrittenCase WriteOracleCase(const std::string& dir, const Case& c, const OracleResult* oracle) {
+  const OracleResult result = oracle != nullptr ? *oracle : RunOracle(c);
   WrittenCase written{ExpectedSummary(result), result.rejection_admissible(), {}};
   std::vector<OutputSpec> specs;
   std::vector<Tensor> outputs;

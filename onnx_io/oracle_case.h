@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "oracle/core/case.h"
+#include "oracle/semantics/oracle.h"
 
 namespace qconform {
 
@@ -28,7 +29,10 @@ struct WrittenCase {
   std::vector<std::string> alternatives;
 };
 
-WrittenCase WriteOracleCase(const std::string& dir, const Case& c);
+// `oracle`: the oracle's result for c when the caller has it (a run's failing case), else nullptr
+// and the oracle runs.
+WrittenCase WriteOracleCase(const std::string& dir, const Case& c,
+                            const OracleResult* oracle = nullptr);
 
 // A Quantize -> Dequantize chain: `second` takes `first`'s exact output as x; the model's one
 // output is `second`'s exact result, judged exactly. Both must be valid without

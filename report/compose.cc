@@ -19,7 +19,7 @@ bool Failing(const CaseRecord& r) {
 }
 
 std::string Repro(const CaseRecord& r) {
-  return Failing(r) ? "repro/" + r.id + "/README.txt" : "";
+  return r.repro ? "repro/" + r.id + "/README.txt" : "";
 }
 
 ListItem Item(const CaseRecord& r, const std::string& text) {
@@ -102,15 +102,36 @@ void Verdict(Document& d, const RunView& v) {
   }
 }
 
+// Beyond this many refused valid cases among the differences (a first run without a baseline
+// refuses thousands), they are one line per cause with its count; the failure groups list them.
+constexpr size_t kRefusalItems = 40;
+
+bool Refused(const CaseRecord& r) {
+  return CategoryOf(r.kind) == Category::kValidRefused;
+}
+
 void Differences(Document& d, const RunView& v) {
   std::vector<ListItem> items;
+  size_t refused = 0;
+  for (const CaseRecord& r : v.records) refused += r.gate == "new-failure" && Refused(r) ? 1 : 0;
+  const bool by_cause = refused > kRefusalItems;
+  std::map<std::string, size_t> causes;
   for (const char* g : {"new-failure", "changed-failure", "unexpected-pass"}) {
     for (const CaseRecord& r : v.records) {
-      if (r.gate == g) {
-        items.push_back(Item(r, std::string(g) + ", " + std::string(KindName(r.kind)) + ": " +
-                                    Truncate(r.detail, 240)));
+      if (r.gate != g) continue;
+      if (by_cause && r.gate == "new-failure" && Refused(r)) {
+        causes[CauseOf(r)] += 1;
+        continue;
       }
+      items.push_back(Item(r, std::string(g) + ", " + std::string(KindName(r.kind)) + ": " +
+                                  Truncate(r.detail, 240)));
     }
+  }
+  std::vector<std::pair<std::string, size_t>> sorted(causes.begin(), causes.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (const auto& [cause, n] : sorted) {
+    items.push_back({"", "new-failure, " + Plural(n, "refused valid case") + ": " + cause, "", ""});
   }
   for (const std::string& id : v.stale) {
     items.push_back({id, "stale: listed in the baseline, passed or not met by the run", "", ""});
@@ -194,12 +215,19 @@ void Groups(Document& d, const RunView& v, bool harness_limits) {
                 ". x -> output types: " + Join(type_counts, ", ") + ".");
     d.Paragraph("Example " + example.id + ": " + Truncate(example.detail, 400));
     if (!example.first_mismatch.empty()) d.Preformatted(example.first_mismatch);
-    if (Failing(example)) {
+    if (example.repro) {
       d.Paragraph("Reproduce it from this report's directory; repro/" + example.id +
                   "/README.txt has the exact commands, to rerun it, judge its outputs offline "
                   "and explain them:");
       d.Preformatted("qconform run --backend " + ShellWord(WithoutDirectories(v.backend_spec)) +
                      " --golden repro/" + example.id);
+    }
+    if (Refused(example)) {  // one cause, one message: the cases by id
+      std::vector<std::string> ids;
+      for (const CaseRecord* r : members) ids.push_back(r->id);
+      d.Paragraph("Cases: " + Join(ids, ", ") + ".");
+      d.EndGroup();
+      continue;
     }
     std::vector<ListItem> items;
     for (const CaseRecord* r : members) {

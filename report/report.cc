@@ -13,14 +13,6 @@
 
 namespace qconform::report {
 namespace fs = std::filesystem;
-namespace {
-
-bool IsFailure(const CaseResult& r) {
-  return r.outcome() == Outcome::kFail;
-}
-
-}  // namespace
-
 RunView ViewOf(const RunSummary& s, const RerunCommand& rerun) {
   RunView v;
   v.backend_name = s.backend.name;
@@ -34,8 +26,10 @@ RunView ViewOf(const RunSummary& s, const RerunCommand& rerun) {
   v.planned = s.planned;
   v.interrupted_by = s.interrupted_by;
   v.seconds = s.seconds;
-  for (size_t i = 0; i < s.results.size(); ++i)
+  for (size_t i = 0; i < s.results.size(); ++i) {
     v.records.push_back(RecordOf(s.results[i], s.gates[i]));
+    v.records.back().repro = WritesRepro(s.results[i].kind, rerun);
+  }
   v.stale = s.stale_entries;
   return v;
 }
@@ -48,7 +42,7 @@ void WriteReport(const std::string& dir_name, const RunSummary& s,
   // Reproducers first: the report links to them.
   for (size_t i = 0; i < s.results.size(); ++i) {
     const CaseResult& r = s.results[i];
-    if (IsFailure(r)) {
+    if (WritesRepro(r.kind, rerun)) {
       WriteRepro((dir / "repro" / r.id).string(), r.as_run ? *r.as_run : cases[i].c, r, rerun);
     }
   }

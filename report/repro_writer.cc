@@ -11,12 +11,17 @@
 namespace qconform::report {
 namespace fs = std::filesystem;
 
+bool WritesRepro(Kind k, const RerunCommand& rerun) {
+  return OutcomeOf(k) == Outcome::kFail && (rerun.repro_refusals || k != Kind::kRejectedValid);
+}
+
 void WriteRepro(const std::string& dir_name, const Case& c, const CaseResult& r,
                 const RerunCommand& rerun) {
   const fs::path dir(dir_name);
   const std::vector<std::string>& names = OutputNames(c);
   try {
-    WriteOracleCase(dir.string(), c);
+    // The run's own oracle result when the backend received the case as catalogued.
+    WriteOracleCase(dir.string(), c, r.as_run ? nullptr : r.oracle.get());
   } catch (const OracleError&) {
     // The oracle cannot judge it: the case alone, its outputs as the operator declares them.
     WriteCaseDirectory(dir.string(), c, DeclaredOutputs(c), {});

@@ -19,7 +19,14 @@ struct RerunCommand {
   std::string program = "qconform";
   std::string backend;
   std::vector<std::string> flags;
+  // --repro all: a reproducer for every failure. By default a valid case the backend refused
+  // has none (a first run refuses thousands; its cause is in the report, and `qconform run
+  // --filter ID` reproduces it): reproducers go to the wrong values, crashes and the rest.
+  bool repro_refusals = false;
 };
+
+// Whether a result of kind k gets a reproducer.
+bool WritesRepro(Kind k, const RerunCommand& rerun);
 
 // `dir` is the reproducer's path as seen from the run's directory (it appears in the commands).
 void WriteRepro(const std::string& dir, const Case& c, const CaseResult& r,

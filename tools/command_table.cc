@@ -104,6 +104,8 @@ constexpr Command kCommands[] = {
      "  --strict            admit only the exact result (no f32/out strategies)\n"
      "  --strict-zero       +0 and -0 differ\n"
      "  --admit NAME        admit a named requantization knowingly (repeatable; see check)\n"
+     "  --repro all         a reproducer (repro/<id>/) for every failure; by default a valid\n"
+     "                      case the backend refused has none (its cause is in the report)\n"
      "  --report DIR        where to write report.md, report.html, results.json, results.jsonl,\n"
      "                      junit.xml and repro/ (default: qconform-report)\n"
      "  -j N                N backend processes in parallel (default 1)\n"

@@ -49,6 +49,8 @@ RunOptions ParseRunOptions(const Args& args) {
   options.compare.admit = AdmittedStrategies(args);
   options.backend = args.value("--backend");
   if (options.backend.empty()) throw UsageError("--backend is required (see --help)");
+  if (const std::string r = args.value("--repro", "failures"); r != "failures" && r != "all")
+    throw UsageError("--repro takes all or failures, not " + r);
   options.compare.strict = args.flag("--strict");
   options.compare.strict_zero = args.flag("--strict-zero");
   options.jobs = static_cast<int>(args.integer("-j", args.integer("--jobs", 1)));
@@ -198,7 +200,7 @@ const std::set<std::string> kRunFlags = {"--strict", "--strict-zero"};
 const std::set<std::string> kRunOptions = {
     "--backend",         "--filter",       "--profile", "--report", "-j",      "--jobs",
     "--timeout",         "--expectations", "--golden",  "--seed",   "--count", "--version",
-    "--invalid-percent", "--op",           "--shard",   "--admit"};
+    "--invalid-percent", "--op",           "--shard",   "--admit",  "--repro"};
 
 // The news first: what differs from the baseline, what the backend computes wrong before what it
 // refuses. Beyond kRefusalLines refused valid cases (a first run without a baseline), one line
@@ -241,6 +243,7 @@ void ReportRun(const Args& args, const std::vector<CatalogueCase>& cases, const 
   std::vector<CatalogueCase> ran;
   for (size_t i : s.ran) ran.push_back(cases[i]);
   RerunCommand rerun{ProgramAsTyped(), args.value("--backend"), {}};
+  rerun.repro_refusals = args.value("--repro", "failures") == "all";
   for (const std::string& flag : kRunFlags) {
     if (args.flag(flag)) rerun.flags.push_back(flag);
   }

@@ -168,8 +168,10 @@ std::string ExpectedSummary(const OracleResult& oracle) {
   return "outputs";
 }
 
-CaseResult JudgeCase(const Case& c, const OracleResult& oracle, const BackendResult& observed,
-                     const CompareOptions& options) {
+namespace {
+
+CaseResult Judged(const Case& c, const OracleResult& oracle, const BackendResult& observed,
+                  const CompareOptions& options) {
   CaseResult r;
   r.id = c.id;
   r.observed = observed;
@@ -241,6 +243,18 @@ CaseResult JudgeCase(const Case& c, const OracleResult& oracle, const BackendRes
   }
   r.strategies = Fingerprint(j.outputs);
   r.outputs = std::move(j.outputs);
+  return r;
+}
+
+}  // namespace
+
+CaseResult JudgeCase(const Case& c, const OracleResult& oracle, const BackendResult& observed,
+                     const CompareOptions& options) {
+  CaseResult r = Judged(c, oracle, observed, options);
+  // Kept for the reproducer; a refused valid case (thousands on a first run) has none.
+  if (r.outcome() == Outcome::kFail && r.kind != Kind::kRejectedValid) {
+    r.oracle = std::make_shared<const OracleResult>(oracle);
+  }
   return r;
 }
 

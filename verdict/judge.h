@@ -3,6 +3,7 @@
 // (live backends) all judge through it, so they can never disagree on a case.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ struct CaseResult {
   double seconds = 0;
   BackendResult observed;      // what the backend returned, for reproducers
   std::optional<Case> as_run;  // failures only: the case as the backend received it
+  // Failures only: the oracle's result the case was judged by, so that a reproducer is written
+  // from it without running the oracle again.
+  std::shared_ptr<const OracleResult> oracle;
 
   Outcome outcome() const { return OutcomeOf(kind); }
 };
