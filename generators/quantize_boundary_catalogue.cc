@@ -10,6 +10,7 @@
 // Per-axis and blocked cells use a negative axis along the first, not the last, dimension, and
 // the blocked ones end in a partial block (boundary_cells.h).
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "generators/boundaries.h"
@@ -83,6 +84,64 @@ std::vector<Rational> FloatGridTies(const ElementType& y) {
   return out;
 }
 
+// For a 16-bit x and a quotient range wider than 8 bits (int16, uint16 y): the x codes (every
+// positive finite one swept) whose reciprocal-multiplier code differs from both the exact and
+// float32's, with the quotient in [q_lo, q_hi]; at most `limit`. A 16-bit x has too few
+// significant bits to come near a tie of a quotient below 2^8 (defect_cells.cc), so the
+// separating inputs are far up the range, where near-tie search around a few ties misses them.
+std::vector<uint32_t> SweptSeparating(const ElementType& x, const ElementType& s, uint32_t scale,
+                                      int64_t q_lo, int64_t q_hi, size_t limit) {
+  std::vector<uint32_t> out;
+  if (x.bits != 16 || !x.is_float() || q_hi - q_lo < 512) return out;
+  const double sv = static_cast<double>(Decode(s, scale).value());
+  const float reciprocal = 1.0f / static_cast<float>(sv);
+  for (uint32_t code = 1; code < (x.sign_bit()) && out.size() < limit; ++code) {
+    const Exact xv = Decode(x, code);
+    if (!xv.is_finite()) continue;
+    const double xd = static_cast<double>(xv.value()), q = xd / sv;
+    if (q < static_cast<double>(q_lo) || q > static_cast<double>(q_hi)) continue;
+    const double by_reciprocal =
+        std::nearbyint(static_cast<float>(static_cast<float>(xd) * reciprocal));
+    if (by_reciprocal == std::nearbyint(q)) continue;  // a quick filter; the rank decides
+    if (SeparationRank(x, code, s, scale) == 0) out.push_back(code);
+  }
+  return out;
+}
+
+// The candidate scales of a cell (integer y), those whose float32 reciprocal separates the most
+// of their near-tie inputs (the reciprocal multiplier giving neither the exact nor float32's
+// code) first: a cell with one parameter, per tensor, gets the strongest (d39: a reciprocal
+// multiplier must fail in every cell, the per-tensor int8 and uint8 ones above all).
+std::vector<uint32_t> ReciprocalSeparatingFirst(const ElementType& x, const ElementType& s,
+                                                const std::vector<Rational>& ties, int64_t q_lo,
+                                                int64_t q_hi) {
+  std::vector<std::pair<int, uint32_t>> scored;
+  const auto score = [&](uint32_t scale) {
+    auto separating = static_cast<int>(SweptSeparating(x, s, scale, q_lo, q_hi, 8).size());
+    for (uint32_t code : NearTieCodes(x, 1 / Decode(s, scale).value(), ties)) {
+      separating += SeparationRank(x, code, s, scale) == 0 ? 1 : 0;
+    }
+    scored.push_back({separating, scale});
+  };
+  for (uint32_t scale : SeparatingScaleCodes(s)) score(scale);
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  // None separates (few ties, as for 2-bit y): search the float32 scales 0.1 * (1 + k / 256)
+  // for one whose reciprocal does, and put it first.
+  if (scored.front().first == 0 && s.id == D::kFloat) {
+    const size_t fixed = scored.size();
+    for (int k = 1; k < 256 && scored.size() == fixed; ++k) {
+      const auto candidate = std::bit_cast<uint32_t>(static_cast<float>(0.1 * (1 + k / 256.0)));
+      score(candidate);
+      if (scored.back().first == 0) scored.pop_back();
+    }
+    std::rotate(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(fixed), scored.end());
+  }
+  std::vector<uint32_t> out;
+  for (const auto& [n, scale] : scored) out.push_back(scale);
+  return out;
+}
+
 class QuantizeBoundaries : public CatalogueBuilder {
  public:
   void Cells(const OpSchema& s) {
@@ -138,11 +197,15 @@ class QuantizeBoundaries : public CatalogueBuilder {
   void Ties(const OpSchema& s, D x, D y, const CellLayout& layout) {
     const D scale = ScaleType(s, x);
     const ElementType &xt = ElementTypeOf(x), &st = ElementTypeOf(scale), &yt = ElementTypeOf(y);
-    const Parameters p = ParametersFor(scale, y, layout);
+    Parameters p = ParametersFor(scale, y, layout);
     std::vector<Rational> ties;
+    int64_t q_lo = 0, q_hi = 0;
     if (yt.is_integer()) {
       const auto [zlo, zhi] = std::minmax_element(p.zp_values.begin(), p.zp_values.end());
-      ties = HalfIntegerTies(IntegerMin(yt) - *zlo, IntegerMax(yt) - 1 - *zhi, 10);
+      q_lo = IntegerMin(yt) - *zlo, q_hi = IntegerMax(yt) - 1 - *zhi;
+      ties = HalfIntegerTies(q_lo, q_hi, 10);
+      const std::vector<uint32_t> strongest = ReciprocalSeparatingFirst(xt, st, ties, q_lo, q_hi);
+      for (size_t k = 0; k < p.scales.size(); ++k) p.scales[k] = strongest[k % strongest.size()];
     } else {
       ties = FloatGridTies(yt);
     }
@@ -150,6 +213,8 @@ class QuantizeBoundaries : public CatalogueBuilder {
       const uint32_t s_code = p.scales[static_cast<size_t>(k)];
       std::vector<uint32_t> near = NearTieCodes(xt, 1 / Decode(st, s_code).value(), ties);
       if (yt.is_integer()) {
+        const std::vector<uint32_t> swept = SweptSeparating(xt, st, s_code, q_lo, q_hi, 2);
+        near.insert(near.begin(), swept.begin(), swept.end());
         std::stable_sort(near.begin(), near.end(), [&](uint32_t a, uint32_t b) {
           return SeparationRank(xt, a, st, s_code) < SeparationRank(xt, b, st, s_code);
         });

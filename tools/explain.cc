@@ -122,7 +122,7 @@ void ExplainFindingsOnly(const Case&, const OracleResult& result, int64_t index,
 // requantization's result (docs/semantics.md#d20, #d21), named and marked admitted or not.
 void ExplainQLinearMatMul(const Case& c, const OracleResult& result, int64_t index,
                           const Observed& observed) {
-  const MatMulPlan plan = *ValidateMatMul(c, *result.schema).plan;
+  const MatMulPlan& plan = *result.matmul_plan;
   const QLinearMatMulSteps st = QLinearMatMulElement(c, *result.schema, plan, index);
   const ElementType& y = *plan.y_type;
   std::printf("%s; element %lld is batch %lld, row %lld of a, column %lld of b\n\n",

@@ -55,7 +55,7 @@ void PrintField(const Case& c, const ConvPlan& plan, const ConvElement& at) {
 
 void ExplainConv(const Case& c, const OracleResult& result, int64_t index,
                  const std::optional<uint32_t>& observed) {
-  const ConvPlan plan = *ValidateConv(c, *result.schema).plan;
+  const ConvPlan& plan = *result.conv_plan;
   const ConvElement at = ConvElementAt(plan.geometry, index);
   std::printf("%s; element %lld is %s\n\n", result.schema->label().c_str(),
               static_cast<long long>(index), DescribeConvElement(plan.geometry, index).c_str());

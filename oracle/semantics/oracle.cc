@@ -65,7 +65,20 @@ OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOpt
   r.findings = std::move(d.findings);
   r.outputs = std::move(d.outputs);
   r.other_outcomes = std::move(d.other_outcomes);
+  // One cell: x's type to uint8, the parameters computed per tensor.
+  const ElementType* x =
+      c.inputs.empty() || !c.inputs[0] ? nullptr : FindElementType(c.inputs[0]->data_type);
+  if (x != nullptr && !r.outputs.empty()) {
+    r.cell = {"", std::string(x->name), DataTypeName(r.outputs[0].data_type), "per-tensor"};
+  }
   return r;
+}
+
+void Keep(OracleResult& r, const MatMulPlan& p) {
+  r.matmul_plan = p;
+}
+void Keep(OracleResult& r, const ConvPlan& p) {
+  r.conv_plan = p;
 }
 
 // The compute families: one validation per family, then the operator's evaluation of its plan
@@ -78,6 +91,7 @@ OracleResult RunValidated(const Case& c, const OpSchema& schema, const EvaluateO
   if (!v.plan) return r;
   r.outputs.push_back(Evaluate(c, schema, *v.plan, options));
   r.cell = CellOf(*v.plan);
+  Keep(r, *v.plan);
   return r;
 }
 
@@ -151,7 +165,9 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
     OracleResult r = RunOracle(*plain, options);
     r.read_as = std::move(plain);  // the outputs' describe_inputs read its tensors
     for (Finding& f : profile->check(c)) r.findings.push_back(std::move(f));
-    if (r.must_reject()) r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset(), r.cell = {};
+    if (r.must_reject())
+      r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset(),
+          r.cell = {}, r.matmul_plan.reset(), r.conv_plan.reset();
     return r;
   }
   if (c.is_graph()) {

@@ -31,8 +31,12 @@ struct OracleResult {
   // What validation settled (types, granularity, axis, block size) for a linear operator's case
   // that is not must-reject: explain and the runner read it instead of re-deriving it.
   std::optional<QuantizationPlan> plan;
+  // The compute families' plans (QLinearMatMul and MatMulInteger; QLinearConv and ConvInteger):
+  // operand types, parameter layouts, geometry, for explain and the layers above.
+  std::optional<MatMulPlan> matmul_plan;
+  std::optional<ConvPlan> conv_plan;
   // The case's cell (operand types, output type, granularity or layout) from any kind's plan;
-  // unknown (empty) for a must-reject case and for DynamicQuantizeLinear.
+  // unknown (empty) for a must-reject case.
   CaseCell cell;
   std::vector<Finding> findings;          // every rule the case breaks, in check order
   std::vector<OutputEvaluation> outputs;  // empty when the case is must-reject

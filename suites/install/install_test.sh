@@ -23,6 +23,33 @@ cmake -S "$source/examples/consumer" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX
 cmake --build "$work/consumer"
 (cd "$work/consumer" && ctest --output-on-failure)
 
+# The newcomer path, as a vendor's CI runs it: the consumer's plugin (examples/consumer/
+# my_plugin.cc, the ABI header from qconform::plugin) gets a baseline from the installed qconform,
+# the gate that qconform_add_conformance_test registers passes on it, and fails, naming the
+# reciprocal multiplier, once the plugin is rebuilt with one.
+plugin="$work/consumer/libmy_plugin.so"
+test -f "$plugin"
+"$prefix/bin/qconform" baseline --backend "plugin:$plugin" --op QuantizeLinear --save \
+  --expectations "$work/my-npu-0.1.txt" | tail -1
+test -s "$work/my-npu-0.1.txt"
+cmake -S "$source/examples/consumer" -B "$work/consumer" -DMY_NPU_EXPECTATIONS="$work/my-npu-0.1.txt" \
+  >/dev/null
+cmake --build "$work/consumer"
+(cd "$work/consumer" && ctest --output-on-failure -R '^my_npu\.conformance$') | tail -3
+cmake -S "$source/examples/consumer" -B "$work/consumer" -DMY_PLUGIN_RECIPROCAL=ON >/dev/null
+cmake --build "$work/consumer"
+if gate=$(cd "$work/consumer" && ctest --output-on-failure -R '^my_npu\.conformance$' 2>&1); then
+  echo "install: the gate passed a plugin with a reciprocal multiplier" >&2
+  exit 1
+fi
+grep -q "new-failure .*reciprocal multiplier" <<<"$gate" || {
+  echo "$gate" | tail -20 >&2
+  echo "install: the failing gate does not name the reciprocal multiplier" >&2
+  exit 1
+}
+echo "install: newcomer path: baseline saved, gate passes, the reciprocal multiplier fails it" \
+  "($(grep -c '^new-failure' <<<"$gate") new failures)"
+
 cd "$work"  # nowhere near the source or build tree
 out=$("$prefix/bin/qconform" check "$prefix/share/qconform/golden" --quiet)
 echo "$out" | tail -1

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -19,6 +20,7 @@
 
 #include "adapters/plugin/plugin_call.h"
 #include "runner/catalogue.h"
+#include "suites/mutants/defect_cells.h"
 #include "suites/mutants/defects.h"
 #include "suites/mutants/mutant_plugin.h"
 #include "suites/mutants/score_document.h"
@@ -138,7 +140,18 @@ int Gate(const Options& o) {
                 ok                 ? ""
                 : kills[d].empty() ? " (it survives)"
                                    : " (fewer than the minimum)");
-    score.push_back({rows[d], kills[d]});
+    score.push_back({rows[d], kills[d], {}});
+    // d39: every declared cell holding golden cases has one that kills the defect.
+    std::vector<std::string> ids;
+    for (const auto& c : j.cases) ids.push_back(c.c.id);
+    const std::set<std::string> killed(kills[d].begin(), kills[d].end());
+    score.back().cells = StrengthPerCell(rows[d]->defect, ids, j.oracles, killed);
+    for (const CellStrength& c : score.back().cells) {
+      if (c.kills > 0) continue;
+      ++weak;
+      std::printf("WEAK   %-38s survives every golden case of its cell %s (%zu cases)\n",
+                  std::string(rows[d]->name).c_str(), c.cell.c_str(), c.cases);
+    }
   }
   std::printf(
       "%zu defects, %zu killed by at least %d golden cases; %zu golden cases (ONNX; the "

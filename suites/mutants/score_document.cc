@@ -51,6 +51,17 @@ std::string ScoreDocument(const std::vector<ScoreRow>& rows, size_t golden_cases
       << Cell(r.row->shipped_by) << " | " << r.killed_by.size() << ": " << Killers(r.killed_by)
       << " |\n";
   }
+  o << "\n## Strength per cell\n\n"
+    << "A defect that declares the cells it can change (operator version, x type, output type,\n"
+    << "granularity; `suites/mutants/defect_cells.cc`) must be killed in each of them that holds\n"
+    << "golden cases, not only somewhere (docs/semantics.md#d39); the gate fails otherwise.\n\n"
+    << "| defect | cell | golden cases in the cell | killed by |\n|---|---|---|---|\n";
+  for (const ScoreRow& r : rows) {
+    for (const CellStrength& c : r.cells) {
+      o << "| `" << r.row->name << "` | " << Cell(c.cell) << " | " << c.cases << " | " << c.kills
+        << " |\n";
+    }
+  }
   o << "\n## Left out: what the oracle admits\n\n"
     << "A plausible bug that computes an admissible result is not a defect.\n\n"
     << "| behaviour | what it does | why it is admissible |\n|---|---|---|\n";

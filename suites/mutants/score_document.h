@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "suites/mutants/defect_cells.h"
 #include "suites/mutants/defects.h"
 
 namespace qconform::mutants {
@@ -12,6 +13,7 @@ namespace qconform::mutants {
 struct ScoreRow {
   const DefectRow* row;
   std::vector<std::string> killed_by;  // golden case ids
+  std::vector<CellStrength> cells;     // its declared cells (d39), empty when it declares none
 };
 
 std::string ScoreDocument(const std::vector<ScoreRow>& rows, size_t golden_cases, int min_kills);

@@ -1,1 +1,1 @@
-ByJSw¹ý!CTv‡©
+ByJbÈ!3DDUvw

@@ -1,1 +1,1 @@
-ByJSw¹ý!CTv‡©
+ByJd¨!2CDUvw

@@ -1,1 +1,1 @@
-ByJUUUUU
+ByJTVUUU

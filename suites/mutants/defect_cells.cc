@@ -1,0 +1,100 @@
+#include "suites/mutants/defect_cells.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace qconform::mutants {
+namespace {
+
+struct Declaration {
+  Defect defect;
+  std::string_view scope;
+};
+
+// The reciprocal multiplier, in every QuantizeLinear cell where it can change a result that
+// no admitted strategy gives (suites/mutants/defect_cells_test.cc sweeps the half inputs):
+// x * float32(1 / y_scale) differs from the quotient within about 2^-23 of a tie, and a float32
+// x comes that near, as a float16 or bfloat16 x does from 23 on, where y_scale is float32. In 19
+// and 21 a half x has a y_scale of its own type, and their quotients have too few bits to come
+// that near a tie below 2^8: no 8-bit or narrower output moves, nor a bfloat16 x's 16-bit one
+// below 2^15 (one input above it moves a uint16 output whose zero point is near 0; the
+// catalogue's cells centre their zero points, so it is left undeclared); a float16 x's 16-bit
+// one does.
+constexpr Declaration kDeclaredCells[] = {
+    {Defect::kQlReciprocal,
+     "op:QuantizeLinear x:float y:int8,uint8,int16,uint16,int4,uint4,int2,uint2"},
+    {Defect::kQlReciprocal,
+     "op:QuantizeLinear x:float16,bfloat16 y:int8,uint8,int16,uint16,int4,uint4,int2,uint2 "
+     "version:23,24,25"},
+    {Defect::kQlReciprocal, "op:QuantizeLinear x:float16 y:int16,uint16 version:19,21"},
+};
+
+// "key:a,b" -> key and its values.
+std::map<std::string, std::set<std::string>> Parse(std::string_view scope) {
+  std::map<std::string, std::set<std::string>> keys;
+  std::istringstream words{std::string(scope)};
+  std::string word;
+  while (words >> word) {
+    const size_t colon = word.find(':');
+    std::set<std::string>& values = keys[word.substr(0, colon)];
+    std::istringstream list(word.substr(colon + 1));
+    std::string v;
+    while (std::getline(list, v, ',')) values.insert(v);
+  }
+  return keys;
+}
+
+}  // namespace
+
+std::string CellName(const OracleResult& oracle) {
+  const std::string op = oracle.schema != nullptr ? oracle.schema->label() : "?";
+  return op + " " + oracle.cell.operands + " -> " + oracle.cell.output + ", " +
+         oracle.cell.granularity;
+}
+
+std::vector<std::string_view> DeclaredCells(Defect defect) {
+  std::vector<std::string_view> scopes;
+  for (const Declaration& d : kDeclaredCells) {
+    if (d.defect == defect) scopes.push_back(d.scope);
+  }
+  return scopes;
+}
+
+bool InScope(std::string_view scope, const OracleResult& oracle) {
+  if (oracle.schema == nullptr || oracle.cell.operands.empty() || oracle.must_reject())
+    return false;
+  const std::map<std::string, std::string> have = {
+      {"op", std::string(oracle.schema->op_type)},
+      {"x", oracle.cell.operands},
+      {"y", oracle.cell.output},
+      {"granularity", oracle.cell.granularity},
+      {"version", std::to_string(oracle.schema->since_version)}};
+  for (const auto& [key, values] : Parse(scope)) {
+    const auto it = have.find(key);
+    if (it == have.end() || !values.count(it->second)) return false;
+  }
+  return true;
+}
+
+std::vector<CellStrength> StrengthPerCell(Defect defect, const std::vector<std::string>& ids,
+                                          const std::vector<OracleResult>& oracles,
+                                          const std::set<std::string>& killed) {
+  const std::vector<std::string_view> scopes = DeclaredCells(defect);
+  std::map<std::string, CellStrength> cells;
+  for (size_t i = 0; i < ids.size() && i < oracles.size(); ++i) {
+    if (std::none_of(scopes.begin(), scopes.end(),
+                     [&](std::string_view s) { return InScope(s, oracles[i]); })) {
+      continue;
+    }
+    CellStrength& c = cells[CellName(oracles[i])];
+    c.cell = CellName(oracles[i]);
+    c.cases += 1;
+    c.kills += killed.count(ids[i]) ? 1 : 0;
+  }
+  std::vector<CellStrength> out;
+  for (auto& [name, c] : cells) out.push_back(std::move(c));
+  return out;
+}
+
+}  // namespace qconform::mutants

@@ -1,0 +1,39 @@
+// Strength per cell (docs/semantics.md#d39): a defect that can change results in a cell
+// (operator, version, operand types, output type, granularity or layout) must be killed by
+// golden cases in that cell, not only somewhere. A defect declares its cells as data (a scope
+// over the oracle's CaseCell, kDeclaredCells in defect_cells.cc); the mutation gate fails when a
+// declared cell holding golden cases has none that kills it, and writes the defect-by-cell table.
+#pragma once
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "oracle/semantics/oracle.h"
+#include "suites/mutants/defects.h"
+
+namespace qconform::mutants {
+
+// A golden case's cell: "QuantizeLinear-10 float -> int8, per-tensor".
+std::string CellName(const OracleResult& oracle);
+
+// The cells `defect` declares it can change, as scopes such as "op:QuantizeLinear
+// x:float,float16 y:int8,uint8" (every key must match; a key lists the values it admits; a cell
+// is declared when any scope holds it); none when the defect declares none (it is then judged
+// by its total kills alone).
+std::vector<std::string_view> DeclaredCells(Defect defect);
+bool InScope(std::string_view scope, const OracleResult& oracle);
+
+struct CellStrength {
+  std::string cell;
+  size_t cases = 0;  // golden cases computed in the cell
+  size_t kills = 0;  // of them, those the defect fails
+};
+// Per declared cell holding computed golden cases (ids[i]'s oracle is oracles[i]): how many the
+// defect kills. Empty for a defect without a declaration.
+std::vector<CellStrength> StrengthPerCell(Defect defect, const std::vector<std::string>& ids,
+                                          const std::vector<OracleResult>& oracles,
+                                          const std::set<std::string>& killed);
+
+}  // namespace qconform::mutants
