@@ -18,6 +18,12 @@ install(TARGETS ${qconform_libraries} EXPORT qconformTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/qconform)
 install(TARGETS qconform qconform-plugin-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The C plugin ABI header alone, for a plugin that links nothing of qconform's.
+add_library(qconform_plugin_abi INTERFACE)
+set_target_properties(qconform_plugin_abi PROPERTIES EXPORT_NAME plugin)
+target_include_directories(qconform_plugin_abi INTERFACE
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/qconform>)
+install(TARGETS qconform_plugin_abi EXPORT qconformPluginTargets)
 install(TARGETS qconform_example_plugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/qconform)
 foreach(target IN LISTS QCONFORM_BUILT_PLUGIN_TARGETS)
   install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/qconform)
@@ -46,6 +52,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/adapters/PROTOCOL.md ${PROJECT_SOURCE_DIR}/d
 
 set(qconform_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/qconform)
 install(EXPORT qconformTargets NAMESPACE qconform:: DESTINATION ${qconform_cmake_dir})
+install(EXPORT qconformPluginTargets NAMESPACE qconform:: DESTINATION ${qconform_cmake_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/qconformConfig.cmake.in
   ${PROJECT_BINARY_DIR}/qconformConfig.cmake INSTALL_DESTINATION ${qconform_cmake_dir}
   PATH_VARS qconform_data)
@@ -53,4 +60,5 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/qconformConfigVersion.cma
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/qconformConfig.cmake
               ${PROJECT_BINARY_DIR}/qconformConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/qconformFunctions.cmake
         DESTINATION ${qconform_cmake_dir})

@@ -122,9 +122,7 @@ int RunCheck(const std::vector<std::string>& argv) {
   Expectations expectations;
   if (args.has("--expectations")) {
     const std::string path = args.value("--expectations");
-    if (!std::filesystem::is_regular_file(path)) {
-      throw UsageError("--expectations " + path + ": no such file");
-    }
+    RequireExpectationsFile(path);
     expectations = LoadExpectations(path);
   }
   Manifest manifest;

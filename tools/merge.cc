@@ -185,7 +185,7 @@ int RunMerge(const std::vector<std::string>& given) {
   std::vector<std::string> argv = ResolvedPaths(first.base, first.run.cwd);
   if (args.has("--expectations")) {
     const std::string file = args.value("--expectations");
-    if (!fs::is_regular_file(file)) throw UsageError("--expectations " + file + ": no such file");
+    RequireExpectationsFile(file);
     argv = WithExpectations(argv, file);
   }
   const std::string report = args.value("--report");

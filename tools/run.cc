@@ -102,10 +102,15 @@ std::vector<CatalogueCase> SelectCases(const Args& args) {
   return cases;
 }
 
+void RequireExpectationsFile(const std::string& path) {
+  if (!fs::exists(path)) throw UsageError("--expectations " + path + ": no such file");
+  if (fs::is_directory(path)) throw UsageError("--expectations " + path + ": a directory");
+}
+
 Expectations LoadBaseline(const Args& args, const BackendInfo& info) {
   if (args.has("--expectations")) {
     const std::string path = args.value("--expectations");
-    if (!fs::is_regular_file(path)) throw UsageError("--expectations " + path + ": no such file");
+    RequireExpectationsFile(path);
     return LoadExpectations(path);
   }
   return LoadBaselineFor(info);  // with this host's overlay (runner/host_class.h)

@@ -65,6 +65,9 @@ void WriteRunJson(const std::filesystem::path& report, const std::vector<std::st
                   const BackendInfo& info);
 // UsageError when DIR has no run.json; CaseIoError naming the file when it is malformed.
 Resumed ReadRunJson(const std::filesystem::path& report);
+// --expectations FILE must name a file that exists and is not a directory (UsageError otherwise);
+// /dev/null reads as an empty baseline, for a first run with none.
+void RequireExpectationsFile(const std::string& path);
 // qconform run's flags and options (Args' lists).
 extern const std::set<std::string> kRunFlags;
 extern const std::set<std::string> kRunOptions;

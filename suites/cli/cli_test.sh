@@ -134,6 +134,8 @@ cp -r "$golden/dq13-seed-axis" "$work/axis2"
 expect "--op is matched case-insensitively" 0 "^1 passed, 0 failed" -- "$qconform" check "$work/axis2" --op dequantizelinear
 expect "an --op with no case under the path is an error" 2 "no cases of the selected --op" -- "$qconform" check "$work/axis2" --op QuantizeLinear
 expect "run with a missing baseline file is an error" 2 "--expectations /nonexistent.txt: no such file" -- "$qconform" run --backend oracle --expectations /nonexistent.txt --filter dq21-int8-pt
+expect "run with --expectations /dev/null has an empty baseline" 0 "baseline /dev/null: 2 pass -> MATCHES" -- "$qconform" run --backend oracle --expectations /dev/null --filter dq21-int8-pt --count 0 --report "$work/devnull"
+expect "a directory is no baseline" 2 "--expectations /tmp: a directory" -- "$qconform" run --backend oracle --expectations /tmp --filter dq21-int8-pt
 expect "run --op unknown is an error" 2 "not an operator qconform knows" -- "$qconform" run --backend oracle --op dequantize
 # --op selects the same cases in any order: the generated batch is the default one, selected from.
 for order in "DequantizeLinear QLinearMatMul" "QLinearMatMul DequantizeLinear"; do
