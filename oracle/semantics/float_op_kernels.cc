@@ -50,12 +50,19 @@ void Accumulator::Add(const Exact& exact, const Interval& real, bool free) {
     special_ = true;
     return;
   }
+  const bool point = real.lo == exact && real.hi == exact;
+  if (points_ && !point) {  // the first wider term: the ends and magnitudes kept from here on
+    lo_ = hi_ = sum_;
+    for (const Exact& e : terms_) magnitude_ += boost::multiprecision::abs(e.value());
+    points_ = false;
+  }
   sum_ = sum_ + exact;
-  lo_ = lo_ + real.lo;
-  hi_ = hi_ + real.hi;
-  magnitude_ += std::max(boost::multiprecision::abs(real.lo.value()),
-                         boost::multiprecision::abs(real.hi.value()));
-  points_ = points_ && real.lo == exact && real.hi == exact;
+  if (!points_) {
+    lo_ = lo_ + real.lo;
+    hi_ = hi_ + real.hi;
+    magnitude_ += std::max(boost::multiprecision::abs(real.lo.value()),
+                           boost::multiprecision::abs(real.hi.value()));
+  }
   terms_.push_back(exact);
 }
 
@@ -65,7 +72,8 @@ ValueRange Accumulator::Finish(const ElementType& t, const std::string& what, in
   for (int k = 0; k < extra; ++k) terms.push_back(Exact::Integer(0));
   FloatBound bound = SumBound(terms, t);
   const auto n = static_cast<int64_t>(terms.size());
-  if (!points_ && bound.b) {  // inputs within intervals: gamma_n over the largest magnitudes
+  if (points_) return {Widen(sum_, bound).lo, Widen(sum_, bound).hi, what + ", " + bound.rule};
+  if (bound.b) {  // inputs within intervals: gamma_n over the largest magnitudes
     bound.b = Rational(n) * magnitude_ / Rational((BigInt(1) << Precision(t)) - n);
     bound.rule =
         "gamma_" + std::to_string(n) + " over the inputs' intervals = " + BoundString(*bound.b);
@@ -170,6 +178,10 @@ void Copy(GraphValue& out, size_t i, const GraphValue& in, size_t j) {
 }
 
 Interval MulInterval(const Interval& a, const Interval& b) {
+  if (a.lo == a.hi && b.lo == b.hi) {  // points (every DQ output): one product
+    Exact p = a.lo * b.lo;
+    return {p, p};
+  }
   return Hull({a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi});
 }
 

@@ -7,8 +7,8 @@
 // does: each exponential within EXP's bound (its argument x_j, or x_j less the largest, so X_j =
 // |x_j| + max |x| covers both and the subtraction's rounding), their sum within gamma_n, then
 // one division. The exact value of a transcendental at a nonzero rational is irrational, so it
-// never sits on a tie; it is carried as a 330-bit approximation, and the interval is widened by
-// 2^-250 of its magnitude to hold the approximation's error.
+// never sits on a tie; it is carried as a 166-bit approximation, and the interval is widened by
+// 2^-120 of its magnitude to hold the approximation's error.
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <stdexcept>
 
@@ -19,7 +19,7 @@
 namespace qconform::float_ops {
 namespace {
 
-using Big = boost::multiprecision::cpp_bin_float_100;
+using Big = boost::multiprecision::cpp_bin_float_50;
 
 Big ToBig(const Exact& e) {
   return Big(boost::multiprecision::numerator(e.value())) /
@@ -30,8 +30,8 @@ Exact ToExact(const Big& v) {
   if (v == 0) return Exact::Integer(0);
   int e = 0;
   const Big m = boost::multiprecision::frexp(v, &e);  // |m| in [1/2, 1)
-  const auto mantissa = boost::multiprecision::ldexp(m, 320).convert_to<BigInt>();
-  const int shift = e - 320;
+  const auto mantissa = boost::multiprecision::ldexp(m, 180).convert_to<BigInt>();
+  const int shift = e - 180;
   const Rational r =
       shift >= 0 ? Rational(mantissa << shift) : Rational(mantissa) / Rational(BigInt(1) << -shift);
   return Exact::Finite(r);
@@ -42,7 +42,7 @@ Big Unit(const ElementType& t) {
   return boost::multiprecision::ldexp(Big(1), -(Precision(t) - 1));
 }
 
-const Big kSlack = boost::multiprecision::ldexp(Big(1), -250);
+const Big kSlack = boost::multiprecision::ldexp(Big(1), -120);
 
 Big Sig(const Big& x) {
   return 1 / (1 + boost::multiprecision::exp(-x));
@@ -57,21 +57,23 @@ GraphValue Sigmoid(const Node& node, const std::vector<const GraphValue*>& in) {
   const Big unit = Unit(x.type());
   const std::string rule = "Sigmoid: TOSA's bound 2 (1 + |x|) * 2^-" +
                            std::to_string(Precision(x.type()) - 1) + " * sigmoid(x)";
+  const auto sig = [](const Exact& v) {
+    if (!v.is_finite()) return LessThan(v, Exact::Integer(0)) ? Big(0) : Big(1);
+    return Sig(ToBig(v));
+  };
   for (size_t i = 0; i < out.size(); ++i) {
     if (x.is_free(i) || x.exact[i].is_nan()) {
       Set(out, i, Exact::NaN(), Exact::NaN(), x.is_free(i) ? Exact::Integer(0) : Exact::NaN(),
           "Sigmoid of NaN");
       continue;
     }
+    const Big at = sig(x.exact[i]);  // a point (every DQ output) needs this one exponential
     const auto end = [&](const Exact& v, int side) {  // side -1: the low end, +1: the high end
-      if (!v.is_finite()) return LessThan(v, Exact::Integer(0)) ? Big(0) : Big(1);
-      const Big s = Sig(ToBig(v));
+      const Big s = v == x.exact[i] ? at : sig(v);
+      if (!v.is_finite()) return s;
       return s * (1 + side * (2 * (1 + boost::multiprecision::abs(ToBig(v))) * unit + kSlack));
     };
-    const Exact e = x.exact[i].is_finite()
-                        ? ToExact(Sig(ToBig(x.exact[i])))
-                        : Exact::Integer(LessThan(x.exact[i], Exact::Integer(0)) ? 0 : 1);
-    Set(out, i, e, ToExact(end(x.lo[i], -1)), ToExact(end(x.hi[i], +1)), rule);
+    Set(out, i, ToExact(at), ToExact(end(x.lo[i], -1)), ToExact(end(x.hi[i], +1)), rule);
   }
   return out;
 }
@@ -90,51 +92,53 @@ GraphValue Softmax(const Node& node, const std::vector<const GraphValue*>& in) {
   const std::string rule = "Softmax of " + std::to_string(n) +
                            ": TOSA's EXP bound per term, gamma_" + std::to_string(n) +
                            " for their sum, one division";
-  for (size_t i = 0; i < out.size(); ++i) {
-    const auto outer = static_cast<int64_t>(i) / (n * inner),
-               rest = static_cast<int64_t>(i) % inner;
-    const int64_t self = (static_cast<int64_t>(i) / inner) % n;
+  const int64_t slices = static_cast<int64_t>(out.size()) / std::max<int64_t>(n, 1);
+  for (int64_t slice = 0; slice < slices; ++slice) {
+    const int64_t outer = slice / inner, rest = slice % inner;
     const auto at = [&](int64_t j) { return static_cast<size_t>((outer * n + j) * inner + rest); };
     bool special = false;
     Big largest = 0, top;  // max |x| over the slice; the largest exact value
-    for (int64_t j = 0; j < n; ++j) {
+    for (int64_t j = 0; j < n && !special; ++j) {
       const size_t a = at(j);
-      if (x.is_free(a) || !x.lo[a].is_finite() || !x.hi[a].is_finite() || !x.exact[a].is_finite()) {
-        special = true;
-        break;
-      }
+      special =
+          x.is_free(a) || !x.lo[a].is_finite() || !x.hi[a].is_finite() || !x.exact[a].is_finite();
+      if (special) break;
       largest = std::max({largest, boost::multiprecision::abs(ToBig(x.lo[a])),
                           boost::multiprecision::abs(ToBig(x.hi[a]))});
       top = j == 0 ? ToBig(x.exact[a]) : std::max(top, ToBig(x.exact[a]));
     }
     if (special) {
-      Set(out, i, Exact::NaN(), Exact::NaN(), Exact::Integer(0), "Softmax: a special value");
+      for (int64_t j = 0; j < n; ++j) {
+        Set(out, at(j), Exact::NaN(), Exact::NaN(), Exact::Integer(0), "Softmax: a special value");
+      }
       continue;
     }
-    // The quotient with element `self` at `own` and the others at `other`, each exponential
-    // moved by its bound in `direction` (numerator) and against it (denominator).
-    const auto quotient = [&](std::vector<Exact> GraphValue::*own,
-                              std::vector<Exact> GraphValue::*other, int direction) {
-      Big numerator = 0, denominator = 0;
-      for (int64_t j = 0; j < n; ++j) {
-        const Big v = ToBig((x.*(j == self ? own : other))[at(j)]);
-        const Big error = (3 + 3 * (boost::multiprecision::abs(v) + largest)) * unit;
-        const Big e = boost::multiprecision::exp(v - top);
-        if (j == self) numerator = e * (1 + direction * error);
-        denominator += e * (1 - direction * error);
-      }
-      denominator *= 1 - direction * gamma;
-      return numerator / denominator * (1 + direction * kSlack);
-    };
-    Big exact_num = 0, exact_den = 0;
+    // Per element of the slice, its exponential at the exact value and at each end, each end
+    // moved by EXP's bound down (lo) and up (hi): computed once, shared by every quotient.
+    std::vector<Big> exact(static_cast<size_t>(n)), low(exact), high(exact);
+    Big exact_sum = 0, low_sum = 0, high_sum = 0;
     for (int64_t j = 0; j < n; ++j) {
-      const Big e = boost::multiprecision::exp(ToBig(x.exact[at(j)]) - top);
-      exact_den += e;
-      if (j == self) exact_num = e;
+      const size_t a = at(j), k = static_cast<size_t>(j);
+      const auto bounded = [&](const Exact& v, int side) {
+        const Big b = ToBig(v);
+        const Big e = v == x.exact[a] ? exact[k] : boost::multiprecision::exp(b - top);
+        return e * (1 + side * (3 + 3 * (boost::multiprecision::abs(b) + largest)) * unit);
+      };
+      exact[k] = boost::multiprecision::exp(ToBig(x.exact[a]) - top);
+      low[k] = bounded(x.lo[a], -1);
+      high[k] = bounded(x.hi[a], +1);
+      exact_sum += exact[k];
+      low_sum += low[k];
+      high_sum += high[k];
     }
-    Set(out, i, ToExact(exact_num / exact_den),
-        ToExact(quotient(&GraphValue::lo, &GraphValue::hi, -1)),
-        ToExact(quotient(&GraphValue::hi, &GraphValue::lo, +1)), rule);
+    for (int64_t j = 0; j < n; ++j) {
+      const auto k = static_cast<size_t>(j);
+      // Lowest: this element at its lowest, every other at its highest, the sum's rounding up;
+      // highest: the reverse.
+      const Big lo = low[k] / ((high_sum - high[k] + low[k]) * (1 + gamma)) * (1 - kSlack);
+      const Big hi = high[k] / ((low_sum - low[k] + high[k]) * (1 - gamma)) * (1 + kSlack);
+      Set(out, at(j), ToExact(exact[k] / exact_sum), ToExact(lo), ToExact(hi), rule);
+    }
   }
   return out;
 }
