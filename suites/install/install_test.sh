@@ -50,6 +50,29 @@ grep -q "new-failure .*reciprocal multiplier" <<<"$gate" || {
 echo "install: newcomer path: baseline saved, gate passes, the reciprocal multiplier fails it" \
   "($(grep -c '^new-failure' <<<"$gate") new failures)"
 
+# A plugin-only project needs none of the C++ libraries' dependencies: with Boost, Protobuf and
+# ONNX hidden from find_package, the package still gives qconform::plugin and the gate function.
+mkdir -p "$work/plugin-only"
+cp "$source/examples/consumer/my_plugin.cc" "$work/plugin-only/"
+cat >"$work/plugin-only/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.22)
+project(plugin_only LANGUAGES CXX)
+find_package(qconform 0.1 CONFIG REQUIRED)
+if(qconform_LIBRARIES_FOUND)
+  message(FATAL_ERROR "the libraries were loaded with their dependencies hidden")
+endif()
+enable_testing()
+add_library(my_plugin MODULE my_plugin.cc)
+target_link_libraries(my_plugin PRIVATE qconform::plugin)
+qconform_add_conformance_test(NAME plugin_only.conformance BACKEND plugin:$<TARGET_FILE:my_plugin>
+                              EXPECTATIONS ${BASELINE} ARGS --op QuantizeLinear)
+CMAKE
+cmake -S "$work/plugin-only" -B "$work/plugin-only/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  -DBASELINE="$work/my-npu-0.1.txt" -DCMAKE_DISABLE_FIND_PACKAGE_Boost=TRUE \
+  -DCMAKE_DISABLE_FIND_PACKAGE_Protobuf=TRUE -DCMAKE_DISABLE_FIND_PACKAGE_ONNX=TRUE >/dev/null
+cmake --build "$work/plugin-only/build" >/dev/null
+(cd "$work/plugin-only/build" && ctest --output-on-failure) | tail -1
+
 cd "$work"  # nowhere near the source or build tree
 out=$("$prefix/bin/qconform" check "$prefix/share/qconform/golden" --quiet)
 echo "$out" | tail -1
