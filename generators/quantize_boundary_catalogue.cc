@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <map>
 
 #include "generators/boundaries.h"
 #include "generators/boundary_cells.h"
@@ -149,6 +150,9 @@ class QuantizeBoundaries : public CatalogueBuilder {
       for (D y : s.output_types) {
         for (const CellLayout& layout : CellLayouts(s, kElements)) {
           Ties(s, x, y, layout);
+          if (ElementTypeOf(y).is_integer() && ElementTypeOf(x).is_float()) {
+            Reciprocal(s, x, y, layout);
+          }
           if (x != D::kInt32) Specials(s, x, y, layout);
         }
         Extremes(s, x, y);
@@ -197,15 +201,11 @@ class QuantizeBoundaries : public CatalogueBuilder {
   void Ties(const OpSchema& s, D x, D y, const CellLayout& layout) {
     const D scale = ScaleType(s, x);
     const ElementType &xt = ElementTypeOf(x), &st = ElementTypeOf(scale), &yt = ElementTypeOf(y);
-    Parameters p = ParametersFor(scale, y, layout);
+    const Parameters p = ParametersFor(scale, y, layout);
     std::vector<Rational> ties;
-    int64_t q_lo = 0, q_hi = 0;
     if (yt.is_integer()) {
       const auto [zlo, zhi] = std::minmax_element(p.zp_values.begin(), p.zp_values.end());
-      q_lo = IntegerMin(yt) - *zlo, q_hi = IntegerMax(yt) - 1 - *zhi;
-      ties = HalfIntegerTies(q_lo, q_hi, 10);
-      const std::vector<uint32_t> strongest = ReciprocalSeparatingFirst(xt, st, ties, q_lo, q_hi);
-      for (size_t k = 0; k < p.scales.size(); ++k) p.scales[k] = strongest[k % strongest.size()];
+      ties = HalfIntegerTies(IntegerMin(yt) - *zlo, IntegerMax(yt) - 1 - *zhi, 10);
     } else {
       ties = FloatGridTies(yt);
     }
@@ -213,8 +213,6 @@ class QuantizeBoundaries : public CatalogueBuilder {
       const uint32_t s_code = p.scales[static_cast<size_t>(k)];
       std::vector<uint32_t> near = NearTieCodes(xt, 1 / Decode(st, s_code).value(), ties);
       if (yt.is_integer()) {
-        const std::vector<uint32_t> swept = SweptSeparating(xt, st, s_code, q_lo, q_hi, 2);
-        near.insert(near.begin(), swept.begin(), swept.end());
         std::stable_sort(near.begin(), near.end(), [&](uint32_t a, uint32_t b) {
           return SeparationRank(xt, a, st, s_code) < SeparationRank(xt, b, st, s_code);
         });
@@ -223,6 +221,36 @@ class QuantizeBoundaries : public CatalogueBuilder {
     });
     AddCell(Id(s, "ties", x, y, layout.name), s, x, scale, y, layout, codes, p.scales, p.zps, {},
             "ties", "docs/semantics.md#d14: quotients at and beside ties, non-power-of-two scales");
+  }
+
+  // Integer y (docs/semantics.md#d39): near-tie inputs that only a reciprocal multiplier rounds
+  // the other way, at the catalogue's scale whose float32 reciprocal separates the most (a
+  // 16-bit x: every code swept); no case where no scale separates any input.
+  void Reciprocal(const OpSchema& s, D x, D y, const CellLayout& layout) {
+    const D scale = ScaleType(s, x);
+    const ElementType &xt = ElementTypeOf(x), &st = ElementTypeOf(scale), &yt = ElementTypeOf(y);
+    Parameters p = ParametersFor(scale, y, layout);
+    const auto [zlo, zhi] = std::minmax_element(p.zp_values.begin(), p.zp_values.end());
+    const int64_t q_lo = IntegerMin(yt) - *zlo, q_hi = IntegerMax(yt) - 1 - *zhi;
+    const std::vector<Rational> ties = HalfIntegerTies(q_lo, q_hi, 10);
+    const std::vector<uint32_t> strongest = ReciprocalSeparatingFirst(xt, st, ties, q_lo, q_hi);
+    for (size_t k = 0; k < p.scales.size(); ++k) p.scales[k] = strongest[k % strongest.size()];
+    size_t separating = 0;
+    const std::vector<uint32_t> codes = FillByParameter(layout, [&](int64_t k) {
+      const uint32_t s_code = p.scales[static_cast<size_t>(k)];
+      std::vector<uint32_t> near = SweptSeparating(xt, st, s_code, q_lo, q_hi, 2);
+      for (uint32_t c : NearTieCodes(xt, 1 / Decode(st, s_code).value(), ties)) near.push_back(c);
+      std::stable_sort(near.begin(), near.end(), [&](uint32_t a, uint32_t b) {
+        return SeparationRank(xt, a, st, s_code) < SeparationRank(xt, b, st, s_code);
+      });
+      separating += !near.empty() && SeparationRank(xt, near[0], st, s_code) == 0 ? 1 : 0;
+      return near;
+    });
+    if (separating == 0) return;
+    AddCell(Id(s, "reciprocal", x, y, layout.name), s, x, scale, y, layout, codes, p.scales, p.zps,
+            {}, "reciprocal",
+            "docs/semantics.md#d39: inputs only a float32 reciprocal multiplier rounds the other "
+            "way");
   }
 
   void Specials(const OpSchema& s, D x, D y, const CellLayout& layout) {

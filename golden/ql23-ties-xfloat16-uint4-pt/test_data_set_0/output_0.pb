@@ -1,1 +1,1 @@
-ByJd¨!2CDUvw
+ByJSw¹ý!CTv‡©

@@ -1,1 +1,1 @@
-ByJbÈ!3DDUvw
+ByJSw¹ý!CTv‡©

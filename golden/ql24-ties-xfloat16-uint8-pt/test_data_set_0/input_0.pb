@@ -1,2 +1,2 @@
 
-BxJ0ÈPJÍJMÀÐ¿Ð¾Ð½ÐeÏdÏcÏbÏKÍIÍHÍbÊaÊ`Ê_Ê[ÄZÄYÄXÄXDYD
+BxJ0îÕžÔœÒøÏpÉpIøOœRžTúUïÕíÕŸÔÔÒ›ÒùÏ÷ÏqÉoÉoIqI÷OùO

@@ -1,1 +1,1 @@
-ByJTVUUU
+ByJUUUUU

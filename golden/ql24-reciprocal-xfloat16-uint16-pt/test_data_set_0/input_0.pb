@@ -1,0 +1,2 @@
+
+BxJ0€@ HÍğÌğyïxïwïvïWíVíUíTíhêgêeêFäEäCäCdEdFdejgjhj

@@ -1,0 +1,1 @@
+BxJ`gfN½gfN=ffN½ffN=efN½efN=ËÌ>ÌÌ>ÍÌ>ÎÌ>gfN½gfN=ffN½ffN=efN½efN=ËÌ>ÌÌ>ÍÌ>ÎÌ>gfN½gfN=ffN½ffN=

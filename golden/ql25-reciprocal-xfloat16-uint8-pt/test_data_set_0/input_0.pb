@@ -1,0 +1,2 @@
+
+BxJ0ÈPJÍJMÀÐ¿Ð¾Ð½ÐeÏdÏcÏbÏKÍIÍHÍbÊaÊ`Ê_Ê[ÄZÄYÄXÄXDYD
