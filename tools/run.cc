@@ -208,38 +208,43 @@ const std::set<std::string> kRunOptions = {
     "--invalid-percent", "--op",           "--shard",   "--admit",  "--repro"};
 
 // The news first: what differs from the baseline, what the backend computes wrong before what it
-// refuses. Beyond kRefusalLines refused valid cases (a first run without a baseline), one line
-// per cause with its count: the report lists every case.
+// refuses. Beyond kLinesPerCase of either (a first run without a baseline), one line per cause
+// with its count: the report lists every case.
 namespace {
-constexpr size_t kRefusalLines = 40;
-void PrintNews(const RunSummary& s) {
-  std::vector<size_t> refused;
-  for (size_t i = 0; i < s.results.size(); ++i) {
-    if (GateOk(s.gates[i])) continue;
-    const CaseResult& r = s.results[i];
-    if (report::CategoryOf(r.kind) == report::Category::kValidRefused) {
-      refused.push_back(i);
-      continue;
-    }
-    PrintGateLine(s.gates[i], r);
-  }
-  if (refused.size() <= kRefusalLines) {
-    for (size_t i : refused) PrintGateLine(s.gates[i], s.results[i]);
+constexpr size_t kLinesPerCase = 40;
+
+// Up to kLinesPerCase cases one line each; beyond, one line per cause (operator version, types
+// and what went wrong) with its count, the biggest first: the report lists every case.
+void PrintByCause(const RunSummary& s, const std::vector<size_t>& cases, const char* what,
+                  const char* tag) {
+  if (cases.size() <= kLinesPerCase) {
+    for (size_t i : cases) PrintGateLine(s.gates[i], s.results[i]);
     return;
   }
   std::vector<std::pair<std::string, size_t>> causes;  // in the order first met
-  for (size_t i : refused) {
+  for (size_t i : cases) {
     const std::string cause = report::CauseOf(report::RecordOf(s.results[i], s.gates[i]));
     auto it =
         std::find_if(causes.begin(), causes.end(), [&](const auto& c) { return c.first == cause; });
     if (it == causes.end()) it = causes.insert(causes.end(), {cause, 0});
     ++it->second;
   }
-  std::sort(causes.begin(), causes.end(),
-            [](const auto& a, const auto& b) { return a.second > b.second; });
-  std::printf("%zu refused valid cases, by cause (each listed in the report):\n", refused.size());
+  std::stable_sort(causes.begin(), causes.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::printf("%zu %s, by cause (each listed in the report):\n", cases.size(), what);
   for (const auto& [cause, count] : causes)
-    std::printf("%-16s %5zu  %s\n", "refused", count, cause.c_str());
+    std::printf("%-16s %5zu  %s\n", tag, count, cause.c_str());
+}
+
+void PrintNews(const RunSummary& s) {
+  std::vector<size_t> wrong, refused;
+  for (size_t i = 0; i < s.results.size(); ++i) {
+    if (GateOk(s.gates[i])) continue;
+    const bool refusal = report::CategoryOf(s.results[i].kind) == report::Category::kValidRefused;
+    (refusal ? refused : wrong).push_back(i);
+  }
+  PrintByCause(s, wrong, "differences in what the backend computed or answered", "differs");
+  PrintByCause(s, refused, "refused valid cases", "refused");
 }
 }  // namespace
 

@@ -78,17 +78,17 @@ expect "a host class's overlay completes the baseline" 0 "MATCHES" -- \
   env QCONFORM_BASELINE_DIR="$work/baselines" QCONFORM_HOST_CLASS=test-class "$qconform" "${overlay_run[@]}" --report "$work/overlay1"
 expect "on a host of no class the overlay is not read" 1 "^changed-failure +dq21-uint16-pt  timeout" -- \
   env QCONFORM_BASELINE_DIR="$work/baselines" QCONFORM_HOST_CLASS=none "$qconform" "${overlay_run[@]}" --report "$work/overlay2"
-# A first run without a baseline leads with what the backend computes wrong; beyond 40 refused
-# valid cases they read one line per cause with its count (OpenCV's words, not its file:line).
+# A first run without a baseline leads with what the backend computes wrong; beyond 40 cases of
+# either kind they read one line per cause with its count (OpenCV's words, not its file:line).
 if "$qconform" run --backend plugin:opencv --filter dq10-seed-default --report "$work/ocv0" >/dev/null 2>&1; then
   printf '# qconform expectations, format 2\n' >"$work/none.txt"
   "$qconform" run --backend plugin:opencv --expectations "$work/none.txt" --count 0 --filter dq \
     --report "$work/ocv" >"$work/ocv.txt" 2>/dev/null
-  expect "a first run lists wrong values case by case" 0 "^new-failure +dq[0-9]+-[a-z0-9-]+  wrong-outputs" -- cat "$work/ocv.txt"
+  expect "a first run lists wrong values by cause and cell" 0 "^differs +[0-9]+  wrong values: DequantizeLinear -> float" -- cat "$work/ocv.txt"
   expect "and refusals by cause, with counts" 0 "^refused +[0-9]+  refused valid DequantizeLinear: Unsupported data type: FLOAT16" -- cat "$work/ocv.txt"
   expect "no refused case has a line of its own" 1 "^0$" -- grep -c "^new-failure .*  rejected-valid: " "$work/ocv.txt"
   expect "wrong values come before refusals" 0 "" -- bash -c \
-    "test \$(grep -n '^new-failure' '$work/ocv.txt' | tail -1 | cut -d: -f1) -lt \$(grep -n '^refused ' '$work/ocv.txt' | head -1 | cut -d: -f1)"
+    "test \$(grep -n '^differs ' '$work/ocv.txt' | tail -1 | cut -d: -f1) -lt \$(grep -n '^refused ' '$work/ocv.txt' | head -1 | cut -d: -f1)"
 else
   echo "SKIPPED the first-run console checks: plugin:opencv is not built here"
 fi
