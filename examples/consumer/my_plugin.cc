@@ -35,8 +35,8 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   }
   int64_t n = 1;
   for (int32_t k = 0; k < x.rank; ++k) n *= x.dims[k];
-  auto* y = static_cast<uint8_t*>(alloc(context, 0, zp.data_type, x.rank, x.dims,
-                                        static_cast<size_t>(n)));
+  auto* y = static_cast<uint8_t*>(
+      alloc(context, 0, zp.data_type, x.rank, x.dims, static_cast<size_t>(n)));
   if (y == nullptr) return Refuse(QCONFORM_REJECTED, message, message_size, "allocation refused");
   float s;
   std::memcpy(&s, scale.data, 4);

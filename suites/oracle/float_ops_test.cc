@@ -58,7 +58,9 @@ void GemmPowerOfTwoScalingsExact() {
 }
 
 void GemmOffTheGridHasGammaBound() {
-  const GraphValue a = F({1, 3}, {static_cast<float>(0.1), static_cast<float>(0.2), static_cast<float>(0.3)}), b = F({3, 1}, {3, 5, 7});
+  const GraphValue a = F({1, 3}, {static_cast<float>(0.1), static_cast<float>(0.2),
+                                  static_cast<float>(0.3)}),
+                   b = F({3, 1}, {3, 5, 7});
   const GraphValue y = Run("Gemm", {&a, &b})[0];
   EXPECT_FALSE(Points(y));
   EXPECT_NE(y.rule(0).find("gamma_3"), std::string::npos) << y.rule(0);
