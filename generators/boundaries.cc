@@ -155,9 +155,7 @@ std::vector<uint32_t> SeparatingScaleCodes(const ElementType& scale_type) {
     if (!c || !FiniteCode(scale_type, *c)) continue;
     const Rational v = Decode(scale_type, *c).value();
     if (v <= 0) continue;
-    const bool power_of_two =
-        numerator(v) == 1 || (denominator(v) == 1 && (numerator(v) & (numerator(v) - 1)) == 0);
-    if (!power_of_two) Push(out, *c);
+    if (!IsPowerOfTwo(v)) Push(out, *c);
   }
   return out;
 }

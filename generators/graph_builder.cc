@@ -50,18 +50,20 @@ std::string GraphCaseBuilder::Dequantize(const std::string& x, Tensor t, float s
 
 std::string GraphCaseBuilder::Op(const std::string& op, std::vector<std::string> inputs,
                                  std::vector<std::string> outputs,
-                                 std::map<std::string, Attribute> attributes) {
-  const std::string name = (op == "DequantizeLinear" ? "dq_" + inputs.at(0)
-                                                     : op + "_" + std::to_string(c_.graph.size()));
+                                 std::map<std::string, Attribute> attributes, std::string name) {
+  if (name.empty()) {
+    name = op == "DequantizeLinear" ? "dq_" + inputs.at(0)
+                                    : op + "_" + std::to_string(c_.graph.size());
+  }
   c_.graph.push_back(Node{op, "", name, std::move(attributes), std::move(inputs), outputs});
   return outputs.at(0);
 }
 
 void GraphCaseBuilder::Quantize(const std::string& real, const std::string& y, float scale,
-                                double zero_point, DataType type) {
+                                double zero_point, DataType type, std::string name) {
   Constant(y + "_scale", MakeScalar(DataType::kFloat, scale));
   Constant(y + "_zero_point", MakeScalar(type, zero_point));
-  Op("QuantizeLinear", {real, y + "_scale", y + "_zero_point"}, {y});
+  Op("QuantizeLinear", {real, y + "_scale", y + "_zero_point"}, {y}, {}, std::move(name));
   Output(y);
 }
 

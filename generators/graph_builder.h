@@ -25,13 +25,14 @@ class GraphCaseBuilder {
   // and a zero point of x's type; returns the real value's name ("x_real").
   std::string Dequantize(const std::string& x, Tensor t, float scale, double zero_point,
                          bool constant = false);
-  // A node of the ai.onnx domain; returns its first output.
+  // A node of the ai.onnx domain, named `name` (default: "<op>_<its index>"); returns its first
+  // output.
   std::string Op(const std::string& op, std::vector<std::string> inputs,
-                 std::vector<std::string> outputs,
-                 std::map<std::string, Attribute> attributes = {});
-  // QuantizeLinear of `real` to the graph output `y`.
+                 std::vector<std::string> outputs, std::map<std::string, Attribute> attributes = {},
+                 std::string name = "");
+  // QuantizeLinear of `real` to the graph output `y`, the node named `name` (default as Op's).
   void Quantize(const std::string& real, const std::string& y, float scale, double zero_point,
-                DataType type);
+                DataType type, std::string name = "");
   // A float value as a graph output, unquantized.
   void Output(const std::string& name);
   Case Build() const { return c_; }

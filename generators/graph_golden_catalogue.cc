@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "generators/catalogue_builder.h"
+#include "generators/graph_builder.h"
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/codec.h"
@@ -26,46 +27,20 @@ namespace {
 using D = DataType;
 constexpr int64_t kOpset = 13;
 
-Node MakeNode(std::string op, std::string name, std::vector<std::string> in, std::string out) {
-  return Node{std::move(op), "", std::move(name), {}, std::move(in), {std::move(out)}};
-}
-
 // DQ(a) [op DQ(b)] -> op -> Q(y_scale, y_zero_point): a and b graph inputs, the parameters
 // initializers. `binary` false: op takes DQ(a) alone.
 Case Group(const std::string& id, const std::string& op, Tensor a, float as, double az, Tensor b,
            float bs, double bz, float ys, double yz, D y_type, bool binary, bool quantize = true) {
-  Case c;
-  c.id = id;
-  c.op_type = kGraphOpType;
-  c.opset = kOpset;
-  const auto param = [&](const std::string& name, Tensor t) {
-    t.is_initializer = true;
-    c.input_names.push_back(name);
-    c.inputs.emplace_back(std::move(t));
-  };
-  std::vector<std::string> operands;
-  // Graph input `x`, its parameters, and DQ(x) -> x_real.
-  const auto dequantize = [&](const std::string& x, Tensor t, float scale, double zero_point) {
-    const D type = static_cast<D>(t.data_type);
-    c.input_names.push_back(x);
-    c.inputs.emplace_back(std::move(t));
-    param(x + "_scale", MakeScalar(D::kFloat, scale));
-    param(x + "_zero_point", MakeScalar(type, zero_point));
-    c.graph.push_back(
-        MakeNode("DequantizeLinear", "dq_" + x, {x, x + "_scale", x + "_zero_point"}, x + "_real"));
-    operands.push_back(x + "_real");
-  };
-  dequantize("a", std::move(a), as, az);
-  if (binary) dequantize("b", std::move(b), bs, bz);
-  const std::string result = quantize ? "y_real" : "y";
-  c.graph.push_back(MakeNode(op, op, operands, result));
+  GraphCaseBuilder g(id, kOpset);
+  std::vector<std::string> operands = {g.Dequantize("a", std::move(a), as, az)};
+  if (binary) operands.push_back(g.Dequantize("b", std::move(b), bs, bz));
+  const std::string result = g.Op(op, operands, {quantize ? "y_real" : "y"}, {}, op);
   if (quantize) {
-    param("y_scale", MakeScalar(D::kFloat, ys));
-    param("y_zero_point", MakeScalar(y_type, yz));
-    c.graph.push_back(MakeNode("QuantizeLinear", "q", {"y_real", "y_scale", "y_zero_point"}, "y"));
+    g.Quantize(result, "y", ys, yz, y_type, "q");
+  } else {
+    g.Output(result);
   }
-  c.output_names = {"y"};
-  return c;
+  return g.Build();
 }
 
 Exact F32(double v) {
@@ -80,13 +55,6 @@ int64_t Code(const Exact& v, const Exact& ys, double yz, D y) {
   const ElementType& t = ElementTypeOf(y);
   return *ValueOrdinal(t, *QuantizeValue(v / ys, Exact::Integer(static_cast<int64_t>(yz)), t,
                                          Saturation::kSaturate));
-}
-
-BigInt Floor(const Rational& r) {
-  const BigInt n = boost::multiprecision::numerator(r), d = boost::multiprecision::denominator(r);
-  BigInt f = n / d;
-  if (n < 0 && f * d != n) f -= 1;
-  return f;
 }
 
 // One element of an elementwise group, in the three classes: exact ties (B = 0), straddles
@@ -108,7 +76,7 @@ Classes Search(int a_max, int b_max, float as, float bs, float ys, double yz, D 
       const Exact x = RN32(Exact::Integer(a) * F32(as)), z = RN32(Exact::Integer(b) * F32(bs));
       const Exact exact = op(x, z), rounded = RN32(exact);
       const Exact q = exact / ys_e;
-      const Rational frac = q.value() - Rational(Floor(q.value()));
+      const Rational frac = q.value() - Floor(q.value());
       const bool tie = frac == Rational(1, 2) && rounded == exact;
       const bool straddle = Code(exact, ys_e, yz, y) != Code(rounded, ys_e, yz, y);
       const Rational gap = boost::multiprecision::abs(frac - Rational(1, 2));

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "report/cause.h"
+#include "report/repro_writer.h"
 #include "report/text.h"
 
 namespace qconform::report {
@@ -18,12 +19,13 @@ bool Failing(const CaseRecord& r) {
   return r.outcome() == Outcome::kFail;
 }
 
-std::string Repro(const CaseRecord& r) {
-  return r.repro ? "repro/" + r.id + "/README.txt" : "";
+// The link to a case's reproducer, "" when the report writes none for it.
+std::string Repro(const CaseRecord& r, const RunView& v) {
+  return WritesRepro(r.kind, v.repro_refusals) ? "repro/" + r.id + "/README.txt" : "";
 }
 
-ListItem Item(const CaseRecord& r, const std::string& text) {
-  return {r.id, text, Repro(r), Repro(r).empty() ? "" : "reproducer"};
+ListItem Item(const CaseRecord& r, const RunView& v, const std::string& text) {
+  return {r.id, text, Repro(r, v), Repro(r, v).empty() ? "" : "reproducer"};
 }
 
 // The backend's spelling with every absolute path cut to its file name ("exec:/opt/x/run.sh a"
@@ -123,8 +125,9 @@ void Differences(Document& d, const RunView& v) {
         causes[CauseOf(r)] += 1;
         continue;
       }
-      items.push_back(Item(r, std::string(g) + ", " + std::string(KindName(r.kind)) + ": " +
-                                  Truncate(r.detail, 240)));
+      items.push_back(Item(
+          r, v,
+          std::string(g) + ", " + std::string(KindName(r.kind)) + ": " + Truncate(r.detail, 240)));
     }
   }
   std::vector<std::pair<std::string, size_t>> sorted(causes.begin(), causes.end());
@@ -215,7 +218,7 @@ void Groups(Document& d, const RunView& v, bool harness_limits) {
                 ". x -> output types: " + Join(type_counts, ", ") + ".");
     d.Paragraph("Example " + example.id + ": " + Truncate(example.detail, 400));
     if (!example.first_mismatch.empty()) d.Preformatted(example.first_mismatch);
-    if (example.repro) {
+    if (!Repro(example, v).empty()) {
       d.Paragraph("Reproduce it from this report's directory; repro/" + example.id +
                   "/README.txt has the exact commands, to rerun it, judge its outputs offline "
                   "and explain them:");
@@ -231,7 +234,7 @@ void Groups(Document& d, const RunView& v, bool harness_limits) {
     }
     std::vector<ListItem> items;
     for (const CaseRecord* r : members) {
-      items.push_back(Item(*r, r->gate + ": " + Truncate(r->detail, 160)));
+      items.push_back(Item(*r, v, r->gate + ": " + Truncate(r->detail, 160)));
     }
     d.List(items);
     d.EndGroup();
@@ -302,9 +305,10 @@ void MatrixSection(Document& d, const RunView& v) {
     d.BeginGroup(title + " (" + Plural(cell->cases.size(), "case") + ")", anchor);
     std::vector<ListItem> items;
     for (const CaseRecord* r : cell->cases) {
-      items.push_back(Item(*r, std::string(KindName(r->kind)) +
-                                   (r->widened.empty() ? "" : " [" + r->widened + "]") +
-                                   (Failing(*r) ? ": " + Truncate(r->detail, 160) : "")));
+      items.push_back(Item(*r, v,
+                           std::string(KindName(r->kind)) +
+                               (r->widened.empty() ? "" : " [" + r->widened + "]") +
+                               (Failing(*r) ? ": " + Truncate(r->detail, 160) : "")));
     }
     d.List(items);
     d.EndGroup();

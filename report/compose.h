@@ -29,6 +29,7 @@ struct RunView {
   double seconds = 0;
   std::vector<CaseRecord> records;
   std::vector<std::string> stale;  // baseline entries the run did not meet
+  bool repro_refusals = false;     // refused valid cases have reproducers too (--repro all)
 };
 
 void ComposeReport(Document& d, const RunView& v);

@@ -26,10 +26,9 @@ RunView ViewOf(const RunSummary& s, const RerunCommand& rerun) {
   v.planned = s.planned;
   v.interrupted_by = s.interrupted_by;
   v.seconds = s.seconds;
-  for (size_t i = 0; i < s.results.size(); ++i) {
+  for (size_t i = 0; i < s.results.size(); ++i)
     v.records.push_back(RecordOf(s.results[i], s.gates[i]));
-    v.records.back().repro = WritesRepro(s.results[i].kind, rerun);
-  }
+  v.repro_refusals = rerun.repro_refusals;
   v.stale = s.stale_entries;
   return v;
 }
@@ -42,7 +41,7 @@ void WriteReport(const std::string& dir_name, const RunSummary& s,
   // Reproducers first: the report links to them.
   for (size_t i = 0; i < s.results.size(); ++i) {
     const CaseResult& r = s.results[i];
-    if (WritesRepro(r.kind, rerun)) {
+    if (WritesRepro(r.kind, rerun.repro_refusals)) {
       WriteRepro((dir / "repro" / r.id).string(), r.as_run ? *r.as_run : cases[i].c, r, rerun);
     }
   }

@@ -11,8 +11,8 @@
 namespace qconform::report {
 namespace fs = std::filesystem;
 
-bool WritesRepro(Kind k, const RerunCommand& rerun) {
-  return OutcomeOf(k) == Outcome::kFail && (rerun.repro_refusals || k != Kind::kRejectedValid);
+bool WritesRepro(Kind k, bool refusals) {
+  return OutcomeOf(k) == Outcome::kFail && (refusals || k != Kind::kRejectedValid);
 }
 
 void WriteRepro(const std::string& dir_name, const Case& c, const CaseResult& r,

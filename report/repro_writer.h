@@ -25,8 +25,8 @@ struct RerunCommand {
   bool repro_refusals = false;
 };
 
-// Whether a result of kind k gets a reproducer.
-bool WritesRepro(Kind k, const RerunCommand& rerun);
+// Whether a result of kind k gets a reproducer (`refusals`: RerunCommand::repro_refusals).
+bool WritesRepro(Kind k, bool refusals);
 
 // `dir` is the reproducer's path as seen from the run's directory (it appears in the commands).
 void WriteRepro(const std::string& dir, const Case& c, const CaseResult& r,

@@ -119,6 +119,19 @@ Exact operator/(const Exact& a, const Exact& b) {
   return Exact::Finite(a.value() / b.value(), negative);
 }
 
+Rational Floor(const Rational& r) {
+  BigInt q = boost::multiprecision::numerator(r) / boost::multiprecision::denominator(r);
+  if (r < 0 && Rational(q) != r) q -= 1;  // integer division truncates towards zero
+  return Rational(q);
+}
+
+bool IsPowerOfTwo(const Rational& r) {
+  if (r <= 0) return false;
+  const BigInt num = boost::multiprecision::numerator(r),
+               den = boost::multiprecision::denominator(r);
+  return (num == 1 || den == 1) && (num & (num - 1)) == 0 && (den & (den - 1)) == 0;
+}
+
 int FloorLog2(const Rational& r) {
   if (r <= 0) throw std::domain_error("FloorLog2 of a non-positive value");
   const BigInt num = boost::multiprecision::numerator(r);

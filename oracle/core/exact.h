@@ -59,5 +59,9 @@ Exact operator/(const Exact& a, const Exact& b);
 
 // floor(log2(r)) for r > 0.
 int FloorLog2(const Rational& r);
+// The largest integer <= r.
+Rational Floor(const Rational& r);
+// r = 2^k for some integer k (r > 0).
+bool IsPowerOfTwo(const Rational& r);
 
 }  // namespace qconform

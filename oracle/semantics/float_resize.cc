@@ -18,18 +18,6 @@ std::string Text(const Node& node, const std::string& name, const std::string& f
   return it == node.attributes.end() ? fallback : it->second.s;
 }
 
-Rational FloorOf(const Rational& r) {
-  BigInt f = boost::multiprecision::numerator(r) / boost::multiprecision::denominator(r);
-  if (Rational(f) > r) f -= 1;
-  return Rational(f);
-}
-
-bool PowerOfTwo(const Rational& r) {
-  if (r <= 0) return false;
-  const int e = FloorLog2(r);
-  return r == (e >= 0 ? Rational(BigInt(1) << e) : Rational(1) / Rational(BigInt(1) << -e));
-}
-
 // One axis's taps: input indices and their weights.
 struct Tap {
   int64_t index;
@@ -57,14 +45,14 @@ GraphValue Resize(const Node& node, const std::vector<const GraphValue*>& in) {
     if (by_scales) {
       if (in[2]->size() != rank) throw std::invalid_argument("scales of another rank");
       scales[d] = in[2]->exact[d].value();
-      shape[d] = FloorOf(Rational(x.shape[d]) * scales[d]).convert_to<int64_t>();
+      shape[d] = Floor(Rational(x.shape[d]) * scales[d]).convert_to<int64_t>();
     } else {
       const std::vector<int64_t> sizes = Integers(*in[3], "sizes");
       if (sizes.size() != rank) throw std::invalid_argument("sizes of another rank");
       shape[d] = sizes[d];
       scales[d] = Rational(sizes[d]) / Rational(x.shape[d]);
     }
-    if (!PowerOfTwo(scales[d])) {
+    if (!IsPowerOfTwo(scales[d])) {
       throw std::invalid_argument("a scale of " + Exact::Finite(scales[d]).ToString() +
                                   " (not a power of two) is not computed yet");
     }
@@ -78,7 +66,7 @@ GraphValue Resize(const Node& node, const std::vector<const GraphValue*>& in) {
     const auto clamp = [&](const Rational& r) {
       return std::clamp<int64_t>(r.convert_to<int64_t>(), 0, n - 1);
     };
-    const Rational f = FloorOf(c), frac = c - f;
+    const Rational f = Floor(c), frac = c - f;
     if (mode == "nearest") {
       const bool up = nearest == "ceil"                ? frac > 0
                       : nearest == "floor"             ? false

@@ -92,10 +92,7 @@ GraphValue Gemm(const Node& node, const std::vector<const GraphValue*>& in) {
   }
   const auto scaling = [&](const char* name) {
     const Exact v = Exact::FromDouble(FloatAttribute(node, name, 1.0));
-    const Rational r = boost::multiprecision::abs(v.value());
-    const int e = r > 0 ? FloorLog2(r) : 0;
-    const bool power_of_two =
-        r > 0 && r == (e >= 0 ? Rational(BigInt(1) << e) : Rational(1) / Rational(BigInt(1) << -e));
+    const bool power_of_two = IsPowerOfTwo(boost::multiprecision::abs(v.value()));
     if (!power_of_two) {
       throw std::invalid_argument(std::string(name) + " " + v.ToString() +
                                   " is not a power of two: not computed yet");

@@ -9,12 +9,6 @@ namespace {
 
 using Code = std::optional<uint32_t>;
 
-Rational Floor(const Rational& r) {
-  BigInt q = boost::multiprecision::numerator(r) / boost::multiprecision::denominator(r);
-  if (r < 0 && Rational(q) != r) q -= 1;  // integer division truncates towards zero
-  return Rational(q);
-}
-
 // An integer value (or +-inf) into y: integers saturate to y's range.
 Code Saturate(const QuantizeOperands& o, const Exact& v) {
   return Encode(*o.y, v, Saturation::kSaturate);
