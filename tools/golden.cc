@@ -63,11 +63,25 @@ int RunGolden(const std::vector<std::string>& argv) {
   }
   const fs::path dir = args.value("--dir", "golden");
   if (args.flag("--update")) {
+    // Written beside dir first: a catalogue that fails to build leaves dir as it was.
     fs::create_directories(dir);
+    const fs::path staged = dir / (".update-" + std::to_string(::getpid()));
+    fs::remove_all(staged);
+    fs::create_directories(staged);
+    size_t n = 0;
+    try {
+      n = WriteCatalogue(staged);
+    } catch (...) {
+      fs::remove_all(staged);
+      throw;
+    }
     for (const auto& e : fs::directory_iterator(dir)) {
       if (e.is_directory() && fs::exists(e.path() / "model.onnx")) fs::remove_all(e.path());
     }
-    const size_t n = WriteCatalogue(dir);
+    for (const auto& e : fs::directory_iterator(staged)) {
+      fs::rename(e.path(), dir / e.path().filename());
+    }
+    fs::remove_all(staged);
     std::printf("golden: wrote %zu cases and manifest.tsv into %s\n", n, dir.string().c_str());
     return 0;
   }
