@@ -4,7 +4,8 @@
 // multiply-accumulates.
 //   matmul_workloads.cc: QLinearMatMul 256 x 256 x 256 (int8 and uint8), MatMulInteger the same;
 //   conv_workloads.cc:   QLinearConv 1x64x56x56, 64 output channels, 3x3, pads 1 (int8 and
-//                        uint8), ConvInteger the same.
+//                        uint8), ConvInteger the same;
+//   qlinear_group_workloads.cc: QLinearAdd and QLinearMul on 64x64 (an element is one operation).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,8 @@ struct ComputeWorkload {
 
 std::vector<ComputeWorkload> MatMulWorkloads();
 std::vector<ComputeWorkload> ConvWorkloads();
+// QLinearAdd and QLinearMul (qlinear_group_workloads.cc): an element counts as one operation.
+std::vector<ComputeWorkload> QLinearGroupWorkloads();
 
 // Uniformly random 8-bit codes of a shape.
 Tensor RandomCodes(Prng& p, DataType type, std::vector<int64_t> shape);

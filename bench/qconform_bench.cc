@@ -101,6 +101,7 @@ void BM_Copy(benchmark::State& state, size_t traffic, int64_t items) {
 std::vector<ComputeWorkload> ComputeWorkloads() {
   std::vector<ComputeWorkload> all = MatMulWorkloads();
   for (ComputeWorkload& w : ConvWorkloads()) all.push_back(std::move(w));
+  for (ComputeWorkload& w : QLinearGroupWorkloads()) all.push_back(std::move(w));
   return all;
 }
 

@@ -49,6 +49,8 @@ std::vector<GoldenCase> ConvRuleCatalogue();
 std::vector<GoldenCase> GraphBoundaryCatalogue();
 // Graph cases of the other float operators (graph_operator_catalogue.cc).
 std::vector<GoldenCase> GraphOperatorCatalogue();
+// The com.microsoft QLinear operators (qlinear_group_catalogue.cc): boundaries and rules.
+std::vector<GoldenCase> QLinearGroupCatalogue();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

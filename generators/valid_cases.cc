@@ -150,6 +150,8 @@ Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& l
       case OperatorKind::kQLinearConv:
       case OperatorKind::kConvInteger:
         return GenerateValidConv(ch, schema, limits);
+      case OperatorKind::kQLinearGroup:
+        return GenerateValidQLinearGroup(ch, schema, limits);
     }
     throw std::logic_error("no generator for " + schema.label());
   }();

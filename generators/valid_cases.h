@@ -19,6 +19,9 @@ Case GenerateDynamicQuantize(Choices& ch, const GeneratorLimits& limits = {});
 Case GenerateValidMatMul(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
 // QLinearConv and ConvInteger (generators/conv_valid_cases.cc).
 Case GenerateValidConv(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
+// The com.microsoft QLinear operators (generators/qlinear_group_valid_cases.cc).
+Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& schema,
+                               const GeneratorLimits& limits = {});
 // Any operator's valid case, by the schema row's operator kind.
 Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
 

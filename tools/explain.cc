@@ -11,6 +11,7 @@
 #include "oracle/core/codec.h"
 #include "oracle/semantics/matmul_validation.h"
 #include "oracle/semantics/oracle.h"
+#include "oracle/semantics/qlinear_group.h"
 #include "oracle/semantics/qlinear_matmul.h"
 #include "oracle/semantics/quantize.h"
 #include "oracle/semantics/scale_index.h"
@@ -169,6 +170,9 @@ void ExplainKind(OperatorKind kind, const Case& c, const OracleResult& result, i
     case OperatorKind::kQLinearConv:
     case OperatorKind::kConvInteger:
       return ExplainConv(c, result, index, observed);
+    case OperatorKind::kQLinearGroup:  // the page's formula as its graph (d35)
+      std::printf("%s, as its page's formula:\n", result.schema->label().c_str());
+      return ExplainGraph(QLinearGroupGraph(c, *result.schema), result, index, observed);
   }
 }
 

@@ -3,13 +3,14 @@
 #include <cstdio>
 
 #include "oracle/core/admitted_range.h"
+#include "oracle/semantics/graph_oracle.h"
 
 namespace qconform::tools {
 
 void ExplainGraph(const Case& c, const OracleResult& result, int64_t index,
                   const Observed& observed) {
   std::printf("a graph (%s) of %zu nodes, judged as the chain of its nodes (d32):\n",
-              result.cell.op.c_str(), c.graph.size());
+              GraphPattern(c).c_str(), c.graph.size());
   for (const Node& node : c.graph) {
     std::string in;
     for (const std::string& name : node.inputs) in += (in.empty() ? "" : ", ") + name;

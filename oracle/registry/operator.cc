@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "oracle/core/broadcast.h"
 #include "oracle/core/conv_shape.h"
 #include "oracle/core/element_type.h"
 #include "oracle/core/matmul_shape.h"
@@ -13,12 +14,19 @@ namespace {
 constexpr int32_t kFloat = static_cast<int32_t>(DataType::kFloat);
 constexpr int32_t kUint8 = static_cast<int32_t>(DataType::kUint8);
 
-std::vector<int64_t> XShape(const Case& c) {
-  const Tensor* x = c.input(0);
-  return x ? x->shape : std::vector<int64_t>{};
+// Inputs by their names in the case's registry row, never by position.
+const Tensor* Input(const Case& c, std::string_view name) {
+  return OperatorOf(c).input(c, name);
 }
-int32_t InputType(const Case& c, size_t k, int32_t absent) {
-  const Tensor* t = c.input(k);
+std::vector<int64_t> ShapeOf(const Case& c, std::string_view name) {
+  const Tensor* t = Input(c, name);
+  return t ? t->shape : std::vector<int64_t>{};
+}
+std::vector<int64_t> XShape(const Case& c) {
+  return ShapeOf(c, "x");
+}
+int32_t InputType(const Case& c, std::string_view name, int32_t absent) {
+  const Tensor* t = Input(c, name);
   return t ? t->data_type : absent;
 }
 // output_dtype when the node sets it to a non-zero INT, else nullopt.
@@ -31,16 +39,16 @@ std::optional<int32_t> OutputDtype(const Case& c) {
 // DequantizeLinear: y has x's shape and the type output_dtype names (23+), else x_scale's
 // ("x_scale determines the output type" before 23; "output_dtype ... default: x_scale's type").
 std::vector<OutputSpec> DequantizeOutputs(const Case& c) {
-  return {{"y", OutputDtype(c).value_or(InputType(c, 1, kFloat)), XShape(c)}};
+  return {{"y", OutputDtype(c).value_or(InputType(c, "x_scale", kFloat)), XShape(c)}};
 }
 int32_t DequantizeZeroPointType(const Case& c) {
-  return InputType(c, 0, 0);
+  return InputType(c, "x", 0);
 }
 
 // QuantizeLinear: y has x's shape and y_zero_point's type when given, else output_dtype's when
 // set, else uint8 ("Default is uint8 with zero point of 0").
 int32_t QuantizeYType(const Case& c) {
-  if (const Tensor* zero_point = c.input(2)) return zero_point->data_type;
+  if (const Tensor* zero_point = Input(c, "y_zero_point")) return zero_point->data_type;
   return OutputDtype(c).value_or(kUint8);
 }
 std::vector<OutputSpec> QuantizeOutputs(const Case& c) {
@@ -59,41 +67,61 @@ int32_t NoZeroPoint(const Case&) {
 // QLinearMatMul and MatMulInteger: y has numpy.matmul's shape of a and b (oracle/core/
 // matmul_shape.h; a must-reject pair of shapes gives the shape of its batch dimensions alone) and
 // y_zero_point's type (QLinearMatMul), int32 (MatMulInteger).
-std::vector<int64_t> MatMulShape(const Case& c, size_t a, size_t b) {
-  const Tensor* ta = c.input(a);
-  const Tensor* tb = c.input(b);
+std::vector<int64_t> MatMulShape(const Case& c, std::string_view a, std::string_view b) {
+  const Tensor* ta = Input(c, a);
+  const Tensor* tb = Input(c, b);
   if (ta == nullptr || tb == nullptr) return {};
   return MatMulOutputShape(ta->shape, tb->shape).value_or(std::vector<int64_t>{});
 }
 std::vector<OutputSpec> QLinearMatMulOutputs(const Case& c) {
-  return {{"y", InputType(c, 7, kUint8), MatMulShape(c, 0, 3)}};
+  return {{"y", InputType(c, "y_zero_point", kUint8), MatMulShape(c, "a", "b")}};
 }
-// y_zero_point is input 7 of QLinearMatMul and QLinearConv alike.
 int32_t QLinearYZeroPointType(const Case& c) {
-  return InputType(c, 7, 0);
+  return InputType(c, "y_zero_point", 0);
 }
 std::vector<OutputSpec> MatMulIntegerOutputs(const Case& c) {
-  return {{"Y", static_cast<int32_t>(DataType::kInt32), MatMulShape(c, 0, 1)}};
+  return {{"Y", static_cast<int32_t>(DataType::kInt32), MatMulShape(c, "A", "B")}};
 }
 // MatMulInteger and ConvInteger: a zero point has its operand's type; the first operand's.
 int32_t IntegerOperandType(const Case& c) {
-  return InputType(c, 0, 0);
+  const Operator& op = OperatorOf(c);
+  return InputType(c, op.input_name(Role::kQuantized), 0);
 }
 
 // QLinearConv and ConvInteger: y has Conv's shape of x, w and the attributes (oracle/core/
 // conv_shape.h; [N, M] alone for an impossible geometry) and y_zero_point's type (QLinearConv),
 // int32 (ConvInteger).
-std::vector<int64_t> ConvShape(const Case& c, size_t w) {
-  const Tensor* x = c.input(0);
-  const Tensor* tw = c.input(w);
+std::vector<int64_t> ConvShape(const Case& c) {
+  const Tensor* x = Input(c, "x");
+  const Tensor* tw = Input(c, "w");
   if (x == nullptr || tw == nullptr) return {};
   return ConvOutputShape(x->shape, tw->shape, ConvAttributesOf(c));
 }
 std::vector<OutputSpec> QLinearConvOutputs(const Case& c) {
-  return {{"y", InputType(c, 7, kUint8), ConvShape(c, 3)}};
+  return {{"y", InputType(c, "y_zero_point", kUint8), ConvShape(c)}};
 }
 std::vector<OutputSpec> ConvIntegerOutputs(const Case& c) {
-  return {{"y", static_cast<int32_t>(DataType::kInt32), ConvShape(c, 1)}};
+  return {{"y", static_cast<int32_t>(DataType::kInt32), ConvShape(c)}};
+}
+
+// The com.microsoft QLinear operators (d35): the output has the first operand's type (T) and the
+// broadcast shape of the quantized operands.
+std::vector<OutputSpec> QLinearGroupOutputs(const Case& c) {
+  const Operator& op = OperatorOf(c);
+  std::vector<int64_t> shape;
+  bool first = true;
+  for (const InputSpec& in : op.inputs) {
+    if (in.role != Role::kQuantized) continue;
+    const Tensor* t = op.input(c, in.name);
+    if (t == nullptr) continue;
+    shape = first ? t->shape : BroadcastShape(shape, t->shape).value_or(shape);
+    first = false;
+  }
+  const std::string first_operand = op.input_name(Role::kQuantized);
+  return {{op.outputs.at(0), InputType(c, first_operand, 0), shape}};
+}
+int32_t QLinearGroupZeroPointType(const Case& c) {
+  return InputType(c, OperatorOf(c).input_name(Role::kQuantized), 0);
 }
 
 using K = OperatorKind;
@@ -133,6 +161,49 @@ const std::vector<InputSpec> kConvIntegerInputs = {{"x", R::kQuantized},
                                                    {"w", R::kQuantized},
                                                    {"x_zero_point", R::kZeroPoint, "x", true},
                                                    {"w_zero_point", R::kZeroPoint, "w", true}};
+// The com.microsoft QLinear operators: each quantized operand of T with its scale (float) and
+// optional zero point (T), then the output's (`name` a literal: `of` views it).
+std::vector<InputSpec> Parameters(std::string_view name) {
+  const std::string n(name);
+  return {{n + "_scale", R::kScale, name, false, "scale"},
+          {n + "_zero_point", R::kZeroPoint, name, true, "T"}};
+}
+std::vector<InputSpec> QuantizedOperands(std::initializer_list<std::string_view> operands,
+                                         std::string_view output) {
+  std::vector<InputSpec> out;
+  for (std::string_view name : operands) {
+    out.push_back({std::string(name), R::kQuantized, "", false, "T"});
+    for (InputSpec& p : Parameters(name)) out.push_back(std::move(p));
+  }
+  for (InputSpec& p : Parameters(output)) out.push_back(std::move(p));
+  return out;
+}
+const std::vector<InputSpec> kQLinearBinaryInputs = QuantizedOperands({"A", "B"}, "C");
+const std::vector<InputSpec> kQLinearUnaryInputs = QuantizedOperands({"X"}, "Y");
+// The pages' formulas as graphs (d35). QLinearAdd: "C = (A_scale * (A - A_zero_point) +
+// B_scale * (B - B_zero_point))/C_scale + C_zero_point". QLinearMul: "C = ((A - A_zero_point)
+// * (B - B_zero_point)) * (A_scale * B_scale)/C_scale + C_zero_point": the integer product, the
+// scales' product, their product, then the quotient. QLinearLeakyRelu and QLinearSigmoid:
+// "quantize(f(dequantize(x)))".
+const std::vector<BodyNode> kQLinearAddBody = {
+    {"DequantizeLinear", {"A", "A_scale", "A_zero_point"}, "a"},
+    {"DequantizeLinear", {"B", "B_scale", "B_zero_point"}, "b"},
+    {"Add", {"a", "b"}, "sum"},
+    {"QuantizeLinear", {"sum", "C_scale", "C_zero_point"}, "C"}};
+const std::vector<BodyNode> kQLinearMulBody = {
+    {"DequantizeLinear", {"A", kBodyOne, "A_zero_point"}, "a"},
+    {"DequantizeLinear", {"B", kBodyOne, "B_zero_point"}, "b"},
+    {"Mul", {"a", "b"}, "product"},
+    {"Mul", {"A_scale", "B_scale"}, "scales"},
+    {"Mul", {"product", "scales"}, "value"},
+    {"QuantizeLinear", {"value", "C_scale", "C_zero_point"}, "C"}};
+std::vector<BodyNode> UnaryBody(std::string_view op_type,
+                                std::vector<std::string_view> attributes = {}) {
+  return {{"DequantizeLinear", {"X", "X_scale", "X_zero_point"}, "x"},
+          {op_type, {"x"}, "f", std::move(attributes)},
+          {"QuantizeLinear", {"f", "Y_scale", "Y_zero_point"}, "Y"}};
+}
+
 // clang-format off
 const std::vector<Operator> kOperators = {
   // kind, domain, op_type, id prefix, rule prefix, inputs, outputs, quantizes, outputs rule, zero point type,
@@ -158,6 +229,15 @@ const std::vector<Operator> kOperators = {
    true, QLinearConvOutputs, QLinearYZeroPointType, {}, 0.2},
   {K::kConvInteger, "", "ConvInteger", "ci", "ci", kConvIntegerInputs, {"y"},
    false, ConvIntegerOutputs, IntegerOperandType, {}, 0.2},
+  // The com.microsoft QLinear operators (ONNX Runtime's ContribOperators.md; docs/semantics.md#d35).
+  {K::kQLinearGroup, "com.microsoft", "QLinearAdd", "qladd", "qladd", kQLinearBinaryInputs, {"C"},
+   true, QLinearGroupOutputs, QLinearGroupZeroPointType, {}, 0.1, kQLinearAddBody},
+  {K::kQLinearGroup, "com.microsoft", "QLinearMul", "qlmul", "qlmul", kQLinearBinaryInputs, {"C"},
+   true, QLinearGroupOutputs, QLinearGroupZeroPointType, {}, 0.1, kQLinearMulBody},
+  {K::kQLinearGroup, "com.microsoft", "QLinearLeakyRelu", "qllrelu", "qllrelu", kQLinearUnaryInputs, {"Y"},
+   true, QLinearGroupOutputs, QLinearGroupZeroPointType, {}, 0.1, UnaryBody("LeakyRelu", {"alpha"})},
+  {K::kQLinearGroup, "com.microsoft", "QLinearSigmoid", "qlsig", "qlsig", kQLinearUnaryInputs, {"Y"},
+   true, QLinearGroupOutputs, QLinearGroupZeroPointType, {}, 0.1, UnaryBody("Sigmoid")},
 };
 // clang-format on
 
@@ -179,6 +259,8 @@ std::string_view OperatorKindName(OperatorKind kind) {
       return "QLinearConv";
     case OperatorKind::kConvInteger:
       return "ConvInteger";
+    case OperatorKind::kQLinearGroup:
+      return "QLinearGroup";
   }
   return "?";
 }
@@ -199,6 +281,18 @@ int Operator::input_index(Role role, std::string_view of) const {
     if (inputs[k].role == role && (of.empty() || inputs[k].of == of)) return static_cast<int>(k);
   }
   return -1;
+}
+
+int Operator::input_index(std::string_view name) const {
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (inputs[k].name == name) return static_cast<int>(k);
+  }
+  return -1;
+}
+
+const Tensor* Operator::input(const Case& c, std::string_view name) const {
+  const int k = input_index(name);
+  return k < 0 ? nullptr : c.input(static_cast<size_t>(k));
 }
 
 std::string Operator::input_name(Role role, std::string_view of) const {

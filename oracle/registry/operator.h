@@ -28,14 +28,16 @@ enum class OperatorKind {
   kMatMulInteger,
   kQLinearConv,
   kConvInteger,
+  // The com.microsoft QLinear operators whose page writes them as dequantize -> a float
+  // operator -> quantize (QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid): one kind
+  // for every such row, each row's `body` saying its graph (docs/semantics.md#d35).
+  kQLinearGroup,
 };
-inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLinear,
-                                                     OperatorKind::kQuantizeLinear,
-                                                     OperatorKind::kDynamicQuantizeLinear,
-                                                     OperatorKind::kQLinearMatMul,
-                                                     OperatorKind::kMatMulInteger,
-                                                     OperatorKind::kQLinearConv,
-                                                     OperatorKind::kConvInteger};
+inline constexpr OperatorKind kAllOperatorKinds[] = {
+    OperatorKind::kDequantizeLinear,      OperatorKind::kQuantizeLinear,
+    OperatorKind::kDynamicQuantizeLinear, OperatorKind::kQLinearMatMul,
+    OperatorKind::kMatMulInteger,         OperatorKind::kQLinearConv,
+    OperatorKind::kConvInteger,           OperatorKind::kQLinearGroup};
 // "DequantizeLinear": the kind's name (a switch, so a new kind needs its case here too).
 std::string_view OperatorKindName(OperatorKind kind);
 
@@ -43,12 +45,28 @@ std::string_view OperatorKindName(OperatorKind kind);
 // scale, its zero point; `of` names the operand or output it belongs to: "x", "a", "y"), or a
 // bias. "a's scale" and "b's scale" are data, not positions the code knows.
 enum class Role { kQuantized, kReal, kScale, kZeroPoint, kBias };
+// `type` names the input's type constraint in the schema rows (OpSchema::type_constraints:
+// "T", "scale"); inputs naming one constraint share one type. "" for the operators whose rows
+// say their types per operand (x_types, scale_types, output_types).
 struct InputSpec {
   std::string name;
   Role role;
   std::string_view of = "";
   bool optional = false;
+  std::string_view type = "";
 };
+
+// One node of an operator's meaning as a graph (Operator::body): its op type (ai.onnx), the
+// values it reads (the operator's input names, an earlier node's output, or a constant of
+// kBodyConstants) and writes, and the operator's attributes it takes by name.
+struct BodyNode {
+  std::string_view op_type;
+  std::vector<std::string_view> inputs;
+  std::string_view output;
+  std::vector<std::string_view> attributes = {};
+};
+// The constants a body may read besides the operator's inputs: "one", the float scalar 1.
+inline constexpr std::string_view kBodyOne = "one";
 
 // What an output is declared as in a model: its name, element type and shape.
 struct OutputSpec {
@@ -80,6 +98,10 @@ struct Operator {
   // The share of a run's generated cases (`qconform run --count N` adds N * share cases drawn
   // over the kind's schema rows): 0 for an operator a run does not generate.
   double generated_share = 0;
+  // kQLinearGroup: the operator as the graph its page writes (DequantizeLinear nodes, float
+  // operators, a QuantizeLinear writing the output), run by the graph oracle (d32, d35). An
+  // absent optional zero point reads as 0 of its type.
+  std::vector<BodyNode> body = {};
 
   std::string label() const;  // "DequantizeLinear", "com.microsoft.DequantizeLinear"
   std::vector<std::string> input_names() const;
@@ -90,6 +112,11 @@ struct Operator {
   std::string input_name(Role role, std::string_view of = "") const;
   // Its position among the inputs; -1 when there is none.
   int input_index(Role role, std::string_view of = "") const;
+  // The position of the input called `name`; -1 when there is none.
+  int input_index(std::string_view name) const;
+  // Its input called `name` in a case; nullptr when the case leaves it out (or the operator
+  // has no such input).
+  const Tensor* input(const Case& c, std::string_view name) const;
   std::string scale_name() const { return input_name(Role::kScale); }
   std::string zero_point_name() const { return input_name(Role::kZeroPoint); }
 };

@@ -231,6 +231,27 @@ constexpr GeometryRule kConvGeometryRules[] = {
 };
 // clang-format on
 
+// The com.microsoft QLinear operators' own rules (docs/semantics.md#d35), generated for each row
+// of the kind; `binary` ones only where the operator has two quantized operands.
+struct GroupRule {
+  std::string_view suffix;
+  Severity severity;
+  std::string_view summary, source;
+  bool binary = false;
+};
+// clang-format off
+constexpr GroupRule kQLinearGroupRules[] = {
+    {"param.scalar", kReject, "a scale or zero point that is not a scalar (nor of one element)",
+     "each scale and zero point: \"It's a scalar, which means a per-tensor/layer quantization.\""},
+    {"param.one_element", kImpl, "a scale or zero point of one element but rank 1 or more",
+     "docs/semantics.md#d35: the page says scalar; refusing it, or reading its one element (ONNX Runtime's kernels do), is admissible"},
+    {"shape.broadcast", kReject, "the operands' shapes do not broadcast",
+     "\"with Numpy-style broadcasting support\"", true},
+    {"scale.unusual", kImpl, "a scale that is zero, negative, subnormal, infinite or NaN",
+     "docs/semantics.md#d26, #d35: the formula stands (computed exactly); refusing the case is admissible"},
+};
+// clang-format on
+
 // The rules of the generic validation pass (oracle/semantics/node_validation.h) for each rule
 // prefix, their texts from the operator's registry row: "x and x_scale required; at most 3
 // inputs". attr.type only where some version of the operator has attributes; Conv's geometry
@@ -258,29 +279,63 @@ std::vector<Rule> CommonRules() {
                    keep("the Inputs section of " + op.label() + ": " + listed)});
     out.push_back({keep(p + ".attr.undefined"), kReject, "an attribute the version does not define",
                    "each version's Attributes section; docs/semantics.md#d8"});
-    bool has_attributes = false;
-    for (const OpSchema* s : SchemasOf(op.kind)) has_attributes |= !s->attributes.empty();
-    if (has_attributes) {
-      bool only_ints = true;
-      for (const OpSchema* s : SchemasOf(op.kind)) {
-        for (const AttributeSpec& a : s->attributes) only_ints &= a.kind == Attribute::Kind::kInt;
+    const std::vector<const OpSchema*> versions = SchemasOf(op);
+    std::string kinds;  // "alpha a FLOAT"
+    bool only_ints = true, has_attributes = false;
+    for (const OpSchema* s : versions) {
+      for (const AttributeSpec& a : s->attributes) {
+        has_attributes = true;
+        only_ints &= a.kind == Attribute::Kind::kInt;
+        if (kinds.find(std::string(a.name) + " ") == std::string::npos) {
+          kinds += (kinds.empty() ? "" : ", ") + std::string(a.name) + " " +
+                   (a.kind == Attribute::Kind::kFloat ? "a FLOAT" : "an INT");
+        }
       }
-      out.push_back(only_ints
-                        ? Rule{keep(p + ".attr.type"), kReject, "an attribute that is not an INT",
-                               "the Attributes sections: every attribute of the operator "
-                               "is an INT"}
-                        : Rule{keep(p + ".attr.type"), kReject,
-                               "an attribute not of its kind (auto_pad a STRING, group an "
-                               "INT, the others INTS)",
-                               "the Attributes section of Conv, which the operator shares"});
+    }
+    bool conv = false;
+    for (const OpSchema* s : versions) conv |= s->attribute("auto_pad") != nullptr;
+    if (only_ints && has_attributes) {
+      out.push_back({keep(p + ".attr.type"), kReject, "an attribute that is not an INT",
+                     "the Attributes sections: every attribute of the operator is an INT"});
+    } else if (conv) {
+      out.push_back({keep(p + ".attr.type"), kReject,
+                     "an attribute not of its kind (auto_pad a STRING, group an INT, the others "
+                     "INTS)",
+                     "the Attributes section of Conv, which the operator shares"});
+    } else if (has_attributes) {
+      out.push_back({keep(p + ".attr.type"), kReject,
+                     keep("an attribute not of its kind (" + kinds + ")"),
+                     keep("the Attributes section of " + op.label())});
+    }
+    // The named type constraints its inputs say (InputSpec::type): "qladd.type.T".
+    std::vector<std::string_view> constraints;
+    for (const InputSpec& in : op.inputs) {
+      if (in.type.empty() ||
+          std::find(constraints.begin(), constraints.end(), in.type) != constraints.end())
+        continue;
+      constraints.push_back(in.type);
+      std::string inputs;
+      for (const InputSpec& other : op.inputs) {
+        if (other.type == in.type) inputs += (inputs.empty() ? "" : ", ") + other.name;
+      }
+      out.push_back(
+          {keep(p + ".type." + std::string(in.type)), kReject,
+           keep("an input of " + std::string(in.type) + " (" + inputs + ") whose type is not in " +
+                std::string(in.type) + ", or differs from another's"),
+           keep("the Type Constraints of " + op.label())});
     }
     out.push_back({keep(p + ".shape.negative_dim"), kReject, "a tensor with a negative dimension",
                    "tensor shapes are non-negative"});
-    bool conv = false;
-    for (const OpSchema* s : SchemasOf(op.kind)) conv |= s->attribute("auto_pad") != nullptr;
     for (const GeometryRule& g :
          conv ? std::span(kConvGeometryRules) : std::span<const GeometryRule>()) {
       out.push_back({keep(p + "." + std::string(g.suffix)), kReject, g.summary, g.source});
+    }
+    if (op.kind != OperatorKind::kQLinearGroup) continue;
+    int operands = 0;
+    for (const InputSpec& in : op.inputs) operands += in.role == Role::kQuantized;
+    for (const GroupRule& g : kQLinearGroupRules) {
+      if (g.binary && operands < 2) continue;
+      out.push_back({keep(p + "." + std::string(g.suffix)), g.severity, g.summary, g.source});
     }
   }
   return out;

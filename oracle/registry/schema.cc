@@ -104,6 +104,15 @@ const std::vector<AttributeSpec> kConvAttributes = {{"auto_pad", std::nullopt, A
                                                     {"pads", std::nullopt, AK::kInts},
                                                     {"strides", std::nullopt, AK::kInts}};
 
+// The com.microsoft QLinear operators (ONNX Runtime's ContribOperators.md): T for the quantized
+// operands, their zero points and the output; every scale tensor(float), per tensor.
+const std::vector<TypeConstraint> kQLinearTypes = {{"T", {D::kInt8, D::kUint8}},
+                                                   {"scale", {D::kFloat}}};
+// QLinearLeakyRelu's alpha: the page gives no default; ONNX LeakyRelu's and ONNX Runtime's
+// kernel's is 0.01 (docs/semantics.md#d35).
+const std::vector<AttributeSpec> kAlpha = {{"alpha", std::nullopt, AK::kFloat, 0.01}};
+const std::vector<Strategy> kExactOnly = {Strategy::kExact};
+
 // clang-format off
 const std::vector<OpSchema> kSchemas = {
   // kind, domain, op, since, T1, T2, T3, attributes, granularities, axis selects, strategies, source
@@ -156,6 +165,15 @@ const std::vector<OpSchema> kSchemas = {
    "ONNX QLinearConv-10 (docs/semantics.md#qlinearconv)", false, {}, kRequantizations},
   {K::kConvInteger, "", "ConvInteger", 10, kInt8Uint8, {}, {D::kInt32}, kConvAttributes, kPerTensor, false, kExactInt32Wrap,
    "ONNX ConvInteger-10 (docs/semantics.md#convinteger)"},
+  // The com.microsoft QLinear operators: their graphs are the registry rows' bodies (docs/semantics.md#d35).
+  {K::kQLinearGroup, "com.microsoft", "QLinearAdd", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kNoAttributes, kPerTensor, false, kExactOnly,
+   "ONNX Runtime's com.microsoft QLinearAdd-1 (docs/semantics.md#d35)", false, {}, {}, kQLinearTypes},
+  {K::kQLinearGroup, "com.microsoft", "QLinearMul", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kNoAttributes, kPerTensor, false, kExactOnly,
+   "ONNX Runtime's com.microsoft QLinearMul-1 (docs/semantics.md#d35)", false, {}, {}, kQLinearTypes},
+  {K::kQLinearGroup, "com.microsoft", "QLinearLeakyRelu", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kAlpha, kPerTensor, false, kExactOnly,
+   "ONNX Runtime's com.microsoft QLinearLeakyRelu-1 (docs/semantics.md#d35)", false, {}, {}, kQLinearTypes},
+  {K::kQLinearGroup, "com.microsoft", "QLinearSigmoid", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kNoAttributes, kPerTensor, false, kExactOnly,
+   "ONNX Runtime's com.microsoft QLinearSigmoid-1 (docs/semantics.md#d35)", false, {}, {}, kQLinearTypes},
 };
 // clang-format on
 
@@ -170,6 +188,19 @@ const AttributeSpec* OpSchema::attribute(std::string_view name) const {
     if (a.name == name) return &a;
   }
   return nullptr;
+}
+
+const TypeConstraint* OpSchema::constraint(std::string_view name) const {
+  for (const TypeConstraint& t : type_constraints) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+std::optional<Attribute> AttributeSpec::default_attribute() const {
+  if (kind == Attribute::Kind::kFloat && float_default) return Attribute::Float(*float_default);
+  if (kind == Attribute::Kind::kInt && default_value) return Attribute::Int(*default_value);
+  return std::nullopt;
 }
 
 bool OpSchema::allows(Granularity g) const {
@@ -194,7 +225,7 @@ std::string OpSchema::label() const {
 // that there is one and that it has the row's op_type).
 const Operator& OpSchema::op() const {
   for (const Operator& o : AllOperators()) {
-    if (o.kind == operator_kind && o.domain == domain) return o;
+    if (o.kind == operator_kind && o.domain == domain && o.op_type == op_type) return o;
   }
   throw std::logic_error("no registry row for " + label());
 }
@@ -207,6 +238,14 @@ std::vector<const OpSchema*> SchemasOf(OperatorKind kind) {
   std::vector<const OpSchema*> out;
   for (const OpSchema& s : kSchemas) {
     if (s.kind() == kind) out.push_back(&s);
+  }
+  return out;
+}
+
+std::vector<const OpSchema*> SchemasOf(const Operator& op) {
+  std::vector<const OpSchema*> out;
+  for (const OpSchema& s : kSchemas) {
+    if (s.kind() == op.kind && s.domain == op.domain && s.op_type == op.op_type) out.push_back(&s);
   }
   return out;
 }

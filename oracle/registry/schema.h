@@ -22,6 +22,17 @@ struct AttributeSpec {
   std::string_view name;
   std::optional<int64_t> default_value;  // nullopt: no default (com.microsoft axis), or not an INT
   Attribute::Kind kind = Attribute::Kind::kInt;
+  std::optional<double> float_default = std::nullopt;  // a FLOAT's default (alpha: 0.01)
+
+  // The attribute a node without it reads (an INT's or a FLOAT's default); nullopt when none.
+  std::optional<Attribute> default_attribute() const;
+};
+
+// A named type constraint (ONNX's "T in (tensor(int8), tensor(uint8))"): the types the inputs
+// naming it (InputSpec::type) may have; they all have the same one.
+struct TypeConstraint {
+  std::string_view name;
+  std::vector<DataType> types;
 };
 
 struct OpSchema {
@@ -48,8 +59,12 @@ struct OpSchema {
   // Strategies computed and named beside the admitted ones, admitted only by name (--admit):
   // the matmul family's requantizations (docs/semantics.md#d21).
   std::vector<Strategy> named_strategies = {};
+  // The constraints the registry row's inputs name (InputSpec::type), for the operators whose
+  // inputs say their constraint; empty for the others.
+  std::vector<TypeConstraint> type_constraints = {};
 
   const AttributeSpec* attribute(std::string_view name) const;
+  const TypeConstraint* constraint(std::string_view name) const;
   bool allows(Granularity g) const;
   bool allows_x(DataType t) const;
   bool allows_scale(DataType t) const;
@@ -65,6 +80,8 @@ struct OpSchema {
 std::span<const OpSchema> AllSchemas();
 // The rows of one kind of operator, every version (DequantizeLinear: com.microsoft's too).
 std::vector<const OpSchema*> SchemasOf(OperatorKind kind);
+// The rows of one registry row's operator, every version.
+std::vector<const OpSchema*> SchemasOf(const Operator& op);
 
 // The rows of the operator called `name` in any domain, matched case-insensitively
 // ("quantizelinear" is QuantizeLinear); "all" gives every row. Empty for an unknown name.

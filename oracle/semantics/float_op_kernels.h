@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "oracle/core/broadcast.h"
 #include "oracle/core/case.h"
 #include "oracle/core/float_bound.h"
 #include "oracle/semantics/graph_value.h"
@@ -32,9 +33,8 @@ std::vector<int64_t> OptionalIntegers(const std::vector<const GraphValue*>& in, 
 int64_t NormalizedAxis(int64_t axis, int64_t rank, const std::string& what, bool inclusive = false);
 // Row-major strides of a shape.
 std::vector<int64_t> Strides(const std::vector<int64_t>& shape);
+// BroadcastShape (oracle/core/broadcast.h), or std::invalid_argument naming both shapes.
 std::vector<int64_t> Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
-// The flat index in a tensor of `shape` (broadcast to `out`) of the element at out's flat i.
-size_t BroadcastIndex(const std::vector<int64_t>& shape, const std::vector<int64_t>& out, size_t i);
 GraphValue Shaped(const GraphValue& like, std::vector<int64_t> shape);
 void Set(GraphValue& out, size_t i, const Exact& e, const Exact& lo, const Exact& hi,
          const std::string& rule);

@@ -1,6 +1,7 @@
 #include "oracle/semantics/node_validation.h"
 
 #include <algorithm>
+#include <map>
 
 namespace qconform {
 namespace {
@@ -10,7 +11,7 @@ class NodeChecker {
   NodeChecker(const Case& c, const OpSchema& s, std::vector<Finding>& findings)
       : c_(c), s_(s), op_(s.op()), findings_(findings), first_(findings.size()) {}
 
-  bool Run() { return Inputs() && Attributes(); }
+  bool Run() { return Inputs() && Types() && Attributes(); }
 
  private:
   void Add(const std::string& name, const std::string& message) {
@@ -39,6 +40,33 @@ class NodeChecker {
       if (t != nullptr &&
           std::any_of(t->shape.begin(), t->shape.end(), [](int64_t d) { return d < 0; })) {
         Add("shape.negative_dim", op_.inputs[k].name + " has shape " + ShapeString(t->shape));
+      }
+    }
+    return !Rejected();
+  }
+
+  // The named type constraints (InputSpec::type, OpSchema::type_constraints): each input's type
+  // in its constraint's set, and the same as the first input of that constraint.
+  bool Types() {
+    std::map<std::string_view, std::pair<std::string, int32_t>> first;  // constraint -> input
+    for (size_t k = 0; k < op_.inputs.size(); ++k) {
+      const InputSpec& in = op_.inputs[k];
+      const Tensor* t = c_.input(k);
+      const TypeConstraint* constraint = s_.constraint(in.type);
+      if (t == nullptr || constraint == nullptr) continue;
+      const std::string rule = "type." + std::string(in.type);
+      const ElementType* type = FindElementType(t->data_type);
+      if (type == nullptr || std::find(constraint->types.begin(), constraint->types.end(),
+                                       type->id) == constraint->types.end()) {
+        Add(rule, in.name + " has type " + DataTypeName(t->data_type) + "; " +
+                      std::string(in.type) + " is (" + TypeListString(constraint->types) + ")");
+        continue;
+      }
+      const auto [it, inserted] = first.try_emplace(in.type, in.name, t->data_type);
+      if (!inserted && it->second.second != t->data_type) {
+        Add(rule, in.name + " has type " + DataTypeName(t->data_type) + " but " + it->second.first +
+                      " has " + DataTypeName(it->second.second) + ": both are " +
+                      std::string(in.type));
       }
     }
     return !Rejected();

@@ -8,6 +8,7 @@
 #include "oracle/semantics/graph_oracle.h"
 #include "oracle/semantics/matmul_integer.h"
 #include "oracle/semantics/qlinear_conv.h"
+#include "oracle/semantics/qlinear_group.h"
 #include "oracle/semantics/qlinear_matmul.h"
 #include "oracle/semantics/quantize.h"
 
@@ -74,6 +75,9 @@ OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOpt
   return r;
 }
 
+void Keep(OracleResult& r, const QuantizationPlan& p) {
+  r.plan = p;
+}
 void Keep(OracleResult& r, const MatMulPlan& p) {
   r.matmul_plan = p;
 }
@@ -82,7 +86,8 @@ void Keep(OracleResult& r, const ConvPlan& p) {
 }
 
 // The compute families: one validation per family, then the operator's evaluation of its plan
-// (QLinearMatMul's or MatMulInteger's, QLinearConv's or ConvInteger's).
+// (QLinearMatMul's or MatMulInteger's, QLinearConv's or ConvInteger's); the com.microsoft QLinear
+// operators: the page's validation, then the row's graph (d35).
 template <auto Validate, auto Evaluate>
 OracleResult RunValidated(const Case& c, const OpSchema& schema, const EvaluateOptions& options) {
   OracleResult r;
@@ -112,6 +117,8 @@ OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOption
       return RunValidated<ValidateConv, EvaluateQLinearConv>(c, schema, options);
     case OperatorKind::kConvInteger:
       return RunValidated<ValidateConv, EvaluateConvInteger>(c, schema, options);
+    case OperatorKind::kQLinearGroup:
+      return RunValidated<ValidateQLinearGroup, EvaluateQLinearGroup>(c, schema, options);
   }
   throw OracleError("case " + c.id + ": no oracle for " + schema.label());
 }

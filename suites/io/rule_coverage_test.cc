@@ -125,8 +125,13 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
     const size_t at = g.features.find("implementation-defined:");
     if (at != std::string::npos) out[g.features.substr(at + 23)] = [c = g.c] { return c; };
   }
-  // The convolution family's rule catalogue (generators/conv_rule_catalogue.cc) likewise.
-  for (const GoldenCase& g : ConvRuleCatalogue()) {
+  // The convolution family's rule catalogue (generators/conv_rule_catalogue.cc) and the
+  // com.microsoft QLinear operators' cases (generators/qlinear_group_catalogue.cc) likewise.
+  std::vector<GoldenCase> with_rules = ConvRuleCatalogue();
+  for (GoldenCase& g : QLinearGroupCatalogue()) with_rules.push_back(std::move(g));
+  for (const GoldenCase& g : with_rules) {
+    if (g.intended_rule.empty() && g.features.find("implementation-defined:") == std::string::npos)
+      continue;
     const size_t at = g.features.find("implementation-defined:");
     const std::string rule = at != std::string::npos ? g.features.substr(at + 23) : g.intended_rule;
     out[rule] = [c = g.c] { return c; };
@@ -141,6 +146,19 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
     const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);
     return MakeCase("QLinearConv", 10, {x, s, z, negative_w, s, z, s, z});
   };
+  // The com.microsoft QLinear operators: a negative dimension in the first operand.
+  for (const Operator& op : AllOperators()) {
+    if (op.kind != OperatorKind::kQLinearGroup) continue;
+    out[std::string(op.rule_prefix) + ".shape.negative_dim"] = [&op, negative] {
+      std::vector<std::optional<Tensor>> in(op.inputs.size());
+      for (size_t k = 0; k < op.inputs.size(); ++k) {
+        in[k] =
+            op.inputs[k].role == Role::kScale ? MakeScalar(D::kFloat, 1) : MakeScalar(D::kUint8, 0);
+      }
+      in[0] = negative;
+      return MakeCase(std::string(op.op_type), 1, in, {}, std::string(op.domain));
+    };
+  }
   out["qlmm.shape.negative_dim"] = [=] {
     const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);
     return MakeCase("QLinearMatMul", 10, {negative, s, z, u8, s, z, s, z});
@@ -158,6 +176,10 @@ const std::map<std::string, std::string>& NotStorable() {
       {"mmi.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
       {"qlc.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
       {"ci.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"qladd.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"qlmul.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"qllrelu.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
+      {"qlsig.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
       {"trt.volume", "2^31 elements are beyond the reader's bound (MaxTensorElements) and memory"},
   };
   return kRules;

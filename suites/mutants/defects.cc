@@ -14,6 +14,7 @@ constexpr std::string_view kQlmm = "QLinearMatMul";
 constexpr std::string_view kMmi = "MatMulInteger";
 constexpr std::string_view kQlc = "QLinearConv";
 constexpr std::string_view kCi = "ConvInteger";
+constexpr std::string_view kQlg = "QLinearGroup";
 
 // clang-format off
 constexpr DefectRow kDefects[] = {
@@ -244,6 +245,14 @@ constexpr DefectRow kDefects[] = {
    "x_zero_point never subtracted (padding still holds it)", ""},
   {D::kConvWZeroPointPerTensor, "conv-w-zero-point-per-tensor", kCi,
    "ConvInteger's per-output-channel w_zero_point read as its first element", "ONNX Runtime refuses it instead"},
+  {D::kQlgZeroPointBeforeRounding, "qlg-zero-point-before-rounding", kQlg,
+   "round(v / C_scale + C_zero_point): the output zero point added before rounding", "ONNX Runtime 1.30 (QLinearAdd, QLinearMul)"},
+  {D::kQlgRoundHalfAway, "qlg-round-half-away", kQlg,
+   "the output rounded half away from zero (std::round) instead of half to even", ""},
+  {D::kQlgOverflowToMin, "qlg-overflow-to-min", kQlg,
+   "a result above the type's maximum gives its minimum (a float-to-int conversion's overflow)", "ONNX Runtime 1.30 on x86 (QLinearAdd, QLinearMul)"},
+  {D::kQlgReciprocal, "qlg-reciprocal", kQlg,
+   "the float32 value times float32(1 / C_scale) instead of the quotient", ""},
   {D::kRuleBlockSizeOnnxReference, "rule-block-size-onnx-reference", kRules,
    "a block_size accepted whenever S * block_size >= D (the check of ONNX's reference evaluator)",
    "ONNX reference evaluator"},

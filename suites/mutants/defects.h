@@ -133,6 +133,12 @@ enum class Defect {
   kConvKernelFlipped,
   kConvXZeroPointIgnored,
   kConvWZeroPointPerTensor,
+  // The com.microsoft QLinear operators (QLinearAdd, QLinearMul, QLinearLeakyRelu,
+  // QLinearSigmoid): the output's rounding (docs/semantics.md#d35).
+  kQlgZeroPointBeforeRounding,
+  kQlgRoundHalfAway,
+  kQlgOverflowToMin,
+  kQlgReciprocal,
   // Rules: a must-reject case accepted.
   kRuleBlockSizeOnnxReference,
   kRuleAxisRangeUnchecked,

@@ -16,6 +16,12 @@
 #include "suites/mutants/plain_ops.h"
 
 namespace qconform::mutants {
+
+int32_t Fail(const Output& out, int32_t status, const std::string& why) {
+  std::snprintf(out.message, out.message_size, "%s", why.c_str());
+  return status;
+}
+
 namespace {
 
 int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* context, char* message,
@@ -27,6 +33,11 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   }
   if (n.domain.empty() && (n.op_type == "QLinearConv" || n.op_type == "ConvInteger")) {
     return RunConv(n, out);
+  }
+  if (n.domain == "com.microsoft" &&
+      (n.op_type == "QLinearAdd" || n.op_type == "QLinearMul" || n.op_type == "QLinearLeakyRelu" ||
+       n.op_type == "QLinearSigmoid")) {
+    return RunQLinearGroup(n, out);
   }
   const Verdict v = Validate(n);
   if (v.unsupported) {
@@ -70,7 +81,8 @@ const qconform_plugin* MutantPlugin() {
   static const qconform_plugin plugin = [] {
     capabilities =
         "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, "
-        "QLinearConv, ConvInteger "
+        "QLinearConv, ConvInteger, com.microsoft QLinearAdd, QLinearMul, QLinearLeakyRelu, "
+        "QLinearSigmoid "
         "(exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {

@@ -19,11 +19,6 @@ namespace {
 
 enum : int32_t { F32 = 1, U8 = 2, I8 = 3, I32 = 6 };
 
-int32_t Fail(const Output& out, int32_t status, const std::string& why) {
-  std::snprintf(out.message, out.message_size, "%s", why.c_str());
-  return status;
-}
-
 int64_t ValueOf(const PlainTensor& t, uint32_t code) {
   if (t.data_type == I8) return static_cast<int8_t>(static_cast<uint8_t>(code));
   if (t.data_type == I32) return static_cast<int32_t>(code);

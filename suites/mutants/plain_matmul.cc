@@ -20,11 +20,6 @@ namespace {
 
 enum : int32_t { F32 = 1, U8 = 2, I8 = 3 };
 
-int32_t Fail(const Output& out, int32_t status, const std::string& why) {
-  std::snprintf(out.message, out.message_size, "%s", why.c_str());
-  return status;
-}
-
 int64_t IntegerOf(const PlainTensor& t, uint32_t code) {
   // A defect: int8 codes read as unsigned bytes.
   if (t.format->kind == FormatKind::kSigned && !On(Defect::kMmInt8ReadAsUint8) && code >= 128) {

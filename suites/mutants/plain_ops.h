@@ -1,6 +1,8 @@
 // The mutant backend's three kernels, each exact unless a defect (defects.h) is switched on.
 #pragma once
 
+#include <string>
+
 #include "suites/mutants/plain_validation.h"
 
 namespace qconform::mutants {
@@ -12,6 +14,9 @@ struct Output {
   size_t message_size;
 };
 
+// Writes `why` into the host's message buffer and returns `status` (a refusal).
+int32_t Fail(const Output& out, int32_t status, const std::string& why);
+
 int32_t RunDequantize(const PlainNode& n, const PlainPlan& plan, const Output& out);
 int32_t RunQuantize(const PlainNode& n, const PlainPlan& plan, const Output& out);
 int32_t RunDynamicQuantize(const PlainNode& n, const Output& out);
@@ -19,6 +24,9 @@ int32_t RunDynamicQuantize(const PlainNode& n, const Output& out);
 int32_t RunMatMul(const PlainNode& n, const Output& out);
 // QLinearConv and ConvInteger (plain_conv.cc): their own validation, then the kernel.
 int32_t RunConv(const PlainNode& n, const Output& out);
+// The com.microsoft QLinear operators (plain_qlinear_group.cc): their own validation, then the
+// page's formula.
+int32_t RunQLinearGroup(const PlainNode& n, const Output& out);
 
 // The plan's parameter index with the index-mapping defects of `op` applied: a negative axis
 // read as 1, per-axis or blocked scales along the last axis, the block size as floor(D / S).

@@ -1,0 +1,1 @@
+@BCJ€*4=GQ[e.8BKU_i3<FPYcm7AJT^gq;EOXblu?IS]fpzCMWakt~HQ[eoy‚LV_is}GPJT]gq{…NXbku‰S\fpyƒWajt~‡‘[eox‚Œ•_is}†šcmw‹”žhq{…™¢lv‰“gpjt}‡‘›¥nx‚‹•Ÿ©s|†™£­wŠ”ž§±{…˜¢¬µ‰“¦°ºƒ—¡«´¾ˆ‘›¥¯¹ÂŒ–Ÿ©³½‡Š”§±»ÅŽ˜¢«µ¿É“œ¦°¹ÃÍ—¡ª´¾ÇÑ›¥¯¸ÂÌÕŸ©³½ÆÐÚ£­·ÁËÔÞ¨±»ÅÏÙâ¬¶¿ÉÓÝ§°

@@ -1,0 +1,1 @@
+€BCJ€ *4=$.8B(2<F#-6@J'1;DN",5?IR&0:CMW *4>HQ[%.8BLV)3<FPZ$-7AJT^(2;EOXb,6@IS]f0:DNWak4>HR\eo9BLV`js=GPZdnxAKU^hr|FOYclv€JT]gqz„NXbkuHR\fpyƒMV`jt~‡Q[dnx‚ŒU_ir|†Zcmw€Š”^hq{…Ž˜blv‰“œfpz„—¡jt~ˆ’›¥ox‚Œ– ©s}†š¤®w‹”ž¨²|…™¢¬v€Š“§°z„Ž˜¡«µ~ˆ’œ¦¯¹

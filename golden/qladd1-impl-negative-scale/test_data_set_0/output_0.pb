@@ -1,0 +1,1 @@
+€BCJ€äÚÑÇ½³©àÖÌÃ¹¯¥ÛÒÈ¾µ«¡×ÍÄº°§ÓÉ¿¶¬¢™ÏÅ»±¨ž”ËÁ·­£šÆ½³©Ÿ•ŒÂ¸¯¥›‘Ç¾´ª¡—Ã¹°¦œ“‰¿µ«¢˜Ž…»±§”Š€·­£™†|²©Ÿ•‹x®¤›‘‡}sª –ƒyo¥œ’ˆuk¡—Ž„zqg“‰€vlc™…{rhž•‹wmdš‡}si_–Œ‚yoe[‘ˆ~tkaWƒzpf]S‰ulbXO…{qg^TJwmcYPF|si_UKBxne[QG=tj`WMC9of\RI?5kaXND;qg]SJ@6mcYOE<2h_UKA7.

@@ -1,0 +1,1 @@
+€BCJ€*4=GQ[e.8BKU_i3<FPYcm7AJT^gq;EOXblu?IS]fpzCMWakt~HQ[eoy‚LV_is}GPZdmwKU^hr{…OYclv€‰S]gqz„ŽWakuˆ’\eoyƒ–`js}‡‘›dnx‹•Ÿir|†™£mw€Š”§q{…Ž˜¢«u‰“œ¦pyƒ—¡ªt~‡‘›¥¯x‚Œ•Ÿ©³}†š£­·‹”ž¨±»…™¢¬¶¿‰“§°ºÄ—¡«µ¾È’›¥¯¹ÃÌ– ©³½ÇÑš¤®·ÁËÕŸ¨²¼ÅÏÙ£­¶ÀÊÓ§±»ÄÎØ¡«µ¿ÉÒÜ¦¯¹ÃÍ×à

@@ -1,0 +1,1 @@
+€BYJ€——–––––––•••••••••”””””””“““““““““’’’’’’’‘‘‘‘‘‘‘‘‘ŽŽŽŽŽŽŽŒŒŒŒŒŒŒ‹‹‹‹‹‹‹‹‹ŠŠŠŠŠŠŠ‰‰‰‰‰‰‰‰‰ˆˆˆˆˆˆˆ‡‡‡‡‡‡†………„ƒƒƒ‚€~}}}|{{{zyyyxwwwvuuutsssrqqqpooonmmmlkkkjiiihgggfeeedcccbaaa`___^]]]\[[[ZYYYXWWWVUUUTSSSRQQQPOOONMMMLKKKJIIIHGGGF

@@ -1,0 +1,1 @@
+@BCJ€IIIJKKKLMMMNOOOPQQQRSSSTUUUVWWWXYYYZ[[[\]]]^___`aaabcccdeeefggghiiijkkklmmmnooopqqqrssstuuuvwwwxyyyz{{{|}}}~€‚ƒƒƒ„………†‡‡‡ˆ‰‰‰Š‹‹‹ŒŽ‘‘‘’“““”•••–———˜™™™š›››œžŸŸŸ ¡¡¡¢£££¤¥¥¥¦§§§¨©©©ª«««¬­­­®¯¯¯°±±±²³³³´µµµ¶···¸¹¹¹º»»»¼½½½¾¿¿¿ÀÁÁÁÂÃÃÃÄÅÅÅÆÇÇÇÈ

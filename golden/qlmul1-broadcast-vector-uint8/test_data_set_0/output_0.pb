@@ -1,0 +1,1 @@
+@BCJ€ÅIÅJÃKÃLÁMÁN¿O¿P½Q½R»S»T¹U¹V·W·XµYµZ³[³\±]±^¯_¯`­a­b«c«d©e©f§g§h¥i¥j£k£l¡m¡nŸoŸpqr›s›t™u™v—w—x•y•z“{“|‘}‘~€‚‹ƒ‹„‰…‰†‡‡‡ˆ…‰…Šƒ‹ƒŒŽ}‘}’{“{”y•y–w—w˜u™ušs›sœqqžoŸo m¡m¢k£k¤i¥i¦g§g¨e©eªc«c¬a­a®_¯_°]±]²[³[´YµY¶W·W¸U¹UºS»S¼Q½Q¾O¿OÀMÁMÂKÃKÄIÅIÆGÇGÈ

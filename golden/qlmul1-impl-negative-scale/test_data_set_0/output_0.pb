@@ -1,0 +1,1 @@
+€BCJ€IÅIÄKÃKÂMÁMÀO¿O¾Q½Q¼S»SºU¹U¸W·W¶YµY´[³[²]±]°_¯_®a­a¬c«cªe©e¨g§g¦i¥i¤k£k¢m¡m oŸožqqœs›sšu™u˜w—w–y•y”{“{’}‘}ŽŒƒ‹ƒŠ…‰…ˆ‡‡‡†‰…‰„‹ƒ‹‚€~‘}‘|“{“z•y•x—w—v™u™t›s›rqpŸoŸn¡m¡l£k£j¥i¥h§g§f©e©d«c«b­a­`¯_¯^±]±\³[³ZµYµX·W·V¹U¹T»S»R½Q½P¿O¿NÁMÁLÃKÃJÅIÅHÇGÇF

@@ -1,0 +1,1 @@
+BC_scaleJm¦ÚC

@@ -1,0 +1,142 @@
+// The com.microsoft QLinear operators (QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid),
+// plainly: its own reading of ONNX Runtime's ContribOperators.md (shares no code with the
+// oracle): the page's formula in long double, numpy broadcasting, one rounding half to even,
+// then the output zero point, then saturation; each with the family's defects (defects.h). A
+// one-element parameter is read as the scalar; zero, negative, subnormal or non-finite scales
+// are implementation-defined (docs/semantics.md#d35): this backend refuses them.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "suites/mutants/defects.h"
+#include "suites/mutants/plain_ops.h"
+
+namespace qconform::mutants {
+namespace {
+
+enum : int32_t { F32 = 1, U8 = 2, I8 = 3 };
+
+long double Int(const PlainTensor& t, size_t i) {
+  const uint32_t code = t.codes.at(i);
+  if (t.data_type == I8) return static_cast<int8_t>(static_cast<uint8_t>(code));
+  return static_cast<long double>(code);
+}
+float Float(const PlainTensor& t) {
+  float f;
+  std::memcpy(&f, &t.codes.at(0), sizeof f);
+  return f;
+}
+
+// The broadcast shape of a and b; false when they do not broadcast.
+bool Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+               std::vector<int64_t>& out) {
+  const size_t r = std::max(a.size(), b.size());
+  out.assign(r, 1);
+  for (size_t k = 0; k < r; ++k) {
+    const int64_t da = k + a.size() >= r ? a[k + a.size() - r] : 1;
+    const int64_t db = k + b.size() >= r ? b[k + b.size() - r] : 1;
+    if (da != db && da != 1 && db != 1) return false;
+    out[k] = da == 1 ? db : da;
+  }
+  return true;
+}
+// The element of t (broadcast to `out`) at out's flat index i.
+size_t Source(const std::vector<int64_t>& dims, const std::vector<int64_t>& out, size_t i) {
+  size_t index = 0, stride = 1;
+  for (size_t k = out.size(); k-- > 0;) {
+    const size_t coordinate = i % static_cast<size_t>(out[k]);
+    i /= static_cast<size_t>(out[k]);
+    if (k + dims.size() < out.size()) continue;
+    const int64_t d = dims[k + dims.size() - out.size()];
+    index += (d == 1 ? 0 : coordinate) * stride;
+    stride *= static_cast<size_t>(d);
+  }
+  return index;
+}
+
+struct Operand {
+  const PlainTensor* value;
+  long double scale, zero_point;
+};
+
+}  // namespace
+
+int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
+  const bool binary = n.op_type == "QLinearAdd" || n.op_type == "QLinearMul";
+  const int operands = binary ? 2 : 1, count = n.node->input_count;
+  const int inputs = 3 * operands + 2;
+  if (count < inputs - 1 || count > inputs) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "inputs");
+  std::vector<PlainTensor> in;
+  for (int k = 0; k < count; ++k) in.push_back(Unpack(n.node->inputs[k]));
+  in.resize(static_cast<size_t>(inputs));
+  for (int i = 0; i < n.node->attribute_count; ++i) {
+    const qconform_attribute& a = n.node->attributes[i];
+    if (n.op_type != "QLinearLeakyRelu" || std::string(a.name) != "alpha" ||
+        a.kind != QCONFORM_ATTR_FLOAT)
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, std::string("attribute ") + a.name);
+  }
+  const int32_t t = in[0].data_type;
+  if (t != U8 && t != I8) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "T");
+  std::vector<Operand> ops;
+  for (int k = 0; k <= operands; ++k) {  // the operands, then the output's parameters
+    const size_t at = static_cast<size_t>(3 * k);
+    const bool output = k == operands;
+    const PlainTensor& scale = in[output ? at : at + 1];
+    const PlainTensor& zero_point = in[output ? at + 1 : at + 2];
+    if (!output && (!in[at].present() || in[at].data_type != t))
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, "operand type");
+    if (!scale.present() || scale.data_type != F32 || scale.count() != 1)
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, "scale");
+    if (zero_point.present() && (zero_point.data_type != t || zero_point.count() != 1))
+      return Fail(out, QCONFORM_REJECTED_AT_LOAD, "zero point");
+    const float s = Float(scale);
+    if (!std::isnormal(s) || s < 0)
+      return Fail(out, QCONFORM_REJECTED, "a zero, negative, subnormal or non-finite scale");
+    ops.push_back({output ? nullptr : &in[at], s, zero_point.present() ? Int(zero_point, 0) : 0});
+  }
+  std::vector<int64_t> dims = in[0].dims;
+  if (binary && !Broadcast(in[0].dims, in[3].dims, dims))
+    return Fail(out, QCONFORM_REJECTED_AT_LOAD, "shapes do not broadcast");
+  const qconform_attribute* alpha_attribute = n.attribute("alpha");
+  const long double alpha = alpha_attribute ? static_cast<float>(alpha_attribute->f) : 0.01f;
+  const Operand& y = ops.back();
+  const long double lo = t == I8 ? -128 : 0, hi = t == I8 ? 127 : 255;
+  size_t total = 1;
+  for (int64_t d : dims) total *= static_cast<size_t>(d);
+  std::vector<uint32_t> codes(total);
+  for (size_t i = 0; i < total; ++i) {
+    const auto centred = [&](const Operand& o) {
+      return Int(*o.value, Source(o.value->dims, dims, i)) - o.zero_point;
+    };
+    long double v;
+    if (n.op_type == "QLinearAdd") {
+      v = ops[0].scale * centred(ops[0]) + ops[1].scale * centred(ops[1]);
+    } else if (n.op_type == "QLinearMul") {
+      v = centred(ops[0]) * centred(ops[1]) * (ops[0].scale * ops[1].scale);
+    } else {
+      const long double x = ops[0].scale * centred(ops[0]);
+      v = n.op_type == "QLinearSigmoid" ? 1 / (1 + std::exp(-x)) : x < 0 ? alpha * x : x;
+    }
+    long double q =
+        On(Defect::kQlgReciprocal)
+            ? static_cast<float>(static_cast<float>(v) * (1.0f / static_cast<float>(y.scale)))
+            : v / y.scale;
+    long double r;
+    if (On(Defect::kQlgZeroPointBeforeRounding)) {
+      r = std::nearbyint(q + y.zero_point);
+    } else if (On(Defect::kQlgRoundHalfAway)) {
+      r = std::round(q) + y.zero_point;
+    } else {
+      r = std::nearbyint(q) + y.zero_point;
+    }
+    if (r > hi && On(Defect::kQlgOverflowToMin)) r = lo;
+    r = std::clamp(r, lo, hi);
+    codes[i] = static_cast<uint32_t>(static_cast<int64_t>(r)) & 0xFFu;
+  }
+  return WriteOutput(out.alloc, out.context, 0, *FindFormat(t), dims, codes, BitOrder::kLowFirst,
+                     true, out.message, out.message_size);
+}
+
+}  // namespace qconform::mutants

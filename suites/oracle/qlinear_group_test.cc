@@ -1,0 +1,128 @@
+// The com.microsoft QLinear operators (docs/semantics.md#d35), each against results worked by
+// hand: the page's formula, one rounding half to even, then the zero point, then saturation;
+// the range zero wherever every float step is exact; the registry's named type constraints and
+// float attribute default; and the graph each row means.
+#include <gtest/gtest.h>
+
+#include "oracle/core/case_builder.h"
+#include "oracle/core/codec.h"
+#include "oracle/semantics/oracle.h"
+#include "oracle/semantics/qlinear_group.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+
+Case Group(const std::string& op, std::vector<std::optional<Tensor>> in,
+           std::map<std::string, Attribute> attributes = {}) {
+  Case c = MakeCase(op, 1, std::move(in), {}, "com.microsoft", "test");
+  c.attributes = std::move(attributes);
+  return c;
+}
+Tensor F(double v) {
+  return MakeScalar(D::kFloat, v);
+}
+
+// The output's values, and whether every element's range is the exact value alone.
+std::vector<double> Values(const OracleResult& r, bool* exact_only = nullptr) {
+  EXPECT_FALSE(r.must_reject()) << (r.rejection() ? r.rejection()->message : "");
+  std::vector<double> out;
+  if (r.outputs.empty()) return out;
+  const OutputEvaluation& y = r.outputs[0];
+  const ElementType& t = *FindElementType(y.data_type);
+  for (size_t i = 0; i < y.exact.size(); ++i) {
+    out.push_back(static_cast<double>(Decode(t, y.exact[i]).value()));
+  }
+  if (exact_only) *exact_only = !y.has_range();
+  return out;
+}
+
+TEST(QLinearGroup, AddRoundsTiesToEvenThenAddsTheZeroPoint) {
+  // v = 0.5 * (A - 0) + 1 * (B - 0) = 0.5, 1.5, 2.5, -0.5; C_scale 1: 0, 2, 2, -0; + 1.
+  const Case c =
+      Group("QLinearAdd", {MakeTensor(D::kInt8, {4}, {1, 3, 5, -1}), F(0.5),
+                           MakeScalar(D::kInt8, 0), MakeTensor(D::kInt8, {4}, {0, 0, 0, 0}), F(1),
+                           MakeScalar(D::kInt8, 0), F(1), MakeScalar(D::kInt8, 1)});
+  bool exact_only = false;
+  EXPECT_EQ(Values(RunOracle(c), &exact_only), (std::vector<double>{1, 3, 3, 1}));
+  EXPECT_TRUE(exact_only) << "dyadic scales: every float step is exact (B = 0)";
+}
+
+TEST(QLinearGroup, AddBroadcastsAndSaturates) {
+  // uint8: A [2, 2] - 10, B scalar 200 - 0, scales 1: 190 + A - 10... past 255 saturates.
+  const Case c = Group("QLinearAdd", {MakeTensor(D::kUint8, {2, 2}, {10, 20, 80, 255}), F(1),
+                                      MakeScalar(D::kUint8, 10), MakeScalar(D::kUint8, 200), F(1),
+                                      MakeScalar(D::kUint8, 0), F(1), MakeScalar(D::kUint8, 0)});
+  const OracleResult r = RunOracle(c);
+  EXPECT_EQ(Values(r), (std::vector<double>{200, 210, 255, 255}));
+  EXPECT_EQ(r.outputs[0].shape, (std::vector<int64_t>{2, 2}));
+}
+
+TEST(QLinearGroup, MulComputesThePagesOrderAtATie) {
+  // (5 - 2) * (3 - 0) = 9; scales 0.5 * 0.25 = 0.125; 9 * 0.125 / 0.25 = 4.5 -> 4, + 3 = 7.
+  const Case c = Group("QLinearMul", {MakeScalar(D::kUint8, 5), F(0.5), MakeScalar(D::kUint8, 2),
+                                      MakeScalar(D::kUint8, 3), F(0.25), std::nullopt, F(0.25),
+                                      MakeScalar(D::kUint8, 3)});
+  bool exact_only = false;
+  EXPECT_EQ(Values(RunOracle(c), &exact_only), (std::vector<double>{7}));
+  EXPECT_TRUE(exact_only);
+}
+
+TEST(QLinearGroup, MulWidensWhereTheScalesProductRounds) {
+  // 0.1f * 0.3f is not a float32 value: the range holds the float evaluations around the exact.
+  const Case c =
+      Group("QLinearMul", {MakeTensor(D::kUint8, {3}, {100, 200, 250}), F(0.1f), std::nullopt,
+                           MakeTensor(D::kUint8, {3}, {7, 9, 11}), F(0.3f), std::nullopt, F(0.07f)});
+  const OracleResult r = RunOracle(c);
+  ASSERT_FALSE(r.outputs.empty());
+  // 100 * 7 * 0.03 / 0.07 = 300 (saturated: 255); 200 * 9 * 0.03 / 0.07 = 771.4 (255).
+  EXPECT_EQ(Values(r)[0], 255);
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(r.outputs[0].range(i).lo <= r.outputs[0].exact[i]);
+}
+
+TEST(QLinearGroup, LeakyReluReadsAlphaDefaultWhenAbsent) {
+  // alpha absent: float32(0.01) = 0.00999999977648...; -100 * alpha / (1/16) = -15.9999996 -> -16.
+  const std::vector<std::optional<Tensor>> in = {MakeTensor(D::kInt8, {2}, {-100, 9}), F(1),
+                                                 std::nullopt, F(1.0 / 16), std::nullopt};
+  EXPECT_EQ(Values(RunOracle(Group("QLinearLeakyRelu", in))), (std::vector<double>{-16, 127}));
+  // alpha 0.25 given: -100 * 0.25 * 16 = -400 -> -128; 9 * 16 = 144 -> 127.
+  EXPECT_EQ(Values(RunOracle(Group("QLinearLeakyRelu", in, {{"alpha", Attribute::Float(0.25)}}))),
+            (std::vector<double>{-128, 127}));
+  const Case graph = QLinearGroupGraph(Group("QLinearLeakyRelu", in),
+                                       *ResolveSchema("com.microsoft", "QLinearLeakyRelu", 1));
+  ASSERT_EQ(graph.graph.size(), 3u);
+  ASSERT_TRUE(graph.graph[1].attributes.count("alpha"));
+  EXPECT_EQ(graph.graph[1].attributes.at("alpha").f, static_cast<double>(0.01f));
+}
+
+TEST(QLinearGroup, SigmoidOfZeroIsAHalf) {
+  // sigmoid(0) = 0.5, / (1/256) = 128 exactly; sigmoid(8) * 256 = 255.91 -> 255 (uint8 max 255).
+  const Case c =
+      Group("QLinearSigmoid", {MakeTensor(D::kUint8, {2}, {128, 255}), F(1.0 / 16),
+                               MakeScalar(D::kUint8, 128), F(1.0 / 256), MakeScalar(D::kUint8, 0)});
+  EXPECT_EQ(Values(RunOracle(c)), (std::vector<double>{128, 255}));
+}
+
+TEST(QLinearGroup, TypeConstraintTIsOneType) {
+  const Case c = Group("QLinearAdd", {MakeScalar(D::kUint8, 1), F(1), MakeScalar(D::kUint8, 0),
+                                      MakeScalar(D::kInt8, 1), F(1), std::nullopt, F(1)});
+  const OracleResult r = RunOracle(c);
+  ASSERT_TRUE(r.must_reject());
+  EXPECT_EQ(r.rejection()->rule->id, "qladd.type.T");
+  EXPECT_NE(r.rejection()->message.find("B has type int8 but A has uint8"), std::string::npos)
+      << r.rejection()->message;
+}
+
+TEST(QLinearGroup, OneElementParameterIsImplementationDefinedAndReadAsTheScalar) {
+  const Case c = Group("QLinearSigmoid",
+                       {MakeTensor(D::kUint8, {1}, {128}), MakeTensor(D::kFloat, {1}, {0.0625}),
+                        MakeScalar(D::kUint8, 128), F(1.0 / 256)});
+  const OracleResult r = RunOracle(c);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].rule->id, "qlsig.param.one_element");
+  EXPECT_EQ(Values(r), (std::vector<double>{128}));
+}
+
+}  // namespace
+}  // namespace qconform
