@@ -54,7 +54,9 @@ struct GroupOp {
   bool binary;
 };
 const GroupOp kAdd{"QLinearAdd", "qladd", true}, kMul{"QLinearMul", "qlmul", true},
-    kLeakyRelu{"QLinearLeakyRelu", "qllrelu", false}, kSigmoid{"QLinearSigmoid", "qlsig", false};
+    kLeakyRelu{"QLinearLeakyRelu", "qllrelu", false}, kSigmoid{"QLinearSigmoid", "qlsig", false},
+    kGlobalPool{"QLinearGlobalAveragePool", "qlgap", false},
+    kSoftmax{"QLinearSoftmax", "qlsoftmax", false};
 
 class QLinearGroups : public CatalogueBuilder {
  public:
@@ -102,18 +104,59 @@ class QLinearGroups : public CatalogueBuilder {
     return MakeTensorFromCodes(t, {256}, codes);
   }
 
+  // Every code of T in the first operand's shape: [256], a pool's [1, 64, 2, 2] (the codes in
+  // B's order, so that windows' sums vary), Softmax's [4, 64].
+  static Tensor FirstOperand(const GroupOp& op, D t) {
+    if (op.op_type == "QLinearGlobalAveragePool") {
+      Tensor x = SecondOperand(op, t, 0);
+      x.shape = {1, 64, 2, 2};
+      return x;
+    }
+    Tensor x = AllCodes(t);
+    if (op.op_type == "QLinearSoftmax") x.shape = {4, 64};
+    return x;
+  }
   Inputs TieInputs(const GroupOp& op, D t, const Tensor& c_scale) const {
     const double a_scale = 0.5, b_scale = op.op_type == "QLinearMul" ? 1 : 0.25;
-    if (!op.binary) return Unary(AllCodes(t), a_scale, Zp(t, -3), c_scale, Zp(t, 7), t);
+    if (!op.binary) return Unary(FirstOperand(op, t), a_scale, Zp(t, -3), c_scale, Zp(t, 7), t);
     return Binary(AllCodes(t), a_scale, Zp(t, -3), SecondOperand(op, t, Zp(t, 5)), b_scale,
                   Zp(t, 5), c_scale, Zp(t, 7), t);
   }
+  // The attributes each case of op sets: LeakyRelu's alpha 0.25 (dyadic), Softmax's opset 13.
   static std::map<std::string, Attribute> Alpha(const GroupOp& op) {
+    if (op.op_type == "QLinearSoftmax") return {{"opset", Attribute::Int(13)}};
     if (op.op_type != "QLinearLeakyRelu") return {};
     return {{"alpha", Attribute::Float(0.25)}};
   }
 
+  // QLinearGlobalAveragePool: means of 4 values on the grid 1/2 (sums of 4 halves, a tie when
+  // the sum is 4 mod 8), NCHW and NHWC; QLinearSoftmax: every code, along either axis, at a
+  // quantizer's scales; both past the top of T.
+  void PoolAndSoftmaxCells(const GroupOp& op, D t) {
+    if (op.op_type == "QLinearGlobalAveragePool") {
+      Computed(op, t, "ties", TieInputs(op, t, F(1)));
+      Inputs in = TieInputs(op, t, F(1));
+      in[0]->shape = {1, 2, 2, 64};
+      Computed(op, t, "channels-last", in, {{"channels_last", Attribute::Int(1)}});
+      in = TieInputs(op, t, F(1.0 / 64));
+      in[1] = F(64);
+      Computed(op, t, "saturate", in);
+      return;
+    }
+    const int64_t y_zp = t == D::kInt8 ? -128 : 0;
+    const Inputs in = Unary(FirstOperand(op, t), 1.0 / 16, Zp(t, 0), F(1.0 / 256), y_zp, t);
+    Computed(op, t, "codes", in, Alpha(op));
+    std::map<std::string, Attribute> axis0 = Alpha(op);
+    axis0["axis"] = Attribute::Int(0);
+    Computed(op, t, "codes-axis-0", in, axis0);
+    Computed(op, t, "saturate",
+             Unary(FirstOperand(op, t), 1.0 / 16, Zp(t, 0), F(1.0 / 65536), y_zp, t), Alpha(op));
+  }
+
   void Cells(const GroupOp& op, D t) {
+    if (op.op_type == "QLinearGlobalAveragePool" || op.op_type == "QLinearSoftmax") {
+      return PoolAndSoftmaxCells(op, t);
+    }
     if (op.op_type != "QLinearSigmoid") {
       Computed(op, t, "ties", TieInputs(op, t, F(1)), Alpha(op));
       Reciprocal(op, t);
@@ -266,8 +309,8 @@ class QLinearGroups : public CatalogueBuilder {
     const D t = D::kUint8;
     const Inputs base = TieInputs(op, t, F(1));
     const auto reject = [&](const std::string& what, Inputs in, const std::string& rule,
-                            std::map<std::string, Attribute> attributes = {}) {
-      Add(Make(op, std::move(in), std::move(attributes), op.prefix + "1-reject-" + what),
+                            std::optional<std::map<std::string, Attribute>> attributes = {}) {
+      Add(Make(op, std::move(in), attributes.value_or(Alpha(op)), op.prefix + "1-reject-" + what),
           "negative:" + op.prefix + "." + rule, "d35", op.prefix + "." + rule);
     };
     const auto impl = [&](const std::string& what, Inputs in, const std::string& rule) {
@@ -277,9 +320,24 @@ class QLinearGroups : public CatalogueBuilder {
     };
     const size_t output_scale = base.size() - 2;
     reject("missing-scale", {base[0]}, "inputs.count");
-    reject("axis-attribute", base, "attr.undefined", {{"axis", Attribute::Int(1)}});
+    std::map<std::string, Attribute> undefined = Alpha(op);
+    const std::string name = op.op_type == "QLinearSoftmax" ? "group" : "axis";
+    undefined[name] = Attribute::Int(1);
+    reject(name + "-attribute", base, "attr.undefined", undefined);
+    if (op.op_type == "QLinearSoftmax") {
+      reject("no-opset", base, "attr.required", std::map<std::string, Attribute>{});
+    }
+    // An attribute of the wrong kind: alpha an INT, channels_last and axis FLOATs.
     if (op.op_type == "QLinearLeakyRelu") {
-      reject("alpha-int", base, "attr.type", {{"alpha", Attribute::Int(1)}});
+      reject("alpha-int", base, "attr.type",
+             std::map<std::string, Attribute>{{"alpha", Attribute::Int(1)}});
+    } else if (op.op_type == "QLinearGlobalAveragePool") {
+      reject("channels-last-float", base, "attr.type",
+             std::map<std::string, Attribute>{{"channels_last", Attribute::Float(1)}});
+    } else if (op.op_type == "QLinearSoftmax") {
+      std::map<std::string, Attribute> wrong = Alpha(op);
+      wrong["axis"] = Attribute::Float(1);
+      reject("axis-float", base, "attr.type", wrong);
     }
     Inputs in = base;
     in[0] = MakeTensor(D::kInt16, {2}, {1, 2});
@@ -306,7 +364,7 @@ class QLinearGroups : public CatalogueBuilder {
 
 std::vector<GoldenCase> QLinearGroupCatalogue() {
   QLinearGroups b;
-  for (const GroupOp* op : {&kAdd, &kMul, &kLeakyRelu, &kSigmoid}) {
+  for (const GroupOp* op : {&kAdd, &kMul, &kLeakyRelu, &kSigmoid, &kGlobalPool, &kSoftmax}) {
     for (D t : {D::kInt8, D::kUint8}) b.Cells(*op, t);
     b.Rules(*op);
   }

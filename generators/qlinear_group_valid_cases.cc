@@ -15,8 +15,18 @@
 namespace qconform {
 namespace {
 
-std::vector<int64_t> DrawShape(Choices& ch, const GeneratorLimits& limits) {
-  std::vector<int64_t> shape(ch.Below(4));
+// The smallest rank the body's float operator takes (a global pool's N, C and one spatial
+// axis; Softmax's axis); 0 for the elementwise ones.
+size_t MinimumRank(const Operator& op) {
+  for (const BodyNode& b : op.body) {
+    if (b.op_type == "GlobalAveragePool") return 3;
+    if (b.op_type == "Softmax") return 1;
+  }
+  return 0;
+}
+
+std::vector<int64_t> DrawShape(Choices& ch, const GeneratorLimits& limits, size_t minimum_rank) {
+  std::vector<int64_t> shape(minimum_rank + ch.Below(4 - std::min<size_t>(minimum_rank, 2)));
   for (int64_t& d : shape) d = 1 + static_cast<int64_t>(ch.Below(5));
   while (Count(shape) > limits.max_elements) {
     auto largest = std::max_element(shape.begin(), shape.end());
@@ -49,7 +59,7 @@ Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& s, const GeneratorLi
   const Operator& op = s.op();
   const std::vector<DataType> types = s.constraint("T")->types;
   const DataType t = ch.Fork("type")->Pick(types);
-  const std::vector<int64_t> out = DrawShape(*ch.Fork("shape"), limits);
+  const std::vector<int64_t> out = DrawShape(*ch.Fork("shape"), limits, MinimumRank(op));
   const std::unique_ptr<Choices> shapes = ch.Fork("operands");
   const std::unique_ptr<Choices> scales = ch.Fork("scales");
   const std::unique_ptr<Choices> zero_points = ch.Fork("zero_points");
@@ -84,6 +94,17 @@ Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& s, const GeneratorLi
     }
   }
   while (!c.inputs.empty() && !c.inputs.back()) c.inputs.pop_back();
+  // QLinearSoftmax's opset names Softmax 13 (before 13 is not computed yet); its axis, and a
+  // global pool's channels_last, half the time.
+  if (s.attribute("opset")) c.attributes["opset"] = Attribute::Int(13);
+  if (s.attribute("axis") && ch.Fork("axis")->Chance(50)) {
+    const auto rank = static_cast<int64_t>(out.size());
+    c.attributes["axis"] =
+        Attribute::Int(static_cast<int64_t>(ch.Fork("axis_value")->Below(2 * rank)) - rank);
+  }
+  if (s.attribute("channels_last") && ch.Fork("channels_last")->Chance(50)) {
+    c.attributes["channels_last"] = Attribute::Int(1);
+  }
   if (const AttributeSpec* alpha = s.attribute("alpha"); alpha && ch.Fork("alpha")->Chance(60)) {
     constexpr double kAlphas[] = {0.01, 0.1, 0.2, 0.25, 0.5, 1.0 / 3, 2.0, -0.5};
     c.attributes["alpha"] =

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "oracle/core/broadcast.h"
 #include "oracle/core/conv_shape.h"
 #include "oracle/core/element_type.h"
 #include "oracle/core/matmul_shape.h"
+#include "oracle/registry/qlinear_group_rows.h"
 
 namespace qconform {
 namespace {
@@ -104,26 +104,6 @@ std::vector<OutputSpec> ConvIntegerOutputs(const Case& c) {
   return {{"y", static_cast<int32_t>(DataType::kInt32), ConvShape(c)}};
 }
 
-// The com.microsoft QLinear operators (d35): the output has the first operand's type (T) and the
-// broadcast shape of the quantized operands.
-std::vector<OutputSpec> QLinearGroupOutputs(const Case& c) {
-  const Operator& op = OperatorOf(c);
-  std::vector<int64_t> shape;
-  bool first = true;
-  for (const InputSpec& in : op.inputs) {
-    if (in.role != Role::kQuantized) continue;
-    const Tensor* t = op.input(c, in.name);
-    if (t == nullptr) continue;
-    shape = first ? t->shape : BroadcastShape(shape, t->shape).value_or(shape);
-    first = false;
-  }
-  const std::string first_operand = op.input_name(Role::kQuantized);
-  return {{op.outputs.at(0), InputType(c, first_operand, 0), shape}};
-}
-int32_t QLinearGroupZeroPointType(const Case& c) {
-  return InputType(c, OperatorOf(c).input_name(Role::kQuantized), 0);
-}
-
 using K = OperatorKind;
 using R = Role;
 // A quantized operand with its scale and optional zero point (DequantizeLinear's x), and the
@@ -161,51 +141,8 @@ const std::vector<InputSpec> kConvIntegerInputs = {{"x", R::kQuantized},
                                                    {"w", R::kQuantized},
                                                    {"x_zero_point", R::kZeroPoint, "x", true},
                                                    {"w_zero_point", R::kZeroPoint, "w", true}};
-// The com.microsoft QLinear operators: each quantized operand of T with its scale (float) and
-// optional zero point (T), then the output's (`name` a literal: `of` views it).
-std::vector<InputSpec> Parameters(std::string_view name) {
-  const std::string n(name);
-  return {{n + "_scale", R::kScale, name, false, "scale"},
-          {n + "_zero_point", R::kZeroPoint, name, true, "T"}};
-}
-std::vector<InputSpec> QuantizedOperands(std::initializer_list<std::string_view> operands,
-                                         std::string_view output) {
-  std::vector<InputSpec> out;
-  for (std::string_view name : operands) {
-    out.push_back({std::string(name), R::kQuantized, "", false, "T"});
-    for (InputSpec& p : Parameters(name)) out.push_back(std::move(p));
-  }
-  for (InputSpec& p : Parameters(output)) out.push_back(std::move(p));
-  return out;
-}
-const std::vector<InputSpec> kQLinearBinaryInputs = QuantizedOperands({"A", "B"}, "C");
-const std::vector<InputSpec> kQLinearUnaryInputs = QuantizedOperands({"X"}, "Y");
-// The pages' formulas as graphs (d35). QLinearAdd: "C = (A_scale * (A - A_zero_point) +
-// B_scale * (B - B_zero_point))/C_scale + C_zero_point". QLinearMul: "C = ((A - A_zero_point)
-// * (B - B_zero_point)) * (A_scale * B_scale)/C_scale + C_zero_point": the integer product, the
-// scales' product, their product, then the quotient. QLinearLeakyRelu and QLinearSigmoid:
-// "quantize(f(dequantize(x)))".
-const std::vector<BodyNode> kQLinearAddBody = {
-    {"DequantizeLinear", {"A", "A_scale", "A_zero_point"}, "a"},
-    {"DequantizeLinear", {"B", "B_scale", "B_zero_point"}, "b"},
-    {"Add", {"a", "b"}, "sum"},
-    {"QuantizeLinear", {"sum", "C_scale", "C_zero_point"}, "C"}};
-const std::vector<BodyNode> kQLinearMulBody = {
-    {"DequantizeLinear", {"A", kBodyOne, "A_zero_point"}, "a"},
-    {"DequantizeLinear", {"B", kBodyOne, "B_zero_point"}, "b"},
-    {"Mul", {"a", "b"}, "product"},
-    {"Mul", {"A_scale", "B_scale"}, "scales"},
-    {"Mul", {"product", "scales"}, "value"},
-    {"QuantizeLinear", {"value", "C_scale", "C_zero_point"}, "C"}};
-std::vector<BodyNode> UnaryBody(std::string_view op_type,
-                                std::vector<std::string_view> attributes = {}) {
-  return {{"DequantizeLinear", {"X", "X_scale", "X_zero_point"}, "x"},
-          {op_type, {"x"}, "f", std::move(attributes)},
-          {"QuantizeLinear", {"f", "Y_scale", "Y_zero_point"}, "Y"}};
-}
-
 // clang-format off
-const std::vector<Operator> kOperators = {
+const std::vector<Operator> kOwnOperators = {
   // kind, domain, op_type, id prefix, rule prefix, inputs, outputs, quantizes, outputs rule, zero point type,
   // function body, share of a run's generated cases
   {K::kDequantizeLinear, "", "DequantizeLinear", "dq", "dq", kDequantizeInputs, {"y"},
@@ -229,17 +166,15 @@ const std::vector<Operator> kOperators = {
    true, QLinearConvOutputs, QLinearYZeroPointType, {}, 0.2},
   {K::kConvInteger, "", "ConvInteger", "ci", "ci", kConvIntegerInputs, {"y"},
    false, ConvIntegerOutputs, IntegerOperandType, {}, 0.2},
-  // The com.microsoft QLinear operators (ONNX Runtime's ContribOperators.md; docs/semantics.md#d35).
-  {K::kQLinearGroup, "com.microsoft", "QLinearAdd", "qladd", "qladd", kQLinearBinaryInputs, {"C"},
-   true, QLinearGroupOutputs, QLinearGroupZeroPointType, {}, 0.1, kQLinearAddBody},
-  {K::kQLinearGroup, "com.microsoft", "QLinearMul", "qlmul", "qlmul", kQLinearBinaryInputs, {"C"},
-   true, QLinearGroupOutputs, QLinearGroupZeroPointType, {}, 0.1, kQLinearMulBody},
-  {K::kQLinearGroup, "com.microsoft", "QLinearLeakyRelu", "qllrelu", "qllrelu", kQLinearUnaryInputs, {"Y"},
-   true, QLinearGroupOutputs, QLinearGroupZeroPointType, {}, 0.1, UnaryBody("LeakyRelu", {"alpha"})},
-  {K::kQLinearGroup, "com.microsoft", "QLinearSigmoid", "qlsig", "qlsig", kQLinearUnaryInputs, {"Y"},
-   true, QLinearGroupOutputs, QLinearGroupZeroPointType, {}, 0.1, UnaryBody("Sigmoid")},
 };
 // clang-format on
+
+// Every row: the ones above, then the com.microsoft QLinear operators' (qlinear_group_rows.h).
+const std::vector<Operator> kOperators = [] {
+  std::vector<Operator> all = kOwnOperators;
+  for (Operator& o : QLinearGroupRows()) all.push_back(std::move(o));
+  return all;
+}();
 
 }  // namespace
 

@@ -307,6 +307,14 @@ std::vector<Rule> CommonRules() {
                      keep("an attribute not of its kind (" + kinds + ")"),
                      keep("the Attributes section of " + op.label())});
     }
+    bool required_attribute = false;
+    for (const OpSchema* s : versions) {
+      for (const AttributeSpec& a : s->attributes) required_attribute |= a.required;
+    }
+    if (required_attribute) {
+      out.push_back({keep(p + ".attr.required"), kReject, "a required attribute is missing",
+                     keep("the Attributes section of " + op.label() + ": \"(required)\"")});
+    }
     // The named type constraints its inputs say (InputSpec::type): "qladd.type.T".
     std::vector<std::string_view> constraints;
     for (const InputSpec& in : op.inputs) {

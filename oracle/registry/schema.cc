@@ -112,6 +112,15 @@ const std::vector<TypeConstraint> kQLinearTypes = {{"T", {D::kInt8, D::kUint8}},
 // kernel's is 0.01 (docs/semantics.md#d35).
 const std::vector<AttributeSpec> kAlpha = {{"alpha", std::nullopt, AK::kFloat, 0.01}};
 const std::vector<Strategy> kExactOnly = {Strategy::kExact};
+// Named beside the exact result in every mismatch (docs/semantics.md#d35), admitted by --admit.
+const std::vector<Strategy> kQLinearNamed = {Strategy::kZeroPointFirst, Strategy::kTiesAway,
+                                             Strategy::kMinimumOnOverflow, Strategy::kReciprocal};
+// QLinearGlobalAveragePool: "channels_last: int" (0: N x C x D1..., 1: N x D1... x C).
+const std::vector<AttributeSpec> kChannelsLast = {{"channels_last", 0}};
+// QLinearSoftmax: "axis: int", "opset: int (required)", the Softmax version whose axis rule
+// applies (13+: along axis, default -1; 12 and before: coerced to a matrix, not computed yet).
+const std::vector<AttributeSpec> kSoftmaxAttributes = {
+    {"axis", -1}, {"opset", std::nullopt, AK::kInt, std::nullopt, true}};
 
 // clang-format off
 const std::vector<OpSchema> kSchemas = {
@@ -167,13 +176,17 @@ const std::vector<OpSchema> kSchemas = {
    "ONNX ConvInteger-10 (docs/semantics.md#convinteger)"},
   // The com.microsoft QLinear operators: their graphs are the registry rows' bodies (docs/semantics.md#d35).
   {K::kQLinearGroup, "com.microsoft", "QLinearAdd", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kNoAttributes, kPerTensor, false, kExactOnly,
-   "ONNX Runtime's com.microsoft QLinearAdd-1 (docs/semantics.md#d35)", false, {}, {}, kQLinearTypes},
+   "ONNX Runtime's com.microsoft QLinearAdd-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
   {K::kQLinearGroup, "com.microsoft", "QLinearMul", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kNoAttributes, kPerTensor, false, kExactOnly,
-   "ONNX Runtime's com.microsoft QLinearMul-1 (docs/semantics.md#d35)", false, {}, {}, kQLinearTypes},
+   "ONNX Runtime's com.microsoft QLinearMul-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
   {K::kQLinearGroup, "com.microsoft", "QLinearLeakyRelu", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kAlpha, kPerTensor, false, kExactOnly,
-   "ONNX Runtime's com.microsoft QLinearLeakyRelu-1 (docs/semantics.md#d35)", false, {}, {}, kQLinearTypes},
+   "ONNX Runtime's com.microsoft QLinearLeakyRelu-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
   {K::kQLinearGroup, "com.microsoft", "QLinearSigmoid", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kNoAttributes, kPerTensor, false, kExactOnly,
-   "ONNX Runtime's com.microsoft QLinearSigmoid-1 (docs/semantics.md#d35)", false, {}, {}, kQLinearTypes},
+   "ONNX Runtime's com.microsoft QLinearSigmoid-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
+  {K::kQLinearGroup, "com.microsoft", "QLinearGlobalAveragePool", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kChannelsLast, kPerTensor, false, kExactOnly,
+   "ONNX Runtime's com.microsoft QLinearGlobalAveragePool-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
+  {K::kQLinearGroup, "com.microsoft", "QLinearSoftmax", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kSoftmaxAttributes, kPerTensor, false, kExactOnly,
+   "ONNX Runtime's com.microsoft QLinearSoftmax-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
 };
 // clang-format on
 

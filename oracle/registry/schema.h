@@ -23,6 +23,7 @@ struct AttributeSpec {
   std::optional<int64_t> default_value;  // nullopt: no default (com.microsoft axis), or not an INT
   Attribute::Kind kind = Attribute::Kind::kInt;
   std::optional<double> float_default = std::nullopt;  // a FLOAT's default (alpha: 0.01)
+  bool required = false;  // "(required)": a node without it is must-reject (<op>.attr.required)
 
   // The attribute a node without it reads (an INT's or a FLOAT's default); nullopt when none.
   std::optional<Attribute> default_attribute() const;

@@ -40,6 +40,8 @@ constexpr StrategyRow kStrategies[] = {
     {Strategy::kZeroPointFirst, "zero-point-first", None},
     {Strategy::kInt16PairSaturation, "int16-pair-saturation", None},
     {Strategy::kInt32Wrap, "int32-wrap", None},
+    {Strategy::kTiesAway, "ties-away", None},
+    {Strategy::kMinimumOnOverflow, "minimum-on-overflow", None},
 };
 
 // Row k describes strategy k: the lookup below indexes by the enum, so every strategy has its

@@ -28,7 +28,11 @@ enum class Strategy {
   kZeroPointFirst,
   kInt16PairSaturation,
   kInt32Wrap,  // also MatMulInteger's admitted reading of an int32 overflow (#d22)
-  kCount,      // not a strategy: the number of them, which sizes the table of rows
+  // The com.microsoft QLinear operators' output roundings that are not the page's (#d35), with
+  // kZeroPointFirst and kReciprocal: named in mismatches, admitted only with --admit.
+  kTiesAway,
+  kMinimumOnOverflow,
+  kCount,  // not a strategy: the number of them, which sizes the table of rows
 };
 
 std::string_view StrategyName(Strategy s);

@@ -301,9 +301,16 @@ std::string GraphPattern(const Case& c) {
 }
 
 OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options) {
+  GraphValue unused;
+  return RunGraphOracle(c, options, "", unused);
+}
+
+OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options, const std::string& name,
+                            GraphValue& kept) {
   OracleResult r;
   GraphEvaluation graph(c, options, r);
   const bool valid = graph.Run();
+  if (valid && !name.empty()) kept = graph.Output(name);
   // The quantized operands: the graph inputs DequantizeLinear nodes read as x.
   std::set<std::string> operand_types;
   for (const Node& node : c.graph) {

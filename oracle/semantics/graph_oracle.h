@@ -13,12 +13,17 @@
 #include "oracle/core/case.h"
 #include "oracle/registry/operator.h"  // OutputSpec
 #include "oracle/semantics/evaluation.h"
+#include "oracle/semantics/graph_value.h"
 
 namespace qconform {
 
 struct OracleResult;
 
 OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options);
+// The same, keeping the value called `name` (a graph input or any node's output: its exact
+// values and intervals) in `kept` when the graph is valid.
+OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options, const std::string& name,
+                            GraphValue& kept);
 
 // The graph's outputs as its model declares them (computed by the oracle); names only when the
 // oracle cannot compute the graph.

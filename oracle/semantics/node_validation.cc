@@ -89,6 +89,11 @@ class NodeChecker {
   }
 
   bool Attributes() {
+    for (const AttributeSpec& a : s_.attributes) {
+      if (a.required && c_.attribute(std::string(a.name)) == nullptr) {
+        Add("attr.required", "attribute '" + std::string(a.name) + "' is required");
+      }
+    }
     for (const auto& [name, attribute] : c_.attributes) {
       const AttributeSpec* spec = s_.attribute(name);
       if (spec == nullptr) {

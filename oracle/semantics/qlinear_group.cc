@@ -1,7 +1,9 @@
 #include "oracle/semantics/qlinear_group.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "oracle/core/broadcast.h"
@@ -91,6 +93,72 @@ Tensor Scalar(DataType type, uint32_t code) {
   return t;
 }
 
+// channels_last 1 (N x D1 ... x C): the float operator between the first DequantizeLinear and
+// the QuantizeLinear reads its input transposed to N x C x D1 ... and its output is transposed
+// back, so that the body's ai.onnx operator sees its own layout.
+void ChannelsLast(Case& g, int64_t rank) {
+  if (rank < 3) throw OracleError("case " + g.id + ": channels_last 1 needs a rank of 3 or more");
+  std::vector<int64_t> to_first{0, rank - 1}, to_last{0};
+  for (int64_t d = 1; d < rank - 1; ++d) to_first.push_back(d);
+  for (int64_t d = 2; d < rank; ++d) to_last.push_back(d);
+  to_last.push_back(1);
+  Node& f = g.graph.at(1);  // the body: dequantize, f, quantize
+  Node in{"Transpose",         "",
+          "to_channels_first", {{"perm", Attribute::Ints(to_first)}},
+          {f.inputs.at(0)},    {f.inputs.at(0) + "_channels_first"}};
+  Node out{"Transpose",
+           "",
+           "to_channels_last",
+           {{"perm", Attribute::Ints(to_last)}},
+           {f.outputs.at(0) + "_channels_first"},
+           {f.outputs.at(0)}};
+  f.inputs[0] = in.outputs[0];
+  f.outputs[0] = out.inputs[0];
+  g.graph.insert(g.graph.begin() + 2, std::move(out));
+  g.graph.insert(g.graph.begin() + 1, std::move(in));
+}
+
+// The output roundings d35 names but does not admit, each from the exact value v before the
+// division (in double: they diagnose, never admit): the zero point added before rounding, ties
+// away from zero, the type's minimum for a result above its maximum, v * float32(1 / scale).
+void AppendNamedRoundings(const GraphValue& v, double scale, double zero_point,
+                          const ElementType& t, const OpSchema& schema, OutputEvaluation& y) {
+  const auto lo = static_cast<double>(IntegerMin(t)), hi = static_cast<double>(IntegerMax(t));
+  const auto code = [&](double r) {
+    return Encode(t, Exact::FromDouble(std::clamp(r, lo, hi)), Saturation::kSaturate).value();
+  };
+  const auto away = [](double q) { return q < 0 ? -std::floor(-q + 0.5) : std::floor(q + 0.5); };
+  const auto reciprocal = [&](double x) {
+    return static_cast<double>(static_cast<float>(x) * (1.0f / static_cast<float>(scale)));
+  };
+  std::vector<std::pair<Strategy, std::function<uint32_t(double)>>> named = {
+      {Strategy::kZeroPointFirst,
+       [&](double x) { return code(std::nearbyint(x / scale + zero_point)); }},
+      {Strategy::kTiesAway, [&](double x) { return code(away(x / scale) + zero_point); }},
+      {Strategy::kMinimumOnOverflow,
+       [&](double x) {
+         const double r = std::nearbyint(x / scale) + zero_point;
+         return code(r > hi ? lo : r);
+       }},
+      {Strategy::kReciprocal,
+       [&](double x) { return code(std::nearbyint(reciprocal(x)) + zero_point); }},
+  };
+  for (const auto& [strategy, compute] : named) {
+    StrategyOutput out = SameAsExact(std::string(StrategyName(strategy)));
+    out.admitted = std::find(schema.strategies.begin(), schema.strategies.end(), strategy) !=
+                   schema.strategies.end();
+    for (size_t i = 0; i < y.exact.size() && i < v.size(); ++i) {
+      if (y.is_free(i) || !v.exact[i].is_finite()) continue;
+      const uint32_t named_code = compute(static_cast<double>(v.exact[i].value()));
+      if (named_code == y.exact[i]) continue;
+      out.same_as_exact = false, out.sparse = true;
+      out.sparse_index.push_back(static_cast<int64_t>(i));
+      out.sparse_code.push_back(named_code);
+    }
+    y.alternatives.push_back(std::move(out));
+  }
+}
+
 }  // namespace
 
 QLinearGroupValidation ValidateQLinearGroup(const Case& c, const OpSchema& schema) {
@@ -112,6 +180,12 @@ QLinearGroupValidation ValidateQLinearGroup(const Case& c, const OpSchema& schem
 
 Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
   const Operator& op = schema.op();
+  // QLinearSoftmax's opset names the Softmax version; before 13 the input is coerced to a matrix.
+  if (const Attribute* opset = c.attribute("opset"); opset && opset->i < 13) {
+    throw OracleError("case " + c.id + ": " + schema.label() + " with opset " +
+                      std::to_string(opset->i) +
+                      " (Softmax coerced to a matrix, before 13) is not computed yet");
+  }
   const DataType t = FindElementType(op.input(c, op.input_name(Role::kQuantized))->data_type)->id;
   Case g;
   g.id = c.id;
@@ -152,6 +226,10 @@ Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
     }
     g.graph.push_back(std::move(node));
   }
+  if (const Attribute* last = c.attribute("channels_last"); last && last->i != 0) {
+    ChannelsLast(g,
+                 static_cast<int64_t>(op.input(c, op.input_name(Role::kQuantized))->shape.size()));
+  }
   if (reads_one) {
     add_input(std::string(kBodyOne), Scalar(DataType::kFloat, std::bit_cast<uint32_t>(1.0f)));
   }
@@ -160,14 +238,29 @@ Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
 }
 
 OutputEvaluation EvaluateQLinearGroup(const Case& c, const OpSchema& schema,
-                                      const QuantizationPlan&, const EvaluateOptions& options) {
-  OracleResult r = RunGraphOracle(QLinearGroupGraph(c, schema), options);
+                                      const QuantizationPlan& plan,
+                                      const EvaluateOptions& options) {
+  const Case graph = QLinearGroupGraph(c, schema);
+  const Node& quantize = graph.graph.back();  // the body's QuantizeLinear writes the output
+  GraphValue value;                           // what it quantizes
+  OracleResult r = RunGraphOracle(graph, options, quantize.inputs.at(0), value);
   if (r.must_reject() || r.outputs.size() != 1) {
     throw OracleError("case " + c.id + ": " + schema.label() +
                       "'s graph rejects a case its validation admits: " +
                       (r.rejection() ? r.rejection()->message : std::string("no output")));
   }
-  return std::move(r.outputs.front());
+  OutputEvaluation y = std::move(r.outputs.front());
+  const auto parameter = [&](size_t k) -> double {
+    for (size_t j = 0; j < graph.input_names.size(); ++j) {
+      if (graph.input_names[j] == quantize.inputs.at(k)) {
+        const Tensor& t = *graph.inputs[j];
+        return static_cast<double>(Decode(*FindElementType(t.data_type), t.codes[0]).value());
+      }
+    }
+    return 0;
+  };
+  AppendNamedRoundings(value, parameter(1), parameter(2), *plan.output_type, schema, y);
+  return y;
 }
 
 }  // namespace qconform

@@ -37,6 +37,8 @@ StrategyFn FunctionOf(Strategy s) {
     case Strategy::kPrecision:
     case Strategy::kExactQuotient:
     case Strategy::kReciprocal:
+    case Strategy::kTiesAway:
+    case Strategy::kMinimumOnOverflow:
     case Strategy::kCount:
       break;
   }

@@ -168,20 +168,18 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
 
 // Rules no case file can carry, and why: the reason is checked below.
 const std::map<std::string, std::string>& NotStorable() {
-  static const std::map<std::string, std::string> kRules = {
-      {"dq.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"ql.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"dynql.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"qlmm.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"mmi.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"qlc.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"ci.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"qladd.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"qlmul.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"qllrelu.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"qlsig.shape.negative_dim", "a TensorProto dimension below 0 is refused by the reader"},
-      {"trt.volume", "2^31 elements are beyond the reader's bound (MaxTensorElements) and memory"},
-  };
+  static const std::map<std::string, std::string> kRules = [] {
+    std::map<std::string, std::string> rules = {
+        {"trt.volume",
+         "2^31 elements are beyond the reader's bound (MaxTensorElements) and memory"},
+    };
+    for (const Rule& r : AllRules()) {  // every operator's <prefix>.shape.negative_dim
+      if (r.id.ends_with(".shape.negative_dim")) {
+        rules[std::string(r.id)] = "a TensorProto dimension below 0 is refused by the reader";
+      }
+    }
+    return rules;
+  }();
   return kRules;
 }
 

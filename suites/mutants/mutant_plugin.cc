@@ -36,7 +36,8 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   }
   if (n.domain == "com.microsoft" &&
       (n.op_type == "QLinearAdd" || n.op_type == "QLinearMul" || n.op_type == "QLinearLeakyRelu" ||
-       n.op_type == "QLinearSigmoid")) {
+       n.op_type == "QLinearSigmoid" || n.op_type == "QLinearGlobalAveragePool" ||
+       n.op_type == "QLinearSoftmax")) {
     return RunQLinearGroup(n, out);
   }
   const Verdict v = Validate(n);
@@ -82,7 +83,7 @@ const qconform_plugin* MutantPlugin() {
     capabilities =
         "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, "
         "QLinearConv, ConvInteger, com.microsoft QLinearAdd, QLinearMul, QLinearLeakyRelu, "
-        "QLinearSigmoid "
+        "QLinearSigmoid, QLinearGlobalAveragePool, QLinearSoftmax "
         "(exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {

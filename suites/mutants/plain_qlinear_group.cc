@@ -1,9 +1,10 @@
-// The com.microsoft QLinear operators (QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid),
-// plainly: its own reading of ONNX Runtime's ContribOperators.md (shares no code with the
-// oracle): the page's formula in long double, numpy broadcasting, one rounding half to even,
-// then the output zero point, then saturation; each with the family's defects (defects.h). A
-// one-element parameter is read as the scalar; zero, negative, subnormal or non-finite scales
-// are implementation-defined (docs/semantics.md#d35): this backend refuses them.
+// The com.microsoft QLinear operators (QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid,
+// QLinearGlobalAveragePool, QLinearSoftmax at opset 13), plainly: its own reading of ONNX Runtime's
+// ContribOperators.md (shares no code with the oracle): the page's formula in long double, numpy
+// broadcasting, one rounding half to even, then the output zero point, then saturation; each with
+// the family's defects (defects.h). A one-element parameter is read as the scalar; zero, negative,
+// subnormal or non-finite scales are implementation-defined (docs/semantics.md#d35): this backend
+// refuses them.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -67,16 +68,26 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
   const bool binary = n.op_type == "QLinearAdd" || n.op_type == "QLinearMul";
   const int operands = binary ? 2 : 1, count = n.node->input_count;
   const int inputs = 3 * operands + 2;
-  if (count < inputs - 1 || count > inputs) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "inputs");
+  // QLinearGlobalAveragePool's and QLinearSoftmax's y_zero_point is required.
+  const bool pool = n.op_type == "QLinearGlobalAveragePool",
+             softmax = n.op_type == "QLinearSoftmax";
+  if (count < inputs - (pool || softmax ? 0 : 1) || count > inputs)
+    return Fail(out, QCONFORM_REJECTED_AT_LOAD, "inputs");
   std::vector<PlainTensor> in;
   for (int k = 0; k < count; ++k) in.push_back(Unpack(n.node->inputs[k]));
   in.resize(static_cast<size_t>(inputs));
   for (int i = 0; i < n.node->attribute_count; ++i) {
     const qconform_attribute& a = n.node->attributes[i];
-    if (n.op_type != "QLinearLeakyRelu" || std::string(a.name) != "alpha" ||
-        a.kind != QCONFORM_ATTR_FLOAT)
-      return Fail(out, QCONFORM_REJECTED_AT_LOAD, std::string("attribute ") + a.name);
+    const std::string name = a.name;
+    const bool known =
+        (n.op_type == "QLinearLeakyRelu" && name == "alpha" && a.kind == QCONFORM_ATTR_FLOAT) ||
+        (pool && name == "channels_last" && a.kind == QCONFORM_ATTR_INT) ||
+        (softmax && (name == "axis" || name == "opset") && a.kind == QCONFORM_ATTR_INT);
+    if (!known) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "attribute " + name);
   }
+  if (softmax && n.attribute("opset") == nullptr)
+    return Fail(out, QCONFORM_REJECTED_AT_LOAD, "opset");
+  if (softmax && n.Int("opset", 13) < 13) return Fail(out, QCONFORM_UNSUPPORTED, "opset below 13");
   const int32_t t = in[0].data_type;
   if (t != U8 && t != I8) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "T");
   std::vector<Operand> ops;
@@ -101,28 +112,67 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "shapes do not broadcast");
   const qconform_attribute* alpha_attribute = n.attribute("alpha");
   const long double alpha = alpha_attribute ? static_cast<float>(alpha_attribute->f) : 0.01f;
+  const auto x = [&](size_t i) {  // the first operand's real value
+    return ops[0].scale * (Int(in[0], i) - ops[0].zero_point);
+  };
+  std::vector<long double> v;
+  if (pool) {
+    if (dims.size() < 3) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "rank below 3");
+    const bool last = n.Int("channels_last", 0) != 0;
+    const size_t channel = last ? dims.size() - 1 : 1;
+    const size_t c = static_cast<size_t>(dims[channel]), batch = static_cast<size_t>(dims[0]);
+    size_t spatial = 1;
+    for (size_t d = 1; d < dims.size(); ++d)
+      spatial *= d == channel ? 1 : static_cast<size_t>(dims[d]);
+    v.assign(batch * c, 0);
+    for (size_t i = 0; i < static_cast<size_t>(in[0].count()); ++i) {
+      const size_t b = i / (c * spatial), k = last ? i % c : i / spatial % c;
+      v[b * c + k] += x(i) / static_cast<long double>(spatial);
+    }
+    for (size_t d = 1; d < dims.size(); ++d) dims[d] = d == channel ? dims[d] : 1;
+  } else if (softmax) {
+    const auto rank = static_cast<int64_t>(dims.size());
+    int64_t axis = n.Int("axis", -1);
+    axis = axis < 0 ? axis + rank : axis;
+    if (axis < 0 || axis >= rank) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "axis");
+    size_t inner = 1;
+    for (int64_t d = axis + 1; d < rank; ++d)
+      inner *= static_cast<size_t>(dims[static_cast<size_t>(d)]);
+    const auto length = static_cast<size_t>(dims[static_cast<size_t>(axis)]);
+    v.resize(static_cast<size_t>(in[0].count()));
+    for (size_t i = 0; i < v.size(); ++i) {
+      const size_t first = i - (i / inner % length) * inner;
+      long double sum = 0;
+      for (size_t j = 0; j < length; ++j) sum += std::exp(x(first + j * inner) - x(i));
+      v[i] = 1 / sum;
+    }
+  } else {
+    size_t total = 1;
+    for (int64_t d : dims) total *= static_cast<size_t>(d);
+    for (size_t i = 0; i < total; ++i) {
+      const auto centred = [&](const Operand& o) {
+        return Int(*o.value, Source(o.value->dims, dims, i)) - o.zero_point;
+      };
+      if (n.op_type == "QLinearAdd") {
+        v.push_back(ops[0].scale * centred(ops[0]) + ops[1].scale * centred(ops[1]));
+      } else if (n.op_type == "QLinearMul") {
+        v.push_back(centred(ops[0]) * centred(ops[1]) * (ops[0].scale * ops[1].scale));
+      } else {
+        const long double xi = ops[0].scale * centred(ops[0]);
+        v.push_back(n.op_type == "QLinearSigmoid" ? 1 / (1 + std::exp(-xi))
+                    : xi < 0                      ? alpha * xi
+                                                  : xi);
+      }
+    }
+  }
   const Operand& y = ops.back();
   const long double lo = t == I8 ? -128 : 0, hi = t == I8 ? 127 : 255;
-  size_t total = 1;
-  for (int64_t d : dims) total *= static_cast<size_t>(d);
-  std::vector<uint32_t> codes(total);
-  for (size_t i = 0; i < total; ++i) {
-    const auto centred = [&](const Operand& o) {
-      return Int(*o.value, Source(o.value->dims, dims, i)) - o.zero_point;
-    };
-    long double v;
-    if (n.op_type == "QLinearAdd") {
-      v = ops[0].scale * centred(ops[0]) + ops[1].scale * centred(ops[1]);
-    } else if (n.op_type == "QLinearMul") {
-      v = centred(ops[0]) * centred(ops[1]) * (ops[0].scale * ops[1].scale);
-    } else {
-      const long double x = ops[0].scale * centred(ops[0]);
-      v = n.op_type == "QLinearSigmoid" ? 1 / (1 + std::exp(-x)) : x < 0 ? alpha * x : x;
-    }
+  std::vector<uint32_t> codes(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
     long double q =
         On(Defect::kQlgReciprocal)
-            ? static_cast<float>(static_cast<float>(v) * (1.0f / static_cast<float>(y.scale)))
-            : v / y.scale;
+            ? static_cast<float>(static_cast<float>(v[i]) * (1.0f / static_cast<float>(y.scale)))
+            : v[i] / y.scale;
     long double r;
     if (On(Defect::kQlgZeroPointBeforeRounding)) {
       r = std::nearbyint(q + y.zero_point);

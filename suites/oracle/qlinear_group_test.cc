@@ -45,8 +45,19 @@ TEST(QLinearGroup, AddRoundsTiesToEvenThenAddsTheZeroPoint) {
                            MakeScalar(D::kInt8, 0), MakeTensor(D::kInt8, {4}, {0, 0, 0, 0}), F(1),
                            MakeScalar(D::kInt8, 0), F(1), MakeScalar(D::kInt8, 1)});
   bool exact_only = false;
-  EXPECT_EQ(Values(RunOracle(c), &exact_only), (std::vector<double>{1, 3, 3, 1}));
+  const OracleResult r = RunOracle(c);
+  EXPECT_EQ(Values(r, &exact_only), (std::vector<double>{1, 3, 3, 1}));
   EXPECT_TRUE(exact_only) << "dyadic scales: every float step is exact (B = 0)";
+  // Named, not admitted (d35): with the zero point first round(0.5 + 1, 1.5 + 1, 2.5 + 1,
+  // -0.5 + 1) = 2, 2, 4, 0; away from zero 1, 2, 3, -1, + 1.
+  const OutputEvaluation& y = r.outputs.at(0);
+  std::map<std::string, std::vector<uint32_t>> named;
+  for (size_t j = 0; j < y.alternatives.size(); ++j) {
+    EXPECT_FALSE(y.alternatives[j].admitted) << y.alternatives[j].strategy;
+    for (size_t i = 0; i < 4; ++i) named[y.alternatives[j].strategy].push_back(y.alternative(j, i));
+  }
+  EXPECT_EQ(named["zero-point-first"], (std::vector<uint32_t>{2, 2, 4, 0}));
+  EXPECT_EQ(named["ties-away"], (std::vector<uint32_t>{2, 3, 4, 0}));
 }
 
 TEST(QLinearGroup, AddBroadcastsAndSaturates) {
@@ -71,9 +82,9 @@ TEST(QLinearGroup, MulComputesThePagesOrderAtATie) {
 
 TEST(QLinearGroup, MulWidensWhereTheScalesProductRounds) {
   // 0.1f * 0.3f is not a float32 value: the range holds the float evaluations around the exact.
-  const Case c =
-      Group("QLinearMul", {MakeTensor(D::kUint8, {3}, {100, 200, 250}), F(0.1f), std::nullopt,
-                           MakeTensor(D::kUint8, {3}, {7, 9, 11}), F(0.3f), std::nullopt, F(0.07f)});
+  const Case c = Group("QLinearMul",
+                       {MakeTensor(D::kUint8, {3}, {100, 200, 250}), F(0.1f), std::nullopt,
+                        MakeTensor(D::kUint8, {3}, {7, 9, 11}), F(0.3f), std::nullopt, F(0.07f)});
   const OracleResult r = RunOracle(c);
   ASSERT_FALSE(r.outputs.empty());
   // 100 * 7 * 0.03 / 0.07 = 300 (saturated: 255); 200 * 9 * 0.03 / 0.07 = 771.4 (255).
@@ -122,6 +133,42 @@ TEST(QLinearGroup, OneElementParameterIsImplementationDefinedAndReadAsTheScalar)
   ASSERT_FALSE(r.findings.empty());
   EXPECT_EQ(r.findings[0].rule->id, "qlsig.param.one_element");
   EXPECT_EQ(Values(r), (std::vector<double>{128}));
+}
+
+TEST(QLinearGroup, GlobalAveragePoolMeansEachChannelInEitherLayout) {
+  // x_scale 0.5, zero point 1: channel 0 holds 2, 4, 6, 7 -> (1 + 3 + 5 + 6) / 2 / 4 = 1.875;
+  // channel 1 holds 1, 1, 1, 6 -> 5 / 8 = 0.625. y_scale 0.25, zero point 3: 7.5 -> 8, 2.5 -> 2,
+  // + 3: 11, 5 (ties to even).
+  const std::vector<double> nchw = {2, 4, 6, 7, 1, 1, 1, 6};
+  const auto in = [](Tensor x) {
+    return std::vector<std::optional<Tensor>>{std::move(x), F(0.5), MakeScalar(D::kUint8, 1),
+                                              F(0.25), MakeScalar(D::kUint8, 3)};
+  };
+  const OracleResult first =
+      RunOracle(Group("QLinearGlobalAveragePool", in(MakeTensor(D::kUint8, {1, 2, 2, 2}, nchw))));
+  EXPECT_EQ(Values(first), (std::vector<double>{11, 5}));
+  EXPECT_EQ(first.outputs[0].shape, (std::vector<int64_t>{1, 2, 1, 1}));
+  // The same values as N x H x W x C, channels_last 1.
+  const std::vector<double> nhwc = {2, 1, 4, 1, 6, 1, 7, 6};
+  const OracleResult last =
+      RunOracle(Group("QLinearGlobalAveragePool", in(MakeTensor(D::kUint8, {1, 2, 2, 2}, nhwc)),
+                      {{"channels_last", Attribute::Int(1)}}));
+  EXPECT_EQ(Values(last), (std::vector<double>{11, 5}));
+  EXPECT_EQ(last.outputs[0].shape, (std::vector<int64_t>{1, 1, 1, 2}));
+}
+
+TEST(QLinearGroupSoftmax, EqualInputsShareOneAndOpsetIsRequired) {
+  // Four equal inputs: each 1/4, / (1/256) = 64 exactly (within TOSA's bound, which holds no tie).
+  const std::vector<std::optional<Tensor>> in = {MakeTensor(D::kUint8, {1, 4}, {9, 9, 9, 9}),
+                                                 F(0.0625), std::nullopt, F(1.0 / 256),
+                                                 MakeScalar(D::kUint8, 0)};
+  EXPECT_EQ(Values(RunOracle(Group("QLinearSoftmax", in, {{"opset", Attribute::Int(13)}}))),
+            (std::vector<double>{64, 64, 64, 64}));
+  const OracleResult none = RunOracle(Group("QLinearSoftmax", in));
+  ASSERT_TRUE(none.must_reject());
+  EXPECT_EQ(none.rejection()->rule->id, "qlsoftmax.attr.required");
+  EXPECT_THROW(RunOracle(Group("QLinearSoftmax", in, {{"opset", Attribute::Int(12)}})),
+               OracleError);
 }
 
 }  // namespace

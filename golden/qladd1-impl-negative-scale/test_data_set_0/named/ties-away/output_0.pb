@@ -1,0 +1,1 @@
+€BCJ€äÚÑÇ½³ªàÖÌÃ¹¯¥ÜÒÈ¾µ«¡×ÎÄº°§ÓÉÀ¶¬¢™ÏÅ»²¨ž”ËÁ·­¤šÆ½³©Ÿ–ŒÂ¸¯¥›‘È¾´ª¡—Ãº°¦œ“‰¿µ¬¢˜Ž„»±§ž”Š€·­£™†|²©Ÿ•‹x®¤›‘‡}sª –ƒyo¦œ’ˆ~uk¡˜Ž„zpg“Š€vlb™…{rhž•‹wmdš†}si_–Œ‚xoe[’ˆ~tjaWƒzpf\S‰ulbXN…{qg^TJ€wmcYPF|ri_UKBxnd[QG=tj`VMC9of\RH?5kaXND:qg]SJ@6lcYOE<2h^UKA7.

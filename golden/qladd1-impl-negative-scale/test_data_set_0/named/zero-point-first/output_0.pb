@@ -1,0 +1,1 @@
+€BCJ€äÚÐÇ½³ªàÖÌÂ¹¯¥ÜÒÈ¾´«¡×ÎÄº°¦ÓÉÀ¶¬¢˜ÏÅ»²¨ž”ÊÁ·­¤šÆ¼³©Ÿ–ŒÂ¸®¥›‘È¾´ª —Ãº°¦œ’‰¿µ¬¢˜Ž„»±§ž”Š€¶­£™†|²¨Ÿ•‹‚x®¤š‘‡}tª –Œƒyo¦œ’ˆ~uk¡˜Ž„zpg“Š€vlb™…|rhž”‹wndš†}si`–Œ‚xoe[’ˆ~tjaW„zpf\S‰vlbXN…{qh^TJ€wmcZPF|ri_ULBxnd[QG>tj`VMC9pf\RH?5kbXND:qg]TJ@6lcYOF<2h^UKA8.

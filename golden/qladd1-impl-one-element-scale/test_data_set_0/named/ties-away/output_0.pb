@@ -1,0 +1,1 @@
+€BCJ€*4=GQ[d.8BKU_i2<FPYcm7@JT^gq;ENXblu?IS\fpzCMWajt~HQ[eox‚LV_is}FPZdmwKT^hr{…OYblv€ŠS]gpz„ŽWaku~ˆ’\eoyƒ–`js}‡‘›dnx‹•Ÿhr|†™£mv€Š”ž§q{„Ž˜¢¬u‰“œ¦pyƒ—¡ªt~ˆ‘›¥¯x‚Œ–Ÿ©³|†š¤­·‹”ž¨²»…™¢¬¶À‰“§°ºÄŽ—¡«µ¾È’œ¥¯¹ÃÌ– ª³½ÇÑš¤®¸ÁËÕŸ¨²¼ÆÏÙ£­¶ÀÊÔ§±»ÄÎØ¢«µ¿ÉÒÜ¦°¹ÃÍ×à

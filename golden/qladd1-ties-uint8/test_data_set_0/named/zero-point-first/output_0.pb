@@ -1,0 +1,1 @@
+€BCJ€*4>GQ[d.8BLU_i2<FPZcm7@JT^hq;ENXblv?IS\fpzDMWajt~HR[eox‚LV`is}FPZdnwKT^hr|…OYblv€ŠS]gpz„ŽXaku~ˆ’\foyƒŒ–`jt}‡‘šdnx‚‹•Ÿhr|†™£mv€Š”ž§q{„Ž˜¢¬u‰’œ¦pzƒ— ªt~ˆ‘›¥®x‚Œ–Ÿ©³|†š¤­·Š”ž¨²»…˜¢¬¶À‰“¦°ºÄŽ—¡«´¾È’œ¥¯¹ÂÌ– ª³½ÇÐš¤®¸ÁËÕž¨²¼ÆÏÙ£¬¶ÀÊÔ§±ºÄÎØ¢«µ¿ÈÒÜ¦°¹ÃÍÖà

@@ -1,0 +1,1 @@
+€BYJ€—–––––––––•••••••”””””””””“““““““’’’’’’’’’‘‘‘‘‘‘‘ŽŽŽŽŽŽŽŽŽŒŒŒŒŒŒŒŒŒ‹‹‹‹‹‹‹ŠŠŠŠŠŠŠŠŠ‰‰‰‰‰‰‰ˆˆˆˆˆˆˆˆˆ‡‡‡‡†††…„„„ƒ‚‚‚€€€~~~}|||{zzzyxxxwvvvutttsrrrqppponnnmlllkjjjihhhgfffedddcbbba```_^^^]\\\[ZZZYXXXWVVVUTTTSRRRQPPPONNNMLLLKJJJIHHHGFF

@@ -1,0 +1,1 @@
+@BCJ€HIJJJKLLLMNNNOPPPQRRRSTTTUVVVWXXXYZZZ[\\\]^^^_```abbbcdddefffghhhijjjklllmnnnopppqrrrstttuvvvwxxxyzzz{|||}~~~€€€‚‚‚ƒ„„„…†††‡ˆˆˆ‰ŠŠŠ‹ŒŒŒŽŽŽ‘’’’“”””•–––—˜˜˜™ššš›œœœžžžŸ   ¡¢¢¢£¤¤¤¥¦¦¦§¨¨¨©ªªª«¬¬¬­®®®¯°°°±²²²³´´´µ¶¶¶·¸¸¸¹ººº»¼¼¼½¾¾¾¿ÀÀÀÁÂÂÂÃÄÄÄÅÆÆÆÇÈÈ

@@ -1,0 +1,1 @@
+@BCJ€ÆIÄJÄKÂLÂMÀNÀO¾P¾Q¼R¼SºTºU¸V¸W¶X¶Y´Z´[²\²]°^°_®`®a¬b¬cªdªe¨f¨g¦h¦i¤j¤k¢l¢m n ožpžqœrœsštšu˜v˜w–x–y”z”{’|’}~Ž€ŽŒ‚ŒƒŠ„Š…ˆ†ˆ‡†ˆ†‰„Š„‹‚Œ‚€Ž€~~‘|’|“z”z•x–x—v˜v™tšt›rœrpžpŸn n¡l¢l£j¤j¥h¦h§f¨f©dªd«b¬b­`®`¯^°^±\²\³Z´ZµX¶X·V¸V¹TºT»R¼R½P¾P¿NÀNÁLÂLÃJÄJÅHÆHÇFÈ

@@ -1,0 +1,1 @@
+€BCJ€HÅIÄJÃKÂLÁMÀN¿O¾P½Q¼R»SºT¹U¸V·W¶XµY´Z³[²\±]°^¯_®`­a¬b«cªd©e¨f§g¦h¥i¤j£k¢l¡m nŸožpqœr›sšt™u˜v—w–x•y”z“{’|‘}~Ž€Œ‚‹ƒŠ„‰…ˆ†‡ˆ†‰…Š„‹ƒŒ‚Ž€~‘}’|“{”z•y–x—w˜v™ušt›sœrqžpŸo n¡m¢l£k¤j¥i¦h§g¨f©eªd«c¬b­a®`¯_°^±]²\³[´ZµY¶X·W¸V¹UºT»S¼R½Q¾P¿OÀNÁMÂLÃKÄJÅIÆHÇGÈF

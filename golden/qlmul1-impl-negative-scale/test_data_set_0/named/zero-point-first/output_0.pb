@@ -1,0 +1,1 @@
+€BCJ€HÅJÄJÃLÂLÁNÀN¿P¾P½R¼R»TºT¹V¸V·X¶XµZ´Z³\²\±^°^¯`®`­b¬b«dªd©f¨f§h¦h¥j¤j£l¢l¡n nŸpžprœr›tšt™v˜v—x–x•z”z“|’|‘~~€Ž€‚Œ‚‹„Š„‰†ˆ†‡ˆ†ˆ…Š„ŠƒŒ‚ŒŽ€Ž~}’|’{”z”y–x–w˜v˜uštšsœrœqžpžo n m¢l¢k¤j¤i¦h¦g¨f¨eªdªc¬b¬a®`®_°^°]²\²[´Z´Y¶X¶W¸V¸UºTºS¼R¼Q¾P¾OÀNÀMÂLÂKÄJÄIÆHÆGÈF

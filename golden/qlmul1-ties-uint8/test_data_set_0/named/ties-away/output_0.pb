@@ -1,0 +1,1 @@
+€BCJ€ÆIÅJÄKÃLÂMÁNÀO¿P¾Q½R¼S»TºU¹V¸W·X¶YµZ´[³\²]±^°_¯`®a­b¬c«dªe©f¨g§h¦i¥j¤k£l¢m¡n oŸpžqrœs›tšu™v˜w—x–y•z”{“|’}‘~€Ž‚Œƒ‹„Š…‰†ˆ‡†ˆ…‰„Šƒ‹‚Œ€Ž~}‘|’{“z”y•x–w—v˜u™tšs›rœqpžoŸn m¡l¢k£j¤i¥h¦g§f¨e©dªc«b¬a­`®_¯^°]±\²[³Z´YµX¶W·V¸U¹TºS»R¼Q½P¾O¿NÀMÁLÂKÃJÄIÅHÆGÇFÈ
