@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <functional>
 #include <limits>
 
 #include "oracle/core/broadcast.h"
@@ -131,25 +130,29 @@ void AppendNamedRoundings(const GraphValue& v, double scale, double zero_point,
   const auto reciprocal = [&](double x) {
     return static_cast<double>(static_cast<float>(x) * (1.0f / static_cast<float>(scale)));
   };
-  std::vector<std::pair<Strategy, std::function<uint32_t(double)>>> named = {
-      {Strategy::kZeroPointFirst,
-       [&](double x) { return code(std::nearbyint(x / scale + zero_point)); }},
-      {Strategy::kTiesAway, [&](double x) { return code(away(x / scale) + zero_point); }},
-      {Strategy::kMinimumOnOverflow,
-       [&](double x) {
-         const double r = std::nearbyint(x / scale) + zero_point;
-         return code(r > hi ? lo : r);
-       }},
-      {Strategy::kReciprocal,
-       [&](double x) { return code(std::nearbyint(reciprocal(x)) + zero_point); }},
+  // Each of the row's named strategies (OpSchema::named_strategies) by its rounding.
+  const auto rounding = [&](Strategy strategy, double x) -> uint32_t {
+    const double r = std::nearbyint(x / scale) + zero_point;
+    switch (strategy) {
+      case Strategy::kZeroPointFirst:
+        return code(std::nearbyint(x / scale + zero_point));
+      case Strategy::kTiesAway:
+        return code(away(x / scale) + zero_point);
+      case Strategy::kMinimumOnOverflow:
+        return code(r > hi ? lo : r);
+      case Strategy::kReciprocal:
+        return code(std::nearbyint(reciprocal(x)) + zero_point);
+      default:
+        throw std::logic_error(schema.label() + " names " + std::string(StrategyName(strategy)) +
+                               ", which its rounding does not compute");
+    }
   };
-  for (const auto& [strategy, compute] : named) {
+  for (Strategy strategy : schema.named_strategies) {
     StrategyOutput out = SameAsExact(std::string(StrategyName(strategy)));
-    out.admitted = std::find(schema.strategies.begin(), schema.strategies.end(), strategy) !=
-                   schema.strategies.end();
+    out.admitted = false;
     for (size_t i = 0; i < y.exact.size() && i < v.size(); ++i) {
       if (y.is_free(i) || !v.exact[i].is_finite()) continue;
-      const uint32_t named_code = compute(static_cast<double>(v.exact[i].value()));
+      const uint32_t named_code = rounding(strategy, static_cast<double>(v.exact[i].value()));
       if (named_code == y.exact[i]) continue;
       out.same_as_exact = false, out.sparse = true;
       out.sparse_index.push_back(static_cast<int64_t>(i));
