@@ -85,6 +85,9 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
         (softmax && (name == "axis" || name == "opset") && a.kind == QCONFORM_ATTR_INT);
     if (!known) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "attribute " + name);
   }
+  // The pages' required zero points (an absent one may sit among the inputs as "").
+  if ((pool && !in[2].present()) || ((pool || softmax) && !in[4].present()))
+    return Fail(out, QCONFORM_REJECTED_AT_LOAD, "a required zero point is absent");
   if (softmax && n.attribute("opset") == nullptr)
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "opset");
   if (softmax && n.Int("opset", 13) < 13) return Fail(out, QCONFORM_UNSUPPORTED, "opset below 13");
