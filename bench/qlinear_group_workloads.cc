@@ -54,8 +54,8 @@ std::vector<ComputeWorkload> QLinearGroupWorkloads() {
     c.op_type = op;
     c.domain = "com.microsoft";
     c.opset = 1;
-    out.push_back({name, std::move(c), kSide * kSide, static_cast<size_t>(3 * kSide * kSide),
-                   PlainGroup});
+    out.push_back(
+        {name, std::move(c), kSide * kSide, static_cast<size_t>(3 * kSide * kSide), PlainGroup});
   }
   return out;
 }
