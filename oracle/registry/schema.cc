@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
+#include <tuple>
 
 namespace qconform {
 namespace {
@@ -174,21 +175,35 @@ const std::vector<OpSchema> kSchemas = {
    "ONNX QLinearConv-10 (docs/semantics.md#qlinearconv)", false, {}, kRequantizations},
   {K::kConvInteger, "", "ConvInteger", 10, kInt8Uint8, {}, {D::kInt32}, kConvAttributes, kPerTensor, false, kExactInt32Wrap,
    "ONNX ConvInteger-10 (docs/semantics.md#convinteger)"},
-  // The com.microsoft QLinear operators: their graphs are the registry rows' bodies (docs/semantics.md#d35).
-  {K::kQLinearGroup, "com.microsoft", "QLinearAdd", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kNoAttributes, kPerTensor, false, kExactOnly,
-   "ONNX Runtime's com.microsoft QLinearAdd-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
-  {K::kQLinearGroup, "com.microsoft", "QLinearMul", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kNoAttributes, kPerTensor, false, kExactOnly,
-   "ONNX Runtime's com.microsoft QLinearMul-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
-  {K::kQLinearGroup, "com.microsoft", "QLinearLeakyRelu", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kAlpha, kPerTensor, false, kExactOnly,
-   "ONNX Runtime's com.microsoft QLinearLeakyRelu-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
-  {K::kQLinearGroup, "com.microsoft", "QLinearSigmoid", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kNoAttributes, kPerTensor, false, kExactOnly,
-   "ONNX Runtime's com.microsoft QLinearSigmoid-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
-  {K::kQLinearGroup, "com.microsoft", "QLinearGlobalAveragePool", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kChannelsLast, kPerTensor, false, kExactOnly,
-   "ONNX Runtime's com.microsoft QLinearGlobalAveragePool-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
-  {K::kQLinearGroup, "com.microsoft", "QLinearSoftmax", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kSoftmaxAttributes, kPerTensor, false, kExactOnly,
-   "ONNX Runtime's com.microsoft QLinearSoftmax-1 (docs/semantics.md#d35)", false, {}, kQLinearNamed, kQLinearTypes},
 };
 // clang-format on
+
+// The com.microsoft QLinear operators' rows (their graphs are the registry rows' bodies,
+// docs/semantics.md#d35): version 1, T int8 or uint8, float scales per tensor, the exact result
+// with the d35 roundings named.
+OpSchema QLinearRow(std::string_view op_type, const std::vector<AttributeSpec>& attributes,
+                    std::string_view source) {
+  return {K::kQLinearGroup, "com.microsoft", op_type,    1,          kInt8Uint8,
+          kFloatOnly,       kInt8Uint8,      attributes, kPerTensor, false,
+          kExactOnly,       source,          false,      {},         kQLinearNamed,
+          kQLinearTypes};
+}
+const std::vector<OpSchema> kAllSchemas = [] {
+  std::vector<OpSchema> all = kSchemas;
+  for (const auto& [op, attributes, source] :
+       std::vector<std::tuple<std::string_view, std::vector<AttributeSpec>, std::string_view>>{
+           {"QLinearAdd", kNoAttributes, "ONNX Runtime's com.microsoft QLinearAdd-1"},
+           {"QLinearMul", kNoAttributes, "ONNX Runtime's com.microsoft QLinearMul-1"},
+           {"QLinearLeakyRelu", kAlpha, "ONNX Runtime's com.microsoft QLinearLeakyRelu-1"},
+           {"QLinearSigmoid", kNoAttributes, "ONNX Runtime's com.microsoft QLinearSigmoid-1"},
+           {"QLinearGlobalAveragePool", kChannelsLast,
+            "ONNX Runtime's com.microsoft QLinearGlobalAveragePool-1"},
+           {"QLinearSoftmax", kSoftmaxAttributes, "ONNX Runtime's com.microsoft QLinearSoftmax-1"},
+       }) {
+    all.push_back(QLinearRow(op, attributes, source));
+  }
+  return all;
+}();
 
 bool Contains(const std::vector<DataType>& v, DataType t) {
   return std::find(v.begin(), v.end(), t) != v.end();
@@ -244,12 +259,12 @@ const Operator& OpSchema::op() const {
 }
 
 std::span<const OpSchema> AllSchemas() {
-  return kSchemas;
+  return kAllSchemas;
 }
 
 std::vector<const OpSchema*> SchemasOf(OperatorKind kind) {
   std::vector<const OpSchema*> out;
-  for (const OpSchema& s : kSchemas) {
+  for (const OpSchema& s : kAllSchemas) {
     if (s.kind() == kind) out.push_back(&s);
   }
   return out;
@@ -257,7 +272,7 @@ std::vector<const OpSchema*> SchemasOf(OperatorKind kind) {
 
 std::vector<const OpSchema*> SchemasOf(const Operator& op) {
   std::vector<const OpSchema*> out;
-  for (const OpSchema& s : kSchemas) {
+  for (const OpSchema& s : kAllSchemas) {
     if (s.kind() == op.kind && s.domain == op.domain && s.op_type == op.op_type) out.push_back(&s);
   }
   return out;
@@ -270,7 +285,7 @@ std::vector<const OpSchema*> SchemasNamed(std::string_view name) {
     return out;
   };
   std::vector<const OpSchema*> out;
-  for (const OpSchema& s : kSchemas) {
+  for (const OpSchema& s : kAllSchemas) {
     if (name == "all" || lower(s.op_type) == lower(name)) out.push_back(&s);
   }
   return out;
@@ -289,7 +304,7 @@ std::string OperatorNames() {
 const OpSchema* ResolveSchema(std::string_view domain, std::string_view op_type, int64_t opset) {
   domain = CanonicalDomain(domain);
   const OpSchema* best = nullptr;
-  for (const OpSchema& s : kSchemas) {
+  for (const OpSchema& s : kAllSchemas) {
     if (s.domain != domain || s.op_type != op_type || s.since_version > opset) continue;
     if (best == nullptr || s.since_version > best->since_version) best = &s;
   }
@@ -299,7 +314,7 @@ const OpSchema* ResolveSchema(std::string_view domain, std::string_view op_type,
 int NewestKnownVersion(std::string_view domain, std::string_view op_type) {
   domain = CanonicalDomain(domain);
   int newest = 0;
-  for (const OpSchema& s : kSchemas) {
+  for (const OpSchema& s : kAllSchemas) {
     if (s.domain == domain && s.op_type == op_type) newest = std::max(newest, s.since_version);
   }
   return newest;
