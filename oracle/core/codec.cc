@@ -102,7 +102,7 @@ std::optional<uint32_t> EncodeFloat(const ElementType& t, const Exact& v, Satura
     // "fnuz" formats have no -0 (0x80 is their NaN): -0 becomes +0.
     return t.fp.nan == NanEncoding::kNegativeZero ? 0u : sign;
   }
-  const Rational magnitude = v.value() < 0 ? Rational(-v.value()) : v.value();
+  const Rational magnitude = Sign(v.value()) < 0 ? Rational(-v.value()) : v.value();
   const std::optional<uint32_t> code = RoundMagnitude(t, magnitude);
   if (!code) return OverflowCode(t, v.is_negative(), saturation);
   if (*code == 0 && t.fp.nan == NanEncoding::kNegativeZero) return 0u;

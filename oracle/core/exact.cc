@@ -7,7 +7,7 @@ namespace qconform {
 
 Exact Exact::Finite(Rational value, bool negative_zero) {
   Exact e;
-  e.negative_ = value < 0 || (value == 0 && negative_zero);
+  e.negative_ = Sign(value) < 0 || (value == 0 && negative_zero);
   e.value_ = std::move(value);
   return e;
 }
@@ -119,21 +119,30 @@ Exact operator/(const Exact& a, const Exact& b) {
   return Exact::Finite(a.value() / b.value(), negative);
 }
 
+int Compare(const Rational& a, const Rational& b) {
+  const int sa = Sign(a), sb = Sign(b);
+  if (sa != sb || sa == 0) return sa < sb ? -1 : sa > sb ? 1 : 0;
+  // Denominators are positive: a < b exactly when num(a) * den(b) < num(b) * den(a).
+  const BigInt left = boost::multiprecision::numerator(a) * boost::multiprecision::denominator(b);
+  const BigInt right = boost::multiprecision::numerator(b) * boost::multiprecision::denominator(a);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 Rational Floor(const Rational& r) {
   BigInt q = boost::multiprecision::numerator(r) / boost::multiprecision::denominator(r);
-  if (r < 0 && Rational(q) != r) q -= 1;  // integer division truncates towards zero
+  if (Sign(r) < 0 && Rational(q) != r) q -= 1;  // integer division truncates towards zero
   return Rational(q);
 }
 
 bool IsPowerOfTwo(const Rational& r) {
-  if (r <= 0) return false;
+  if (Sign(r) <= 0) return false;
   const BigInt num = boost::multiprecision::numerator(r),
                den = boost::multiprecision::denominator(r);
   return (num == 1 || den == 1) && (num & (num - 1)) == 0 && (den & (den - 1)) == 0;
 }
 
 int FloorLog2(const Rational& r) {
-  if (r <= 0) throw std::domain_error("FloorLog2 of a non-positive value");
+  if (Sign(r) <= 0) throw std::domain_error("FloorLog2 of a non-positive value");
   const BigInt num = boost::multiprecision::numerator(r);
   const BigInt den = boost::multiprecision::denominator(r);
   int e = static_cast<int>(boost::multiprecision::msb(num)) -

@@ -57,6 +57,13 @@ Exact operator-(const Exact& a, const Exact& b);
 Exact operator*(const Exact& a, const Exact& b);
 Exact operator/(const Exact& a, const Exact& b);
 
+// The sign of r (-1, 0 or 1) and the order of a and b (-1, 0 or 1), without the divisions
+// Boost's rational comparisons make (each of which costs more than the arithmetic around it).
+inline int Sign(const Rational& r) {
+  return r.sign();
+}
+int Compare(const Rational& a, const Rational& b);
+
 // floor(log2(r)) for r > 0.
 int FloorLog2(const Rational& r);
 // The largest integer <= r.
