@@ -6,10 +6,10 @@ std::vector<GoldenCase> GoldenCatalogue() {
   std::vector<GoldenCase> all = DequantizeGoldenCatalogue();
   for (GoldenCase& g : QuantizeGoldenCatalogue()) all.push_back(std::move(g));
   for (GoldenCase& g : TensorRtGoldenCatalogue()) all.push_back(std::move(g));
-  for (auto part :
-       {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue, DynamicBoundaryCatalogue,
-        RuleBoundaryCatalogue, MatMulBoundaryCatalogue, ConvBoundaryCatalogue,
-        GraphBoundaryCatalogue, GraphOperatorCatalogue, QLinearGroupCatalogue}) {
+  for (auto part : {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue,
+                    DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue,
+                    ConvBoundaryCatalogue, GraphBoundaryCatalogue, GraphOperatorCatalogue,
+                    QLinearGroupCatalogue, QLinearConcatCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   return all;

@@ -51,6 +51,8 @@ std::vector<GoldenCase> GraphBoundaryCatalogue();
 std::vector<GoldenCase> GraphOperatorCatalogue();
 // The com.microsoft QLinear operators (qlinear_group_catalogue.cc): boundaries and rules.
 std::vector<GoldenCase> QLinearGroupCatalogue();
+// QLinearConcat's (generators/qlinear_concat_catalogue.cc).
+std::vector<GoldenCase> QLinearConcatCatalogue();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

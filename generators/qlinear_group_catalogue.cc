@@ -14,6 +14,7 @@
 
 #include "generators/boundaries.h"
 #include "generators/catalogue_builder.h"
+#include "generators/qlinear_group_codes.h"
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/fast_codec.h"
@@ -24,30 +25,7 @@ namespace {
 
 using D = DataType;
 using Inputs = std::vector<std::optional<Tensor>>;
-
-Tensor F(double v) {
-  return MakeScalar(D::kFloat, v);
-}
-// Every code of t, in code order: [256].
-Tensor AllCodes(D t) {
-  std::vector<uint32_t> codes(256);
-  for (uint32_t k = 0; k < 256; ++k) codes[k] = k;
-  return MakeTensorFromCodes(t, {256}, codes);
-}
-// The values zero_point + offset(i) for i < n, as t's codes (saturated into its range).
-Tensor AroundZeroPoint(D t, std::vector<int64_t> shape, int64_t zero_point,
-                       int64_t (*offset)(size_t)) {
-  const ElementType& type = ElementTypeOf(t);
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  std::vector<int64_t> values;
-  for (size_t i = 0; i < static_cast<size_t>(n); ++i) values.push_back(zero_point + offset(i));
-  return MakeTensorFromCodes(t, std::move(shape), IntegerCodes(type, values));
-}
-// Odd zero points, off the middle of T's range (an even one hides the zero point's rounding).
-int64_t Zp(D t, int64_t offset) {
-  return t == D::kInt8 ? offset : 128 + offset;
-}
+using namespace qlinear_codes;
 
 struct GroupOp {
   std::string op_type, prefix;
@@ -262,46 +240,16 @@ class QLinearGroups : public CatalogueBuilder {
             x.codes.set(n, every.inputs[operand]->codes[found[n]]);
           }
         }
-        if (Separated(
-                c, t, [&](size_t n) { return value(found[n], a_scale); }, scale) >= 1) {
+        const double zp =
+            static_cast<double>(Decode(ElementTypeOf(t), c.inputs.back()->codes[0]).value());
+        if (ReciprocalSeparated(
+                c, t, [&](size_t n) { return value(found[n], a_scale); }, scale, zp) >= 1) {
           Computed(op, t, "reciprocal", std::move(c.inputs), Alpha(op));
           return;
         }
       }
     }
     throw std::logic_error(op.op_type + ": no output scale separates a reciprocal multiplier");
-  }
-
-  // The reciprocal's code lies outside the codes of the exact value's and its float32
-  // rounding's quotients, exact and in float32 (a filter: the oracle decides).
-  static bool QuickSeparates(double v, float scale) {
-    if (std::fabs(v) / scale >= 100) return false;
-    const double r = std::nearbyint(static_cast<float>(v) * (1.0f / scale));
-    const auto fv = static_cast<double>(static_cast<float>(v));
-    const double codes[] = {std::nearbyint(v / scale), std::nearbyint(fv / scale),
-                            std::nearbyint(static_cast<float>(fv / scale)),
-                            std::nearbyint(static_cast<float>(v / scale))};
-    return r < *std::min_element(std::begin(codes), std::end(codes)) ||
-           r > *std::max_element(std::begin(codes), std::end(codes));
-  }
-
-  // How many elements a kernel multiplying the float32 value by float32(1 / scale) gets outside
-  // the oracle's admitted range (`value`: element n's real value before the division).
-  template <typename Value>
-  static int Separated(const Case& c, D t, Value value, float scale) {
-    const OracleResult r = RunOracle(c);
-    const OutputEvaluation& y = r.outputs.at(0);
-    const ElementType& type = ElementTypeOf(t);
-    const double zp = static_cast<double>(Decode(type, c.inputs.back()->codes[0]).value());
-    int separated = 0;
-    for (size_t i = 0; i < y.exact.size(); ++i) {
-      const float q = static_cast<float>(value(i)) * (1.0f / scale);
-      const double code = std::clamp(std::nearbyint(static_cast<double>(q)) + zp,
-                                     t == D::kInt8 ? -128.0 : 0.0, t == D::kInt8 ? 127.0 : 255.0);
-      const uint32_t reciprocal = IntegerCodes(type, {static_cast<int64_t>(code)}).at(0);
-      if (!InRange(type, y.range(i), reciprocal)) ++separated;
-    }
-    return separated;
   }
 
   // One case per rule of the operator (its must-reject and implementation-defined ones).

@@ -1,9 +1,10 @@
 // Valid generated cases of the com.microsoft QLinear operators (QLinearAdd, QLinearMul,
-// QLinearLeakyRelu, QLinearSigmoid; docs/semantics.md#d35): int8 or uint8 operands of rank 0 to 3
-// that broadcast (a dimension dropped or set to 1), edge-biased codes, scalar parameters, the
-// operands' zero points present 70% of the time (the output's always), and scales whose ratios are
-// powers of two 40% of the time, so that the page's formula lands on exact ties (where rounding the
-// zero point in, or rounding ties away, shows).
+// QLinearLeakyRelu, QLinearSigmoid, the pool, Softmax, Concat; docs/semantics.md#d35): int8 or
+// uint8 operands of rank 0 to 3 that broadcast (a dimension dropped or set to 1), or, for
+// QLinearConcat, 1 to 3 operands that differ along the axis; edge-biased codes, scalar parameters,
+// the operands' zero points present 70% of the time (the output's always), and scales whose ratios
+// are powers of two 40% of the time, so that the page's formula lands on exact ties (where rounding
+// the zero point in, or rounding ties away, shows).
 #include <algorithm>
 #include <cmath>
 
@@ -20,7 +21,7 @@ namespace {
 size_t MinimumRank(const Operator& op) {
   for (const BodyNode& b : op.body) {
     if (b.op_type == "GlobalAveragePool") return 3;
-    if (b.op_type == "Softmax") return 1;
+    if (b.op_type == "Softmax" || b.op_type == "Concat") return 1;
   }
   return 0;
 }
@@ -64,13 +65,27 @@ Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& s, const GeneratorLi
   const std::unique_ptr<Choices> scales = ch.Fork("scales");
   const std::unique_ptr<Choices> zero_points = ch.Fork("zero_points");
   const bool dyadic = scales->Chance(40);
+  // QLinearConcat: 1 to 3 operands, each of the output's shape but along the axis.
+  const size_t operands = op.variadic_group == 0 ? 1 : 1 + ch.Fork("operand_count")->Below(3);
+  const auto rank = static_cast<int64_t>(out.size());
+  const int64_t axis =
+      op.variadic_group == 0 ? 0 : static_cast<int64_t>(ch.Fork("axis")->Below(2 * rank)) - rank;
+  const std::vector<InputSpec> inputs =
+      op.inputs_of(op.inputs.size() + (operands - 1) * op.variadic_group);
   std::optional<Tensor> first_scale;
   bool first_operand = true;
-  for (const InputSpec& in : op.inputs) {
+  const auto operand_shape = [&] {
+    if (first_operand) return out;
+    if (op.variadic_group == 0) return Operand(*shapes, out);
+    std::vector<int64_t> shape = out;
+    shape[static_cast<size_t>(axis < 0 ? axis + rank : axis)] =
+        1 + static_cast<int64_t>(shapes->Below(4));
+    return shape;
+  };
+  for (const InputSpec& in : inputs) {
     switch (in.role) {
       case Role::kQuantized:
-        c.inputs.emplace_back(
-            InputTensor(*ch.Fork(in.name), t, first_operand ? out : Operand(*shapes, out)));
+        c.inputs.emplace_back(InputTensor(*ch.Fork(in.name), t, operand_shape()));
         first_operand = false;
         break;
       case Role::kScale:
@@ -82,7 +97,7 @@ Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& s, const GeneratorLi
         // The output's zero point is always given: a node without it crashes ONNX Runtime 1.30's
         // QLinearLeakyRelu and QLinearSigmoid (native: an abort; web: an out-of-bounds read that
         // fails or passes by chance), which a generated suite must not turn into a flaky gate.
-        if (&in == &op.inputs.back() || zero_points->Chance(70)) {
+        if (!in.optional || &in == &inputs.back() || zero_points->Chance(70)) {
           c.inputs.emplace_back(InputTensor(*zero_points, t, {}));
         } else {
           c.inputs.emplace_back(std::nullopt);
@@ -97,7 +112,9 @@ Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& s, const GeneratorLi
   // QLinearSoftmax's opset names Softmax 13 (before 13 is not computed yet); its axis, and a
   // global pool's channels_last, half the time.
   if (s.attribute("opset")) c.attributes["opset"] = Attribute::Int(13);
-  if (s.attribute("axis") && ch.Fork("axis")->Chance(50)) {
+  if (op.variadic_group != 0) {
+    c.attributes["axis"] = Attribute::Int(axis);  // "(required)"
+  } else if (s.attribute("axis") && ch.Fork("axis")->Chance(50)) {
     const auto rank = static_cast<int64_t>(out.size());
     c.attributes["axis"] =
         Attribute::Int(static_cast<int64_t>(ch.Fork("axis_value")->Below(2 * rank)) - rank);

@@ -206,6 +206,34 @@ std::vector<std::string> Operator::input_names() const {
   return names;
 }
 
+std::vector<InputSpec> Operator::inputs_of(size_t count) const {
+  if (variadic_group == 0 || variadic_group > inputs.size()) return inputs;
+  const size_t fixed = inputs.size() - variadic_group;
+  std::vector<InputSpec> out(inputs.begin(), inputs.begin() + static_cast<std::ptrdiff_t>(fixed));
+  const std::string_view head = inputs[fixed].name;
+  const auto numbered = [&](std::string_view name, size_t r) -> std::string {
+    if (name.substr(0, head.size()) != head) return std::string(name);
+    return std::string(head) + std::to_string(r) + std::string(name.substr(head.size()));
+  };
+  const size_t given = count > fixed ? count - fixed : 0;  // a partial group counts as one
+  const size_t operands = std::max<size_t>(1, (given + variadic_group - 1) / variadic_group);
+  for (size_t r = 0; r < operands; ++r) {
+    for (size_t g = fixed; g < inputs.size(); ++g) {
+      InputSpec in = inputs[g];
+      in.name = numbered(in.name, r);
+      if (!in.of.empty()) in.of = numbered(in.of, r);
+      out.push_back(std::move(in));
+    }
+  }
+  return out;
+}
+
+bool Operator::allows_input_count(size_t count) const {
+  if (count < required_inputs()) return false;
+  if (variadic_group == 0) return count <= inputs.size();
+  return (count - (inputs.size() - variadic_group)) % variadic_group == 0;
+}
+
 size_t Operator::required_inputs() const {
   return static_cast<size_t>(std::count_if(inputs.begin(), inputs.end(),
                                            [](const InputSpec& in) { return !in.optional; }));
@@ -226,7 +254,13 @@ int Operator::input_index(std::string_view name) const {
 }
 
 const Tensor* Operator::input(const Case& c, std::string_view name) const {
-  const int k = input_index(name);
+  int k = input_index(name);
+  if (k < 0 && variadic_group != 0) {
+    const std::vector<InputSpec> all = inputs_of(c.inputs.size());
+    for (size_t j = 0; j < all.size() && k < 0; ++j) {
+      if (all[j].name == name) k = static_cast<int>(j);
+    }
+  }
   return k < 0 ? nullptr : c.input(static_cast<size_t>(k));
 }
 
@@ -267,7 +301,10 @@ const Operator& OperatorOf(const Case& c) {
 std::vector<std::string> InputNames(const Case& c) {
   if (c.is_graph()) return c.input_names;
   const Operator* o = FindOperator(c.domain, c.op_type);
-  return o ? o->input_names() : std::vector<std::string>{};
+  if (o == nullptr) return {};
+  std::vector<std::string> names;
+  for (const InputSpec& in : o->inputs_of(c.inputs.size())) names.push_back(in.name);
+  return names;
 }
 
 const std::vector<std::string>& OutputNames(const Case& c) {

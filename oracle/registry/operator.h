@@ -51,7 +51,7 @@ enum class Role { kQuantized, kReal, kScale, kZeroPoint, kBias };
 struct InputSpec {
   std::string name;
   Role role;
-  std::string_view of = "";
+  std::string of = "";
   bool optional = false;
   std::string_view type = "";
 };
@@ -64,6 +64,9 @@ struct BodyNode {
   std::vector<std::string_view> inputs;
   std::string_view output;
   std::vector<std::string_view> attributes = {};
+  // Once per operand of the variadic group (Operator::variadic_group), reading operand r's
+  // inputs and writing output r; a later node that reads `output` reads all of them, in order.
+  bool per_operand = false;
 };
 // The constants a body may read besides the operator's inputs: "one", the float scalar 1.
 inline constexpr std::string_view kBodyOne = "one";
@@ -102,8 +105,20 @@ struct Operator {
   // operators, a QuantizeLinear writing the output), run by the graph oracle (d32, d35). An
   // absent optional zero point reads as 0 of its type.
   std::vector<BodyNode> body = {};
+  // The number of trailing inputs that repeat as a group, once per operand (QLinearConcat's
+  // "inputs (variadic, heterogeneous)": X, X_scale, X_zero_point); 0 when the inputs are fixed.
+  // The group's names are the first operand's; operand r's are inputs_of's.
+  size_t variadic_group = 0;
 
-  std::string label() const;  // "DequantizeLinear", "com.microsoft.DequantizeLinear"
+  std::string label() const;
+  // The inputs of a node with `count` inputs, in order. Fixed inputs: `inputs`. With a variadic
+  // group: the fixed inputs, then the group once per operand (at least once), operand r's names
+  // numbered after the group's first name: X0, X0_scale, X0_zero_point, X1, ...
+  std::vector<InputSpec> inputs_of(size_t count) const;
+  // The node's input count is one the inputs allow: the required ones present, at most
+  // inputs.size() of fixed inputs, whole groups of a variadic one.
+  bool allows_input_count(
+      size_t count) const;  // "DequantizeLinear", "com.microsoft.DequantizeLinear"
   std::vector<std::string> input_names() const;
   // The inputs a node must have (the ones not optional), and at most.
   size_t required_inputs() const;
@@ -114,8 +129,8 @@ struct Operator {
   int input_index(Role role, std::string_view of = "") const;
   // The position of the input called `name`; -1 when there is none.
   int input_index(std::string_view name) const;
-  // Its input called `name` in a case; nullptr when the case leaves it out (or the operator
-  // has no such input).
+  // Its input called `name` in a case (a variadic operand's too: "X1_scale"); nullptr when the
+  // case leaves it out (or the operator has no such input).
   const Tensor* input(const Case& c, std::string_view name) const;
   std::string scale_name() const { return input_name(Role::kScale); }
   std::string zero_point_name() const { return input_name(Role::kZeroPoint); }
@@ -126,8 +141,9 @@ std::span<const Operator> AllOperators();
 const Operator* FindOperator(std::string_view domain, std::string_view op_type);
 // The row of a case's operator; throws std::invalid_argument naming it when unknown.
 const Operator& OperatorOf(const Case& c);
-// The input and output names of a case's operator; empty for an operator the oracle does not
-// know (case files of any operator are still read and written, with positional names).
+// The input and output names of a case's operator (its variadic operands numbered); empty for an
+// operator the oracle does not know (case files of any operator are still read and written, with
+// positional names).
 std::vector<std::string> InputNames(const Case& c);
 const std::vector<std::string>& OutputNames(const Case& c);
 // The operator whose function body is exactly these op types, or nullptr.

@@ -42,12 +42,35 @@ std::vector<OutputSpec> GlobalPoolOutputs(const Case& c) {
   return {{op.outputs.at(0), FirstOperandType(c), shape}};
 }
 
+// QLinearConcat: the operands' shape, their sizes along `axis` summed (the first operand's shape
+// where they do not concatenate: the case breaks a rule, and says so).
+std::vector<OutputSpec> ConcatOutputs(const Case& c) {
+  const Operator& op = OperatorOf(c);
+  std::vector<int64_t> shape;
+  const Attribute* axis = c.attribute("axis");
+  const std::vector<InputSpec> inputs = op.inputs_of(c.inputs.size());
+  bool first = true;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const Tensor* t = inputs[k].role == Role::kQuantized ? c.input(k) : nullptr;
+    if (t == nullptr) continue;
+    const auto rank = static_cast<int64_t>(t->shape.size());
+    const int64_t a = axis == nullptr ? rank : axis->i < 0 ? axis->i + rank : axis->i;
+    if (first) {
+      shape = t->shape;
+    } else if (a >= 0 && a < rank && t->shape.size() == shape.size()) {
+      shape[static_cast<size_t>(a)] += t->shape[static_cast<size_t>(a)];
+    }
+    first = false;
+  }
+  return {{op.outputs.at(0), FirstOperandType(c), shape}};
+}
+
 // A quantized operand of T with its scale (float) and zero point (T); the output's parameters.
 std::vector<InputSpec> Operand(std::string_view name, std::string scale, std::string zero_point,
                                bool zero_point_optional = true) {
   return {{std::string(name), R::kQuantized, "", false, "T"},
-          {std::move(scale), R::kScale, name, false, "scale"},
-          {std::move(zero_point), R::kZeroPoint, name, zero_point_optional, "T"}};
+          {std::move(scale), R::kScale, std::string(name), false, "scale"},
+          {std::move(zero_point), R::kZeroPoint, std::string(name), zero_point_optional, "T"}};
 }
 std::vector<InputSpec> Join(std::vector<InputSpec> a, const std::vector<InputSpec>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -55,8 +78,8 @@ std::vector<InputSpec> Join(std::vector<InputSpec> a, const std::vector<InputSpe
 }
 std::vector<InputSpec> OutputParameters(std::string_view of, std::string scale,
                                         std::string zero_point, bool zero_point_optional = true) {
-  return {{std::move(scale), R::kScale, of, false, "scale"},
-          {std::move(zero_point), R::kZeroPoint, of, zero_point_optional, "T"}};
+  return {{std::move(scale), R::kScale, std::string(of), false, "scale"},
+          {std::move(zero_point), R::kZeroPoint, std::string(of), zero_point_optional, "T"}};
 }
 
 // "quantize(f(dequantize(x)))" over the row's own input names.
@@ -87,6 +110,11 @@ std::vector<Operator> QLinearGroupRows() {
   static const std::vector<InputSpec> kSoftmax =
       Join(Operand("X", "X_scale", "x_zero_point"),
            OutputParameters("Y", "y_scale", "y_zero_point", false));
+  // QLinearConcat: "Y_scale", "Y_zero_point", then "inputs (variadic, heterogeneous)": each
+  // operand's tensor, scale and zero point, none marked optional.
+  static const std::vector<InputSpec> kConcat =
+      Join(OutputParameters("Y", "Y_scale", "Y_zero_point", false),
+           Operand("X", "X_scale", "X_zero_point", false));
   // QLinearAdd: "C = (A_scale * (A - A_zero_point) + B_scale * (B - B_zero_point))/C_scale +
   // C_zero_point". QLinearMul: "C = ((A - A_zero_point) * (B - B_zero_point)) * (A_scale *
   // B_scale)/C_scale + C_zero_point": the integer product, the scales' product, their product,
@@ -103,6 +131,11 @@ std::vector<Operator> QLinearGroupRows() {
       {"Mul", {"A_scale", "B_scale"}, "scales"},
       {"Mul", {"product", "scales"}, "value"},
       {"QuantizeLinear", {"value", "C_scale", "C_zero_point"}, "C"}};
+  // Each operand requantized to Y's parameters: "dequantize, Concat, quantize".
+  static const std::vector<BodyNode> kConcatBody = {
+      {"DequantizeLinear", {"X", "X_scale", "X_zero_point"}, "x", {}, true},
+      {"Concat", {"x"}, "f", {"axis"}},
+      {"QuantizeLinear", {"f", "Y_scale", "Y_zero_point"}, "Y"}};
   // clang-format off
   return {
     // kind, domain, op_type, id prefix, rule prefix, inputs, outputs, quantizes, outputs rule,
@@ -119,6 +152,8 @@ std::vector<Operator> QLinearGroupRows() {
      true, GlobalPoolOutputs, FirstOperandType, {}, 0.1, UnaryBody(kGlobalPool, "GlobalAveragePool")},
     {K::kQLinearGroup, "com.microsoft", "QLinearSoftmax", "qlsoftmax", "qlsoftmax", kSoftmax, {"Y"},
      true, BroadcastOutputs, FirstOperandType, {}, 0.1, UnaryBody(kSoftmax, "Softmax", {"axis"})},
+    {K::kQLinearGroup, "com.microsoft", "QLinearConcat", "qlconcat", "qlconcat", kConcat, {"Y"},
+     true, ConcatOutputs, FirstOperandType, {}, 0.1, kConcatBody, 3},
   };
   // clang-format on
 }

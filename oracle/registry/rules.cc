@@ -232,12 +232,14 @@ constexpr GeometryRule kConvGeometryRules[] = {
 // clang-format on
 
 // The com.microsoft QLinear operators' own rules (docs/semantics.md#d35), generated for each row
-// of the kind; `binary` ones only where the operator has two quantized operands.
+// of the kind that `applies` to: every row, the ones with two quantized operands (broadcasting),
+// the ones whose operands are a variadic group (QLinearConcat).
+enum class Applies { kEvery, kBinary, kVariadic };
 struct GroupRule {
   std::string_view suffix;
   Severity severity;
   std::string_view summary, source;
-  bool binary = false;
+  Applies applies = Applies::kEvery;
 };
 // clang-format off
 constexpr GroupRule kQLinearGroupRules[] = {
@@ -246,7 +248,11 @@ constexpr GroupRule kQLinearGroupRules[] = {
     {"param.one_element", kImpl, "a scale or zero point of one element but rank 1 or more",
      "docs/semantics.md#d35: the page says scalar; refusing it, or reading its one element (ONNX Runtime's kernels do), is admissible"},
     {"shape.broadcast", kReject, "the operands' shapes do not broadcast",
-     "\"with Numpy-style broadcasting support\"", true},
+     "\"with Numpy-style broadcasting support\"", Applies::kBinary},
+    {"shape.concat", kReject, "inputs of different ranks, or of different sizes off the axis",
+     "QLinearConcat: \"All input tensors must have the same shape, except for the dimension size of the axis to concatenate on.\"", Applies::kVariadic},
+    {"attr.axis", kReject, "axis outside [-r, r-1] for inputs of rank r",
+     "QLinearConcat's axis, read as ai.onnx Concat's: \"Accepted range is [-r, r-1] where r = rank(inputs)\"", Applies::kVariadic},
     {"scale.unusual", kImpl, "a scale that is zero, negative, subnormal, infinite or NaN",
      "docs/semantics.md#d26, #d35: the formula stands (computed exactly); refusing the case is admissible"},
 };
@@ -273,9 +279,12 @@ std::vector<Rule> CommonRules() {
       listed += (listed.empty() ? "" : ", ") + in.name + (in.optional ? " (optional)" : "");
     }
     const std::string p(prefix);
-    out.push_back({keep(p + ".inputs.count"), kReject,
-                   keep(required + " required; at most " + std::to_string(op.inputs.size()) +
-                        (op.inputs.size() == 1 ? " input" : " inputs")),
+    const std::string most =
+        op.variadic_group != 0
+            ? "; the last " + std::to_string(op.variadic_group) + " once per operand"
+            : "; at most " + std::to_string(op.inputs.size()) +
+                  (op.inputs.size() == 1 ? " input" : " inputs");
+    out.push_back({keep(p + ".inputs.count"), kReject, keep(required + " required" + most),
                    keep("the Inputs section of " + op.label() + ": " + listed)});
     out.push_back({keep(p + ".attr.undefined"), kReject, "an attribute the version does not define",
                    "each version's Attributes section; docs/semantics.md#d8"});
@@ -342,7 +351,9 @@ std::vector<Rule> CommonRules() {
     int operands = 0;
     for (const InputSpec& in : op.inputs) operands += in.role == Role::kQuantized;
     for (const GroupRule& g : kQLinearGroupRules) {
-      if (g.binary && operands < 2) continue;
+      if ((g.applies == Applies::kBinary && operands < 2) ||
+          (g.applies == Applies::kVariadic && op.variadic_group == 0))
+        continue;
       out.push_back({keep(p + "." + std::string(g.suffix)), g.severity, g.summary, g.source});
     }
   }

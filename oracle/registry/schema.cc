@@ -120,6 +120,9 @@ const std::vector<Strategy> kQLinearNamed = {Strategy::kZeroPointFirst, Strategy
 const std::vector<AttributeSpec> kChannelsLast = {{"channels_last", 0}};
 // QLinearSoftmax: "axis: int", "opset: int (required)", the Softmax version whose axis rule
 // applies (13+: along axis, default -1; 12 and before: coerced to a matrix, not computed yet).
+// QLinearConcat: "axis: int (required)".
+const std::vector<AttributeSpec> kConcatAxis = {
+    {"axis", std::nullopt, AK::kInt, std::nullopt, true}};
 const std::vector<AttributeSpec> kSoftmaxAttributes = {
     {"axis", -1}, {"opset", std::nullopt, AK::kInt, std::nullopt, true}};
 
@@ -199,6 +202,7 @@ const std::vector<OpSchema> kAllSchemas = [] {
            {"QLinearGlobalAveragePool", kChannelsLast,
             "ONNX Runtime's com.microsoft QLinearGlobalAveragePool-1"},
            {"QLinearSoftmax", kSoftmaxAttributes, "ONNX Runtime's com.microsoft QLinearSoftmax-1"},
+           {"QLinearConcat", kConcatAxis, "ONNX Runtime's com.microsoft QLinearConcat-1"},
        }) {
     all.push_back(QLinearRow(op, attributes, source));
   }

@@ -9,7 +9,12 @@ namespace {
 class NodeChecker {
  public:
   NodeChecker(const Case& c, const OpSchema& s, std::vector<Finding>& findings)
-      : c_(c), s_(s), op_(s.op()), findings_(findings), first_(findings.size()) {}
+      : c_(c),
+        s_(s),
+        op_(s.op()),
+        inputs_(op_.inputs_of(c.inputs.size())),
+        findings_(findings),
+        first_(findings.size()) {}
 
   bool Run() { return Inputs() && Types() && Attributes(); }
 
@@ -24,22 +29,27 @@ class NodeChecker {
   }
 
   bool Inputs() {
-    for (size_t k = 0; k < op_.inputs.size(); ++k) {
-      if (!op_.inputs[k].optional && c_.input(k) == nullptr) {
-        Add("inputs.count",
-            "input " + std::to_string(k) + " (" + op_.inputs[k].name + ") is missing");
+    for (size_t k = 0; k < inputs_.size(); ++k) {
+      if (!inputs_[k].optional && c_.input(k) == nullptr) {
+        Add("inputs.count", "input " + std::to_string(k) + " (" + inputs_[k].name + ") is missing");
       }
     }
-    if (c_.inputs.size() > op_.inputs.size()) {
-      Add("inputs.count", "the node has " + std::to_string(c_.inputs.size()) + " inputs; at most " +
-                              std::to_string(op_.inputs.size()) + " are allowed");
+    if (c_.inputs.size() > inputs_.size() ||
+        (op_.variadic_group != 0 && !op_.allows_input_count(c_.inputs.size()))) {
+      Add("inputs.count",
+          "the node has " + std::to_string(c_.inputs.size()) + " inputs; " +
+              (op_.variadic_group == 0
+                   ? "at most " + std::to_string(op_.inputs.size()) + " are allowed"
+                   : "the ones after the first " +
+                         std::to_string(op_.inputs.size() - op_.variadic_group) +
+                         " come in groups of " + std::to_string(op_.variadic_group)));
     }
     if (Rejected()) return false;
-    for (size_t k = 0; k < op_.inputs.size(); ++k) {
+    for (size_t k = 0; k < inputs_.size(); ++k) {
       const Tensor* t = c_.input(k);
       if (t != nullptr &&
           std::any_of(t->shape.begin(), t->shape.end(), [](int64_t d) { return d < 0; })) {
-        Add("shape.negative_dim", op_.inputs[k].name + " has shape " + ShapeString(t->shape));
+        Add("shape.negative_dim", inputs_[k].name + " has shape " + ShapeString(t->shape));
       }
     }
     return !Rejected();
@@ -49,8 +59,8 @@ class NodeChecker {
   // in its constraint's set, and the same as the first input of that constraint.
   bool Types() {
     std::map<std::string_view, std::pair<std::string, int32_t>> first;  // constraint -> input
-    for (size_t k = 0; k < op_.inputs.size(); ++k) {
-      const InputSpec& in = op_.inputs[k];
+    for (size_t k = 0; k < inputs_.size(); ++k) {
+      const InputSpec& in = inputs_[k];
       const Tensor* t = c_.input(k);
       const TypeConstraint* constraint = s_.constraint(in.type);
       if (t == nullptr || constraint == nullptr) continue;
@@ -113,6 +123,7 @@ class NodeChecker {
   const Case& c_;
   const OpSchema& s_;
   const Operator& op_;
+  const std::vector<InputSpec> inputs_;  // the node's, its variadic operands numbered
   std::vector<Finding>& findings_;
   const size_t first_;
 };

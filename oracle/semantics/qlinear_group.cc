@@ -22,11 +22,15 @@ constexpr int64_t kBodyOpset = 13;
 class GroupChecker {
  public:
   GroupChecker(const Case& c, const OpSchema& s, std::vector<Finding>& findings)
-      : c_(c), s_(s), op_(s.op()), findings_(findings) {}
+      : c_(c), s_(s), op_(s.op()), inputs_(op_.inputs_of(c.inputs.size())), findings_(findings) {}
 
   void Run() {
     Parameters();
-    Broadcast();
+    if (op_.variadic_group == 0) {
+      Broadcast();
+    } else {
+      Concatenation();
+    }
     UnusualScales();
   }
 
@@ -38,8 +42,8 @@ class GroupChecker {
 
   // "It's a scalar": rank 0; one element of higher rank is implementation-defined (d35).
   void Parameters() {
-    for (size_t k = 0; k < op_.inputs.size(); ++k) {
-      const InputSpec& in = op_.inputs[k];
+    for (size_t k = 0; k < inputs_.size(); ++k) {
+      const InputSpec& in = inputs_[k];
       const Tensor* t = c_.input(k);
       if (t == nullptr || (in.role != Role::kScale && in.role != Role::kZeroPoint)) continue;
       if (t->shape.empty()) continue;
@@ -56,10 +60,10 @@ class GroupChecker {
   void Broadcast() {
     std::optional<std::vector<int64_t>> shape;
     std::string names;
-    for (size_t k = 0; k < op_.inputs.size(); ++k) {
+    for (size_t k = 0; k < inputs_.size(); ++k) {
       const Tensor* t = c_.input(k);
-      if (t == nullptr || op_.inputs[k].role != Role::kQuantized) continue;
-      names += (names.empty() ? "" : ", ") + op_.inputs[k].name + " " + ShapeString(t->shape);
+      if (t == nullptr || inputs_[k].role != Role::kQuantized) continue;
+      names += (names.empty() ? "" : ", ") + inputs_[k].name + " " + ShapeString(t->shape);
       if (!shape) {
         shape = t->shape;
       } else if (!(shape = BroadcastShape(*shape, t->shape))) {
@@ -70,19 +74,55 @@ class GroupChecker {
   }
 
   void UnusualScales() {
-    for (size_t k = 0; k < op_.inputs.size(); ++k) {
+    for (size_t k = 0; k < inputs_.size(); ++k) {
       const Tensor* t = c_.input(k);
-      if (t == nullptr || op_.inputs[k].role != Role::kScale || t->codes.size() != 1) continue;
+      if (t == nullptr || inputs_[k].role != Role::kScale || t->codes.size() != 1) continue;
       const ElementType& type = *FindElementType(t->data_type);
       const double v = DecodeDouble(type, t->codes[0]);
       if (std::isfinite(v) && v >= std::numeric_limits<float>::min()) continue;
-      Add("scale.unusual", op_.inputs[k].name + " is " + DescribeCode(type, t->codes[0]));
+      Add("scale.unusual", inputs_[k].name + " is " + DescribeCode(type, t->codes[0]));
+    }
+  }
+
+  // QLinearConcat: one rank, axis within it, the same sizes off the axis.
+  void Concatenation() {
+    const Attribute* axis = c_.attribute("axis");
+    if (axis == nullptr) return;  // attr.required, found before
+    const Tensor* first = nullptr;
+    std::string first_name;
+    for (size_t k = 0; k < inputs_.size(); ++k) {
+      const Tensor* t = c_.input(k);
+      if (t == nullptr || inputs_[k].role != Role::kQuantized) continue;
+      if (first == nullptr) {
+        first = t, first_name = inputs_[k].name;
+        const auto rank = static_cast<int64_t>(t->shape.size());
+        if ((axis->i < -rank || axis->i >= rank)) {
+          Add("attr.axis", "axis " + std::to_string(axis->i) + " is outside [" +
+                               std::to_string(-rank) + ", " + std::to_string(rank - 1) + "] for " +
+                               first_name + " " + ShapeString(t->shape));
+          return;
+        }
+        continue;
+      }
+      bool same = t->shape.size() == first->shape.size();
+      for (size_t d = 0; same && d < t->shape.size(); ++d) {
+        const auto a = static_cast<size_t>(
+            axis->i < 0 ? axis->i + static_cast<int64_t>(t->shape.size()) : axis->i);
+        same = d == a || t->shape[d] == first->shape[d];
+      }
+      if (!same) {
+        Add("shape.concat", inputs_[k].name + " " + ShapeString(t->shape) + " and " + first_name +
+                                " " + ShapeString(first->shape) + " differ off axis " +
+                                std::to_string(axis->i));
+        return;
+      }
     }
   }
 
   const Case& c_;
   const OpSchema& s_;
   const Operator& op_;
+  const std::vector<InputSpec> inputs_;  // the node's, its variadic operands numbered
   std::vector<Finding>& findings_;
 };
 
@@ -198,8 +238,9 @@ Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
     g.input_names.push_back(std::move(name));
     g.inputs.emplace_back(std::move(tensor));
   };
-  for (size_t k = 0; k < op.inputs.size(); ++k) {
-    const InputSpec& in = op.inputs[k];
+  const std::vector<InputSpec> inputs = op.inputs_of(c.inputs.size());
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const InputSpec& in = inputs[k];
     if (const Tensor* given = c.input(k)) {
       Tensor tensor = *given;
       if (in.role != Role::kQuantized && tensor.element_count() == 1) tensor.shape.clear();
@@ -208,26 +249,48 @@ Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
       add_input(in.name, Scalar(t, 0));  // "Default value is 0 if it's not specified."
     }
   }
+  // A per-operand body node once per operand r: the group's names read as operand r's (the
+  // numbered names of inputs_of), its output numbered; a node reading that output reads all.
+  const size_t fixed = op.inputs.size() - op.variadic_group;
+  const size_t operands = op.variadic_group == 0 ? 1 : (inputs.size() - fixed) / op.variadic_group;
+  const auto operand_name = [&](std::string_view name, size_t r) -> std::string {
+    for (size_t g = fixed; g < op.inputs.size(); ++g) {
+      if (op.inputs[g].name == name)
+        return inputs[fixed + r * op.variadic_group + (g - fixed)].name;
+    }
+    return std::string(name);
+  };
+  std::vector<std::string_view> repeated;  // the outputs of per-operand nodes
   bool reads_one = false;
   int index = 0;
   for (const BodyNode& b : op.body) {
-    Node node;
-    node.op_type = std::string(b.op_type);
-    node.name = "n" + std::to_string(index++) + "_" + node.op_type;
-    for (std::string_view in : b.inputs) {
-      reads_one |= in == kBodyOne;
-      node.inputs.emplace_back(in);
-    }
-    node.outputs.emplace_back(b.output);
-    for (std::string_view name : b.attributes) {
-      const std::string key(name);
-      if (const Attribute* a = c.attribute(key)) {
-        node.attributes[key] = *a;
-      } else if (const AttributeSpec* spec = schema.attribute(name)) {
-        if (std::optional<Attribute> d = spec->default_attribute()) node.attributes[key] = *d;
+    for (size_t r = 0; r < (b.per_operand ? operands : 1); ++r) {
+      Node node;
+      node.op_type = std::string(b.op_type);
+      node.name = "n" + std::to_string(index++) + "_" + node.op_type;
+      for (std::string_view in : b.inputs) {
+        reads_one |= in == kBodyOne;
+        if (b.per_operand) {
+          node.inputs.push_back(operand_name(in, r));
+        } else if (std::find(repeated.begin(), repeated.end(), in) != repeated.end()) {
+          for (size_t j = 0; j < operands; ++j)
+            node.inputs.push_back(std::string(in) + std::to_string(j));
+        } else {
+          node.inputs.emplace_back(in);
+        }
       }
+      node.outputs.push_back(std::string(b.output) + (b.per_operand ? std::to_string(r) : ""));
+      for (std::string_view name : b.attributes) {
+        const std::string key(name);
+        if (const Attribute* a = c.attribute(key)) {
+          node.attributes[key] = *a;
+        } else if (const AttributeSpec* spec = schema.attribute(name)) {
+          if (std::optional<Attribute> d = spec->default_attribute()) node.attributes[key] = *d;
+        }
+      }
+      g.graph.push_back(std::move(node));
     }
-    g.graph.push_back(std::move(node));
+    if (b.per_operand) repeated.push_back(b.output);
   }
   if (const Attribute* last = c.attribute("channels_last"); last && last->i != 0) {
     ChannelsLast(g,

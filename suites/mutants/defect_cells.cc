@@ -30,16 +30,19 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kQlReciprocal, "op:QuantizeLinear x:float16 y:int16,uint16 version:19,21"},
     // The com.microsoft QLinear operators: every one whose results have exact ties (Sigmoid's
     // and Softmax's have none: their values are irrational but at 0 and uniform rows) in both
-    // of its cells, and the overflow in all six (qlinear_group_catalogue.cc's ties, reciprocal and
-    // saturate cases).
+    // of its cells, and the overflow in all seven (qlinear_group_catalogue.cc's ties, reciprocal
+    // and saturate cases).
     {Defect::kQlgZeroPointBeforeRounding,
-     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool x:int8,uint8"},
+     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat "
+     "x:int8,uint8"},
     {Defect::kQlgRoundHalfAway,
-     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool x:int8,uint8"},
-    {Defect::kQlgReciprocal, "op:QLinearAdd,QLinearMul,QLinearLeakyRelu x:int8,uint8"},
+     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat "
+     "x:int8,uint8"},
+    {Defect::kQlgReciprocal,
+     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat x:int8,uint8"},
     {Defect::kQlgOverflowToMin,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearSigmoid,QLinearGlobalAveragePool,"
-     "QLinearSoftmax x:int8,uint8"},
+     "QLinearSoftmax,QLinearConcat x:int8,uint8"},
 };
 
 // "key:a,b" -> key and its values.

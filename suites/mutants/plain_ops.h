@@ -27,6 +27,17 @@ int32_t RunConv(const PlainNode& n, const Output& out);
 // The com.microsoft QLinear operators (plain_qlinear_group.cc): their own validation, then the
 // page's formula.
 int32_t RunQLinearGroup(const PlainNode& n, const Output& out);
+// QLinearConcat (plain_qlinear_concat.cc): each operand requantized to Y's parameters.
+int32_t RunQLinearConcat(const PlainNode& n, const Output& out);
+// Element i of a uint8 or int8 tensor as its integer; a float32 tensor's first element.
+long double CodeValue(const PlainTensor& t, size_t i);
+float ScalarFloat(const PlainTensor& t);
+// The real values v (before the division by the output scale) as codes of t (uint8 2, int8 3),
+// rounded half to even, the zero point added, saturated (with the com.microsoft family's
+// defects), written as output 0 of shape dims.
+int32_t WriteRequantized(const std::vector<long double>& v, long double scale,
+                         long double zero_point, int32_t t, const std::vector<int64_t>& dims,
+                         const Output& out);
 
 // The plan's parameter index with the index-mapping defects of `op` applied: a negative axis
 // read as 1, per-axis or blocked scales along the last axis, the block size as floor(D / S).

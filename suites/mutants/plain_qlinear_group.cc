@@ -20,14 +20,10 @@ namespace {
 enum : int32_t { F32 = 1, U8 = 2, I8 = 3 };
 
 long double Int(const PlainTensor& t, size_t i) {
-  const uint32_t code = t.codes.at(i);
-  if (t.data_type == I8) return static_cast<int8_t>(static_cast<uint8_t>(code));
-  return static_cast<long double>(code);
+  return CodeValue(t, i);
 }
 float Float(const PlainTensor& t) {
-  float f;
-  std::memcpy(&f, &t.codes.at(0), sizeof f);
-  return f;
+  return ScalarFloat(t);
 }
 
 // The broadcast shape of a and b; false when they do not broadcast.
@@ -63,6 +59,17 @@ struct Operand {
 };
 
 }  // namespace
+
+long double CodeValue(const PlainTensor& t, size_t i) {
+  const uint32_t code = t.codes.at(i);
+  if (t.data_type == I8) return static_cast<int8_t>(static_cast<uint8_t>(code));
+  return static_cast<long double>(code);
+}
+float ScalarFloat(const PlainTensor& t) {
+  float f;
+  std::memcpy(&f, &t.codes.at(0), sizeof f);
+  return f;
+}
 
 int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
   const bool binary = n.op_type == "QLinearAdd" || n.op_type == "QLinearMul";
@@ -169,20 +176,26 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
     }
   }
   const Operand& y = ops.back();
+  return WriteRequantized(v, y.scale, y.zero_point, t, dims, out);
+}
+
+int32_t WriteRequantized(const std::vector<long double>& v, long double scale,
+                         long double zero_point, int32_t t, const std::vector<int64_t>& dims,
+                         const Output& out) {
   const long double lo = t == I8 ? -128 : 0, hi = t == I8 ? 127 : 255;
   std::vector<uint32_t> codes(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     long double q =
         On(Defect::kQlgReciprocal)
-            ? static_cast<float>(static_cast<float>(v[i]) * (1.0f / static_cast<float>(y.scale)))
-            : v[i] / y.scale;
+            ? static_cast<float>(static_cast<float>(v[i]) * (1.0f / static_cast<float>(scale)))
+            : v[i] / scale;
     long double r;
     if (On(Defect::kQlgZeroPointBeforeRounding)) {
-      r = std::nearbyint(q + y.zero_point);
+      r = std::nearbyint(q + zero_point);
     } else if (On(Defect::kQlgRoundHalfAway)) {
-      r = std::round(q) + y.zero_point;
+      r = std::round(q) + zero_point;
     } else {
-      r = std::nearbyint(q) + y.zero_point;
+      r = std::nearbyint(q) + zero_point;
     }
     if (r > hi && On(Defect::kQlgOverflowToMin)) r = lo;
     r = std::clamp(r, lo, hi);

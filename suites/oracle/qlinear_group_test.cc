@@ -171,5 +171,55 @@ TEST(QLinearGroupSoftmax, EqualInputsShareOneAndOpsetIsRequired) {
                OracleError);
 }
 
+TEST(QLinearGroupConcat, EachOperandRequantizedToYAlongTheAxis) {
+  // Y_scale 1, Y_zero_point 1 (int8). X0 [2, 1] = {3, -1}, scale 0.5, zero point 0: 1.5, -0.5
+  // -> 2, -0 -> 3, 1. X1 [2, 2] = {5, 7, 9, 11}, scale 0.25, zero point 1: 1, 1.5, 2, 2.5 ->
+  // 1, 2, 2, 2 -> 2, 3, 3, 3. Along axis -1: [[3, 2, 3], [1, 3, 3]].
+  const auto operands = [](std::vector<std::optional<Tensor>> in) {
+    in.insert(in.begin(), {F(1), MakeScalar(D::kInt8, 1)});
+    return in;
+  };
+  const std::vector<std::optional<Tensor>> in =
+      operands({MakeTensor(D::kInt8, {2, 1}, {3, -1}), F(0.5), MakeScalar(D::kInt8, 0),
+                MakeTensor(D::kInt8, {2, 2}, {5, 7, 9, 11}), F(0.25), MakeScalar(D::kInt8, 1)});
+  bool exact_only = false;
+  const OracleResult r = RunOracle(Group("QLinearConcat", in, {{"axis", Attribute::Int(-1)}}));
+  EXPECT_EQ(Values(r, &exact_only), (std::vector<double>{3, 2, 3, 1, 3, 3}));
+  EXPECT_TRUE(exact_only);
+  EXPECT_EQ(r.outputs.at(0).shape, (std::vector<int64_t>{2, 3}));
+  // The inputs after Y's come in whole groups of three, and the operands' ranks agree.
+  std::vector<std::optional<Tensor>> partial = in;
+  partial.pop_back();
+  const OracleResult count =
+      RunOracle(Group("QLinearConcat", partial, {{"axis", Attribute::Int(0)}}));
+  ASSERT_TRUE(count.must_reject());
+  EXPECT_EQ(count.rejection()->rule->id, "qlconcat.inputs.count");
+  EXPECT_NE(count.rejection()->message.find("X1_zero_point) is missing"), std::string::npos)
+      << count.rejection()->message;
+  const OracleResult axis = RunOracle(Group("QLinearConcat", in, {{"axis", Attribute::Int(0)}}));
+  ASSERT_TRUE(axis.must_reject());
+  EXPECT_EQ(axis.rejection()->rule->id, "qlconcat.shape.concat");
+  const OracleResult range = RunOracle(Group("QLinearConcat", in, {{"axis", Attribute::Int(2)}}));
+  ASSERT_TRUE(range.must_reject());
+  EXPECT_EQ(range.rejection()->rule->id, "qlconcat.attr.axis");
+}
+
+TEST(QLinearGroupConcat, VariadicOperandsAreNumberedAfterTheGroup) {
+  const Operator& op = *FindOperator("com.microsoft", "QLinearConcat");
+  std::vector<std::string> names;
+  for (const InputSpec& in : op.inputs_of(8)) names.push_back(in.name + "/" + in.of);
+  EXPECT_EQ(names, (std::vector<std::string>{"Y_scale/Y", "Y_zero_point/Y", "X0/", "X0_scale/X0",
+                                             "X0_zero_point/X0", "X1/", "X1_scale/X1",
+                                             "X1_zero_point/X1"}));
+  EXPECT_TRUE(op.allows_input_count(5));
+  EXPECT_TRUE(op.allows_input_count(11));
+  EXPECT_FALSE(op.allows_input_count(4));
+  EXPECT_FALSE(op.allows_input_count(7));
+  // A fixed operator's inputs are its row's, whatever the count.
+  const Operator& add = *FindOperator("com.microsoft", "QLinearAdd");
+  EXPECT_EQ(add.inputs_of(8).size(), add.inputs.size());
+  EXPECT_FALSE(add.allows_input_count(9));
+}
+
 }  // namespace
 }  // namespace qconform

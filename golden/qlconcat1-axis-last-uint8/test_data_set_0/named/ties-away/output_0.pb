@@ -1,0 +1,1 @@
+XBYJàHIIJJKKLLMMNNOOPPQQRRSSTTUUVVWWXXYYZZ[[\\]]^^__``aabbccddeeffgghhr{„Ž— ir|…Ž˜¡js€…ŠŽ“w|hiijjkkllmmnnooppqqrrssttuuvvwwxxyyzz{{||}}~~€€‚‚ƒƒ„„……††‡ˆˆ|†˜¢kt}†™¢ku~‡…Š“x|†‰‰ŠŠ‹‹ŒŒŽŽ‘‘’’““””••––——˜˜™™šš››œœžžŸŸ  ¡¡¢¢££¤¤¥¥¦¦§§¨¨‘š£luˆ‘›¤mv‰’›Š”x}†‹©©ªª««¬¬­­®®¯¯°°±±²²³³´´µµ¶¶··¸¸¹¹ºº»»¼¼½½¾¾¿¿ÀÀÁÁÂÂÃÃÄÄÅÅÆÆÇÇÈÈ¥nw€Š“œ¥nxŠ”fo”x}‚†‹

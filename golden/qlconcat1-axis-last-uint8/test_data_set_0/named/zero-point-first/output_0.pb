@@ -1,0 +1,1 @@
+XBYJàHIJJJKLLLMNNNOPPPQRRRSTTTUVVVWXXXYZZZ[\\\]^^^_```abbbcdddefffghhhr{„Ž— ir|…Ž˜¡js€…ŠŽ“w|hijjjklllmnnnopppqrrrstttuvvvwxxxyzzz{|||}~~~€€€‚‚‚ƒ„„„…†††‡ˆˆ|†˜¢kt}†™¢lu~‡…ŠŽ“x|†ˆ‰ŠŠŠ‹ŒŒŒŽŽŽ‘’’’“”””•–––—˜˜˜™ššš›œœœžžžŸ   ¡¢¢¢£¤¤¤¥¦¦¦§¨¨š£lvˆ‘š¤mv€‰’›Š”x}†‹¨©ªªª«¬¬¬­®®®¯°°°±²²²³´´´µ¶¶¶·¸¸¸¹ººº»¼¼¼½¾¾¾¿ÀÀÀÁÂÂÂÃÄÄÄÅÆÆÆÇÈÈ¤nw€Š“œ¥nxŠ”fo”x}‚†‹

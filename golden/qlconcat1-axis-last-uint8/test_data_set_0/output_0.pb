@@ -1,0 +1,1 @@
+XBYJàIIIJKKKLMMMNOOOPQQQRSSSTUUUVWWWXYYYZ[[[\]]]^___`aaabcccdeeefggghir{„— is|…Ž—¡js€…‰Ž“w|iiijkkklmmmnooopqqqrssstuuuvwwwxyyyz{{{|}}}~€‚ƒƒƒ„………†‡‡‡ˆ}†˜¡kt}‡™¢ku~‡…Š“x|†‰‰‰Š‹‹‹ŒŽ‘‘‘’“““”•••–———˜™™™š›››œžŸŸŸ ¡¡¡¢£££¤¥¥¥¦§§§¨‘š£luˆ‘›¤mv‰’›Š“x}†‹©©©ª«««¬­­­®¯¯¯°±±±²³³³´µµµ¶···¸¹¹¹º»»»¼½½½¾¿¿¿ÀÁÁÁÂÃÃÃÄÅÅÅÆÇÇÇÈ¥nw€‰“œ¥oxŠ“fo”y}‚†‹
