@@ -76,7 +76,7 @@ bool LessThan(const Exact& a, const Exact& b) {
   if (a.is_nan() || b.is_nan()) throw std::invalid_argument("NaN has no order");
   const auto rank = [](const Exact& v) { return v.is_infinity() ? (v.is_negative() ? -1 : 1) : 0; };
   if (rank(a) != rank(b)) return rank(a) < rank(b);
-  return rank(a) == 0 && Compare(a.value(), b.value()) < 0;
+  return rank(a) == 0 && CompareFinite(a, b) < 0;
 }
 
 const Exact& MinValue(const Exact& a, const Exact& b) {

@@ -47,23 +47,63 @@ BigInt RoundHalfEvenPositive(const BigInt& num, const BigInt& den) {
   return q;
 }
 
+// A positive finite magnitude, as rounding needs it: floor(log2) and its value in units of 2^k
+// rounded half to even. A dyadic one by shifts; any other by one division.
+class Magnitude {
+ public:
+  explicit Magnitude(const Exact& v) {
+    if (v.is_dyadic()) {
+      dyadic_ = true;
+      num_ = boost::multiprecision::abs(v.significand());
+      exponent_ = v.exponent();
+    } else {
+      const Rational r = boost::multiprecision::abs(v.value());
+      num_ = boost::multiprecision::numerator(r);
+      den_ = boost::multiprecision::denominator(r);
+    }
+  }
+  int FloorLog2() const {
+    if (dyadic_) return static_cast<int>(boost::multiprecision::msb(num_)) + exponent_;
+    int e = static_cast<int>(boost::multiprecision::msb(num_)) -
+            static_cast<int>(boost::multiprecision::msb(den_));
+    const bool below = e >= 0 ? num_ < (den_ << e) : (num_ << -e) < den_;
+    return below ? e - 1 : e;
+  }
+  BigInt RoundAt(int k) const {
+    if (!dyadic_) {
+      BigInt num = num_, den = den_;
+      if (k <= 0) {
+        num <<= -k;
+      } else {
+        den <<= k;
+      }
+      return RoundHalfEvenPositive(num, den);
+    }
+    const int shift = k - exponent_;
+    if (shift <= 0) return num_ << -shift;
+    BigInt q = num_ >> shift;
+    const BigInt rest = num_ - (q << shift);
+    const BigInt half = BigInt(1) << (shift - 1);
+    if (rest > half || (rest == half && (q & 1) != 0)) ++q;
+    return q;
+  }
+
+ private:
+  bool dyadic_ = false;
+  BigInt num_, den_;
+  int exponent_ = 0;
+};
+
 // The magnitude code of a positive finite value, rounded once; nullopt on overflow.
-std::optional<uint32_t> RoundMagnitude(const ElementType& t, const Rational& magnitude) {
+std::optional<uint32_t> RoundMagnitude(const ElementType& t, const Magnitude& magnitude) {
   const FloatFormat& f = t.fp;
   const int m = f.mantissa_bits;
   // Step 1: the binade. Values below the smallest normal binade share its quantum
   // (subnormals); e8m0 has no subnormals, its smallest binade is 2^-bias itself.
   const int min_exponent = f.has_subnormals ? 1 - f.bias : -f.bias;
-  const int e = std::max(FloorLog2(magnitude), min_exponent);
+  const int e = std::max(magnitude.FloorLog2(), min_exponent);
   // Step 2: the significand in units of the quantum 2^(e - M), rounded half to even.
-  BigInt num = boost::multiprecision::numerator(magnitude);
-  BigInt den = boost::multiprecision::denominator(magnitude);
-  if (m - e >= 0) {
-    num <<= (m - e);
-  } else {
-    den <<= (e - m);
-  }
-  BigInt q = RoundHalfEvenPositive(num, den);
+  BigInt q = magnitude.RoundAt(e - m);
   // Step 3: rounding may carry into the next binade.
   int exponent = e;
   if (q == (BigInt(1) << (m + 1))) {
@@ -102,8 +142,7 @@ std::optional<uint32_t> EncodeFloat(const ElementType& t, const Exact& v, Satura
     // "fnuz" formats have no -0 (0x80 is their NaN): -0 becomes +0.
     return t.fp.nan == NanEncoding::kNegativeZero ? 0u : sign;
   }
-  const Rational magnitude = Sign(v.value()) < 0 ? Rational(-v.value()) : v.value();
-  const std::optional<uint32_t> code = RoundMagnitude(t, magnitude);
+  const std::optional<uint32_t> code = RoundMagnitude(t, Magnitude(v));
   if (!code) return OverflowCode(t, v.is_negative(), saturation);
   if (*code == 0 && t.fp.nan == NanEncoding::kNegativeZero) return 0u;
   return sign | *code;
@@ -117,7 +156,7 @@ std::optional<uint32_t> EncodeInteger(const ElementType& t, const Exact& v) {
   if (v.is_infinity()) {
     n = v.is_negative() ? lo : hi;
   } else {
-    const BigInt r = RoundHalfEven(v.value());
+    const BigInt r = RoundHalfEven(v);
     n = r < lo ? lo : r > hi ? hi : static_cast<int64_t>(r);
   }
   return static_cast<uint32_t>(n) & t.code_mask();
@@ -179,6 +218,12 @@ std::string HexCode(const ElementType& t, uint32_t code) {
 
 std::string DescribeCode(const ElementType& t, uint32_t code) {
   return HexCode(t, code) + " (" + Decode(t, code).ToString() + ")";
+}
+
+BigInt RoundHalfEven(const Exact& v) {
+  if (v.is_zero()) return 0;
+  const BigInt q = Magnitude(v).RoundAt(0);
+  return v.is_negative() ? BigInt(-q) : q;
 }
 
 BigInt RoundHalfEven(const Rational& r) {

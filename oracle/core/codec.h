@@ -45,5 +45,7 @@ std::string DescribeCode(const ElementType& t, uint32_t code);
 
 // Round-half-even of a rational to an integer (the quotient rounding of QuantizeLinear).
 BigInt RoundHalfEven(const Rational& r);
+// The same of a finite value (by shifts where it is dyadic).
+BigInt RoundHalfEven(const Exact& v);
 
 }  // namespace qconform

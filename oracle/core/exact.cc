@@ -5,21 +5,69 @@
 
 namespace qconform {
 
-Exact Exact::Finite(Rational value, bool negative_zero) {
+namespace {
+
+bool IsPowerOfTwoInteger(const BigInt& n) {
+  return n > 0 && (n & (n - 1)) == 0;
+}
+
+}  // namespace
+
+Exact Exact::Dyadic(BigInt significand, int exponent, bool negative_zero) {
   Exact e;
-  e.negative_ = Sign(value) < 0 || (value == 0 && negative_zero);
-  e.value_ = std::move(value);
+  if (significand == 0) {
+    e.negative_ = negative_zero;
+    return e;
+  }
+  e.negative_ = significand.sign() < 0;
+  const auto zeros = static_cast<int>(
+      boost::multiprecision::lsb(e.negative_ ? BigInt(-significand) : significand));
+  if (zeros > 0) significand >>= zeros;  // an arithmetic shift: exact, the value is a multiple
+  e.significand_ = std::move(significand);
+  e.exponent_ = exponent + zeros;
   return e;
 }
 
-Exact Exact::Dyadic(BigInt significand, int exponent) {
-  Rational v(significand);
-  if (exponent >= 0) {
-    v *= Rational(BigInt(1) << exponent);
-  } else {
-    v /= Rational(BigInt(1) << -exponent);
+Exact Exact::Finite(Rational value, bool negative_zero) {
+  const BigInt den = boost::multiprecision::denominator(value);
+  if (IsPowerOfTwoInteger(den)) {
+    return Dyadic(boost::multiprecision::numerator(value),
+                  -static_cast<int>(boost::multiprecision::msb(den)), negative_zero);
   }
-  return Finite(std::move(v));
+  Exact e;
+  e.negative_ = Sign(value) < 0;
+  e.rational_ = std::make_shared<const Rational>(std::move(value));
+  return e;
+}
+
+Rational Exact::value() const {
+  if (!is_finite()) return Rational(0);
+  if (rational_) return *rational_;
+  if (exponent_ >= 0) return Rational(significand_ << exponent_);
+  return Rational(significand_, BigInt(1) << -exponent_);
+}
+
+int CompareFinite(const Exact& a, const Exact& b) {
+  if (a.rational_ || b.rational_) return Compare(a.value(), b.value());
+  const int sa = a.significand_.sign(), sb = b.significand_.sign();
+  if (sa != sb || sa == 0) return sa < sb ? -1 : sa > sb ? 1 : 0;
+  // Same sign: align to the smaller exponent (the magnitudes' binades decide most cases first).
+  const int ma =
+      static_cast<int>(boost::multiprecision::msb(boost::multiprecision::abs(a.significand_))) +
+      a.exponent_;
+  const int mb =
+      static_cast<int>(boost::multiprecision::msb(boost::multiprecision::abs(b.significand_))) +
+      b.exponent_;
+  if (ma != mb) return (ma < mb) == (sa > 0) ? -1 : 1;
+  const int e = std::min(a.exponent_, b.exponent_);
+  const BigInt x = a.significand_ << (a.exponent_ - e), y = b.significand_ << (b.exponent_ - e);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+Exact Abs(const Exact& v) {
+  if (v.is_dyadic())
+    return Exact::Dyadic(boost::multiprecision::abs(v.significand()), v.exponent());
+  return Exact::Finite(boost::multiprecision::abs(v.value()));
 }
 
 Exact Exact::FromDouble(double v) {
@@ -49,15 +97,18 @@ Exact Exact::NaN() {
 bool operator==(const Exact& a, const Exact& b) {
   if (a.kind_ != b.kind_) return false;
   if (a.is_nan()) return true;
-  return a.negative_ == b.negative_ && a.value_ == b.value_;
+  if (a.negative_ != b.negative_) return false;
+  if (a.rational_ || b.rational_) return a.rational_ && b.rational_ && *a.rational_ == *b.rational_;
+  return a.significand_ == b.significand_ && a.exponent_ == b.exponent_;
 }
 
 std::string Exact::ToString() const {
   if (is_nan()) return "nan";
   if (is_infinity()) return negative_ ? "-inf" : "inf";
-  if (value_ == 0) return negative_ ? "-0" : "0";
-  BigInt num = boost::multiprecision::numerator(value_);
-  BigInt den = boost::multiprecision::denominator(value_);
+  if (is_zero()) return negative_ ? "-0" : "0";
+  const Rational v = value();
+  BigInt num = boost::multiprecision::numerator(v);
+  BigInt den = boost::multiprecision::denominator(v);
   const bool negative = num < 0;
   if (negative) num = -num;
   // A dyadic p / 2^k equals p * 5^k / 10^k: a terminating decimal with k fraction digits.
@@ -82,10 +133,15 @@ Exact operator-(const Exact& a, const Exact& b) {
   }
   if (a.is_infinity()) return a;
   if (b.is_infinity()) return Exact::Infinity(!b.is_negative());
-  Rational d = a.value() - b.value();
   // Round to nearest gives +0 for an exact zero difference, except (-0) - (+0) = -0.
   const bool negative_zero = a.is_zero() && b.is_zero() && a.is_negative() && !b.is_negative();
-  return Exact::Finite(std::move(d), negative_zero);
+  if (a.is_dyadic() && b.is_dyadic()) {
+    const int e = std::min(a.exponent(), b.exponent());
+    return Exact::Dyadic(
+        (a.significand() << (a.exponent() - e)) - (b.significand() << (b.exponent() - e)), e,
+        negative_zero);
+  }
+  return Exact::Finite(a.value() - b.value(), negative_zero);
 }
 
 Exact operator+(const Exact& a, const Exact& b) {
@@ -97,6 +153,12 @@ Exact operator+(const Exact& a, const Exact& b) {
   if (b.is_infinity()) return b;
   // An exact zero sum is +0, except (-0) + (-0) = -0.
   const bool negative_zero = a.is_zero() && b.is_zero() && a.is_negative() && b.is_negative();
+  if (a.is_dyadic() && b.is_dyadic()) {
+    const int e = std::min(a.exponent(), b.exponent());
+    return Exact::Dyadic(
+        (a.significand() << (a.exponent() - e)) + (b.significand() << (b.exponent() - e)), e,
+        negative_zero);
+  }
   return Exact::Finite(a.value() + b.value(), negative_zero);
 }
 
@@ -107,6 +169,9 @@ Exact operator*(const Exact& a, const Exact& b) {
     if (a.is_zero() || b.is_zero()) return Exact::NaN();
     return Exact::Infinity(negative);
   }
+  if (a.is_dyadic() && b.is_dyadic()) {
+    return Exact::Dyadic(a.significand() * b.significand(), a.exponent() + b.exponent(), negative);
+  }
   return Exact::Finite(a.value() * b.value(), negative);
 }
 
@@ -116,6 +181,9 @@ Exact operator/(const Exact& a, const Exact& b) {
   if (a.is_infinity()) return b.is_infinity() ? Exact::NaN() : Exact::Infinity(negative);
   if (b.is_infinity()) return Exact::Finite(0, negative);
   if (b.is_zero()) return a.is_zero() ? Exact::NaN() : Exact::Infinity(negative);
+  if (a.is_dyadic() && b.is_dyadic() && boost::multiprecision::abs(b.significand()) == 1) {
+    return Exact::Dyadic(a.significand() * b.significand(), a.exponent() - b.exponent(), negative);
+  }
   return Exact::Finite(a.value() / b.value(), negative);
 }
 

@@ -12,15 +12,6 @@ namespace {
 
 // The largest power of two dividing a nonzero dyadic rational, as its exponent; nullopt when
 // the rational is not dyadic (its denominator is not a power of two).
-std::optional<int> GridExponent(const Rational& r) {
-  BigInt num = boost::multiprecision::abs(boost::multiprecision::numerator(r));
-  const BigInt den = boost::multiprecision::denominator(r);
-  if ((den & (den - 1)) != 0) return std::nullopt;
-  const int den_exponent = static_cast<int>(boost::multiprecision::msb(den));
-  const int num_exponent = static_cast<int>(boost::multiprecision::lsb(num));
-  return num_exponent - den_exponent;
-}
-
 bool IsValueOf(const ElementType& t, const Exact& v) {
   const std::optional<uint32_t> code = Encode(t, v, Saturation::kNone);
   return code && Decode(t, *code) == v;
@@ -47,20 +38,23 @@ std::string BoundString(const Rational& b) {
 
 FloatBound SumBound(std::span<const Exact> terms, const ElementType& t) {
   const int p = Precision(t);
-  Rational magnitude = 0;
+  Exact sum_of_magnitudes;
   std::optional<int> grid;
   bool on_grid = true;
   for (const Exact& term : terms) {
     if (!term.is_finite()) throw std::invalid_argument("a sum bound of a non-finite term");
-    magnitude += boost::multiprecision::abs(term.value());
+    sum_of_magnitudes = sum_of_magnitudes + Abs(term);
     if (term.is_zero()) continue;
-    const std::optional<int> e = GridExponent(term.value());
+    // A dyadic term's grid is 2^exponent (its significand is odd); others have none.
+    const std::optional<int> e =
+        term.is_dyadic() ? std::optional<int>(term.exponent()) : std::nullopt;
     if (!e || !IsValueOf(t, term)) {
       on_grid = false;
       continue;
     }
     grid = grid ? std::min(*grid, *e) : *e;
   }
+  const Rational magnitude = sum_of_magnitudes.value();
   const size_t n = terms.size();
   const std::string type(t.name);
   if (on_grid && grid) {

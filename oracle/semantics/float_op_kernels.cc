@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "oracle/core/admitted_range.h"
-#include "oracle/semantics/float_op_kernels.h"
 
 namespace qconform::float_ops {
 
@@ -53,15 +52,14 @@ void Accumulator::Add(const Exact& exact, const Interval& real, bool free) {
   const bool point = real.lo == exact && real.hi == exact;
   if (points_ && !point) {  // the first wider term: the ends and magnitudes kept from here on
     lo_ = hi_ = sum_;
-    for (const Exact& e : terms_) magnitude_ += boost::multiprecision::abs(e.value());
+    for (const Exact& e : terms_) magnitude_ = magnitude_ + Abs(e);
     points_ = false;
   }
   sum_ = sum_ + exact;
   if (!points_) {
     lo_ = lo_ + real.lo;
     hi_ = hi_ + real.hi;
-    magnitude_ += std::max(boost::multiprecision::abs(real.lo.value()),
-                           boost::multiprecision::abs(real.hi.value()));
+    magnitude_ = magnitude_ + MaxValue(Abs(real.lo), Abs(real.hi));
   }
   terms_.push_back(exact);
 }
@@ -74,7 +72,7 @@ ValueRange Accumulator::Finish(const ElementType& t, const std::string& what, in
   const auto n = static_cast<int64_t>(terms.size());
   if (points_) return {Widen(sum_, bound).lo, Widen(sum_, bound).hi, what + ", " + bound.rule};
   if (bound.b) {  // inputs within intervals: gamma_n over the largest magnitudes
-    bound.b = Rational(n) * magnitude_ / Rational((BigInt(1) << Precision(t)) - n);
+    bound.b = Rational(n) * magnitude_.value() / Rational((BigInt(1) << Precision(t)) - n);
     bound.rule =
         "gamma_" + std::to_string(n) + " over the inputs' intervals = " + BoundString(*bound.b);
   }

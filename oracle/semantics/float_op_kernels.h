@@ -60,7 +60,7 @@ class Accumulator {
  private:
   std::vector<Exact> terms_;
   Exact sum_, lo_, hi_;
-  Rational magnitude_ = 0;
+  Exact magnitude_;  // the terms' largest magnitudes, summed
   bool points_ = true, special_ = false;
 };
 
