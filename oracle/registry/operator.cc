@@ -200,12 +200,6 @@ std::string_view OperatorKindName(OperatorKind kind) {
   return "?";
 }
 
-std::vector<std::string> Operator::input_names() const {
-  std::vector<std::string> names;
-  for (const InputSpec& in : inputs) names.push_back(in.name);
-  return names;
-}
-
 std::vector<InputSpec> Operator::inputs_of(size_t count) const {
   if (variadic_group == 0 || variadic_group > inputs.size()) return inputs;
   const size_t fixed = inputs.size() - variadic_group;

@@ -110,16 +110,14 @@ struct Operator {
   // The group's names are the first operand's; operand r's are inputs_of's.
   size_t variadic_group = 0;
 
-  std::string label() const;
+  std::string label() const;  // "DequantizeLinear", "com.microsoft.DequantizeLinear"
   // The inputs of a node with `count` inputs, in order. Fixed inputs: `inputs`. With a variadic
   // group: the fixed inputs, then the group once per operand (at least once), operand r's names
   // numbered after the group's first name: X0, X0_scale, X0_zero_point, X1, ...
   std::vector<InputSpec> inputs_of(size_t count) const;
   // The node's input count is one the inputs allow: the required ones present, at most
   // inputs.size() of fixed inputs, whole groups of a variadic one.
-  bool allows_input_count(
-      size_t count) const;  // "DequantizeLinear", "com.microsoft.DequantizeLinear"
-  std::vector<std::string> input_names() const;
+  bool allows_input_count(size_t count) const;
   // The inputs a node must have (the ones not optional), and at most.
   size_t required_inputs() const;
   // The name of the first input of a role, of `of` when given (x_scale, y_zero_point, a_scale);

@@ -22,8 +22,9 @@ namespace {
 using Big = boost::multiprecision::cpp_bin_float_50;
 
 Big ToBig(const Exact& e) {
-  return Big(boost::multiprecision::numerator(e.value())) /
-         Big(boost::multiprecision::denominator(e.value()));
+  if (e.is_dyadic()) return boost::multiprecision::ldexp(Big(e.significand()), e.exponent());
+  const Rational r = e.value();
+  return Big(boost::multiprecision::numerator(r)) / Big(boost::multiprecision::denominator(r));
 }
 
 Exact ToExact(const Big& v) {
@@ -31,10 +32,7 @@ Exact ToExact(const Big& v) {
   int e = 0;
   const Big m = boost::multiprecision::frexp(v, &e);  // |m| in [1/2, 1)
   const auto mantissa = boost::multiprecision::ldexp(m, 180).convert_to<BigInt>();
-  const int shift = e - 180;
-  const Rational r =
-      shift >= 0 ? Rational(mantissa << shift) : Rational(mantissa) / Rational(BigInt(1) << -shift);
-  return Exact::Finite(r);
+  return Exact::Dyadic(mantissa, e - 180);
 }
 
 // 2^-(p-1): TOSA's unit for float bounds of type t.

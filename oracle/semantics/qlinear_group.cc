@@ -96,7 +96,7 @@ class GroupChecker {
       if (first == nullptr) {
         first = t, first_name = inputs_[k].name;
         const auto rank = static_cast<int64_t>(t->shape.size());
-        if ((axis->i < -rank || axis->i >= rank)) {
+        if (axis->i < -rank || axis->i >= rank) {
           Add("attr.axis", "axis " + std::to_string(axis->i) + " is outside [" +
                                std::to_string(-rank) + ", " + std::to_string(rank - 1) + "] for " +
                                first_name + " " + ShapeString(t->shape));
@@ -104,10 +104,10 @@ class GroupChecker {
         }
         continue;
       }
+      const auto a = static_cast<size_t>(
+          axis->i < 0 ? axis->i + static_cast<int64_t>(first->shape.size()) : axis->i);
       bool same = t->shape.size() == first->shape.size();
       for (size_t d = 0; same && d < t->shape.size(); ++d) {
-        const auto a = static_cast<size_t>(
-            axis->i < 0 ? axis->i + static_cast<int64_t>(t->shape.size()) : axis->i);
         same = d == a || t->shape[d] == first->shape[d];
       }
       if (!same) {
