@@ -12,4 +12,8 @@ std::string TypeName(DataType t) {
   return std::string(ElementTypeOf(t).name);
 }
 
+std::string CasePrefix(const OpSchema& s) {
+  return std::string(s.op().id_prefix) + std::to_string(s.since_version);
+}
+
 }  // namespace qconform

@@ -9,6 +9,7 @@
 
 #include "generators/golden_catalogue.h"
 #include "oracle/core/element_type.h"
+#include "oracle/registry/schema.h"
 
 namespace qconform {
 
@@ -25,5 +26,7 @@ class CatalogueBuilder {
 uint64_t CaseSeed(const std::string& id);
 // "int8"
 std::string TypeName(DataType t);
+// The registry row's case-id prefix and the version: "dq21", "msdq1", "msql1".
+std::string CasePrefix(const OpSchema& s);
 
 }  // namespace qconform

@@ -74,16 +74,11 @@ class DequantizeCatalogue : public CatalogueBuilder {
         features, decision);
   }
 
-  // The registry row's case-id prefix: "dq21", "msdq1".
-  static std::string Prefix(const OpSchema& s) {
-    return std::string(s.op().id_prefix) + std::to_string(s.since_version);
-  }
-
   // Every input type in every granularity the version has, with a float scale.
   void TypeSweep(const OpSchema& s) {
     const bool ms = s.axis_presence_selects_granularity;
     for (D x : s.x_types) {
-      const std::string p = Prefix(s) + "-" + TypeName(x);
+      const std::string p = CasePrefix(s) + "-" + TypeName(x);
       AddRandom(p + "-pt-zp", s, x, D::kFloat, {}, {3, 3}, {}, true, {}, "per-tensor",
                 "docs/semantics.md#d1, #d4");
       AddRandom(p + "-pt", s, x, D::kFloat, {}, {3, 3}, {}, false, {}, "per-tensor",
@@ -116,7 +111,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
       for (const std::optional<D>& out : outputs) {
         if (scale == D::kFloat && !out) continue;  // the type sweep has these
         const std::string p =
-            Prefix(s) + "-int8-scale" + TypeName(scale) + (out ? "-to" + TypeName(*out) : "");
+            CasePrefix(s) + "-int8-scale" + TypeName(scale) + (out ? "-to" + TypeName(*out) : "");
         AddRandom(p + "-pt-zp", s, D::kInt8, scale, out, {2, 3}, {}, true, {}, "per-tensor",
                   has_output_dtype ? "docs/semantics.md#d2 (out strategy), output_dtype"
                                    : "scale type determines the output");
@@ -125,7 +120,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
                     "per-axis", "docs/semantics.md#d5");
         }
         if (s.allows(Granularity::kBlocked)) {
-          AddRandom(Prefix(s) + "-uint4-scale" + TypeName(scale) +
+          AddRandom(CasePrefix(s) + "-uint4-scale" + TypeName(scale) +
                         (out ? "-to" + TypeName(*out) : "") + "-blocked",
                     s, D::kUint4, scale, out, {2, 7}, {2, 2}, true,
                     {{"axis", 1}, {"block_size", 4}}, "blocked", "docs/semantics.md#d6");
@@ -156,7 +151,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
                  (sign >> 1) + 1};
         if (t.is_float()) codes.push_back(MaxFiniteCode(t));
       }
-      const std::string id = Prefix(s) + "-" + TypeName(x) + "-every-code";
+      const std::string id = CasePrefix(s) + "-" + TypeName(x) + "-every-code";
       Tensor xt = MakeTensorFromCodes(x, {static_cast<int64_t>(codes.size())}, codes);
       Add(MakeCase("DequantizeLinear", s.since_version, {xt, MakeScalar(D::kFloat, 0.375)}, {},
                    std::string(s.domain), id),

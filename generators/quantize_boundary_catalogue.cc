@@ -162,8 +162,7 @@ class QuantizeBoundaries : public CatalogueBuilder {
 
  private:
   std::string Id(const OpSchema& s, const char* what, D x, D y, const std::string& tail) {
-    return "ql" + std::to_string(s.since_version) + "-" + what + "-x" + TypeName(x) + "-" +
-           TypeName(y) + "-" + tail;
+    return CasePrefix(s) + "-" + what + "-x" + TypeName(x) + "-" + TypeName(y) + "-" + tail;
   }
 
   void AddCell(const std::string& id, const OpSchema& s, D x, D scale, D y,
@@ -175,7 +174,7 @@ class QuantizeBoundaries : public CatalogueBuilder {
                  {MakeTensorFromCodes(x, layout.x_shape, x_codes),
                   MakeTensorFromCodes(scale, layout.scale_shape, scales),
                   MakeTensorFromCodes(y, layout.scale_shape, zps)},
-                 attributes, "", id),
+                 attributes, std::string(s.domain), id),
         CellFeatures(x, scale, y, layout, what), decision);
   }
 

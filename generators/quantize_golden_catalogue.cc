@@ -48,7 +48,8 @@ class QuantizeCatalogue : public CatalogueBuilder {
   // point random in y's range (integers) or 0 (floats, docs/semantics.md#d11).
   void AddQuantize(const std::string& id, int64_t v, D x, D scale, D y, std::vector<int64_t> shape,
                    std::vector<int64_t> scale_shape, bool zero_point, Attrs attributes,
-                   const std::string& granularity, const std::string& decision) {
+                   const std::string& granularity, const std::string& decision,
+                   const std::string& domain = "") {
     Prng prng(CaseSeed(id));
     const int64_t n = Tensor{1, shape, {}, false}.element_count();
     const int64_t m = Tensor{1, scale_shape, {}, false}.element_count();
@@ -71,7 +72,7 @@ class QuantizeCatalogue : public CatalogueBuilder {
     } else if (y != D::kUint8) {
       attributes["output_dtype"] = static_cast<int64_t>(y);
     }
-    Add(MakeCase("QuantizeLinear", v, std::move(inputs), attributes, "", id),
+    Add(MakeCase("QuantizeLinear", v, std::move(inputs), attributes, domain, id),
         "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",output:" + TypeName(y) +
             ",granularity:" + granularity + ",zero_point:" + (zero_point ? "yes" : "no"),
         decision);
@@ -80,7 +81,7 @@ class QuantizeCatalogue : public CatalogueBuilder {
   // Every version x y type x granularity (x float), float8 under both saturate values.
   void QuantizeSweep(const OpSchema& s) {
     const int64_t v = s.since_version;
-    const std::string p = "ql" + std::to_string(v);
+    const std::string p = CasePrefix(s), domain(s.domain);
     const bool has_output_dtype = s.attribute("output_dtype") != nullptr;
     for (D y : s.output_types) {
       const bool float8 = ElementTypeOf(y).is_float() && ElementTypeOf(y).bits == 8;
@@ -92,28 +93,31 @@ class QuantizeCatalogue : public CatalogueBuilder {
         if (saturate >= 0) a["saturate"] = saturate, suffix = "-sat" + std::to_string(saturate);
         const std::string id = p + "-" + TypeName(y) + suffix;
         AddQuantize(id + "-pt-zp", v, D::kFloat, D::kFloat, y, {3, 4}, {}, true, a, "per-tensor",
-                    "docs/semantics.md#d14" + std::string(float8 ? ", 16" : ""));
+                    "docs/semantics.md#d14" + std::string(float8 ? ", 16" : ""), domain);
         if (has_output_dtype) {
           AddQuantize(id + "-pt-output-dtype", v, D::kFloat, D::kFloat, y, {2, 3}, {}, false, a,
-                      "per-tensor", "output_dtype picks y");
+                      "per-tensor", "output_dtype picks y", domain);
+        } else if (y == D::kUint8) {
+          AddQuantize(id + "-pt", v, D::kFloat, D::kFloat, y, {2, 3}, {}, false, a, "per-tensor",
+                      "without y_zero_point, y is uint8 with zero point 0", domain);
         }
         if (!s.allows(Granularity::kPerAxis)) continue;
         Attrs axis = a;
         axis["axis"] = 0;
         AddQuantize(id + "-axis0-zp", v, D::kFloat, D::kFloat, y, {3, 2}, {3}, true, axis,
-                    "per-axis", "docs/semantics.md#d5");
+                    "per-axis", "docs/semantics.md#d5", domain);
         if (!s.allows(Granularity::kBlocked)) continue;
         Attrs blocked = a;
         blocked["axis"] = -1, blocked["block_size"] = 2;
         AddQuantize(id + "-blocked-zp", v, D::kFloat, D::kFloat, y, {2, 5}, {2, 3}, true, blocked,
-                    "blocked", "docs/semantics.md#d6 (partial last block)");
+                    "blocked", "docs/semantics.md#d6 (partial last block)", domain);
       }
     }
     // Every x type (y int8), and for 23+ every scale type with the precision attribute.
     for (D x : s.x_types) {
       const D scale = s.scale_type_is_x_type || s.allows_scale(x) ? x : D::kFloat;
       AddQuantize(p + "-x" + TypeName(x) + "-int8", v, x, scale, D::kInt8, {2, 4}, {}, true, {},
-                  "per-tensor", "docs/semantics.md#d14");
+                  "per-tensor", "docs/semantics.md#d14", domain);
     }
     if (s.precision_types.empty()) return;
     for (D scale : s.scale_types) {
@@ -182,8 +186,33 @@ class QuantizeCatalogue : public CatalogueBuilder {
 
   void Negative(const std::string& id, int64_t v, std::vector<std::optional<Tensor>> inputs,
                 Attrs attributes, const std::string& rule, const std::string& decision,
-                const std::string& op = "QuantizeLinear") {
-    Add(MakeCase(op, v, std::move(inputs), attributes, "", id), "negative:" + rule, decision, rule);
+                const std::string& op = "QuantizeLinear", const std::string& domain = "") {
+    Add(MakeCase(op, v, std::move(inputs), attributes, domain, id), "negative:" + rule, decision,
+        rule);
+  }
+
+  // com.microsoft QuantizeLinear-1: the axis's presence picks the parameters' rank (d9, d35).
+  void MicrosoftNegatives() {
+    const Tensor x = MakeTensor(D::kFloat, {2, 3}, {1, 2, 3, 4, 5, 6});
+    const Tensor s = MakeScalar(D::kFloat, 0.5);
+    const Tensor s3 = MakeTensor(D::kFloat, {3}, {1, 2, 4});
+    const auto ms = [&](const std::string& id, std::vector<std::optional<Tensor>> inputs,
+                        Attrs attributes, const std::string& rule, const std::string& decision) {
+      Negative("msql1-reject-" + id, 1, std::move(inputs), attributes, rule, decision,
+               "QuantizeLinear", "com.microsoft");
+    };
+    ms("axis-absent-1d", {x, s3}, {}, "ql.ms.axis_absent_not_scalar",
+       "axis absent: y_scale must be a scalar");
+    ms("axis-present-scalar", {x, s}, {{"axis", 1}}, "ql.ms.axis_present_not_1d",
+       "axis set: y_scale must be 1-D");
+    ms("bfloat16-x", {MakeScalar(D::kBfloat16, 1), MakeScalar(D::kBfloat16, 1)}, {}, "ql.type.x",
+       "T1 is float or float16");
+    ms("scale-not-x-type", {MakeScalar(D::kFloat16, 1), s}, {}, "ql.type.y_scale",
+       "x and y_scale are both T1");
+    ms("float8-zero-point", {x, s, MakeScalar(D::kFloat8E4M3FN, 0)}, {}, "ql.type.y_zero_point",
+       "T2 is 8-, 16- and 4-bit integers");
+    ms("saturate-attribute", {x, s}, {{"saturate", 1}}, "ql.attr.undefined",
+       "the only attribute is axis");
   }
 
   void QuantizeNegatives() {
@@ -284,6 +313,7 @@ std::vector<GoldenCase> QuantizeGoldenCatalogue() {
   }
   c.QuantizeEdges();
   c.QuantizeNegatives();
+  c.MicrosoftNegatives();
   c.Dynamic();
   return c.cases;
 }

@@ -20,9 +20,9 @@ class RuleBoundaries : public CatalogueBuilder {
   void Reject(const OpSchema& s, const std::string& what, std::vector<std::optional<Tensor>> inputs,
               std::map<std::string, int64_t> attributes, const std::string& rule,
               const std::string& decision) {
-    const std::string id =
-        std::string(s.op().id_prefix) + std::to_string(s.since_version) + "-reject-" + what;
-    Add(MakeCase(std::string(s.op_type), s.since_version, std::move(inputs), attributes, "", id),
+    const std::string id = CasePrefix(s) + "-reject-" + what;
+    Add(MakeCase(std::string(s.op_type), s.since_version, std::move(inputs), attributes,
+                 std::string(s.domain), id),
         "negative:" + rule, decision, rule);
   }
 

@@ -154,12 +154,47 @@ onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& output
   return model;
 }
 
+namespace {
+
+// The ai.onnx opset whose Cast first takes each narrow type (the ONNX Cast page's T1); 13 for the
+// rest. A com.microsoft case's model imports ai.onnx 13, so its 4-bit outputs need Cast-21 there.
+struct CastSince {
+  DataType type;
+  int64_t opset;
+};
+constexpr CastSince kCastSince[] = {{DataType::kFloat8E4M3FN, 19}, {DataType::kFloat8E4M3FNUZ, 19},
+                                    {DataType::kFloat8E5M2, 19},   {DataType::kFloat8E5M2FNUZ, 19},
+                                    {DataType::kInt4, 21},         {DataType::kUint4, 21},
+                                    {DataType::kFloat4E2M1, 23},   {DataType::kFloat8E8M0, 24},
+                                    {DataType::kInt2, 25},         {DataType::kUint2, 25}};
+
+int64_t CastOpsetFor(int32_t data_type) {
+  for (const CastSince& c : kCastSince) {
+    if (static_cast<int32_t>(c.type) == data_type) return c.opset;
+  }
+  return 13;
+}
+
+// Raises the model's ai.onnx import (and its IR version) to at least `opset`.
+void RequireOnnxOpset(onnx::ModelProto& model, int64_t opset) {
+  for (auto& import : *model.mutable_opset_import()) {
+    if (!import.domain().empty() || import.version() >= opset) continue;
+    import.set_version(opset);
+    model.set_ir_version(std::max(model.ir_version(), IrVersionForOpset(opset)));
+  }
+}
+
+}  // namespace
+
 onnx::ModelProto BuildWidenedModel(const Case& c, const std::vector<OutputSpec>& outputs,
                                    const std::vector<int32_t>& carry_as) {
   onnx::ModelProto model = BuildModel(c, outputs);
   onnx::GraphProto* graph = model.mutable_graph();
   for (size_t k = 0; k < outputs.size() && k < carry_as.size(); ++k) {
     if (carry_as[k] == 0) continue;
+    // Only where the ai.onnx import is the harness's choice: an ai.onnx case's opset is its own
+    // operator's version.
+    if (!c.domain.empty()) RequireOnnxOpset(model, CastOpsetFor(outputs[k].data_type));
     const std::string& name = outputs[k].name;
     for (auto& node : *graph->mutable_node()) {  // the node that produces the output
       for (auto& out : *node.mutable_output()) {
@@ -230,6 +265,9 @@ onnx::ModelProto BuildMergedModel(const std::vector<Case>& cases,
     if (k == 0) {
       model = std::move(m);
       continue;
+    }
+    for (const auto& import : m.opset_import()) {  // a widened case may need a newer Cast
+      if (import.domain().empty()) RequireOnnxOpset(model, import.version());
     }
     onnx::GraphProto* all = model.mutable_graph();
     for (const auto& node : g->node()) *all->add_node() = node;

@@ -150,6 +150,8 @@ const std::vector<Operator> kOwnOperators = {
   {K::kDequantizeLinear, "com.microsoft", "DequantizeLinear", "msdq", "dq", kDequantizeInputs, {"y"}, false, DequantizeOutputs, DequantizeZeroPointType, {}, 1.0},
   {K::kQuantizeLinear, "", "QuantizeLinear", "ql", "ql", kQuantizeInputs, {"y"},
    true, QuantizeOutputs, QuantizeYType, {}, 0.5},
+  {K::kQuantizeLinear, "com.microsoft", "QuantizeLinear", "msql", "ql", kQuantizeInputs, {"y"},
+   true, QuantizeOutputs, QuantizeYType, {}, 0.2},
   {K::kDynamicQuantizeLinear, "", "DynamicQuantizeLinear", "dynql", "dynql", {{"x", R::kReal}},
    {"y", "y_scale", "y_zero_point"}, true, DynamicQuantizeOutputs, NoZeroPoint,
    // ONNX's function body of DynamicQuantizeLinear-11 (onnx/defs/quantization/defs.cc).

@@ -94,6 +94,10 @@ constexpr Rule kRules[] = {
      "\"y_zero_point is usually not used for quantization to float8 ... but the quantization formula remains the same\"; docs/semantics.md#d11 applied to QuantizeLinear"},
     {"ql.nan.integer", kImpl, "NaN quantized to a type without NaN (integers, float4e2m1)",
      "docs/semantics.md#d15 (integers) and 17 (float4e2m1): any code is admissible for those elements"},
+    {"ql.ms.axis_absent_not_scalar", kReject, "com.microsoft: axis absent, y_scale/y_zero_point not scalars",
+     "\"If it's not specified, it means per-tensor quantization and input 'x_scale' and 'x_zero_point' must be scalars.\" (com.microsoft QuantizeLinear); docs/semantics.md#d9, #d35"},
+    {"ql.ms.axis_present_not_1d", kReject, "com.microsoft: axis present, y_scale/y_zero_point not 1-D",
+     "\"If it's specified, it means per 'axis' quantization and input 'x_scale' and 'x_zero_point' must be 1-D tensors.\" (com.microsoft QuantizeLinear); docs/semantics.md#d9, #d35"},
     // --- DynamicQuantizeLinear-11 ---------------------------------------------------------
     {"dynql.type.x", kReject, "x is not float", "\"T1 in (tensor(float))\""},
     {"dynql.zero_scale", kImpl, "y_scale is 0 (x all zero, or its range below 255 * 2^-150): the zero point is 0/0",

@@ -80,6 +80,11 @@ const std::vector<D> kQlY25 = [] {
   v.push_back(D::kUint2);
   return v;
 }();
+// com.microsoft QuantizeLinear-1's T2 (ONNX Runtime's ContribOperators.md): 8-, 16- and 4-bit
+// integers; its T1 is float and float16 (kMsFloats).
+const std::vector<D> kQlYMicrosoft = {D::kInt8,   D::kUint8, D::kInt16,
+                                      D::kUint16, D::kInt4,  D::kUint4};
+const std::vector<D> kMsFloats = {D::kFloat, D::kFloat16};
 const std::vector<AttributeSpec> kQlAttrs19 = {{"axis", 1}, {"saturate", 1}};
 const std::vector<AttributeSpec> kQlAttrs21 = {
     {"axis", 1}, {"saturate", 1}, {"block_size", 0}, {"output_dtype", 0}};
@@ -161,6 +166,10 @@ const std::vector<OpSchema> kSchemas = {
    "ONNX QuantizeLinear-24 (docs/semantics.md#quantizelinear)", false, kFloats},
   {K::kQuantizeLinear, "", "QuantizeLinear", 25, kQlX19, kQlScale24, kQlY25, kQlAttrs23, kBlocked, false, kExactF32Precision,
    "ONNX QuantizeLinear-25 (docs/semantics.md#quantizelinear)", false, kFloats},
+  // ONNX Runtime's com.microsoft QuantizeLinear-1: x and y_scale one type T1 (float, float16);
+  // the axis's presence selects per-axis (docs/semantics.md#d9, as its DequantizeLinear).
+  {K::kQuantizeLinear, "com.microsoft", "QuantizeLinear", 1, kMsFloats, kMsFloats, kQlYMicrosoft, {{"axis", std::nullopt}}, kPerAxis, true, kExactF32,
+   "ONNX Runtime's com.microsoft QuantizeLinear-1 (docs/semantics.md#d35)", true},
   // DynamicQuantizeLinear: the ONNX DynamicQuantizeLinear page; its outputs are fixed (y, y_zero_point uint8; y_scale float).
   {K::kDynamicQuantizeLinear, "", "DynamicQuantizeLinear", 11, kFloatOnly, {}, {D::kUint8}, kNoAttributes, kPerTensor,
    false, kExactQuotientReciprocal, "ONNX DynamicQuantizeLinear-11 (docs/semantics.md#dynamicquantizelinear)"},

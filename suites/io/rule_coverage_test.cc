@@ -71,6 +71,8 @@ std::map<std::string, std::function<Case()>> Witnesses() {
     {"ql.axis.range", [=] { return ql(13, {x, s2}, {{"axis", 2}}); }},
     {"ql.per_tensor.axis_range", [=] { return ql(13, {x, s}, {{"axis", 5}}); }},
     {"ql.per_axis.length", [=] { return ql(13, {x, s2}, {{"axis", 1}}); }},
+    {"ql.ms.axis_absent_not_scalar", [=] { return MakeCase("QuantizeLinear", 1, {x, s2}, {}, "com.microsoft"); }},
+    {"ql.ms.axis_present_not_1d", [=] { return MakeCase("QuantizeLinear", 1, {x, s}, {{"axis", 1}}, "com.microsoft"); }},
     {"ql.blocked.block_size_negative", [=] { return ql(21, {x, s22}, {{"block_size", -1}}); }},
     {"ql.blocked.rank", [=] { return ql(21, {x, s2}, {{"block_size", 2}}); }},
     {"ql.blocked.dims", [=] { return ql(21, {x, MakeTensor(D::kFloat, {1, 2}, {1, 2})}, {{"block_size", 2}}); }},

@@ -55,6 +55,7 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
     case PlainOp::kMicrosoftDequantize:
       return RunDequantize(n, v.plan, out);
     case PlainOp::kQuantize:
+    case PlainOp::kMicrosoftQuantize:
       return RunQuantize(n, v.plan, out);
     case PlainOp::kDynamicQuantize:
       return RunDynamicQuantize(n, out);

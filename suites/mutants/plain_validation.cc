@@ -72,6 +72,7 @@ const std::vector<VersionRow> kVersions = {
   {P::kQuantize, 23, kQlX, kQlX, kQlY23, {"axis", "saturate", "block_size", "output_dtype", "precision"}},
   {P::kQuantize, 24, kQlX, {F32, F16, BF16, I32, E8M0}, kQlY23, {"axis", "saturate", "block_size", "output_dtype", "precision"}},
   {P::kQuantize, 25, kQlX, {F32, F16, BF16, I32, E8M0}, kQlY25, {"axis", "saturate", "block_size", "output_dtype", "precision"}},
+  {P::kMicrosoftQuantize, 1, {F32, F16}, {F32, F16}, {I8, U8, I16, U16, I4, U4}, {"axis"}},
   {P::kDynamicQuantize, 11, {F32}, {}, {U8}, {}},
 };
 // clang-format on
@@ -82,13 +83,14 @@ bool In(const Types& set, int32_t t) {
 
 PlainOp OpOf(const PlainNode& n) {
   const bool onnx = n.domain.empty() || n.domain == "ai.onnx";
+  const bool microsoft = n.domain == "com.microsoft";
   if (n.op_type == "DequantizeLinear") {
-    return onnx                          ? P::kDequantize
-           : n.domain == "com.microsoft" ? P::kMicrosoftDequantize
-                                         : P::kUnknown;
+    return onnx ? P::kDequantize : microsoft ? P::kMicrosoftDequantize : P::kUnknown;
+  }
+  if (n.op_type == "QuantizeLinear") {
+    return onnx ? P::kQuantize : microsoft ? P::kMicrosoftQuantize : P::kUnknown;
   }
   if (!onnx) return P::kUnknown;
-  if (n.op_type == "QuantizeLinear") return P::kQuantize;
   if (n.op_type == "DynamicQuantizeLinear") return P::kDynamicQuantize;
   return P::kUnknown;
 }
@@ -156,8 +158,10 @@ class Checker {
     const bool check = !TypesUnchecked();
     if (check && !In(row_.x, x)) return "x's type is not allowed";
     if (check && !In(row_.scale, scale)) return "the scale's type is not allowed";
-    const bool quantize = row_.op == P::kQuantize;
-    if (quantize && (row_.version == 19 || row_.version == 21) && scale != x && check) {
+    const bool quantize = row_.op == P::kQuantize || row_.op == P::kMicrosoftQuantize;
+    const bool scale_is_x =
+        row_.op == P::kMicrosoftQuantize || row_.version == 19 || row_.version == 21;
+    if (quantize && scale_is_x && scale != x && check) {
       return "y_scale's type differs from x's";
     }
     int32_t output = 0;
@@ -206,7 +210,8 @@ class Checker {
     const int a = static_cast<int>(axis < 0 ? axis + rank : axis);
     plan.index.dims = dims;
     if (block < 0) return "block_size is negative";
-    if (row_.op == P::kMicrosoftDequantize) {
+    const bool microsoft = row_.op == P::kMicrosoftDequantize || row_.op == P::kMicrosoftQuantize;
+    if (microsoft) {
       if (axis_attribute == nullptr && !scale.scalar_like())
         return "axis absent, scale not a scalar";
       if (axis_attribute != nullptr && scale.dims.size() != 1) return "axis present, scale not 1-D";
@@ -226,7 +231,7 @@ class Checker {
       return std::nullopt;
     }
     if (scale.scalar_like()) return std::nullopt;  // per-tensor: the axis plays no part
-    const bool per_axis = row_.version >= 13 || row_.op == P::kMicrosoftDequantize;
+    const bool per_axis = row_.version >= 13 || microsoft;
     if (scale.dims.size() == 1 && per_axis) {
       if (!axis_ok) return "axis out of range";
       if (scale.dims[0] != dims[a]) return "per-axis scale length differs from x's axis";

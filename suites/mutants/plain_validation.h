@@ -10,7 +10,14 @@
 
 namespace qconform::mutants {
 
-enum class PlainOp { kDequantize, kMicrosoftDequantize, kQuantize, kDynamicQuantize, kUnknown };
+enum class PlainOp {
+  kDequantize,
+  kMicrosoftDequantize,
+  kQuantize,
+  kMicrosoftQuantize,
+  kDynamicQuantize,
+  kUnknown
+};
 
 struct PlainPlan {
   PlainOp op = PlainOp::kUnknown;

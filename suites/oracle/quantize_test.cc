@@ -64,6 +64,46 @@ TEST(QuantizeLinear, OutputTypeFromZeroPointElseOutputDtypeElseUint8) {
   EXPECT_EQ(ExactValues(int4), (std::vector<double>{-8, 7}));
 }
 
+// com.microsoft QuantizeLinear-1 (docs/semantics.md, com.microsoft QuantizeLinear 1): d14's
+// rounding (quotient first, then the zero point), uint8 without a zero point, 4- and 16-bit T2,
+// float16 x with a float16 scale, and the axis's presence choosing the parameters' rank.
+TEST(QuantizeLinear, MicrosoftDomainRoundsFirstAndTiesTheRankToTheAxis) {
+  const auto ms = [](std::vector<std::optional<Tensor>> in, std::map<std::string, int64_t> a = {}) {
+    return RunOracle(MakeCase("QuantizeLinear", 1, std::move(in), a, "com.microsoft"));
+  };
+  const OracleResult ties = ms({FloatX({3, -3, 1, 5}), MakeScalar(D::kFloat, 2),
+                                MakeScalar(D::kInt8, 3)});  // 1.5 -> 2, -1.5 -> -2, 0.5 -> 0
+  ASSERT_TRUE(IsValid(ties));
+  EXPECT_EQ(ExactValues(ties), (std::vector<double>{5, 1, 3, 5}));
+  const OracleResult plain = ms({FloatX({-5, 2.5, 300}), MakeScalar(D::kFloat, 1)});
+  ASSERT_TRUE(IsValid(plain));
+  EXPECT_EQ(plain.outputs[0].data_type, static_cast<int32_t>(D::kUint8));
+  EXPECT_EQ(ExactValues(plain), (std::vector<double>{0, 2, 255}));
+  const OracleResult int4 = ms({FloatX({-9, 7.5, 2.5}), MakeScalar(D::kFloat, 1),
+                                MakeScalar(D::kInt4, 1)});  // -9+1 -> -8, 8+1 -> 7, 2+1
+  ASSERT_TRUE(IsValid(int4));
+  EXPECT_EQ(ExactValues(int4), (std::vector<double>{-8, 7, 3}));
+  const OracleResult half = ms({MakeTensor(D::kFloat16, {2}, {2.5, -3.5}),
+                                MakeScalar(D::kFloat16, 1), MakeScalar(D::kUint16, 100)});
+  ASSERT_TRUE(IsValid(half));
+  EXPECT_EQ(ExactValues(half), (std::vector<double>{102, 96}));
+  const OracleResult per_axis =
+      ms({MakeTensor(D::kFloat, {2, 2}, {1, 1, 3, 3}), MakeTensor(D::kFloat, {2}, {2, 1}),
+          MakeTensor(D::kUint8, {2}, {10, 20})},
+         {{"axis", 0}});
+  ASSERT_TRUE(IsValid(per_axis));
+  EXPECT_EQ(ExactValues(per_axis), (std::vector<double>{10, 10, 23, 23}));
+  const Tensor x = FloatX({1, 2, 3});
+  EXPECT_TRUE(
+      IsRejectedBy(ms({x, MakeTensor(D::kFloat, {3}, {1, 1, 1})}), "ql.ms.axis_absent_not_scalar"));
+  EXPECT_TRUE(
+      IsRejectedBy(ms({x, MakeScalar(D::kFloat, 1)}, {{"axis", 0}}), "ql.ms.axis_present_not_1d"));
+  EXPECT_TRUE(IsRejectedBy(ms({MakeTensor(D::kFloat16, {1}, {1}), MakeScalar(D::kFloat, 1)}),
+                           "ql.type.y_scale"));
+  EXPECT_TRUE(
+      IsRejectedBy(ms({x, MakeScalar(D::kFloat, 1)}, {{"saturate", 1}}), "ql.attr.undefined"));
+}
+
 // Every integer y type clamps to its range; +-inf saturate (docs/semantics.md#d15), unlike ONNX's
 // reference, which maps inf to INT32_MIN first (+inf -> 0 for uint8).
 TEST(QuantizeLinear, IntegerTypesSaturateAndInfinitiesClamp) {
