@@ -9,7 +9,7 @@ std::vector<GoldenCase> GoldenCatalogue() {
   for (auto part : {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue,
                     DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue,
                     ConvBoundaryCatalogue, GraphBoundaryCatalogue, GraphOperatorCatalogue,
-                    QLinearGroupCatalogue, QLinearConcatCatalogue}) {
+                    QLinearGroupCatalogue, QLinearConcatCatalogue, QLinearWhereCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   return all;

@@ -53,6 +53,8 @@ std::vector<GoldenCase> GraphOperatorCatalogue();
 std::vector<GoldenCase> QLinearGroupCatalogue();
 // QLinearConcat's (generators/qlinear_concat_catalogue.cc).
 std::vector<GoldenCase> QLinearConcatCatalogue();
+// QLinearWhere's (generators/qlinear_where_catalogue.cc).
+std::vector<GoldenCase> QLinearWhereCatalogue();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

@@ -25,12 +25,6 @@ using namespace qlinear_codes;
 
 constexpr std::string_view kOp = "QLinearConcat";
 
-struct Operand {
-  Tensor x;
-  double scale;
-  int64_t zero_point;
-};
-
 class QLinearConcats : public CatalogueBuilder {
  public:
   static Inputs In(D t, double y_scale, int64_t y_zp, const std::vector<Operand>& operands) {
@@ -53,11 +47,6 @@ class QLinearConcats : public CatalogueBuilder {
         "d35");
   }
 
-  static Tensor Shuffled(D t) {  // every code, in another order
-    std::vector<uint32_t> codes(256);
-    for (uint32_t k = 0; k < 256; ++k) codes[k] = (k * 37 + 11) % 256;
-    return MakeTensorFromCodes(t, {256}, codes);
-  }
   static Inputs Ties(D t) {
     return In(t, 1, Zp(t, 7), {{AllCodes(t), 0.5, Zp(t, -3)}, {Shuffled(t), 0.25, Zp(t, 5)}});
   }
@@ -85,39 +74,14 @@ class QLinearConcats : public CatalogueBuilder {
     Reciprocal(t);
   }
 
-  // The first operand's scale (long significands) and Y's, by search: the first pair for which
-  // the quick filter finds codes and the oracle confirms one (d39: one kill per cell).
+  // The first operand's scale (long significands) and Y's, by search (d39: one kill per cell).
   void Reciprocal(D t) {
-    const ElementType& type = ElementTypeOf(t);
     const int64_t zp = Zp(t, -3), y_zp = Zp(t, 7);
-    const auto fraction = [](double v) { return v - std::floor(v); };
-    for (int j = 1; j < 40000; ++j) {
-      const auto x_scale = static_cast<float>(0.5 * (1 + fraction(j * 0.7548776662466927)));
-      // DequantizeLinear's float32 result, the value Y's scale divides.
-      const auto value = [&](uint32_t code) {
-        const auto x = static_cast<double>(Decode(type, code).value());
-        return static_cast<double>(static_cast<float>((x - static_cast<double>(zp)) * x_scale));
-      };
-      const double base = std::exp2(std::ceil(std::log2(128.0 * x_scale / 100)));
-      for (int k = 1; k < 16; ++k) {
-        const auto scale = static_cast<float>(base * (1 + fraction(k * 0.6180339887498949)));
-        std::vector<uint32_t> found;
-        for (uint32_t code = 0; code < 256 && found.size() < 64; ++code) {
-          if (QuickSeparates(value(code), scale)) found.push_back(code);
-        }
-        if (found.empty()) continue;
-        Tensor x = MakeTensorFromCodes(t, {static_cast<int64_t>(found.size())}, found);
-        Inputs in = In(t, scale, y_zp, {{x, x_scale, zp}});
-        const Case c = Make(in, 0, "search");
-        if (ReciprocalSeparated(
-                c, t, [&](size_t n) { return value(found[n]); }, scale,
-                static_cast<double>(y_zp)) >= 1) {
-          Computed(t, "reciprocal", std::move(in));
-          return;
-        }
-      }
-    }
-    throw std::logic_error("QLinearConcat: no output scale separates a reciprocal multiplier");
+    const RequantizeReciprocal r =
+        SearchRequantizeReciprocal(t, zp, y_zp, [&](const Tensor& x, float x_scale, float scale) {
+          return Make(In(t, scale, y_zp, {{x, x_scale, zp}}), 0, "search");
+        });
+    Computed(t, "reciprocal", In(t, r.scale, y_zp, {{r.x, r.x_scale, zp}}));
   }
 
   // One case per rule of the operator.

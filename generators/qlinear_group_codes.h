@@ -12,10 +12,19 @@
 
 namespace qconform::qlinear_codes {
 
+// An operand requantized to an output (QLinearConcat's, QLinearWhere's): its codes and parameters.
+struct Operand {
+  Tensor x;
+  double scale;
+  int64_t zero_point;
+};
+
 // A float32 scalar.
 Tensor F(double v);
 // Every code of t, in code order: [256].
 Tensor AllCodes(DataType t);
+// Every code of t in another order, (37 k + 11) mod 256: [256].
+Tensor Shuffled(DataType t);
 // The values zero_point + offset(i) for i < n, as t's codes (saturated into its range).
 Tensor AroundZeroPoint(DataType t, std::vector<int64_t> shape, int64_t zero_point,
                        int64_t (*offset)(size_t));
@@ -30,5 +39,17 @@ bool QuickSeparates(double v, float scale);
 // value before the division).
 int ReciprocalSeparated(const Case& c, DataType t, const std::function<double(size_t)>& value,
                         float scale, double zero_point);
+
+// One operand requantized to an output (QLinearConcat's, QLinearWhere's): its scale (long
+// significands) and the output's, by search, the first pair for which the quick filter finds
+// codes (at most 64, their zero point `zp`) and the oracle confirms one on the case `make`
+// builds from them (the output's zero point `y_zp`). std::logic_error when none is found.
+struct RequantizeReciprocal {
+  Tensor x;
+  float x_scale, scale;
+};
+RequantizeReciprocal SearchRequantizeReciprocal(
+    DataType t, int64_t zp, int64_t y_zp,
+    const std::function<Case(const Tensor& x, float x_scale, float scale)>& make);
 
 }  // namespace qconform::qlinear_codes

@@ -12,6 +12,7 @@
 #include "generators/tensor_generator.h"
 #include "generators/valid_cases.h"
 #include "oracle/core/fast_codec.h"
+#include "oracle/core/index_tensor.h"
 
 namespace qconform {
 namespace {
@@ -103,6 +104,14 @@ Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& s, const GeneratorLi
           c.inputs.emplace_back(std::nullopt);
         }
         break;
+      case Role::kCondition: {  // QLinearWhere's: bool, broadcasting to the output
+        const std::vector<int64_t> shape = Operand(*shapes, out);
+        std::vector<int64_t> flags(static_cast<size_t>(Count(shape)));
+        const std::unique_ptr<Choices> picks = ch.Fork(in.name);
+        for (int64_t& f : flags) f = picks->Chance(50) ? 1 : 0;
+        c.inputs.emplace_back(MakeIndexTensor(DataType::kBool, shape, flags));
+        break;
+      }
       case Role::kReal:
       case Role::kBias:
         throw std::logic_error(s.label() + ": no generator for input " + in.name);

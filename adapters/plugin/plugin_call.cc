@@ -9,6 +9,7 @@
 
 #include "adapters/plugin/plugin_outputs.h"
 #include "oracle/core/element_type.h"
+#include "oracle/core/index_tensor.h"
 #include "oracle/core/packing.h"
 
 namespace qconform {
@@ -66,11 +67,12 @@ BackendResult CallPlugin(const qconform_plugin& plugin, const Case& c, size_t ou
     qconform_tensor in{};
     if (t) {
       const ElementType* type = FindElementType(t->data_type);
-      if (type == nullptr) {
+      if (type == nullptr && !IsIndexType(t->data_type)) {
         return Failed(ErrorKind::kUnsupported,
                       "unsupported input data_type " + std::to_string(t->data_type));
       }
-      const std::string& bytes = strings.emplace_back(PackRaw(*type, t->codes));
+      const std::string& bytes =
+          strings.emplace_back(type ? PackRaw(*type, t->codes) : PackIndexRaw(*t));
       in.data_type = t->data_type;
       in.rank = static_cast<int32_t>(t->shape.size());
       in.dims = t->shape.data();

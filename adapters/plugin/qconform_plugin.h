@@ -6,8 +6,9 @@
  * hangs fails only the case it was running.
  *
  * Tensors use ONNX's raw_data layout: little-endian, row-major, sub-byte types packed with the
- * first element in the lowest bits, float16/bfloat16/float8 as their bit patterns. data_type is
- * the ONNX TensorProto number, named by qconform_data_type below.
+ * first element in the lowest bits, float16/bfloat16/float8 as their bit patterns, int64 as
+ * 8 bytes and bool as one byte (0 or 1) per element. data_type is the ONNX TensorProto number,
+ * named by qconform_data_type below.
  *
  * The ABI is plain C so that a plugin can be written in C, C++, Rust or anything with a C FFI.
  * A later version adds fields only at the end of the structs and raises QCONFORM_PLUGIN_ABI.
@@ -34,6 +35,8 @@ typedef enum qconform_data_type {
   QCONFORM_UINT16 = 4,
   QCONFORM_INT16 = 5,
   QCONFORM_INT32 = 6,
+  QCONFORM_INT64 = 7, /* an input only: index tensors */
+  QCONFORM_BOOL = 9,  /* an input only: QLinearWhere's condition */
   QCONFORM_FLOAT16 = 10,
   QCONFORM_BFLOAT16 = 16,
   QCONFORM_FLOAT8E4M3FN = 17,

@@ -42,9 +42,10 @@ inline constexpr OperatorKind kAllOperatorKinds[] = {
 std::string_view OperatorKindName(OperatorKind kind);
 
 // What an input is to its operator: the quantized or the real operand, a parameter of one (its
-// scale, its zero point; `of` names the operand or output it belongs to: "x", "a", "y"), or a
-// bias. "a's scale" and "b's scale" are data, not positions the code knows.
-enum class Role { kQuantized, kReal, kScale, kZeroPoint, kBias };
+// scale, its zero point; `of` names the operand or output it belongs to: "x", "a", "y"), a bias,
+// or a bool condition that picks between operands (QLinearWhere's). "a's scale" and "b's scale"
+// are data, not positions the code knows.
+enum class Role { kQuantized, kReal, kScale, kZeroPoint, kBias, kCondition };
 // `type` names the input's type constraint in the schema rows (OpSchema::type_constraints:
 // "T", "scale"); inputs naming one constraint share one type. "" for the operators whose rows
 // say their types per operand (x_types, scale_types, output_types).

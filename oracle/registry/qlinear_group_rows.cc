@@ -15,13 +15,15 @@ int32_t FirstOperandType(const Case& c) {
   return t ? t->data_type : 0;
 }
 
-// The output has the first operand's type (T) and the broadcast shape of the quantized operands.
+// The output has the first operand's type (T) and the broadcast shape of the quantized operands
+// (and of QLinearWhere's condition).
 std::vector<OutputSpec> BroadcastOutputs(const Case& c) {
   const Operator& op = OperatorOf(c);
   std::vector<int64_t> shape;
   bool first = true;
   for (const InputSpec& in : op.inputs) {
-    const Tensor* t = in.role == Role::kQuantized ? op.input(c, in.name) : nullptr;
+    const bool shaped = in.role == Role::kQuantized || in.role == Role::kCondition;
+    const Tensor* t = shaped ? op.input(c, in.name) : nullptr;
     if (t == nullptr) continue;
     shape = first ? t->shape : BroadcastShape(shape, t->shape).value_or(shape);
     first = false;
@@ -115,6 +117,13 @@ std::vector<Operator> QLinearGroupRows() {
   static const std::vector<InputSpec> kConcat =
       Join(OutputParameters("Y", "Y_scale", "Y_zero_point", false),
            Operand("X", "X_scale", "X_zero_point", false));
+  // QLinearWhere: "condition" (B), then X, Y and Z's parameters, each "x_scale", "x_zero_point"
+  // (lower case), none marked optional.
+  static const std::vector<InputSpec> kWhere =
+      Join(Join(std::vector<InputSpec>{{"condition", R::kCondition, "", false, "B"}},
+                Join(Operand("X", "x_scale", "x_zero_point", false),
+                     Operand("Y", "y_scale", "y_zero_point", false))),
+           OutputParameters("Z", "z_scale", "z_zero_point", false));
   // QLinearAdd: "C = (A_scale * (A - A_zero_point) + B_scale * (B - B_zero_point))/C_scale +
   // C_zero_point". QLinearMul: "C = ((A - A_zero_point) * (B - B_zero_point)) * (A_scale *
   // B_scale)/C_scale + C_zero_point": the integer product, the scales' product, their product,
@@ -136,6 +145,13 @@ std::vector<Operator> QLinearGroupRows() {
       {"DequantizeLinear", {"X", "X_scale", "X_zero_point"}, "x", {}, true},
       {"Concat", {"x"}, "f", {"axis"}},
       {"QuantizeLinear", {"f", "Y_scale", "Y_zero_point"}, "Y"}};
+  // "Return elements, either from X or Y, depending on condition": each requantized to Z's
+  // parameters.
+  static const std::vector<BodyNode> kWhereBody = {
+      {"DequantizeLinear", {"X", "x_scale", "x_zero_point"}, "x"},
+      {"DequantizeLinear", {"Y", "y_scale", "y_zero_point"}, "y"},
+      {"Where", {"condition", "x", "y"}, "picked"},
+      {"QuantizeLinear", {"picked", "z_scale", "z_zero_point"}, "Z"}};
   // clang-format off
   return {
     // kind, domain, op_type, id prefix, rule prefix, inputs, outputs, quantizes, outputs rule,
@@ -154,6 +170,8 @@ std::vector<Operator> QLinearGroupRows() {
      true, BroadcastOutputs, FirstOperandType, {}, 0.1, UnaryBody(kSoftmax, "Softmax", {"axis"})},
     {K::kQLinearGroup, "com.microsoft", "QLinearConcat", "qlconcat", "qlconcat", kConcat, {"Y"},
      true, ConcatOutputs, FirstOperandType, {}, 0.1, kConcatBody, 3},
+    {K::kQLinearGroup, "com.microsoft", "QLinearWhere", "qlwhere", "qlwhere", kWhere, {"Z"},
+     true, BroadcastOutputs, FirstOperandType, {}, 0.1, kWhereBody},
   };
   // clang-format on
 }

@@ -114,6 +114,9 @@ const std::vector<AttributeSpec> kConvAttributes = {{"auto_pad", std::nullopt, A
 // operands, their zero points and the output; every scale tensor(float), per tensor.
 const std::vector<TypeConstraint> kQLinearTypes = {{"T", {D::kInt8, D::kUint8}},
                                                    {"scale", {D::kFloat}}};
+// QLinearWhere's: "B : tensor(bool)" for the condition besides.
+const std::vector<TypeConstraint> kQLinearWhereTypes = {
+    {"T", {D::kInt8, D::kUint8}}, {"scale", {D::kFloat}}, {"B", {D::kBool}}};
 // QLinearLeakyRelu's alpha: the page gives no default; ONNX LeakyRelu's and ONNX Runtime's
 // kernel's is 0.01 (docs/semantics.md#d35).
 const std::vector<AttributeSpec> kAlpha = {{"alpha", std::nullopt, AK::kFloat, 0.01}};
@@ -195,10 +198,22 @@ const std::vector<OpSchema> kSchemas = {
 // with the d35 roundings named.
 OpSchema QLinearRow(std::string_view op_type, const std::vector<AttributeSpec>& attributes,
                     std::string_view source) {
-  return {K::kQLinearGroup, "com.microsoft", op_type,    1,          kInt8Uint8,
-          kFloatOnly,       kInt8Uint8,      attributes, kPerTensor, false,
-          kExactOnly,       source,          false,      {},         kQLinearNamed,
-          kQLinearTypes};
+  return {K::kQLinearGroup,
+          "com.microsoft",
+          op_type,
+          1,
+          kInt8Uint8,
+          kFloatOnly,
+          kInt8Uint8,
+          attributes,
+          kPerTensor,
+          false,
+          kExactOnly,
+          source,
+          false,
+          {},
+          kQLinearNamed,
+          op_type == "QLinearWhere" ? kQLinearWhereTypes : kQLinearTypes};
 }
 const std::vector<OpSchema> kAllSchemas = [] {
   std::vector<OpSchema> all = kSchemas;
@@ -212,6 +227,7 @@ const std::vector<OpSchema> kAllSchemas = [] {
             "ONNX Runtime's com.microsoft QLinearGlobalAveragePool-1"},
            {"QLinearSoftmax", kSoftmaxAttributes, "ONNX Runtime's com.microsoft QLinearSoftmax-1"},
            {"QLinearConcat", kConcatAxis, "ONNX Runtime's com.microsoft QLinearConcat-1"},
+           {"QLinearWhere", kNoAttributes, "ONNX Runtime's com.microsoft QLinearWhere-1"},
        }) {
     all.push_back(QLinearRow(op, attributes, source));
   }
@@ -335,7 +351,7 @@ int NewestKnownVersion(std::string_view domain, std::string_view op_type) {
 
 std::string TypeListString(const std::vector<DataType>& types) {
   std::string s;
-  for (DataType t : types) s += (s.empty() ? "" : ", ") + std::string(ElementTypeOf(t).name);
+  for (DataType t : types) s += (s.empty() ? "" : ", ") + DataTypeName(static_cast<int32_t>(t));
   return s;
 }
 

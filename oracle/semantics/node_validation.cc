@@ -65,9 +65,9 @@ class NodeChecker {
       const TypeConstraint* constraint = s_.constraint(in.type);
       if (t == nullptr || constraint == nullptr) continue;
       const std::string rule = "type." + std::string(in.type);
-      const ElementType* type = FindElementType(t->data_type);
-      if (type == nullptr || std::find(constraint->types.begin(), constraint->types.end(),
-                                       type->id) == constraint->types.end()) {
+      // By the data type's number: bool (a condition) has no element type.
+      if (std::none_of(constraint->types.begin(), constraint->types.end(),
+                       [&](DataType d) { return static_cast<int32_t>(d) == t->data_type; })) {
         Add(rule, in.name + " has type " + DataTypeName(t->data_type) + "; " +
                       std::string(in.type) + " is (" + TypeListString(constraint->types) + ")");
         continue;

@@ -62,7 +62,9 @@ class GroupChecker {
     std::string names;
     for (size_t k = 0; k < inputs_.size(); ++k) {
       const Tensor* t = c_.input(k);
-      if (t == nullptr || inputs_[k].role != Role::kQuantized) continue;
+      const bool shaped =
+          inputs_[k].role == Role::kQuantized || inputs_[k].role == Role::kCondition;
+      if (t == nullptr || !shaped) continue;
       names += (names.empty() ? "" : ", ") + inputs_[k].name + " " + ShapeString(t->shape);
       if (!shape) {
         shape = t->shape;
@@ -243,7 +245,8 @@ Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
     const InputSpec& in = inputs[k];
     if (const Tensor* given = c.input(k)) {
       Tensor tensor = *given;
-      if (in.role != Role::kQuantized && tensor.element_count() == 1) tensor.shape.clear();
+      const bool parameter = in.role == Role::kScale || in.role == Role::kZeroPoint;
+      if (parameter && tensor.element_count() == 1) tensor.shape.clear();
       add_input(in.name, std::move(tensor));
     } else if (in.role == Role::kZeroPoint) {
       add_input(in.name, Scalar(t, 0));  // "Default value is 0 if it's not specified."

@@ -404,6 +404,9 @@ TEST(PluginAbi, DataTypeConstantsAreTheRegistrysNumbers) {
       {"int2", QCONFORM_INT2},
   };
   EXPECT_EQ(std::size(abi), AllElementTypes().size()) << "a registry type the ABI does not name";
+  // The index types (oracle/core/index_tensor.h), inputs only: QLinearWhere's bool condition.
+  EXPECT_EQ(QCONFORM_INT64, static_cast<int32_t>(DataType::kInt64));
+  EXPECT_EQ(QCONFORM_BOOL, static_cast<int32_t>(DataType::kBool));
   for (const auto& [name, number] : abi) {
     const ElementType* t = FindElementTypeByName(name);
     ASSERT_NE(t, nullptr) << name;

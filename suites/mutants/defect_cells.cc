@@ -30,19 +30,21 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kQlReciprocal, "op:QuantizeLinear x:float16 y:int16,uint16 version:19,21"},
     // The com.microsoft QLinear operators: every one whose results have exact ties (Sigmoid's
     // and Softmax's have none: their values are irrational but at 0 and uniform rows) in both
-    // of its cells, and the overflow in all seven (qlinear_group_catalogue.cc's ties, reciprocal
+    // of its cells, and the overflow in all eight (qlinear_group_catalogue.cc's ties, reciprocal
     // and saturate cases).
     {Defect::kQlgZeroPointBeforeRounding,
-     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat "
+     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat,"
+     "QLinearWhere "
      "x:int8,uint8"},
     {Defect::kQlgRoundHalfAway,
-     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat "
+     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat,"
+     "QLinearWhere "
      "x:int8,uint8"},
     {Defect::kQlgReciprocal,
-     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat x:int8,uint8"},
+     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat,QLinearWhere x:int8,uint8"},
     {Defect::kQlgOverflowToMin,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearSigmoid,QLinearGlobalAveragePool,"
-     "QLinearSoftmax,QLinearConcat x:int8,uint8"},
+     "QLinearSoftmax,QLinearConcat,QLinearWhere x:int8,uint8"},
 };
 
 // "key:a,b" -> key and its values.

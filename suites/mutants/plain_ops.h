@@ -29,6 +29,13 @@ int32_t RunConv(const PlainNode& n, const Output& out);
 int32_t RunQLinearGroup(const PlainNode& n, const Output& out);
 // QLinearConcat (plain_qlinear_concat.cc): each operand requantized to Y's parameters.
 int32_t RunQLinearConcat(const PlainNode& n, const Output& out);
+// QLinearWhere (plain_qlinear_where.cc): X's or Y's element by the condition, requantized to Z's.
+int32_t RunQLinearWhere(const PlainNode& n, const Output& out);
+// numpy broadcasting (plain_qlinear_group.cc): the shape of a and b (false when they do not
+// broadcast), and the flat index in a tensor of shape dims of out's flat index i.
+bool Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+               std::vector<int64_t>& out);
+size_t Source(const std::vector<int64_t>& dims, const std::vector<int64_t>& out, size_t i);
 // Element i of a uint8 or int8 tensor as its integer; a float32 tensor's first element.
 long double CodeValue(const PlainTensor& t, size_t i);
 float ScalarFloat(const PlainTensor& t);

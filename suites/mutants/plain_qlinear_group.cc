@@ -26,6 +26,13 @@ float Float(const PlainTensor& t) {
   return ScalarFloat(t);
 }
 
+struct Operand {
+  const PlainTensor* value;
+  long double scale, zero_point;
+};
+
+}  // namespace
+
 // The broadcast shape of a and b; false when they do not broadcast.
 bool Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
                std::vector<int64_t>& out) {
@@ -52,13 +59,6 @@ size_t Source(const std::vector<int64_t>& dims, const std::vector<int64_t>& out,
   }
   return index;
 }
-
-struct Operand {
-  const PlainTensor* value;
-  long double scale, zero_point;
-};
-
-}  // namespace
 
 long double CodeValue(const PlainTensor& t, size_t i) {
   const uint32_t code = t.codes.at(i);

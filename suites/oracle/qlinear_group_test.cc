@@ -6,6 +6,7 @@
 
 #include "oracle/core/case_builder.h"
 #include "oracle/core/codec.h"
+#include "oracle/core/index_tensor.h"
 #include "oracle/semantics/oracle.h"
 #include "oracle/semantics/qlinear_group.h"
 
@@ -219,6 +220,40 @@ TEST(QLinearGroupConcat, VariadicOperandsAreNumberedAfterTheGroup) {
   const Operator& add = *FindOperator("com.microsoft", "QLinearAdd");
   EXPECT_EQ(add.inputs_of(8).size(), add.inputs.size());
   EXPECT_FALSE(add.allows_input_count(9));
+}
+
+TEST(QLinearGroupWhere, TheConditionPicksAnOperandRequantizedToZ) {
+  // z_scale 1, z_zero_point 3 (uint8). condition [2, 1] = {true, false} against X [3] = {5, 6,
+  // 7} (scale 0.5, zero point 0: 2.5, 3, 3.5 -> 2, 3, 4) and Y [3] = {9, 11, 13} (scale 0.25,
+  // zero point 1: 2, 2.5, 3 -> 2, 2, 3): [[5, 6, 7], [5, 5, 6]], of shape [2, 3].
+  std::vector<std::optional<Tensor>> in = {MakeIndexTensor(D::kBool, {2, 1}, {1, 0}),
+                                           MakeTensor(D::kUint8, {3}, {5, 6, 7}),
+                                           F(0.5),
+                                           MakeScalar(D::kUint8, 0),
+                                           MakeTensor(D::kUint8, {3}, {9, 11, 13}),
+                                           F(0.25),
+                                           MakeScalar(D::kUint8, 1),
+                                           F(1),
+                                           MakeScalar(D::kUint8, 3)};
+  bool exact_only = false;
+  const OracleResult r = RunOracle(Group("QLinearWhere", in));
+  EXPECT_EQ(Values(r, &exact_only), (std::vector<double>{5, 6, 7, 5, 5, 6}));
+  EXPECT_TRUE(exact_only);
+  EXPECT_EQ(r.outputs.at(0).shape, (std::vector<int64_t>{2, 3}));
+  // B is bool; the condition broadcasts with X and Y; every zero point is required.
+  std::vector<std::optional<Tensor>> wrong = in;
+  wrong[0] = MakeTensor(D::kUint8, {2, 1}, {1, 0});
+  const OracleResult type = RunOracle(Group("QLinearWhere", wrong));
+  ASSERT_TRUE(type.must_reject());
+  EXPECT_EQ(type.rejection()->rule->id, "qlwhere.type.B");
+  wrong = in, wrong[0] = MakeIndexTensor(D::kBool, {2}, {1, 0});
+  const OracleResult shape = RunOracle(Group("QLinearWhere", wrong));
+  ASSERT_TRUE(shape.must_reject());
+  EXPECT_EQ(shape.rejection()->rule->id, "qlwhere.shape.broadcast");
+  wrong = in, wrong.pop_back();
+  const OracleResult count = RunOracle(Group("QLinearWhere", wrong));
+  ASSERT_TRUE(count.must_reject());
+  EXPECT_EQ(count.rejection()->rule->id, "qlwhere.inputs.count");
 }
 
 }  // namespace

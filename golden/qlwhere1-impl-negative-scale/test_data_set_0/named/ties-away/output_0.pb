@@ -1,0 +1,1 @@
+€BZJ€ÆrÅÄŽ—ÃiÂÁ…ŽÀ¡¿¾|†½˜¼»t}º¹¸ku·‡¶µ£l´³²›¤±v°¯’›®n­¬Š“«¥ª©Š¨§¦x‚¥”¤£py¢Œ¡ gqŸƒžŸhœ{›š— ™r˜—Ž—–j•”…“¡’‘}†™Žt~Œ‹luŠˆ‰ˆ¤m†……›¤ƒw‚‚“œ€nŠ“}f||‹zyyy‚w•vvpztŒsshqq„pp in{mm— ksjj˜hjgg†e¢dd}‡b™aau~_‘^^lv\ˆ[[¤mY€XXœ¥VwUU“œSoRR‹”PfOO‚‹MžLLyƒJ•IIqzGFF

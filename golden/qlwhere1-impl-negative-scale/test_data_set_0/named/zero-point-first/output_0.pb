@@ -1,0 +1,1 @@
+€BZJ€ÆrÄÄŽ—ÂiÂÁ…ŽÀ¡¾¾|†¼˜¼»t}º¸¸lu¶‡¶µ£l´²²š¤°v°¯’›®n¬¬Š“ª¥ª©Š¨¦¦x‚¤”¤£py¢Œ  hqžƒžŸhœ{šš– ˜r˜—Ž—–j””†’¡’‘}†™ŽŽt~ŒŒ‹luŠˆˆˆ¤m††…›¤„w‚‚’œ€n€Š“~f||‚‹zzyy‚x•vvpztŒtshqr„pp in{nm— lsjjŽ˜hjhg†f¢dd~‡b™bau~`‘^^lv\ˆ\[¤mZ€XXœ¥VwVU“œToRRŠ”PfPO‚‹NžLLzƒJ•JIqzHFF

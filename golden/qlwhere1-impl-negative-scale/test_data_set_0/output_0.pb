@@ -1,0 +1,1 @@
+€BZJ€ÅrÅÄ—ÃiÁÁ…Ž¿¡¿¾}†½˜»»t}¹¹¸ku·‡µµ£l³³²›¤±v¯¯’›­n­¬‰“«¥©©Š§§¦y‚¥”££py¡Œ¡ gqŸƒŸh›{›š— ™r——Ž—•j•”…“¡‘‘}†™Žu~‹‹lu‰ˆ‰ˆ£m‡……›¤ƒwƒ‚“œnŠ“}f}|‹{yyy‚w•wvqzuŒsshqq„qpŸio{mm— kskj˜ijgg†e¢ed}‡c™aau~_‘_^mv]ˆ[[¤mY€YX›¥WwUU“œSoSR‹”QfOO‚‹MžMLyƒK•IIqzGGF

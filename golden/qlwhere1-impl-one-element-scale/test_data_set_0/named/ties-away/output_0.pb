@@ -1,0 +1,1 @@
+€BZJ€HrIJŽ—KiLM…ŽN¡OP|†Q˜RSt}TUVkuW‡XY£lZ[\›¤]v^_’›`nabŠ“c¥deŠfghx‚i”jkpylŒmngqoƒpqŸhr{st— urvwŽ—xjyz…{¡|}}†~™€t~‚ƒlu„ˆ…†¤mˆ‰‰›¤‹wŒŒ“œŽnŠ“‘f’’‹”••y‚—•˜˜pzšŒ››hq„žž i {¡¡— £s¤¤˜¦j§§†©¢ªª}‡¬™­­u~¯‘°°lv²ˆ³³¤mµ€¶¶œ¥¸w¹¹“œ»o¼¼‹”¾f¿¿‚‹ÁžÂÂyƒÄ•ÅÅqzÇÈÈ

@@ -1,0 +1,1 @@
+€BZJ€IrIJ—KiMM…ŽO¡OP}†Q˜SSt}UUVkuW‡YY£l[[\›¤]v__’›anab‰“c¥eeŠgghy‚i”kkpymŒmngqoƒqqŸhs{st— urwwŽ—yjyz…{¡}}}†™€u~ƒƒlu…ˆ…†£m‡‰‰›¤‹w‹Œ“œnŠ“‘f‘’‹“••y‚—•—˜qz™Œ››hq„žŸiŸ{¡¡— £s£¤˜¥j§§†©¢©ª}‡«™­­u~¯‘¯°mv±ˆ³³¤mµ€µ¶›¥·w¹¹“œ»o»¼‹”½f¿¿‚‹ÁžÁÂyƒÃ•ÅÅqzÇÇÈ

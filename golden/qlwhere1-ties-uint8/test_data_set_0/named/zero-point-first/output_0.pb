@@ -1,0 +1,1 @@
+€BZJ€HrJJŽ—LiLM…ŽN¡PP|†R˜RSt}TVVluX‡XY£lZ\\š¤^v^_’›`nbbŠ“d¥deŠfhhx‚j”jkpylŒnnhqpƒpqŸhr{tt– vrvwŽ—xjzz†|¡|}}†~™€€t~‚‚ƒlu„ˆ††¤mˆˆ‰›¤ŠwŒŒ’œŽnŽŠ“f’’‚‹””•y‚–•˜˜pzšŒš›hqœ„žž i { ¡— ¢s¤¤Ž˜¦j¦§†¨¢ªª~‡¬™¬­u~®‘°°lv²ˆ²³¤m´€¶¶œ¥¸w¸¹“œºo¼¼Š”¾f¾¿‚‹ÀžÂÂzƒÄ•ÄÅqzÆÈÈ
