@@ -115,8 +115,11 @@ const std::vector<AttributeSpec> kConvAttributes = {{"auto_pad", std::nullopt, A
 const std::vector<TypeConstraint> kQLinearTypes = {{"T", {D::kInt8, D::kUint8}},
                                                    {"scale", {D::kFloat}}};
 // QLinearWhere's: "B : tensor(bool)" for the condition besides.
-const std::vector<TypeConstraint> kQLinearWhereTypes = {
-    {"T", {D::kInt8, D::kUint8}}, {"scale", {D::kFloat}}, {"B", {D::kBool}}};
+const std::vector<TypeConstraint> kQLinearWhereTypes = [] {
+  std::vector<TypeConstraint> v = kQLinearTypes;
+  v.push_back({"B", {D::kBool}});
+  return v;
+}();
 // QLinearLeakyRelu's alpha: the page gives no default; ONNX LeakyRelu's and ONNX Runtime's
 // kernel's is 0.01 (docs/semantics.md#d35).
 const std::vector<AttributeSpec> kAlpha = {{"alpha", std::nullopt, AK::kFloat, 0.01}};
@@ -196,41 +199,35 @@ const std::vector<OpSchema> kSchemas = {
 // The com.microsoft QLinear operators' rows (their graphs are the registry rows' bodies,
 // docs/semantics.md#d35): version 1, T int8 or uint8, float scales per tensor, the exact result
 // with the d35 roundings named.
-OpSchema QLinearRow(std::string_view op_type, const std::vector<AttributeSpec>& attributes,
-                    std::string_view source) {
-  return {K::kQLinearGroup,
-          "com.microsoft",
-          op_type,
-          1,
-          kInt8Uint8,
-          kFloatOnly,
-          kInt8Uint8,
-          attributes,
-          kPerTensor,
-          false,
-          kExactOnly,
-          source,
-          false,
-          {},
-          kQLinearNamed,
-          op_type == "QLinearWhere" ? kQLinearWhereTypes : kQLinearTypes};
+// One row of the table below: the op type, its attributes, its type constraints, the source.
+struct QLinearRowSpec {
+  std::string_view op_type;
+  const std::vector<AttributeSpec>& attributes;
+  const std::vector<TypeConstraint>& types;
+  std::string_view source;
+};
+OpSchema QLinearRow(const QLinearRowSpec& r) {
+  return {K::kQLinearGroup, "com.microsoft", r.op_type,    1,          kInt8Uint8,
+          kFloatOnly,       kInt8Uint8,      r.attributes, kPerTensor, false,
+          kExactOnly,       r.source,        false,        {},         kQLinearNamed,
+          r.types};
 }
 const std::vector<OpSchema> kAllSchemas = [] {
   std::vector<OpSchema> all = kSchemas;
-  for (const auto& [op, attributes, source] :
-       std::vector<std::tuple<std::string_view, std::vector<AttributeSpec>, std::string_view>>{
-           {"QLinearAdd", kNoAttributes, "ONNX Runtime's com.microsoft QLinearAdd-1"},
-           {"QLinearMul", kNoAttributes, "ONNX Runtime's com.microsoft QLinearMul-1"},
-           {"QLinearLeakyRelu", kAlpha, "ONNX Runtime's com.microsoft QLinearLeakyRelu-1"},
-           {"QLinearSigmoid", kNoAttributes, "ONNX Runtime's com.microsoft QLinearSigmoid-1"},
-           {"QLinearGlobalAveragePool", kChannelsLast,
-            "ONNX Runtime's com.microsoft QLinearGlobalAveragePool-1"},
-           {"QLinearSoftmax", kSoftmaxAttributes, "ONNX Runtime's com.microsoft QLinearSoftmax-1"},
-           {"QLinearConcat", kConcatAxis, "ONNX Runtime's com.microsoft QLinearConcat-1"},
-           {"QLinearWhere", kNoAttributes, "ONNX Runtime's com.microsoft QLinearWhere-1"},
-       }) {
-    all.push_back(QLinearRow(op, attributes, source));
-  }
+  // clang-format off
+  const QLinearRowSpec rows[] = {
+    {"QLinearAdd", kNoAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearAdd-1"},
+    {"QLinearMul", kNoAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearMul-1"},
+    {"QLinearLeakyRelu", kAlpha, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearLeakyRelu-1"},
+    {"QLinearSigmoid", kNoAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearSigmoid-1"},
+    {"QLinearGlobalAveragePool", kChannelsLast, kQLinearTypes,
+     "ONNX Runtime's com.microsoft QLinearGlobalAveragePool-1"},
+    {"QLinearSoftmax", kSoftmaxAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearSoftmax-1"},
+    {"QLinearConcat", kConcatAxis, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearConcat-1"},
+    {"QLinearWhere", kNoAttributes, kQLinearWhereTypes, "ONNX Runtime's com.microsoft QLinearWhere-1"},
+  };
+  // clang-format on
+  for (const QLinearRowSpec& r : rows) all.push_back(QLinearRow(r));
   return all;
 }();
 
