@@ -14,6 +14,8 @@
 
 namespace qconform {
 
+struct OracleResult;
+
 struct BackendOptions {
   double timeout_seconds = 10;  // per case
   std::string work_dir;         // scratch space for case files; a fresh temp dir when empty
@@ -38,6 +40,14 @@ class Backend {
   // cases at once (ONNX Runtime: one model holding every case's node) if the results are the
   // same as case by case.
   virtual std::vector<BackendResult> RunBatch(const std::vector<Case>& cases);
+  // Runs a batch the run has already evaluated with the oracle, to judge it: known[i] is case
+  // i's result, or nullptr where the oracle could not evaluate it. By default RunBatch; the
+  // oracle backend answers from these results instead of evaluating every case a second time.
+  virtual std::vector<BackendResult> RunEvaluatedBatch(
+      const std::vector<Case>& cases, const std::vector<const OracleResult*>& known) {
+    (void)known;
+    return RunBatch(cases);
+  }
 };
 
 // A backend from its command-line spelling:

@@ -93,8 +93,12 @@ std::vector<std::optional<CaseResult>> RunCases(
       }
       const auto start = std::chrono::steady_clock::now();
       std::vector<Case> batch;
-      for (size_t i = b; i < e; ++i) batch.push_back(cases[i].c);
-      std::vector<BackendResult> observed = backend->RunBatch(batch);
+      std::vector<const OracleResult*> known;
+      for (size_t i = b; i < e; ++i) {
+        batch.push_back(cases[i].c);
+        known.push_back(oracles[i] ? &*oracles[i] : nullptr);
+      }
+      std::vector<BackendResult> observed = backend->RunEvaluatedBatch(batch, known);
       // Interrupted while it ran: its answers may be the interruption's, so none counts.
       if (InterruptionSignal() != 0) break;
       const double seconds =

@@ -1,5 +1,5 @@
-// Progress of a long run on stderr: a bar redrawn in place on a terminal, a line every tenth of
-// the way otherwise (so CI logs show it without a flood).
+// Progress of a long run on stderr: a bar redrawn in place on a terminal (at most every 50 ms,
+// and at the end), a line every tenth of the way otherwise (so CI logs show it without a flood).
 #pragma once
 
 #include <unistd.h>
@@ -19,8 +19,10 @@ class Progress {
         start_(std::chrono::steady_clock::now()) {}
 
   void Update(size_t done, size_t failing) {
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const auto now = std::chrono::steady_clock::now();
+    if (tty_ && done != total_ && now - drawn_ < std::chrono::milliseconds(50)) return;
+    drawn_ = now;
+    const double seconds = std::chrono::duration<double>(now - start_).count();
     const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
     if (tty_) {
       constexpr int kWidth = 30;
@@ -41,7 +43,7 @@ class Progress {
   size_t total_;
   std::string label_;
   bool tty_;
-  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point start_, drawn_{};
   size_t last_tenth_ = 0;
 };
 

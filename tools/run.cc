@@ -23,6 +23,7 @@
 #include "runner/conformance_run.h"
 #include "tools/args.h"
 #include "tools/commands.h"
+#include "tools/line_journal.h"
 #include "tools/progress.h"
 #include "tools/run_options.h"
 
@@ -140,11 +141,13 @@ RunSummary RunWithProgress(const std::vector<CatalogueCase>& cases, const RunOpt
                            std::ostream* stream,
                            const std::function<void(const CaseResult&)>& also) {
   Progress progress(cases.size(), opened.info.name);
+  std::optional<LineJournal> lines;
+  if (stream) lines.emplace(*stream);
   size_t failing = 0;
   return ExecuteRun(cases, options, std::move(opened), baseline, in_scope,
                     [&](const CaseResult& r, Gate g, size_t done) {
                       failing += r.outcome() == Outcome::kFail;
-                      if (stream) *stream << JsonRecord(r, g) << "\n" << std::flush;
+                      if (lines) lines->Write(JsonRecord(r, g));
                       if (also) also(r);
                       progress.Update(done, failing);
                     });
@@ -322,6 +325,7 @@ int RunRun(const std::vector<std::string>& given) {
   // Streamed as results arrive: a run stopped half way keeps what it obtained.
   std::ofstream stream(fs::path(report) / "results.jsonl");
   std::ofstream observed(journal, std::ios::app);
+  LineJournal observed_lines(observed);
   std::printf("qconform run: %zu cases against %s %s (%s)\n", cases.size(), info.name.c_str(),
               info.version.c_str(), info.capabilities.c_str());
   if (resumed) {
@@ -334,7 +338,7 @@ int RunRun(const std::vector<std::string>& given) {
       RunWithProgress(cases, options, std::move(opened), baseline, BaselineScope(args), &stream,
                       [&](const CaseResult& r) {
                         if (options.recorded.count(r.id)) return;
-                        observed << JournalLine(r.id, r.observed, r.seconds) << "\n" << std::flush;
+                        observed_lines.Write(JournalLine(r.id, r.observed, r.seconds));
                       });
   ReportRun(args, cases, s, report);
   if (!s.complete()) {

@@ -1,6 +1,7 @@
 #include "oracle/core/exact.h"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace qconform {
@@ -68,6 +69,16 @@ Exact Abs(const Exact& v) {
   if (v.is_dyadic())
     return Exact::Dyadic(boost::multiprecision::abs(v.significand()), v.exponent());
   return Exact::Finite(boost::multiprecision::abs(v.value()));
+}
+
+double ApproximateDouble(const Exact& v) {
+  if (v.is_nan()) return std::numeric_limits<double>::quiet_NaN();
+  if (v.is_infinity()) {
+    return v.is_negative() ? -std::numeric_limits<double>::infinity()
+                           : std::numeric_limits<double>::infinity();
+  }
+  if (!v.is_dyadic()) return static_cast<double>(v.value());
+  return std::ldexp(v.significand().convert_to<double>(), v.exponent());
 }
 
 Exact Exact::FromDouble(double v) {

@@ -77,6 +77,8 @@ Exact operator/(const Exact& a, const Exact& b);
 int CompareFinite(const Exact& a, const Exact& b);
 // |v| (a finite value).
 Exact Abs(const Exact& v);
+// A double near v (+-inf and NaN as themselves), for diagnosis: never for a verdict.
+double ApproximateDouble(const Exact& v);
 
 // The sign of r (-1, 0 or 1) and the order of a and b (-1, 0 or 1), without the divisions
 // Boost's rational comparisons make (each of which costs more than the arithmetic around it).

@@ -64,6 +64,15 @@ int64_t RoundQuotientToInteger(const Dyadic& num, const Dyadic& den) {
   return negative ? -v : v;
 }
 
+std::optional<Dyadic> SmallDyadic(const Exact& v) {
+  if (!v.is_dyadic()) return std::nullopt;
+  const BigInt& s = v.significand();
+  if (s != 0 && boost::multiprecision::msb(boost::multiprecision::abs(s)) >= 64)
+    return std::nullopt;
+  return Dyadic{v.is_negative(), boost::multiprecision::abs(s).convert_to<uint64_t>(),
+                v.exponent()};
+}
+
 uint32_t EncodeQuotient(const ElementType& t, const Dyadic& num, const Dyadic& den,
                         Saturation saturation) {
   if (den.m == 0) throw std::logic_error("EncodeQuotient: division by zero");

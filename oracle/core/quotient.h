@@ -21,4 +21,7 @@ int64_t RoundQuotientToInteger(const Dyadic& num, const Dyadic& den);
 uint32_t EncodeQuotient(const ElementType& t, const Dyadic& num, const Dyadic& den,
                         Saturation saturation);
 
+// v as a Dyadic: a finite dyadic value whose significand fits 64 bits (nullopt otherwise).
+std::optional<Dyadic> SmallDyadic(const Exact& v);
+
 }  // namespace qconform

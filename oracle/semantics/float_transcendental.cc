@@ -7,8 +7,9 @@
 // does: each exponential within EXP's bound (its argument x_j, or x_j less the largest, so X_j =
 // |x_j| + max |x| covers both and the subtraction's rounding), their sum within gamma_n, then
 // one division. The exact value of a transcendental at a nonzero rational is irrational, so it
-// never sits on a tie; it is carried as a 166-bit approximation, and the interval is widened by
-// 2^-120 of its magnitude to hold the approximation's error.
+// never sits on a tie; it is carried as a 100-bit approximation, and the interval is widened by
+// 2^-80 of its magnitude to hold the approximation's error (Boost's exp is good to a few units
+// in the last of the 100 bits; 2^-80 leaves it 2^17 of them).
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <stdexcept>
 
@@ -19,7 +20,9 @@
 namespace qconform::float_ops {
 namespace {
 
-using Big = boost::multiprecision::cpp_bin_float_50;
+using Big = boost::multiprecision::number<
+    boost::multiprecision::cpp_bin_float<100, boost::multiprecision::digit_base_2>>;
+constexpr int kBits = 100;
 
 Big ToBig(const Exact& e) {
   if (e.is_dyadic()) return boost::multiprecision::ldexp(Big(e.significand()), e.exponent());
@@ -31,8 +34,8 @@ Exact ToExact(const Big& v) {
   if (v == 0) return Exact::Integer(0);
   int e = 0;
   const Big m = boost::multiprecision::frexp(v, &e);  // |m| in [1/2, 1)
-  const auto mantissa = boost::multiprecision::ldexp(m, 180).convert_to<BigInt>();
-  return Exact::Dyadic(mantissa, e - 180);
+  const auto mantissa = boost::multiprecision::ldexp(m, kBits).convert_to<BigInt>();
+  return Exact::Dyadic(mantissa, e - kBits);
 }
 
 // 2^-(p-1): TOSA's unit for float bounds of type t.
@@ -40,7 +43,7 @@ Big Unit(const ElementType& t) {
   return boost::multiprecision::ldexp(Big(1), -(Precision(t) - 1));
 }
 
-const Big kSlack = boost::multiprecision::ldexp(Big(1), -120);
+const Big kSlack = boost::multiprecision::ldexp(Big(1), -(kBits - 20));
 
 Big Sig(const Big& x) {
   return 1 / (1 + boost::multiprecision::exp(-x));

@@ -205,8 +205,7 @@ class GraphEvaluation {
     y.shape = x.shape;
     for (size_t i = 0; i < x.size(); ++i) {
       const std::optional<uint32_t> exact =
-          x.is_free(i) ? std::nullopt
-                       : QuantizeValue(x.exact[i] / q.scale, q.zero_point, *q.y_type, q.saturation);
+          x.is_free(i) ? std::nullopt : QuantizeCode(x.exact[i], q);
       if (!exact || x.lo[i].is_nan() || x.hi[i].is_nan()) {  // NaN into y: any code (d15)
         y.exact.push_back(Exact::Integer(0));
         y.lo.push_back(y.exact.back());

@@ -194,7 +194,7 @@ void AppendNamedRoundings(const GraphValue& v, double scale, double zero_point,
     out.admitted = false;
     for (size_t i = 0; i < y.exact.size() && i < v.size(); ++i) {
       if (y.is_free(i) || !v.exact[i].is_finite()) continue;
-      const uint32_t named_code = rounding(strategy, static_cast<double>(v.exact[i].value()));
+      const uint32_t named_code = rounding(strategy, ApproximateDouble(v.exact[i]));
       if (named_code == y.exact[i]) continue;
       out.same_as_exact = false, out.sparse = true;
       out.sparse_index.push_back(static_cast<int64_t>(i));

@@ -22,4 +22,13 @@ struct QuantizeParameters {
 // A NaN end is std::invalid_argument (NaN is judged apart).
 CodeRange QuantizeRange(const ValueRange& values, const QuantizeParameters& q);
 
+// Q's code for x / scale: round half to even, the zero point, saturation, as QuantizeValue
+// (quantize.h) computes it from the exact quotient, here in 64- and 128-bit integers. Only for
+// an integer y type, with x, the scale and the zero point dyadic with 64-bit significands
+// (every float32 value, and most exact sums of DequantizeLinear products); nullopt otherwise.
+std::optional<uint32_t> QuantizeQuotient(const Exact& x, const QuantizeParameters& q);
+// Q's code for x / scale by QuantizeQuotient where it applies, else by QuantizeValue (nullopt
+// for NaN).
+std::optional<uint32_t> QuantizeCode(const Exact& x, const QuantizeParameters& q);
+
 }  // namespace qconform

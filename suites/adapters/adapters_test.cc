@@ -238,6 +238,29 @@ TEST(OracleBackend, ComputesValidAndRejectsInvalidCasesWithTheRule) {
   EXPECT_EQ(r.error->message.rfind("dq.type.x_zero_point:", 0), 0u) << r.error->message;
 }
 
+// In a run the oracle backend answers from the evaluation the run made (one evaluation per
+// case): a result it is given is the answer, and a case without one is evaluated.
+TEST(OracleBackend, AnswersFromTheRunsEvaluationAndEvaluatesWhatHasNone) {
+  auto b = MakeBackend("oracle", {});
+  const Case c = Int8Case();
+  OracleResult given = RunOracle(c);
+  ASSERT_EQ(given.outputs.size(), 1u);
+  const uint32_t was = given.outputs[0].exact[0];
+  given.outputs[0].exact.set(0, was ^ 1u);  // a result the oracle would never give
+  const std::vector<BackendResult> r = b->RunEvaluatedBatch({c, c}, {&given, nullptr});
+  ASSERT_EQ(r.size(), 2u);
+  ASSERT_FALSE(r[0].error);
+  EXPECT_EQ(r[0].outputs.at(0).codes[0], was ^ 1u);
+  ASSERT_FALSE(r[1].error);
+  EXPECT_EQ(r[1].outputs.at(0).codes[0], was);
+  Case bad = c;
+  bad.inputs[2] = MakeScalar(D::kUint8, 1);
+  const OracleResult rejected = RunOracle(bad);
+  const std::vector<BackendResult> refused = b->RunEvaluatedBatch({bad}, {&rejected});
+  ASSERT_TRUE(refused.at(0).error);
+  EXPECT_EQ(refused[0].error->message.rfind("dq.type.x_zero_point:", 0), 0u);
+}
+
 TEST(PluginBackend, ExamplePluginComputesLikeAFloat32Kernel) {
   auto b = MakeBackend("plugin:example", {});
   ASSERT_EQ(b->Open(), std::nullopt);

@@ -8,6 +8,8 @@
 
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/float_bound.h"
+#include "oracle/core/prng.h"
+#include "oracle/semantics/quantize.h"
 #include "oracle/semantics/quantize_range.h"
 
 namespace qconform {
@@ -136,6 +138,61 @@ TEST(QuantizeRange, EndsThroughBothQuotientsAndTheZeroPointAfterRounding) {
   const CodeRange r = QuantizeRange({Q(6710887, 4), Q(6710887, 4), ""},
                                     {&f32, tenth, V(0), &i32, Saturation::kSaturate});
   EXPECT_EQ(r, (CodeRange{16777217, 16777218}));
+}
+
+// The integer fast path of Q against the rationals (QuantizeValue of the exact quotient): exact
+// ties of odd zero points, near-ties up to 2^-40 of the tie's last bit away, 64-bit significands,
+// negative, tiny and huge scales, both ends of every integer type, and where it declines.
+TEST(QuantizeRange, TheIntegerQuotientAgreesWithTheRationals) {
+  Prng prng(38);
+  const ElementType& f32 = ElementTypeOf(D::kFloat);
+  std::vector<const ElementType*> integers;
+  for (const ElementType& t : AllElementTypes()) {
+    if (t.is_integer()) integers.push_back(&t);
+  }
+  int64_t ties = 0, checked = 0;
+  for (int i = 0; i < 60000; ++i) {
+    const ElementType& y = *integers[prng.Below(integers.size())];
+    const auto span = static_cast<uint64_t>(IntegerMax(y) - IntegerMin(y));
+    const int64_t zp = IntegerMin(y) + static_cast<int64_t>(prng.Below(span + 1));
+    // A float32 scale of any binade, either sign.
+    const uint32_t sc = (prng.Next32() & 0x807FFFFFu) | ((1 + prng.Below(253)) << 23);
+    const Exact scale = Decode(f32, sc);
+    // x: an exact tie (k + 1/2) * scale, a near-tie, or a 64-bit significand at any exponent.
+    Exact x;
+    const int kind = static_cast<int>(prng.Below(3));
+    const int64_t k = static_cast<int64_t>(prng.Below(span + 8)) - static_cast<int64_t>(span / 2);
+    const Exact tie = (Exact::Integer(2 * k + 1) * scale) / Exact::Integer(2);
+    if (kind == 0) {
+      x = tie;
+    } else if (kind == 1) {
+      const int below = tie.exponent() - 1 - static_cast<int>(prng.Below(40));
+      x = tie + Exact::Dyadic(BigInt(prng.Below(2) == 0 ? 1 : -1), below);
+    } else {
+      x = Exact::Dyadic(BigInt(prng.Next() | 1) * (prng.Below(2) == 0 ? 1 : -1),
+                        static_cast<int>(prng.Below(200)) - 160);
+    }
+    const QuantizeParameters q{&f32, scale, Exact::Integer(zp), &y, Saturation::kSaturate};
+    const std::optional<uint32_t> fast = QuantizeQuotient(x, q);
+    const std::optional<uint32_t> reference =
+        QuantizeValue(x / scale, q.zero_point, y, q.saturation);
+    ASSERT_TRUE(reference.has_value());
+    if (!fast) continue;  // a significand beyond 64 bits: QuantizeCode takes the rationals
+    ++checked, ties += kind == 0;
+    ASSERT_EQ(*fast, *reference) << y.name << ": " << x.ToString() << " / " << scale.ToString()
+                                 << " + " << zp;
+  }
+  EXPECT_GT(checked, 50000);
+  EXPECT_GT(ties, 15000);
+  // It declines what it does not compute: a float output, no saturation, a 65-bit significand.
+  const ElementType& u8 = ElementTypeOf(D::kUint8);
+  const QuantizeParameters to_float{&f32, V(1), V(0), &ElementTypeOf(D::kFloat8E4M3FN),
+                                    Saturation::kSaturate};
+  EXPECT_FALSE(QuantizeQuotient(V(3), to_float).has_value());
+  EXPECT_FALSE(QuantizeQuotient(V(3), {&f32, V(1), V(0), &u8, Saturation::kNone}).has_value());
+  const Exact wide = Exact::Dyadic((BigInt(1) << 64) + 1, -64);
+  EXPECT_FALSE(QuantizeQuotient(wide, {&f32, V(1), V(0), &u8, Saturation::kSaturate}).has_value());
+  EXPECT_EQ(QuantizeCode(wide, {&f32, V(1), V(0), &u8, Saturation::kSaturate}), 1u);
 }
 
 }  // namespace
