@@ -73,6 +73,31 @@ std::optional<Dyadic> SmallDyadic(const Exact& v) {
                 v.exponent()};
 }
 
+int64_t RoundQuotientToInteger(const Exact& num, const Dyadic& den) {
+  if (!num.is_dyadic()) throw std::logic_error("RoundQuotientToInteger: no dyadic numerator");
+  if (den.m == 0) throw std::logic_error("RoundQuotientToInteger: division by zero");
+  if (num.significand() == 0) return 0;
+  const bool negative = (num.significand() < 0) != den.negative;
+  constexpr int64_t kLimit = int64_t{1} << 50;
+  BigInt n = boost::multiprecision::abs(num.significand()), d = den.m;
+  const int shift = num.exponent() - den.e;
+  // |num / den| lies in [2^top, 2^(top + 2)).
+  const int top = static_cast<int>(boost::multiprecision::msb(n)) - Msb(den.m) - 1 + shift;
+  if (top > 50) return negative ? -kLimit : kLimit;
+  if (top < -2) return 0;  // below one half
+  if (shift >= 0) {
+    n <<= shift;
+  } else {
+    d <<= -shift;
+  }
+  BigInt q, r;
+  boost::multiprecision::divide_qr(n, d, q, r);
+  r <<= 1;
+  if (r > d || (r == d && boost::multiprecision::bit_test(q, 0))) ++q;
+  const auto v = std::min(q.convert_to<int64_t>(), kLimit);
+  return negative ? -v : v;
+}
+
 uint32_t EncodeQuotient(const ElementType& t, const Dyadic& num, const Dyadic& den,
                         Saturation saturation) {
   if (den.m == 0) throw std::logic_error("EncodeQuotient: division by zero");

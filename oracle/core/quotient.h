@@ -15,6 +15,8 @@ namespace qconform {
 // round_half_even(num / den) for den != 0, clamped to [-2^50, 2^50] (every integer output's
 // range lies inside, so clamping afterwards gives the saturated result).
 int64_t RoundQuotientToInteger(const Dyadic& num, const Dyadic& den);
+// The same for a finite dyadic num of any size (a 100-bit transcendental, say), in BigInt.
+int64_t RoundQuotientToInteger(const Exact& num, const Dyadic& den);
 
 // num / den (den != 0) rounded once to the float type t, half to even; beyond its range by
 // `saturation` (codec.h). Zero keeps the quotient's sign where t has -0.

@@ -40,6 +40,7 @@ GraphValue FromEvaluation(const OutputEvaluation& y, const Node& node) {
     }
     if (y.has_range()) codes.insert(codes.end(), {y.range_lo[i], y.range_hi[i]});
     for (uint32_t code : codes) {
+      if (code == y.exact[i]) continue;  // the exact value, already in
       const Exact a = Decode(t, code);
       if (a.is_nan() || v.exact[i].is_nan()) continue;
       v.lo[i] = MinValue(v.lo[i], a);

@@ -4,6 +4,7 @@
 
 #include "oracle/core/codec.h"
 #include "oracle/core/index_tensor.h"
+#include "oracle/core/quotient.h"
 
 namespace qconform {
 
@@ -51,11 +52,28 @@ bool GraphValue::is_index() const {
   return IsIndexType(data_type);
 }
 
+namespace {
+
+// The code of v in t when v is a 64-bit dyadic (in integers), else nullopt.
+std::optional<uint32_t> SmallDyadicCode(const ElementType& t, const Exact& v) {
+  const std::optional<Dyadic> d = SmallDyadic(v);
+  if (!d) return std::nullopt;
+  if (!t.is_integer()) return EncodeDyadic(t, *d);
+  if (d->e < 0 || d->e > 40 || d->m >= (uint64_t{1} << 40)) return std::nullopt;
+  const auto magnitude = static_cast<int64_t>(d->m << d->e);
+  const int64_t value = d->negative ? -magnitude : magnitude;
+  if (value < IntegerMin(t) || value > IntegerMax(t)) return std::nullopt;
+  return static_cast<uint32_t>(static_cast<uint64_t>(value) & ((uint64_t{1} << t.bits) - 1));
+}
+
+}  // namespace
+
 Tensor ExactTensor(const GraphValue& v) {
   const ElementType& t = v.type();
   Codes codes(t.bits, v.size());
   for (size_t i = 0; i < v.size(); ++i) {
-    const std::optional<uint32_t> code = Encode(t, v.exact[i], Saturation::kNone);
+    std::optional<uint32_t> code = SmallDyadicCode(t, v.exact[i]);
+    if (!code) code = Encode(t, v.exact[i], Saturation::kNone);
     if (!code || !(Decode(t, *code) == v.exact[i])) {
       throw std::logic_error("ExactTensor: " + v.exact[i].ToString() + " is no " +
                              std::string(t.name) + " value");
@@ -67,6 +85,8 @@ Tensor ExactTensor(const GraphValue& v) {
 
 Exact RoundToType(const ElementType& t, const Exact& v) {
   if (v.is_nan()) return v;
+  const std::optional<Dyadic> d = SmallDyadic(v);
+  if (d && !t.is_integer()) return Decode(t, EncodeDyadic(t, *d));
   return Decode(t, *Encode(t, v, Saturation::kNone));
 }
 

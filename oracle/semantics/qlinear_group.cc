@@ -166,7 +166,7 @@ void AppendNamedRoundings(const GraphValue& v, double scale, double zero_point,
                           const ElementType& t, const OpSchema& schema, OutputEvaluation& y) {
   const auto lo = static_cast<double>(IntegerMin(t)), hi = static_cast<double>(IntegerMax(t));
   const auto code = [&](double r) {
-    return Encode(t, Exact::FromDouble(std::clamp(r, lo, hi)), Saturation::kSaturate).value();
+    return EncodeDouble(t, std::clamp(r, lo, hi), Saturation::kSaturate).value();
   };
   const auto away = [](double q) { return q < 0 ? -std::floor(-q + 0.5) : std::floor(q + 0.5); };
   const auto reciprocal = [&](double x) {

@@ -20,12 +20,16 @@ struct QuantizeParameters {
 // The codes of every value of x's type in [values.lo, values.hi] through Q's admitted
 // strategies. A negative scale reverses the order; the result is still [lo, hi] in y's order.
 // A NaN end is std::invalid_argument (NaN is judged apart).
+// Where y is an integer type and the values and scale are 64-bit dyadics (as they are at the
+// end of every float32 chain but Sigmoid and Softmax), in 64- and 128-bit integers; else, and
+// always in QuantizeRangeByRationals (the reference the tests hold it to), through the rationals.
 CodeRange QuantizeRange(const ValueRange& values, const QuantizeParameters& q);
+CodeRange QuantizeRangeByRationals(const ValueRange& values, const QuantizeParameters& q);
 
 // Q's code for x / scale: round half to even, the zero point, saturation, as QuantizeValue
 // (quantize.h) computes it from the exact quotient, here in 64- and 128-bit integers. Only for
-// an integer y type, with x, the scale and the zero point dyadic with 64-bit significands
-// (every float32 value, and most exact sums of DequantizeLinear products); nullopt otherwise.
+// an integer y type, with x dyadic (a BigInt quotient beyond 64 bits), the scale a 64-bit dyadic
+// and the zero point an integer; nullopt otherwise.
 std::optional<uint32_t> QuantizeQuotient(const Exact& x, const QuantizeParameters& q);
 // Q's code for x / scale by QuantizeQuotient where it applies, else by QuantizeValue (nullopt
 // for NaN).

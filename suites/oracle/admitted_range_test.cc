@@ -141,8 +141,9 @@ TEST(QuantizeRange, EndsThroughBothQuotientsAndTheZeroPointAfterRounding) {
 }
 
 // The integer fast path of Q against the rationals (QuantizeValue of the exact quotient): exact
-// ties of odd zero points, near-ties up to 2^-40 of the tie's last bit away, 64-bit significands,
-// negative, tiny and huge scales, both ends of every integer type, and where it declines.
+// ties of odd zero points, near-ties up to 2^-40 of the tie's last bit away, 64- and 128-bit
+// significands, negative, tiny and huge scales, both ends of every integer type, and where it
+// declines.
 TEST(QuantizeRange, TheIntegerQuotientAgreesWithTheRationals) {
   Prng prng(38);
   const ElementType& f32 = ElementTypeOf(D::kFloat);
@@ -158,7 +159,7 @@ TEST(QuantizeRange, TheIntegerQuotientAgreesWithTheRationals) {
     // A float32 scale of any binade, either sign.
     const uint32_t sc = (prng.Next32() & 0x807FFFFFu) | ((1 + prng.Below(253)) << 23);
     const Exact scale = Decode(f32, sc);
-    // x: an exact tie (k + 1/2) * scale, a near-tie, or a 64-bit significand at any exponent.
+    // x: an exact tie (k + 1/2) * scale, a near-tie, or a long significand at any exponent.
     Exact x;
     const int kind = static_cast<int>(prng.Below(3));
     const int64_t k = static_cast<int64_t>(prng.Below(span + 8)) - static_cast<int64_t>(span / 2);
@@ -169,30 +170,71 @@ TEST(QuantizeRange, TheIntegerQuotientAgreesWithTheRationals) {
       const int below = tie.exponent() - 1 - static_cast<int>(prng.Below(40));
       x = tie + Exact::Dyadic(BigInt(prng.Below(2) == 0 ? 1 : -1), below);
     } else {
-      x = Exact::Dyadic(BigInt(prng.Next() | 1) * (prng.Below(2) == 0 ? 1 : -1),
-                        static_cast<int>(prng.Below(200)) - 160);
+      // 64 bits, or 128 (the BigInt path)
+      BigInt m = BigInt(prng.Next() | 1);
+      if (prng.Below(2) == 0) m |= BigInt(prng.Next()) << 64;
+      x = Exact::Dyadic(m * (prng.Below(2) == 0 ? 1 : -1), static_cast<int>(prng.Below(200)) - 160);
     }
     const QuantizeParameters q{&f32, scale, Exact::Integer(zp), &y, Saturation::kSaturate};
     const std::optional<uint32_t> fast = QuantizeQuotient(x, q);
     const std::optional<uint32_t> reference =
         QuantizeValue(x / scale, q.zero_point, y, q.saturation);
     ASSERT_TRUE(reference.has_value());
-    if (!fast) continue;  // a significand beyond 64 bits: QuantizeCode takes the rationals
+    ASSERT_TRUE(fast.has_value()) << x.ToString();  // every dyadic x
     ++checked, ties += kind == 0;
     ASSERT_EQ(*fast, *reference) << y.name << ": " << x.ToString() << " / " << scale.ToString()
                                  << " + " << zp;
   }
-  EXPECT_GT(checked, 50000);
+  EXPECT_EQ(checked, 60000);
   EXPECT_GT(ties, 15000);
-  // It declines what it does not compute: a float output, no saturation, a 65-bit significand.
+  // It declines what it does not compute: a float output, no saturation, a rational x.
   const ElementType& u8 = ElementTypeOf(D::kUint8);
   const QuantizeParameters to_float{&f32, V(1), V(0), &ElementTypeOf(D::kFloat8E4M3FN),
                                     Saturation::kSaturate};
   EXPECT_FALSE(QuantizeQuotient(V(3), to_float).has_value());
   EXPECT_FALSE(QuantizeQuotient(V(3), {&f32, V(1), V(0), &u8, Saturation::kNone}).has_value());
-  const Exact wide = Exact::Dyadic((BigInt(1) << 64) + 1, -64);
-  EXPECT_FALSE(QuantizeQuotient(wide, {&f32, V(1), V(0), &u8, Saturation::kSaturate}).has_value());
-  EXPECT_EQ(QuantizeCode(wide, {&f32, V(1), V(0), &u8, Saturation::kSaturate}), 1u);
+  const Exact third = Q(1, 3);
+  EXPECT_FALSE(QuantizeQuotient(third, {&f32, V(1), V(0), &u8, Saturation::kSaturate}).has_value());
+  EXPECT_EQ(QuantizeCode(third, {&f32, V(1), V(0), &u8, Saturation::kSaturate}), 0u);
+}
+
+// QuantizeRange's integer path against the rationals on ranges of float32 and float16 values,
+// exact ties and 64-bit ends, points and wide intervals, float32 quotients that overflow, and
+// every integer type.
+TEST(QuantizeRange, TheIntegerPathAgreesWithTheRationals) {
+  Prng prng(3838);
+  const ElementType& f32 = ElementTypeOf(D::kFloat);
+  const ElementType* x_types[] = {&f32, &ElementTypeOf(D::kFloat16)};
+  std::vector<const ElementType*> integers;
+  for (const ElementType& t : AllElementTypes()) {
+    if (t.is_integer()) integers.push_back(&t);
+  }
+  const auto value = [&](const Exact& scale) {
+    const auto k = static_cast<int64_t>(prng.Below(1 << 20)) - (1 << 19);
+    switch (prng.Below(3)) {
+      case 0:  // a tie
+        return (Exact::Integer(2 * k + 1) * scale) / Exact::Integer(2);
+      case 1:  // a 64-bit significand
+        return Exact::Dyadic(BigInt(prng.Next() | 1) * (k < 0 ? -1 : 1),
+                             static_cast<int>(prng.Below(100)) - 80);
+      default:  // a float32 value of any binade
+        return Decode(f32, prng.Next32() % 0x7F800000u | (prng.Below(2) << 31));
+    }
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const ElementType& y = *integers[prng.Below(integers.size())];
+    const ElementType& x_type = *x_types[prng.Below(2)];
+    const uint32_t sc = (prng.Next32() & 0x807FFFFFu) | ((1 + prng.Below(253)) << 23);
+    const Exact scale = Decode(f32, sc);
+    const auto span = static_cast<uint64_t>(IntegerMax(y) - IntegerMin(y));
+    const int64_t zp = IntegerMin(y) + static_cast<int64_t>(prng.Below(span + 1));
+    Exact lo = value(scale), hi = prng.Below(3) == 0 ? lo : value(scale);
+    if (LessThan(hi, lo)) std::swap(lo, hi);
+    const QuantizeParameters q{&x_type, scale, Exact::Integer(zp), &y, Saturation::kSaturate};
+    ASSERT_EQ(QuantizeRange({lo, hi, ""}, q), QuantizeRangeByRationals({lo, hi, ""}, q))
+        << y.name << " [" << lo.ToString() << ", " << hi.ToString() << "] / " << scale.ToString()
+        << " + " << zp << " from " << x_type.name;
+  }
 }
 
 }  // namespace
