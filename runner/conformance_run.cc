@@ -29,16 +29,28 @@ std::vector<std::optional<CaseResult>> RunCases(
     std::unique_ptr<Backend> first, const std::function<void(const CaseResult&, size_t)>& on_result,
     const std::function<bool(const std::string&)>& run_alone) {
   const size_t n = cases.size();
-  // The oracle once per case: it decides which cases may share a batch, then judges them.
+  // The oracle once per case, on as many threads as the run has jobs: it decides which cases
+  // may share a batch, then judges them.
   std::vector<std::optional<OracleResult>> oracles(n);
-  std::vector<bool> batchable(n, false);
-  for (size_t i = 0; i < n; ++i) {
-    try {
-      oracles[i] = RunOracle(cases[i].c);
-    } catch (const std::exception&) {
-      continue;  // JudgeCase reports it
+  std::vector<char> batchable(n, 0);
+  {
+    std::atomic<size_t> next_oracle{0};
+    const auto evaluate = [&] {
+      for (size_t i; (i = next_oracle++) < n;) {
+        try {
+          oracles[i] = RunOracle(cases[i].c);
+        } catch (const std::exception&) {
+          continue;  // JudgeCase reports it
+        }
+        batchable[i] = oracles[i]->findings.empty() && !(run_alone && run_alone(cases[i].c.id));
+      }
+    };
+    std::vector<std::thread> evaluators;
+    for (int k = 1; k < std::min<int>(options.jobs, static_cast<int>(n)); ++k) {
+      evaluators.emplace_back(evaluate);
     }
-    batchable[i] = oracles[i]->findings.empty() && !(run_alone && run_alone(cases[i].c.id));
+    evaluate();
+    for (std::thread& t : evaluators) t.join();
   }
   const auto same_header = [&](size_t a, size_t b) {
     return cases[a].c.domain == cases[b].c.domain && cases[a].c.opset == cases[b].c.opset &&
