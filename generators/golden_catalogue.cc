@@ -6,10 +6,19 @@ std::vector<GoldenCase> GoldenCatalogue() {
   std::vector<GoldenCase> all = DequantizeGoldenCatalogue();
   for (GoldenCase& g : QuantizeGoldenCatalogue()) all.push_back(std::move(g));
   for (GoldenCase& g : TensorRtGoldenCatalogue()) all.push_back(std::move(g));
-  for (auto part : {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue,
-                    DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue,
-                    ConvBoundaryCatalogue, GraphBoundaryCatalogue, GraphOperatorCatalogue,
-                    QLinearGroupCatalogue, QLinearConcatCatalogue, QLinearWhereCatalogue}) {
+  for (auto part :
+       {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue, DynamicBoundaryCatalogue,
+        RuleBoundaryCatalogue, MatMulBoundaryCatalogue, ConvBoundaryCatalogue,
+        GraphBoundaryCatalogue, GraphOperatorCatalogue, QLinearOperatorCatalogue}) {
+    for (GoldenCase& g : part()) all.push_back(std::move(g));
+  }
+  return all;
+}
+
+std::vector<GoldenCase> QLinearOperatorCatalogue() {
+  std::vector<GoldenCase> all;
+  for (auto part : {QLinearGroupCatalogue, QLinearConcatCatalogue, QLinearWhereCatalogue,
+                    QLinearPoolCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   return all;

@@ -55,6 +55,10 @@ std::vector<GoldenCase> QLinearGroupCatalogue();
 std::vector<GoldenCase> QLinearConcatCatalogue();
 // QLinearWhere's (generators/qlinear_where_catalogue.cc).
 std::vector<GoldenCase> QLinearWhereCatalogue();
+// QLinearAveragePool's (generators/qlinear_pool_catalogue.cc).
+std::vector<GoldenCase> QLinearPoolCatalogue();
+// Every com.microsoft QLinear operator's: the four above, in the golden catalogue's order.
+std::vector<GoldenCase> QLinearOperatorCatalogue();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

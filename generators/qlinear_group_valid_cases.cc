@@ -21,7 +21,7 @@ namespace {
 // axis; Softmax's axis); 0 for the elementwise ones.
 size_t MinimumRank(const Operator& op) {
   for (const BodyNode& b : op.body) {
-    if (b.op_type == "GlobalAveragePool") return 3;
+    if (b.op_type == "GlobalAveragePool" || b.op_type == "AveragePool") return 3;
     if (b.op_type == "Softmax" || b.op_type == "Concat") return 1;
   }
   return 0;
@@ -52,6 +52,34 @@ Tensor DyadicTo(Choices& ch, const Tensor& like) {
   const double v = std::ldexp(DecodeDouble(f, like.codes[0]), static_cast<int>(ch.Below(7)) - 3);
   t.codes.set(0, EncodeDouble(f, v, Saturation::kNone).value());
   return t;
+}
+
+// QLinearAveragePool's window over X (N x C x D1 ..., or N x D1 ... x C with channels_last):
+// a kernel within each spatial size, strides 1 or 2, explicit pads below the kernel (ONNX
+// Runtime's limit, inside the page's) or auto_pad SAME_UPPER / SAME_LOWER a fifth of the time,
+// count_include_pad half the time. ceil_mode 1 is not computed yet: never drawn.
+void DrawPool(Choices& ch, const std::vector<int64_t>& x, std::map<std::string, Attribute>& a) {
+  const auto last = a.find("channels_last");
+  const bool channels_last = last != a.end() && last->second.i != 0;
+  const size_t first = channels_last ? 1 : 2, rank = x.size() - 2;
+  const bool automatic = ch.Chance(20);
+  std::vector<int64_t> kernel, strides, begin, end;
+  for (size_t d = first; d < first + rank; ++d) {
+    kernel.push_back(1 + static_cast<int64_t>(ch.Below(static_cast<uint64_t>(x[d]))));
+    strides.push_back(1 + static_cast<int64_t>(ch.Below(2)));
+    const auto most = static_cast<uint64_t>(std::min<int64_t>(kernel.back() - 1, 1));
+    begin.push_back(static_cast<int64_t>(ch.Below(most + 1)));
+    end.push_back(static_cast<int64_t>(ch.Below(most + 1)));
+  }
+  a["kernel_shape"] = Attribute::Ints(kernel);
+  if (ch.Chance(50)) a["strides"] = Attribute::Ints(strides);
+  if (automatic) {
+    a["auto_pad"] = Attribute::String(ch.Chance(50) ? "SAME_UPPER" : "SAME_LOWER");
+  } else if (ch.Chance(60)) {
+    begin.insert(begin.end(), end.begin(), end.end());
+    a["pads"] = Attribute::Ints(begin);
+  }
+  if (ch.Chance(50)) a["count_include_pad"] = Attribute::Int(1);
 }
 
 }  // namespace
@@ -131,6 +159,7 @@ Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& s, const GeneratorLi
   if (s.attribute("channels_last") && ch.Fork("channels_last")->Chance(50)) {
     c.attributes["channels_last"] = Attribute::Int(1);
   }
+  if (s.attribute("kernel_shape")) DrawPool(*ch.Fork("pool"), out, c.attributes);
   if (const AttributeSpec* alpha = s.attribute("alpha"); alpha && ch.Fork("alpha")->Chance(60)) {
     constexpr double kAlphas[] = {0.01, 0.1, 0.2, 0.25, 0.5, 1.0 / 3, 2.0, -0.5};
     c.attributes["alpha"] =

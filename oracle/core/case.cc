@@ -16,6 +16,22 @@ std::string OperatorLabel(const std::string& domain, const std::string& op_type,
   return s.append(op_type).append("-").append(std::to_string(version));
 }
 
+std::string_view AttributeKindPhrase(Attribute::Kind k) {
+  switch (k) {
+    case Attribute::Kind::kInt:
+      return "an INT";
+    case Attribute::Kind::kFloat:
+      return "a FLOAT";
+    case Attribute::Kind::kString:
+      return "a STRING";
+    case Attribute::Kind::kInts:
+      return "INTS";
+    case Attribute::Kind::kOther:
+      break;
+  }
+  return "of another kind";
+}
+
 std::string ShapeString(const std::vector<int64_t>& shape) {
   std::string s = "(";
   for (size_t i = 0; i < shape.size(); ++i) {

@@ -46,6 +46,8 @@ struct Attribute {
   }
   friend bool operator==(const Attribute&, const Attribute&) = default;
 };
+// "an INT", "a FLOAT", "a STRING", "INTS" (ONNX's AttributeProto type names), for messages.
+std::string_view AttributeKindPhrase(Attribute::Kind k);
 
 // One node of a graph case, as an ONNX NodeProto says it: by the names of the values it reads
 // and writes ("" for an absent optional input).

@@ -225,6 +225,38 @@ ConvGeometryResult MakeConvGeometry(const std::vector<int64_t>& x, const std::ve
   return GeometryBuilder(x, w, a).Run();
 }
 
+ConvGeometryResult MakePoolGeometry(const std::vector<int64_t>& x, const ConvAttributes& a) {
+  ConvGeometryResult r;
+  if (x.size() < 3) {
+    r.problem = ConvProblem::kRank;
+    r.why = "X has shape " + ShapeString(x) + "; the pool takes [N, C, D1, ...]: rank 3 or more";
+    return r;
+  }
+  const std::vector<int64_t> kernel = a.kernel_shape.value_or(std::vector<int64_t>{});
+  if (kernel.size() != x.size() - 2 ||
+      std::any_of(kernel.begin(), kernel.end(), [](int64_t k) { return k < 1; })) {
+    r.problem = ConvProblem::kKernelShape;
+    r.why = "kernel_shape is " + List(kernel) + " for X of shape " + ShapeString(x) + ": " +
+            std::to_string(x.size() - 2) + " positive sizes, one per spatial dimension";
+    return r;
+  }
+  std::vector<int64_t> w = {x[1], 1};
+  w.insert(w.end(), kernel.begin(), kernel.end());
+  ConvAttributes conv = a;
+  conv.group = x[1];
+  return MakeConvGeometry(x, w, conv);
+}
+
+std::vector<int64_t> ChannelsFirstShape(std::vector<int64_t> shape) {
+  if (shape.size() >= 3) std::rotate(shape.begin() + 1, shape.end() - 1, shape.end());
+  return shape;
+}
+
+std::vector<int64_t> ChannelsLastShape(std::vector<int64_t> shape) {
+  if (shape.size() >= 3) std::rotate(shape.begin() + 1, shape.begin() + 2, shape.end());
+  return shape;
+}
+
 std::vector<int64_t> ConvOutputShape(const std::vector<int64_t>& x, const std::vector<int64_t>& w,
                                      const ConvAttributes& a) {
   const ConvGeometryResult r = MakeConvGeometry(x, w, a);

@@ -80,6 +80,14 @@ struct ConvGeometryResult {
 ConvGeometryResult MakeConvGeometry(const std::vector<int64_t>& x, const std::vector<int64_t>& w,
                                     const ConvAttributes& a);
 
+// A pool's geometry (AveragePool's, QLinearAveragePool's): x [N, C, D1, ...], kernel_shape one
+// positive size per spatial dimension, no dilations: Conv's with w = [C, 1, k1, ...] and group C.
+// x of rank below 3 is kRank, a missing or wrong kernel_shape kKernelShape.
+ConvGeometryResult MakePoolGeometry(const std::vector<int64_t>& x, const ConvAttributes& a);
+// channels_last 1's layout [N, D1, ..., C] read as [N, C, D1, ...], and back.
+std::vector<int64_t> ChannelsFirstShape(std::vector<int64_t> shape);
+std::vector<int64_t> ChannelsLastShape(std::vector<int64_t> shape);
+
 // The output shape a runtime infers, for a declared output; for an impossible geometry the
 // shape as far as it is known ([N, M] when x and w have ranks).
 std::vector<int64_t> ConvOutputShape(const std::vector<int64_t>& x, const std::vector<int64_t>& w,

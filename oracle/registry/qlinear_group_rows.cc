@@ -1,6 +1,7 @@
 #include "oracle/registry/qlinear_group_rows.h"
 
 #include "oracle/core/broadcast.h"
+#include "oracle/core/conv_shape.h"
 
 namespace qconform {
 namespace {
@@ -40,6 +41,23 @@ std::vector<OutputSpec> GlobalPoolOutputs(const Case& c) {
   const bool channels_last = last != nullptr && last->kind == Attribute::Kind::kInt && last->i;
   for (size_t d = 1; d < shape.size(); ++d) {
     if (d != (channels_last ? shape.size() - 1 : 1)) shape[d] = 1;
+  }
+  return {{op.outputs.at(0), FirstOperandType(c), shape}};
+}
+
+// QLinearAveragePool: AveragePool's output shape (the page's output_spatial_shape), read and
+// written as N x D1 ... x C when channels_last is 1; X's shape where the geometry is impossible
+// (the case breaks a rule, and says so).
+std::vector<OutputSpec> PoolOutputs(const Case& c) {
+  const Operator& op = OperatorOf(c);
+  std::vector<int64_t> shape;
+  if (const Tensor* x = Input(c, "X")) shape = x->shape;
+  const Attribute* last = c.attribute("channels_last");
+  const bool channels_last = last != nullptr && last->kind == Attribute::Kind::kInt && last->i;
+  const ConvGeometryResult g =
+      MakePoolGeometry(channels_last ? ChannelsFirstShape(shape) : shape, ConvAttributesOf(c));
+  if (g.geometry) {
+    shape = channels_last ? ChannelsLastShape(g.geometry->output_shape) : g.geometry->output_shape;
   }
   return {{op.outputs.at(0), FirstOperandType(c), shape}};
 }
@@ -108,6 +126,10 @@ std::vector<Operator> QLinearGroupRows() {
   static const std::vector<InputSpec> kGlobalPool =
       Join(Operand("X", "x_scale", "x_zero_point", false),
            OutputParameters("Y", "y_scale", "y_zero_point", false));
+  // QLinearAveragePool: "x_scale", "x_zero_point" (optional), "y_scale", "y_zero_point"
+  // (optional).
+  static const std::vector<InputSpec> kPool = Join(
+      Operand("X", "x_scale", "x_zero_point"), OutputParameters("Y", "y_scale", "y_zero_point"));
   // QLinearSoftmax: "X_scale", "x_zero_point" (optional), "y_scale", "y_zero_point" (required).
   static const std::vector<InputSpec> kSoftmax =
       Join(Operand("X", "X_scale", "x_zero_point"),
@@ -166,6 +188,9 @@ std::vector<Operator> QLinearGroupRows() {
      true, BroadcastOutputs, FirstOperandType, {}, 0.1, UnaryBody(kUnary, "Sigmoid")},
     {K::kQLinearGroup, "com.microsoft", "QLinearGlobalAveragePool", "qlgap", "qlgap", kGlobalPool, {"Y"},
      true, GlobalPoolOutputs, FirstOperandType, {}, 0.1, UnaryBody(kGlobalPool, "GlobalAveragePool")},
+    {K::kQLinearGroup, "com.microsoft", "QLinearAveragePool", "qlavgpool", "qlavgpool", kPool, {"Y"},
+     true, PoolOutputs, FirstOperandType, {}, 0.1,
+     UnaryBody(kPool, "AveragePool", {"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"})},
     {K::kQLinearGroup, "com.microsoft", "QLinearSoftmax", "qlsoftmax", "qlsoftmax", kSoftmax, {"Y"},
      true, BroadcastOutputs, FirstOperandType, {}, 0.1, UnaryBody(kSoftmax, "Softmax", {"axis"})},
     {K::kQLinearGroup, "com.microsoft", "QLinearConcat", "qlconcat", "qlconcat", kConcat, {"Y"},

@@ -233,6 +233,24 @@ constexpr GeometryRule kConvGeometryRules[] = {
     {"attr.auto_pad_pads", "explicit pads with auto_pad other than NOTSET",
      "Conv: \"default value is NOTSET, which means explicit padding is used\"; docs/semantics.md#d25"},
 };
+// A pool's geometry rules (QLinearAveragePool: AveragePool's attributes, no group or dilations):
+// the problems MakePoolGeometry can find.
+constexpr GeometryRule kPoolGeometryRules[] = {
+    {"shape.rank", "X of rank below 3",
+     "QLinearAveragePool's X: \"(N x C x H x W) ... (N x C x D1 x D2 ... Dn)\""},
+    {"shape.output", "a window larger than the padded input (no output)",
+     "QLinearAveragePool: output_spatial_shape[i] = floor((input_spatial_shape[i] + pad_shape[i] - kernel_spatial_shape[i]) / strides_spatial_shape[i] + 1) is at least 1"},
+    {"attr.kernel_shape", "kernel_shape without one positive size per spatial dimension",
+     "QLinearAveragePool: \"kernel_shape: The size of the kernel along each axis.\""},
+    {"attr.pads", "pads without two non-negative values per spatial axis",
+     "QLinearAveragePool: \"pads format should be as follow [x1_begin, x2_begin...x1_end, x2_end,...]\", \"it can take any value greater than or equal to 0\""},
+    {"attr.strides", "strides without one positive value per spatial axis",
+     "QLinearAveragePool: \"strides: Stride along each spatial axis.\""},
+    {"attr.auto_pad", "auto_pad other than NOTSET, SAME_UPPER, SAME_LOWER, VALID",
+     "QLinearAveragePool: \"auto_pad must be either NOTSET, SAME_UPPER, SAME_LOWER or VALID\""},
+    {"attr.auto_pad_pads", "explicit pads with auto_pad other than NOTSET",
+     "QLinearAveragePool: \"This attribute cannot be used simultaneously with auto_pad attribute.\""},
+};
 // clang-format on
 
 // The com.microsoft QLinear operators' own rules (docs/semantics.md#d35), generated for each row
@@ -301,12 +319,16 @@ std::vector<Rule> CommonRules() {
         only_ints &= a.kind == Attribute::Kind::kInt;
         if (kinds.find(std::string(a.name) + " ") == std::string::npos) {
           kinds += (kinds.empty() ? "" : ", ") + std::string(a.name) + " " +
-                   (a.kind == Attribute::Kind::kFloat ? "a FLOAT" : "an INT");
+                   std::string(AttributeKindPhrase(a.kind));
         }
       }
     }
-    bool conv = false;
-    for (const OpSchema* s : versions) conv |= s->attribute("auto_pad") != nullptr;
+    // Conv's attributes (a group), or a pool's (a kernel_shape and no group).
+    bool conv = false, pool = false;
+    for (const OpSchema* s : versions) {
+      conv |= s->attribute("group") != nullptr;
+      pool |= s->attribute("kernel_shape") != nullptr && s->attribute("group") == nullptr;
+    }
     if (only_ints && has_attributes) {
       out.push_back({keep(p + ".attr.type"), kReject, "an attribute that is not an INT",
                      "the Attributes sections: every attribute of the operator is an INT"});
@@ -347,8 +369,9 @@ std::vector<Rule> CommonRules() {
     }
     out.push_back({keep(p + ".shape.negative_dim"), kReject, "a tensor with a negative dimension",
                    "tensor shapes are non-negative"});
-    for (const GeometryRule& g :
-         conv ? std::span(kConvGeometryRules) : std::span<const GeometryRule>()) {
+    for (const GeometryRule& g : conv   ? std::span(kConvGeometryRules)
+                                 : pool ? std::span(kPoolGeometryRules)
+                                        : std::span<const GeometryRule>()) {
       out.push_back({keep(p + "." + std::string(g.suffix)), kReject, g.summary, g.source});
     }
     if (op.kind != OperatorKind::kQLinearGroup) continue;

@@ -127,8 +127,22 @@ const std::vector<Strategy> kExactOnly = {Strategy::kExact};
 // Named beside the exact result in every mismatch (docs/semantics.md#d35), admitted by --admit.
 const std::vector<Strategy> kQLinearNamed = {Strategy::kZeroPointFirst, Strategy::kTiesAway,
                                              Strategy::kMinimumOnOverflow, Strategy::kReciprocal};
+// QLinearAveragePool's: the same, and its windows with every tap counted.
+const std::vector<Strategy> kPoolNamed = {Strategy::kZeroPointFirst, Strategy::kTiesAway,
+                                          Strategy::kMinimumOnOverflow, Strategy::kReciprocal,
+                                          Strategy::kPaddingCounted};
 // QLinearGlobalAveragePool: "channels_last: int" (0: N x C x D1..., 1: N x D1... x C).
 const std::vector<AttributeSpec> kChannelsLast = {{"channels_last", 0}};
+// QLinearAveragePool: AveragePool's attributes without dilations ("kernel_shape (required)";
+// ceil_mode, count_include_pad default 0; auto_pad default NOTSET) and channels_last.
+const std::vector<AttributeSpec> kPoolAttributes = {
+    {"auto_pad", std::nullopt, AK::kString},
+    {"ceil_mode", 0},
+    {"channels_last", 0},
+    {"count_include_pad", 0},
+    {"kernel_shape", std::nullopt, AK::kInts, std::nullopt, true},
+    {"pads", std::nullopt, AK::kInts},
+    {"strides", std::nullopt, AK::kInts}};
 // QLinearSoftmax: "axis: int", "opset: int (required)", the Softmax version whose axis rule
 // applies (13+: along axis, default -1; 12 and before: coerced to a matrix, not computed yet).
 // QLinearConcat: "axis: int (required)".
@@ -199,17 +213,31 @@ const std::vector<OpSchema> kSchemas = {
 // The com.microsoft QLinear operators' rows (their graphs are the registry rows' bodies,
 // docs/semantics.md#d35): version 1, T int8 or uint8, float scales per tensor, the exact result
 // with the d35 roundings named.
-// One row of the table below: the op type, its attributes, its type constraints, the source.
+// One row of the table below: the op type, its attributes, its type constraints, the source,
+// the strategies it names (kQLinearNamed when none are given).
 struct QLinearRowSpec {
   std::string_view op_type;
   const std::vector<AttributeSpec>& attributes;
   const std::vector<TypeConstraint>& types;
   std::string_view source;
+  const std::vector<Strategy>* named = nullptr;
 };
 OpSchema QLinearRow(const QLinearRowSpec& r) {
-  return {K::kQLinearGroup, "com.microsoft", r.op_type,    1,          kInt8Uint8,
-          kFloatOnly,       kInt8Uint8,      r.attributes, kPerTensor, false,
-          kExactOnly,       r.source,        false,        {},         kQLinearNamed,
+  return {K::kQLinearGroup,
+          "com.microsoft",
+          r.op_type,
+          1,
+          kInt8Uint8,
+          kFloatOnly,
+          kInt8Uint8,
+          r.attributes,
+          kPerTensor,
+          false,
+          kExactOnly,
+          r.source,
+          false,
+          {},
+          r.named ? *r.named : kQLinearNamed,
           r.types};
 }
 const std::vector<OpSchema> kAllSchemas = [] {
@@ -222,6 +250,8 @@ const std::vector<OpSchema> kAllSchemas = [] {
     {"QLinearSigmoid", kNoAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearSigmoid-1"},
     {"QLinearGlobalAveragePool", kChannelsLast, kQLinearTypes,
      "ONNX Runtime's com.microsoft QLinearGlobalAveragePool-1"},
+    {"QLinearAveragePool", kPoolAttributes, kQLinearTypes,
+     "ONNX Runtime's com.microsoft QLinearAveragePool-1", &kPoolNamed},
     {"QLinearSoftmax", kSoftmaxAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearSoftmax-1"},
     {"QLinearConcat", kConcatAxis, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearConcat-1"},
     {"QLinearWhere", kNoAttributes, kQLinearWhereTypes, "ONNX Runtime's com.microsoft QLinearWhere-1"},

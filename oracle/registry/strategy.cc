@@ -42,6 +42,7 @@ constexpr StrategyRow kStrategies[] = {
     {Strategy::kInt32Wrap, "int32-wrap", None},
     {Strategy::kTiesAway, "ties-away", None},
     {Strategy::kMinimumOnOverflow, "minimum-on-overflow", None},
+    {Strategy::kPaddingCounted, "padding-counted", None},
 };
 
 // Row k describes strategy k: the lookup below indexes by the enum, so every strategy has its

@@ -32,6 +32,8 @@ enum class Strategy {
   // kZeroPointFirst and kReciprocal: named in mismatches, admitted only with --admit.
   kTiesAway,
   kMinimumOnOverflow,
+  // QLinearAveragePool with count_include_pad 0: every tap of a window counted, padding too.
+  kPaddingCounted,
   kCount,  // not a strategy: the number of them, which sizes the table of rows
 };
 

@@ -82,22 +82,6 @@ class NodeChecker {
     return !Rejected();
   }
 
-  static std::string KindName(Attribute::Kind k) {
-    switch (k) {
-      case Attribute::Kind::kInt:
-        return "an INT";
-      case Attribute::Kind::kFloat:
-        return "a FLOAT";
-      case Attribute::Kind::kString:
-        return "a STRING";
-      case Attribute::Kind::kInts:
-        return "INTS";
-      case Attribute::Kind::kOther:
-        break;
-    }
-    return "of another kind";
-  }
-
   bool Attributes() {
     for (const AttributeSpec& a : s_.attributes) {
       if (a.required && c_.attribute(std::string(a.name)) == nullptr) {
@@ -114,7 +98,8 @@ class NodeChecker {
         Add("attr.undefined", "attribute '" + name + "' is not defined in this version (it has " +
                                   (defined.empty() ? std::string("none") : defined) + ")");
       } else if (attribute.kind != spec->kind) {
-        Add("attr.type", "attribute '" + name + "' must be " + KindName(spec->kind));
+        Add("attr.type",
+            "attribute '" + name + "' must be " + std::string(AttributeKindPhrase(spec->kind)));
       }
     }
     return !Rejected();

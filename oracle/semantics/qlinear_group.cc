@@ -7,6 +7,7 @@
 
 #include "oracle/core/broadcast.h"
 #include "oracle/core/codec.h"
+#include "oracle/core/conv_shape.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/semantics/graph_oracle.h"
 #include "oracle/semantics/node_validation.h"
@@ -31,6 +32,7 @@ class GroupChecker {
     } else {
       Concatenation();
     }
+    if (s_.attribute("kernel_shape") != nullptr) PoolGeometry();
     UnusualScales();
   }
 
@@ -83,6 +85,23 @@ class GroupChecker {
       const double v = DecodeDouble(type, t->codes[0]);
       if (std::isfinite(v) && v >= std::numeric_limits<float>::min()) continue;
       Add("scale.unusual", inputs_[k].name + " is " + DescribeCode(type, t->codes[0]));
+    }
+  }
+
+  // QLinearAveragePool: AveragePool's geometry on X (read as N x C x D1 ... when channels_last).
+  void PoolGeometry() {
+    const Tensor* x = op_.input(c_, op_.input_name(Role::kQuantized));
+    if (x == nullptr) return;
+    const Attribute* last = c_.attribute("channels_last");
+    const bool channels_last = last != nullptr && last->i != 0;
+    const ConvGeometryResult g = MakePoolGeometry(
+        channels_last ? ChannelsFirstShape(x->shape) : x->shape, ConvAttributesOf(c_));
+    if (g.problem == ConvProblem::kSpatialRank) {
+      throw OracleError("case " + c_.id + ": " + s_.label() + ": " + g.why);
+    }
+    if (g.problem != ConvProblem::kNone) {
+      Add(ConvProblemRule(g.problem),
+          (channels_last ? "(channels_last 1, read as N x C x D1 ...) " : "") + g.why);
     }
   }
 
@@ -159,6 +178,53 @@ void ChannelsLast(Case& g, int64_t rank) {
   g.graph.insert(g.graph.begin() + 1, std::move(in));
 }
 
+// The named strategies that are the group under another value of an attribute (d35): padding
+// counted is the windows' mean with count_include_pad 1.
+struct AttributeStrategy {
+  Strategy strategy;
+  std::string_view attribute;
+  int64_t value;
+};
+constexpr AttributeStrategy kAttributeStrategies[] = {
+    {Strategy::kPaddingCounted, "count_include_pad", 1}};
+
+const AttributeStrategy* AttributeStrategyOf(Strategy s) {
+  for (const AttributeStrategy& a : kAttributeStrategies) {
+    if (a.strategy == s) return &a;
+  }
+  return nullptr;
+}
+
+// Each such strategy's codes: the group's exact result with the attribute set (the exact result
+// itself where the case sets it already).
+void AppendAttributeStrategies(const Case& c, const OpSchema& schema,
+                               const EvaluateOptions& options, OutputEvaluation& y) {
+  for (Strategy strategy : schema.named_strategies) {
+    const AttributeStrategy* a = AttributeStrategyOf(strategy);
+    if (a == nullptr) continue;
+    StrategyOutput out = SameAsExact(std::string(StrategyName(strategy)));
+    out.admitted = false;
+    const std::string name(a->attribute);
+    if (const Attribute* given = c.attribute(name); given == nullptr || given->i != a->value) {
+      Case other = c;
+      other.attributes[name] = Attribute::Int(a->value);
+      const OracleResult r = RunGraphOracle(QLinearGroupGraph(other, schema), options);
+      if (r.outputs.size() != 1 || r.outputs[0].exact.size() != y.exact.size()) {
+        throw OracleError("case " + c.id + ": " + schema.label() + " with " + name + " " +
+                          std::to_string(a->value) + " gives another output");
+      }
+      for (size_t i = 0; i < y.exact.size(); ++i) {
+        const uint32_t code = r.outputs[0].exact[i];
+        if (y.is_free(i) || code == y.exact[i]) continue;
+        out.same_as_exact = false, out.sparse = true;
+        out.sparse_index.push_back(static_cast<int64_t>(i));
+        out.sparse_code.push_back(code);
+      }
+    }
+    y.alternatives.push_back(std::move(out));
+  }
+}
+
 // The output roundings d35 names but does not admit, each from the exact value v before the
 // division (in double: they diagnose, never admit): the zero point added before rounding, ties
 // away from zero, the type's minimum for a result above its maximum, v * float32(1 / scale).
@@ -190,6 +256,7 @@ void AppendNamedRoundings(const GraphValue& v, double scale, double zero_point,
     }
   };
   for (Strategy strategy : schema.named_strategies) {
+    if (AttributeStrategyOf(strategy) != nullptr) continue;  // AppendAttributeStrategies's
     StrategyOutput out = SameAsExact(std::string(StrategyName(strategy)));
     out.admitted = false;
     for (size_t i = 0; i < y.exact.size() && i < v.size(); ++i) {
@@ -329,6 +396,7 @@ OutputEvaluation EvaluateQLinearGroup(const Case& c, const OpSchema& schema,
     return 0;
   };
   AppendNamedRoundings(value, parameter(1), parameter(2), *plan.output_type, schema, y);
+  AppendAttributeStrategies(c, schema, options, y);
   return y;
 }
 

@@ -39,6 +39,7 @@ StrategyFn FunctionOf(Strategy s) {
     case Strategy::kReciprocal:
     case Strategy::kTiesAway:
     case Strategy::kMinimumOnOverflow:
+    case Strategy::kPaddingCounted:
     case Strategy::kCount:
       break;
   }

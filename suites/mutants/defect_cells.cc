@@ -34,17 +34,19 @@ constexpr Declaration kDeclaredCells[] = {
     // and saturate cases).
     {Defect::kQlgZeroPointBeforeRounding,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat,"
-     "QLinearWhere "
+     "QLinearWhere,QLinearAveragePool "
      "x:int8,uint8"},
     {Defect::kQlgRoundHalfAway,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat,"
-     "QLinearWhere "
+     "QLinearWhere,QLinearAveragePool "
      "x:int8,uint8"},
     {Defect::kQlgReciprocal,
-     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat,QLinearWhere x:int8,uint8"},
+     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat,QLinearWhere,QLinearAveragePool "
+     "x:int8,uint8"},
+    {Defect::kQlgPaddingCounted, "op:QLinearAveragePool x:int8,uint8"},
     {Defect::kQlgOverflowToMin,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearSigmoid,QLinearGlobalAveragePool,"
-     "QLinearSoftmax,QLinearConcat,QLinearWhere x:int8,uint8"},
+     "QLinearSoftmax,QLinearConcat,QLinearWhere,QLinearAveragePool x:int8,uint8"},
 };
 
 // "key:a,b" -> key and its values.

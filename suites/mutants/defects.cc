@@ -253,6 +253,8 @@ constexpr DefectRow kDefects[] = {
    "a result above the type's maximum gives its minimum (a float-to-int conversion's overflow)", "ONNX Runtime 1.30 on x86 (QLinearAdd, QLinearMul)"},
   {D::kQlgReciprocal, "qlg-reciprocal", kQlg,
    "the float32 value times float32(1 / C_scale) instead of the quotient", ""},
+  {D::kQlgPaddingCounted, "qlg-padding-counted", kQlg,
+   "QLinearAveragePool with count_include_pad 0 dividing by every tap of the window, padding too", ""},
   {D::kRuleBlockSizeOnnxReference, "rule-block-size-onnx-reference", kRules,
    "a block_size accepted whenever S * block_size >= D (the check of ONNX's reference evaluator)",
    "ONNX reference evaluator"},

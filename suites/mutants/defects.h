@@ -139,6 +139,7 @@ enum class Defect {
   kQlgRoundHalfAway,
   kQlgOverflowToMin,
   kQlgReciprocal,
+  kQlgPaddingCounted,  // QLinearAveragePool's windows
   // Rules: a must-reject case accepted.
   kRuleBlockSizeOnnxReference,
   kRuleAxisRangeUnchecked,

@@ -42,6 +42,9 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   }
   if (n.domain == "com.microsoft" && n.op_type == "QLinearConcat") return RunQLinearConcat(n, out);
   if (n.domain == "com.microsoft" && n.op_type == "QLinearWhere") return RunQLinearWhere(n, out);
+  if (n.domain == "com.microsoft" && n.op_type == "QLinearAveragePool") {
+    return RunQLinearAveragePool(n, out);
+  }
   const Verdict v = Validate(n);
   if (v.unsupported) {
     std::snprintf(message, message_size, "the mutant backend has no %s", node->op_type);
@@ -86,8 +89,8 @@ const qconform_plugin* MutantPlugin() {
     capabilities =
         "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, "
         "QLinearConv, ConvInteger, com.microsoft QLinearAdd, QLinearMul, QLinearLeakyRelu, "
-        "QLinearSigmoid, QLinearGlobalAveragePool, QLinearSoftmax, QLinearConcat, QLinearWhere "
-        "(exact; defect: ";
+        "QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, "
+        "QLinearConcat, QLinearWhere (exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {
       std::fprintf(stderr,

@@ -31,6 +31,8 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out);
 int32_t RunQLinearConcat(const PlainNode& n, const Output& out);
 // QLinearWhere (plain_qlinear_where.cc): X's or Y's element by the condition, requantized to Z's.
 int32_t RunQLinearWhere(const PlainNode& n, const Output& out);
+// QLinearAveragePool (plain_qlinear_avgpool.cc): its window geometry, then WriteRequantized.
+int32_t RunQLinearAveragePool(const PlainNode& n, const Output& out);
 // numpy broadcasting (plain_qlinear_group.cc): the shape of a and b (false when they do not
 // broadcast), and the flat index in a tensor of shape dims of out's flat index i.
 bool Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b,

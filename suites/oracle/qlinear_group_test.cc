@@ -158,6 +158,51 @@ TEST(QLinearGroup, GlobalAveragePoolMeansEachChannelInEitherLayout) {
   EXPECT_EQ(last.outputs[0].shape, (std::vector<int64_t>{1, 1, 1, 2}));
 }
 
+TEST(QLinearGroupAveragePool, WindowMeansRoundThenTheZeroPointAndPaddingCountsByAttribute) {
+  // x_scale 0.5, zero point 1: X's real values [[1, 2, 3], [0, 4, 0.5], [1.5, 1.5, 0]].
+  const auto in = [] {
+    return std::vector<std::optional<Tensor>>{
+        MakeTensor(D::kUint8, {1, 1, 3, 3}, {3, 5, 7, 1, 9, 2, 4, 4, 1}), F(0.5),
+        MakeScalar(D::kUint8, 1), F(0.5), MakeScalar(D::kUint8, 3)};
+  };
+  const Attribute k2 = Attribute::Ints({2, 2}), k3 = Attribute::Ints({3, 3});
+  // 2 x 2 windows: 7 / 4, 9.5 / 4, 7 / 4, 6 / 4 = 1.75, 2.375, 1.75, 1.5; / 0.5 = 3.5, 4.75, 3.5,
+  // 3 -> 4, 5, 4, 3 (ties to even); + 3.
+  bool exact_only = false;
+  const OracleResult r = RunOracle(Group("QLinearAveragePool", in(), {{"kernel_shape", k2}}));
+  EXPECT_EQ(Values(r, &exact_only), (std::vector<double>{7, 8, 7, 6}));
+  EXPECT_TRUE(exact_only) << "sums of halves over 4: every float step is exact";
+  EXPECT_EQ(r.outputs[0].shape, (std::vector<int64_t>{1, 1, 2, 2}));
+  // pads 1, 3 x 3: the corner's 4 taps inside sum to 7. count_include_pad 0: 7 / 4 -> 3.5 -> 4,
+  // + 3 = 7; 1: 7 / 9 / 0.5 = 1.56 -> 2, + 3 = 5. The centre: 13.5 / 9 = 1.5 -> 3, + 3, either way.
+  const Attribute pads = Attribute::Ints({1, 1, 1, 1});
+  const std::vector<double> excluded =
+      Values(RunOracle(Group("QLinearAveragePool", in(), {{"kernel_shape", k3}, {"pads", pads}})));
+  ASSERT_EQ(excluded.size(), 9u);
+  EXPECT_EQ(excluded[0], 7);
+  EXPECT_EQ(excluded[4], 6);
+  const std::vector<double> included = Values(RunOracle(
+      Group("QLinearAveragePool", in(),
+            {{"kernel_shape", k3}, {"pads", pads}, {"count_include_pad", Attribute::Int(1)}})));
+  ASSERT_EQ(included.size(), 9u);
+  EXPECT_EQ(included[0], 5);
+  EXPECT_EQ(included[4], 6);
+  // SAME_UPPER with stride 2: ceil(3 / 2) = 2 outputs per axis.
+  const OracleResult same = RunOracle(Group("QLinearAveragePool", in(),
+                                            {{"kernel_shape", k2},
+                                             {"strides", Attribute::Ints({2, 2})},
+                                             {"auto_pad", Attribute::String("SAME_UPPER")}}));
+  EXPECT_EQ(same.outputs.at(0).shape, (std::vector<int64_t>{1, 1, 2, 2}));
+  // The geometry's rules, by name.
+  const OracleResult three =
+      RunOracle(Group("QLinearAveragePool", in(), {{"kernel_shape", Attribute::Ints({2, 2, 2})}}));
+  ASSERT_TRUE(three.must_reject());
+  EXPECT_EQ(three.rejection()->rule->id, "qlavgpool.attr.kernel_shape");
+  const OracleResult none = RunOracle(Group("QLinearAveragePool", in()));
+  ASSERT_TRUE(none.must_reject());
+  EXPECT_EQ(none.rejection()->rule->id, "qlavgpool.attr.required");
+}
+
 TEST(QLinearGroupSoftmax, EqualInputsShareOneAndOpsetIsRequired) {
   // Four equal inputs: each 1/4, / (1/256) = 64 exactly (within TOSA's bound, which holds no tie).
   const std::vector<std::optional<Tensor>> in = {MakeTensor(D::kUint8, {1, 4}, {9, 9, 9, 9}),

@@ -1,0 +1,154 @@
+// QLinearAveragePool's golden cases (docs/semantics.md#d35), for each T (int8, uint8). X holds
+// every code of T in a shuffled order as 1 x 4 x 8 x 8 (N x C x H x W) at x_scale 1/2 and an odd
+// zero point; y_scale 1 and another odd zero point, so that a window's mean is a multiple of
+// 1/(2 count) and a 2 x 2 window's is a tie whenever its sum of halves is 4 mod 8:
+//   - ties: 2 x 2 windows, stride 1 (49 per channel), and stride 2 (non-overlapping);
+//   - padding: 3 x 3 windows, pads 1, count_include_pad 0 (edge windows of 4 and 6 taps: the
+//     4-tap ones tie, the 6-tap ones divide in float) and 1 (every window of 9, padding the real
+//     value 0, not the zero point);
+//   - auto_pad SAME_UPPER and SAME_LOWER, 3 x 3 windows at stride 2 (one row and column of
+//     padding, at the end or the beginning: edge windows of 6 and 4 taps);
+//   - channels_last 1 (1 x 8 x 8 x 4) and a 1-D pool (1 x 4 x 64, kernel 4);
+//   - global-window: a kernel covering the whole 8 x 8 (ONNX Runtime takes its global-pool path);
+//   - saturate: a ratio of 2^12 past both ends of T; absent zero points (X's, and both);
+//   - reciprocal: a 1 x 1 kernel (a requantization) with scales found by search whose float32
+//     reciprocal rounds some results the other way;
+// and one case per rule (must-reject and implementation-defined).
+#include "generators/catalogue_builder.h"
+#include "generators/golden_catalogue.h"
+#include "generators/qlinear_group_codes.h"
+#include "oracle/core/case_builder.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+using Inputs = std::vector<std::optional<Tensor>>;
+using Attributes = std::map<std::string, Attribute>;
+using namespace qlinear_codes;
+
+Attribute Ints(std::vector<int64_t> v) {
+  return Attribute::Ints(std::move(v));
+}
+
+class QLinearPools : public CatalogueBuilder {
+ public:
+  // X's codes as `shape`, with its parameters and Y's.
+  static Inputs In(D t, Tensor x, std::vector<int64_t> shape, double x_scale, double y_scale) {
+    x.shape = std::move(shape);
+    const auto zp = [t](int64_t v) { return MakeScalar(t, static_cast<double>(v)); };
+    return {x, F(x_scale), zp(Zp(t, -3)), F(y_scale), zp(Zp(t, 7))};
+  }
+  static Inputs Nchw(D t, double x_scale = 0.5, double y_scale = 1) {
+    return In(t, Shuffled(t), {1, 4, 8, 8}, x_scale, y_scale);
+  }
+  static Case Make(Inputs in, const std::string& id, Attributes attributes) {
+    Case c = MakeCase("QLinearAveragePool", 1, std::move(in), {}, "com.microsoft", id);
+    c.attributes = std::move(attributes);
+    return c;
+  }
+  void Computed(D t, const std::string& boundary, Inputs in, Attributes attributes) {
+    Add(Make(std::move(in), "qlavgpool1-" + boundary + "-" + TypeName(t), std::move(attributes)),
+        "op:QLinearAveragePool,type:" + TypeName(t) + ",y:" + TypeName(t) + ",boundary:" + boundary,
+        "d35");
+  }
+
+  void Cells(D t) {
+    const Attribute k2 = Ints({2, 2}), k3 = Ints({3, 3}), s2 = Ints({2, 2});
+    Computed(t, "ties", Nchw(t), {{"kernel_shape", k2}});
+    Computed(t, "ties-stride-2", Nchw(t), {{"kernel_shape", k2}, {"strides", s2}});
+    const Attribute pads = Ints({1, 1, 1, 1});
+    Computed(t, "pads-excluded", Nchw(t), {{"kernel_shape", k3}, {"pads", pads}});
+    Computed(t, "pads-included", Nchw(t),
+             {{"kernel_shape", k3}, {"pads", pads}, {"count_include_pad", Attribute::Int(1)}});
+    for (const char* mode : {"SAME_UPPER", "SAME_LOWER"}) {
+      std::string name = mode;
+      for (char& ch : name) ch = ch == '_' ? '-' : static_cast<char>(std::tolower(ch));
+      Computed(t, "auto-pad-" + name, Nchw(t),
+               {{"kernel_shape", k3}, {"strides", s2}, {"auto_pad", Attribute::String(mode)}});
+    }
+    Computed(t, "channels-last", In(t, Shuffled(t), {1, 8, 8, 4}, 0.5, 1),
+             {{"kernel_shape", k2}, {"channels_last", Attribute::Int(1)}});
+    Computed(t, "one-dimensional", In(t, Shuffled(t), {1, 4, 64}, 0.5, 1),
+             {{"kernel_shape", Ints({4})}, {"strides", Ints({2})}});
+    Computed(t, "global-window", Nchw(t, 1.0 / 32, 1.0 / 8), {{"kernel_shape", Ints({8, 8})}});
+    Computed(t, "saturate", Nchw(t, 64, 1.0 / 64), {{"kernel_shape", k2}});
+    // Absent zero points read as 0: X's alone, and both.
+    Inputs in = Nchw(t);
+    in[2] = std::nullopt;
+    Computed(t, "default-x-zero-point", in, {{"kernel_shape", k2}});
+    in.pop_back();
+    Computed(t, "default-zero-points", in, {{"kernel_shape", k2}});
+    // A 1 x 1 window requantizes each code: the search for a reciprocal's wrong codes.
+    const int64_t zp = Zp(t, -3), y_zp = Zp(t, 7);
+    const auto pool = [&](const Tensor& x, double x_scale, double scale) {
+      Inputs in = In(t, x, {1, 1, 1, static_cast<int64_t>(x.codes.size())}, x_scale, scale);
+      return in;
+    };
+    const Attributes one = {{"kernel_shape", Ints({1, 1})}};
+    const RequantizeReciprocal r =
+        SearchRequantizeReciprocal(t, zp, y_zp, [&](const Tensor& x, float x_scale, float scale) {
+          return Make(pool(x, x_scale, scale), "search", one);
+        });
+    Computed(t, "reciprocal", pool(r.x, r.x_scale, r.scale), one);
+  }
+
+  // One case per rule of the operator.
+  void Rules() {
+    const D t = D::kUint8;
+    const Inputs base = Nchw(t);
+    const Attributes k2 = {{"kernel_shape", Ints({2, 2})}};
+    const auto reject = [&](const std::string& what, Inputs in, const std::string& rule,
+                            Attributes attributes) {
+      Add(Make(std::move(in), "qlavgpool1-reject-" + what, std::move(attributes)),
+          "negative:qlavgpool." + rule, "d35", "qlavgpool." + rule);
+    };
+    const auto impl = [&](const std::string& what, Inputs in, const std::string& rule) {
+      Add(Make(std::move(in), "qlavgpool1-impl-" + what, k2),
+          "op:QLinearAveragePool,type:uint8,implementation-defined:qlavgpool." + rule, "d35");
+    };
+    const auto with = [&](Attributes a) {
+      Attributes all = k2;
+      for (auto& [name, value] : a) all[name] = value;
+      return all;
+    };
+    reject("missing-scale", {base[0]}, "inputs.count", k2);
+    reject("dilations-attribute", base, "attr.undefined", with({{"dilations", Ints({1, 1})}}));
+    reject("kernel-shape-int", base, "attr.type", {{"kernel_shape", Attribute::Int(2)}});
+    reject("no-kernel-shape", base, "attr.required", {});
+    Inputs in = base;
+    in[0] = MakeTensor(D::kInt16, {1, 1, 2, 2}, {1, 2, 3, 4});
+    reject("int16-operand", in, "type.T", k2);
+    in = base, in[4] = MakeScalar(D::kInt8, 1);
+    reject("zero-point-type-differs", in, "type.T", k2);
+    in = base, in[1] = MakeScalar(D::kFloat16, 0.5);
+    reject("float16-scale", in, "type.scale", k2);
+    in = base, in[3] = MakeTensor(D::kFloat, {2}, {1, 1});
+    reject("two-element-scale", in, "param.scalar", k2);
+    in = base, in[0]->shape = {16, 16};
+    reject("rank-2", in, "shape.rank", k2);
+    reject("kernel-larger-than-input", base, "shape.output", {{"kernel_shape", Ints({9, 9})}});
+    reject("kernel-shape-of-three", base, "attr.kernel_shape", {{"kernel_shape", Ints({2, 2, 2})}});
+    reject("three-pads", base, "attr.pads", with({{"pads", Ints({1, 1, 1})}}));
+    reject("stride-0", base, "attr.strides", with({{"strides", Ints({0, 1})}}));
+    reject("auto-pad-unknown", base, "attr.auto_pad",
+           with({{"auto_pad", Attribute::String("SAME")}}));
+    reject("auto-pad-with-pads", base, "attr.auto_pad_pads",
+           with({{"auto_pad", Attribute::String("VALID")}, {"pads", Ints({0, 0, 0, 0})}}));
+    in = base, in[1] = MakeTensor(D::kFloat, {1}, {0.5});
+    impl("one-element-scale", in, "param.one_element");
+    in = base, in[3] = F(-1);
+    impl("negative-scale", in, "scale.unusual");
+  }
+};
+
+}  // namespace
+
+std::vector<GoldenCase> QLinearPoolCatalogue() {
+  QLinearPools b;
+  for (D t : {D::kInt8, D::kUint8}) b.Cells(t);
+  b.Rules();
+  return b.cases;
+}
+
+}  // namespace qconform

@@ -1,0 +1,1 @@
+BYJÄ+>PcU(-?RdW)ASfX+0UgZ,1Di[. 3EX]/"4GYl1#6H[M@9K^P#(M_R$)<aS&+=PU',?Qd).@SeX/BTgY,1CVh[- Yk^0#5HM?2$7I\!&8K]P':L_Q$);N`S%=ObT',QcV(-@Y+0CUh-2DWi\!3FXk]05GZl_1$I[N@3%8]O"'9LQ#(;M`

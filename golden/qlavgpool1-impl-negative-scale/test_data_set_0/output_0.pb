@@ -1,0 +1,1 @@
+BYJÄ­šˆucpž™†taoœª…r`m›¨–q^l™§”‚]j˜¥“€ni–¤‘lZ•¢}kx†zhu£°žyft¡¯œŠer ­›ˆvqž¬™‡tbª˜…s`n©–„q_lš•‚p]k˜¦mZh•£~y†”¡|j¥² {hv±žŒygt¢Šxes ®‰vdqŸ¬šubp«˜†mš¨•ƒp^™¦”o\j¥’€m[h–‘~lYg”¢}jx…“ Živ¤±ŸŒzu¢°‹xf

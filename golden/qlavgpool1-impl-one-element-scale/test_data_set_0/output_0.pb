@@ -1,0 +1,1 @@
+BYJÄat†™«žpuˆš­Ÿrd‰œ®¡sfx°¢ugzŒ±¤vi{Ž ¥xj}¢´yl~‘£–ˆ”¦™k^p•¨šm_r„©œnas†˜pbu‡š¬qdv‰›® exŠ¯¢tyŒž±£vh¡´¦yk~•ˆzm’¤i\n“¦˜]p‚•§šlq„–©›n`…˜ªobt™¬žqcvˆ¡tfy‹ž°uhzŸ²¤i|Ž¡³¦x}¢µ§zl‘¤–‰{n€¥˜j]o‚”™l^qƒ–¨
