@@ -107,7 +107,7 @@ class QLinearGroups : public CatalogueBuilder {
 
   // QLinearGlobalAveragePool: means of 4 values on the grid 1/2 (sums of 4 halves, a tie when
   // the sum is 4 mod 8), NCHW and NHWC; QLinearSoftmax: every code, along either axis, at a
-  // quantizer's scales; both past the top of T.
+  // quantizer's scales, and at opset 11 (a matrix); both past the top of T.
   void PoolAndSoftmaxCells(const GroupOp& op, D t) {
     if (op.op_type == "QLinearGlobalAveragePool") {
       Computed(op, t, "ties", TieInputs(op, t, F(1)));
@@ -125,6 +125,12 @@ class QLinearGroups : public CatalogueBuilder {
     std::map<std::string, Attribute> axis0 = Alpha(op);
     axis0["axis"] = Attribute::Int(0);
     Computed(op, t, "codes-axis-0", in, axis0);
+    // opset 11: the [4, 4, 16] codes coerced to a matrix at axis 1, one softmax over each row
+    // of 64 (opset 13 along axis 1 would take columns of 4).
+    Inputs cube = in;
+    cube[0]->shape = {4, 4, 16};
+    Computed(op, t, "codes-opset-11", cube,
+             {{"opset", Attribute::Int(11)}, {"axis", Attribute::Int(1)}});
     Computed(op, t, "saturate",
              Unary(FirstOperand(op, t), 1.0 / 16, Zp(t, 0), F(1.0 / 65536), y_zp, t), Alpha(op));
   }

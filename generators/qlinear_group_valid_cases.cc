@@ -146,15 +146,23 @@ Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& s, const GeneratorLi
     }
   }
   while (!c.inputs.empty() && !c.inputs.back()) c.inputs.pop_back();
-  // QLinearSoftmax's opset names Softmax 13 (before 13 is not computed yet); its axis, and a
-  // global pool's channels_last, half the time.
-  if (s.attribute("opset")) c.attributes["opset"] = Attribute::Int(13);
+  // QLinearSoftmax's opset names Softmax 13 (along axis), or 11 a third of the time (the input as
+  // a matrix); its axis, and a pool's channels_last, half the time.
+  if (s.attribute("opset")) {
+    c.attributes["opset"] = Attribute::Int(ch.Fork("opset")->Chance(33) ? 11 : 13);
+  }
   if (op.variadic_group != 0) {
     c.attributes["axis"] = Attribute::Int(axis);  // "(required)"
   } else if (s.attribute("axis") && ch.Fork("axis")->Chance(50)) {
     const auto rank = static_cast<int64_t>(out.size());
     c.attributes["axis"] =
         Attribute::Int(static_cast<int64_t>(ch.Fork("axis_value")->Below(2 * rank)) - rank);
+  }
+  // Softmax-11's default axis 1 needs a rank of 2 or more.
+  if (const auto opset = c.attributes.find("opset"); opset != c.attributes.end() &&
+                                                     opset->second.i < 13 && out.size() < 2 &&
+                                                     !c.attributes.count("axis")) {
+    c.attributes["axis"] = Attribute::Int(0);
   }
   if (s.attribute("channels_last") && ch.Fork("channels_last")->Chance(50)) {
     c.attributes["channels_last"] = Attribute::Int(1);

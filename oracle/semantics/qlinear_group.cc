@@ -9,6 +9,7 @@
 #include "oracle/core/codec.h"
 #include "oracle/core/conv_shape.h"
 #include "oracle/core/fast_codec.h"
+#include "oracle/core/index_tensor.h"
 #include "oracle/semantics/graph_oracle.h"
 #include "oracle/semantics/node_validation.h"
 #include "oracle/semantics/oracle.h"
@@ -225,6 +226,29 @@ void AppendAttributeStrategies(const Case& c, const OpSchema& schema,
   }
 }
 
+// QLinearSoftmax with opset below 13 (Softmax-1 and -11): "The input is coerced into a
+// 2-dimensional tensor" at `axis` (default 1), the softmax along its second dimension, the result
+// in the input's shape. The body's Softmax-13 reads the input flattened at axis, along axis 1, and
+// its output is reshaped back: the two moves compute nothing.
+void CoercedToMatrix(Case& g, const Case& c, const std::vector<int64_t>& shape) {
+  Node& f = g.graph.at(1);  // the body: dequantize, f, quantize
+  const Attribute* axis = c.attribute("axis");
+  Node flatten{"Flatten",        "",
+               "to_matrix",      {{"axis", Attribute::Int(axis ? axis->i : 1)}},
+               {f.inputs.at(0)}, {f.inputs.at(0) + "_matrix"}};
+  Node reshape{
+      "Reshape",        "", "to_input_shape", {}, {f.outputs.at(0) + "_matrix", "input_shape"},
+      {f.outputs.at(0)}};
+  f.inputs[0] = flatten.outputs[0];
+  f.outputs[0] = reshape.inputs[0];
+  f.attributes["axis"] = Attribute::Int(1);
+  g.graph.insert(g.graph.begin() + 2, std::move(reshape));
+  g.graph.insert(g.graph.begin() + 1, std::move(flatten));
+  g.input_names.push_back("input_shape");
+  g.inputs.emplace_back(
+      MakeIndexTensor(DataType::kInt64, {static_cast<int64_t>(shape.size())}, shape));
+}
+
 // The output roundings d35 names but does not admit, each from the exact value v before the
 // division (in double: they diagnose, never admit): the zero point added before rounding, ties
 // away from zero, the type's minimum for a result above its maximum, v * float32(1 / scale).
@@ -292,12 +316,6 @@ QLinearGroupValidation ValidateQLinearGroup(const Case& c, const OpSchema& schem
 
 Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
   const Operator& op = schema.op();
-  // QLinearSoftmax's opset names the Softmax version; before 13 the input is coerced to a matrix.
-  if (const Attribute* opset = c.attribute("opset"); opset && opset->i < 13) {
-    throw OracleError("case " + c.id + ": " + schema.label() + " with opset " +
-                      std::to_string(opset->i) +
-                      " (Softmax coerced to a matrix, before 13) is not computed yet");
-  }
   const DataType t = FindElementType(op.input(c, op.input_name(Role::kQuantized))->data_type)->id;
   Case g;
   g.id = c.id;
@@ -365,6 +383,9 @@ Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
   if (const Attribute* last = c.attribute("channels_last"); last && last->i != 0) {
     ChannelsLast(g,
                  static_cast<int64_t>(op.input(c, op.input_name(Role::kQuantized))->shape.size()));
+  }
+  if (const Attribute* opset = c.attribute("opset"); opset && opset->i < 13) {
+    CoercedToMatrix(g, c, op.input(c, op.input_name(Role::kQuantized))->shape);
   }
   if (reads_one) {
     add_input(std::string(kBodyOne), Scalar(DataType::kFloat, std::bit_cast<uint32_t>(1.0f)));

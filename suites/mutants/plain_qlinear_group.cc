@@ -1,5 +1,5 @@
 // The com.microsoft QLinear operators (QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid,
-// QLinearGlobalAveragePool, QLinearSoftmax at opset 13), plainly: its own reading of ONNX Runtime's
+// QLinearGlobalAveragePool, QLinearSoftmax), plainly: its own reading of ONNX Runtime's
 // ContribOperators.md (shares no code with the oracle): the page's formula in long double, numpy
 // broadcasting, one rounding half to even, then the output zero point, then saturation; each with
 // the family's defects (defects.h). A one-element parameter is read as the scalar; zero, negative,
@@ -97,7 +97,6 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "a required zero point is absent");
   if (softmax && n.attribute("opset") == nullptr)
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "opset");
-  if (softmax && n.Int("opset", 13) < 13) return Fail(out, QCONFORM_UNSUPPORTED, "opset below 13");
   const int32_t t = in[0].data_type;
   if (t != U8 && t != I8) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "T");
   std::vector<Operand> ops;
@@ -141,14 +140,18 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
     }
     for (size_t d = 1; d < dims.size(); ++d) dims[d] = d == channel ? dims[d] : 1;
   } else if (softmax) {
+    // Softmax-13: along axis (default -1). Before 13: the input as a matrix split at axis
+    // (default 1), the softmax along its rows: every dimension from axis on is one.
+    const bool matrix = n.Int("opset", 13) < 13;
     const auto rank = static_cast<int64_t>(dims.size());
-    int64_t axis = n.Int("axis", -1);
+    int64_t axis = n.Int("axis", matrix ? 1 : -1);
     axis = axis < 0 ? axis + rank : axis;
     if (axis < 0 || axis >= rank) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "axis");
-    size_t inner = 1;
-    for (int64_t d = axis + 1; d < rank; ++d)
-      inner *= static_cast<size_t>(dims[static_cast<size_t>(d)]);
-    const auto length = static_cast<size_t>(dims[static_cast<size_t>(axis)]);
+    size_t inner = 1, length = 1;
+    for (int64_t d = axis; d < rank; ++d) {
+      const auto size = static_cast<size_t>(dims[static_cast<size_t>(d)]);
+      (d == axis || matrix ? length : inner) *= size;
+    }
     v.resize(static_cast<size_t>(in[0].count()));
     for (size_t i = 0; i < v.size(); ++i) {
       const size_t first = i - (i / inner % length) * inner;

@@ -203,7 +203,7 @@ TEST(QLinearGroupAveragePool, WindowMeansRoundThenTheZeroPointAndPaddingCountsBy
   EXPECT_EQ(none.rejection()->rule->id, "qlavgpool.attr.required");
 }
 
-TEST(QLinearGroupSoftmax, EqualInputsShareOneAndOpsetIsRequired) {
+TEST(QLinearGroupSoftmax, EqualInputsShareOneOpsetIsRequiredAndBefore13CoercesToAMatrix) {
   // Four equal inputs: each 1/4, / (1/256) = 64 exactly (within TOSA's bound, which holds no tie).
   const std::vector<std::optional<Tensor>> in = {MakeTensor(D::kUint8, {1, 4}, {9, 9, 9, 9}),
                                                  F(0.0625), std::nullopt, F(1.0 / 256),
@@ -213,8 +213,16 @@ TEST(QLinearGroupSoftmax, EqualInputsShareOneAndOpsetIsRequired) {
   const OracleResult none = RunOracle(Group("QLinearSoftmax", in));
   ASSERT_TRUE(none.must_reject());
   EXPECT_EQ(none.rejection()->rule->id, "qlsoftmax.attr.required");
-  EXPECT_THROW(RunOracle(Group("QLinearSoftmax", in, {{"opset", Attribute::Int(12)}})),
-               OracleError);
+  // Before opset 13 the input is coerced to a matrix at axis (default 1): [1, 2, 2] of equal
+  // values is one row of 4, each 1/4 -> 64; opset 13 along axis 1 takes pairs, each 1/2 -> 128.
+  std::vector<std::optional<Tensor>> cube = in;
+  cube[0] = MakeTensor(D::kUint8, {1, 2, 2}, {9, 9, 9, 9});
+  EXPECT_EQ(Values(RunOracle(Group("QLinearSoftmax", cube, {{"opset", Attribute::Int(12)}}))),
+            (std::vector<double>{64, 64, 64, 64}));
+  const OracleResult pairs = RunOracle(
+      Group("QLinearSoftmax", cube, {{"opset", Attribute::Int(13)}, {"axis", Attribute::Int(1)}}));
+  EXPECT_EQ(Values(pairs), (std::vector<double>{128, 128, 128, 128}));
+  EXPECT_EQ(pairs.outputs.at(0).shape, (std::vector<int64_t>{1, 2, 2}));
 }
 
 TEST(QLinearGroupConcat, EachOperandRequantizedToYAlongTheAxis) {
