@@ -13,6 +13,7 @@
 #include "oracle/semantics/graph_oracle.h"
 #include "oracle/semantics/node_validation.h"
 #include "oracle/semantics/oracle.h"
+#include "oracle/semantics/qlinear_group_strategies.h"
 
 namespace qconform {
 namespace {
@@ -179,53 +180,6 @@ void ChannelsLast(Case& g, int64_t rank) {
   g.graph.insert(g.graph.begin() + 1, std::move(in));
 }
 
-// The named strategies that are the group under another value of an attribute (d35): padding
-// counted is the windows' mean with count_include_pad 1.
-struct AttributeStrategy {
-  Strategy strategy;
-  std::string_view attribute;
-  int64_t value;
-};
-constexpr AttributeStrategy kAttributeStrategies[] = {
-    {Strategy::kPaddingCounted, "count_include_pad", 1}};
-
-const AttributeStrategy* AttributeStrategyOf(Strategy s) {
-  for (const AttributeStrategy& a : kAttributeStrategies) {
-    if (a.strategy == s) return &a;
-  }
-  return nullptr;
-}
-
-// Each such strategy's codes: the group's exact result with the attribute set (the exact result
-// itself where the case sets it already).
-void AppendAttributeStrategies(const Case& c, const OpSchema& schema,
-                               const EvaluateOptions& options, OutputEvaluation& y) {
-  for (Strategy strategy : schema.named_strategies) {
-    const AttributeStrategy* a = AttributeStrategyOf(strategy);
-    if (a == nullptr) continue;
-    StrategyOutput out = SameAsExact(std::string(StrategyName(strategy)));
-    out.admitted = false;
-    const std::string name(a->attribute);
-    if (const Attribute* given = c.attribute(name); given == nullptr || given->i != a->value) {
-      Case other = c;
-      other.attributes[name] = Attribute::Int(a->value);
-      const OracleResult r = RunGraphOracle(QLinearGroupGraph(other, schema), options);
-      if (r.outputs.size() != 1 || r.outputs[0].exact.size() != y.exact.size()) {
-        throw OracleError("case " + c.id + ": " + schema.label() + " with " + name + " " +
-                          std::to_string(a->value) + " gives another output");
-      }
-      for (size_t i = 0; i < y.exact.size(); ++i) {
-        const uint32_t code = r.outputs[0].exact[i];
-        if (y.is_free(i) || code == y.exact[i]) continue;
-        out.same_as_exact = false, out.sparse = true;
-        out.sparse_index.push_back(static_cast<int64_t>(i));
-        out.sparse_code.push_back(code);
-      }
-    }
-    y.alternatives.push_back(std::move(out));
-  }
-}
-
 // QLinearSoftmax with opset below 13 (Softmax-1 and -11): "The input is coerced into a
 // 2-dimensional tensor" at `axis` (default 1), the softmax along its second dimension, the result
 // in the input's shape. The body's Softmax-13 reads the input flattened at axis, along axis 1, and
@@ -247,52 +201,6 @@ void CoercedToMatrix(Case& g, const Case& c, const std::vector<int64_t>& shape) 
   g.input_names.push_back("input_shape");
   g.inputs.emplace_back(
       MakeIndexTensor(DataType::kInt64, {static_cast<int64_t>(shape.size())}, shape));
-}
-
-// The output roundings d35 names but does not admit, each from the exact value v before the
-// division (in double: they diagnose, never admit): the zero point added before rounding, ties
-// away from zero, the type's minimum for a result above its maximum, v * float32(1 / scale).
-void AppendNamedRoundings(const GraphValue& v, double scale, double zero_point,
-                          const ElementType& t, const OpSchema& schema, OutputEvaluation& y) {
-  const auto lo = static_cast<double>(IntegerMin(t)), hi = static_cast<double>(IntegerMax(t));
-  const auto code = [&](double r) {
-    return EncodeDouble(t, std::clamp(r, lo, hi), Saturation::kSaturate).value();
-  };
-  const auto away = [](double q) { return q < 0 ? -std::floor(-q + 0.5) : std::floor(q + 0.5); };
-  const auto reciprocal = [&](double x) {
-    return static_cast<double>(static_cast<float>(x) * (1.0f / static_cast<float>(scale)));
-  };
-  // Each of the row's named strategies (OpSchema::named_strategies) by its rounding.
-  const auto rounding = [&](Strategy strategy, double x) -> uint32_t {
-    const double r = std::nearbyint(x / scale) + zero_point;
-    switch (strategy) {
-      case Strategy::kZeroPointFirst:
-        return code(std::nearbyint(x / scale + zero_point));
-      case Strategy::kTiesAway:
-        return code(away(x / scale) + zero_point);
-      case Strategy::kMinimumOnOverflow:
-        return code(r > hi ? lo : r);
-      case Strategy::kReciprocal:
-        return code(std::nearbyint(reciprocal(x)) + zero_point);
-      default:
-        throw std::logic_error(schema.label() + " names " + std::string(StrategyName(strategy)) +
-                               ", which its rounding does not compute");
-    }
-  };
-  for (Strategy strategy : schema.named_strategies) {
-    if (AttributeStrategyOf(strategy) != nullptr) continue;  // AppendAttributeStrategies's
-    StrategyOutput out = SameAsExact(std::string(StrategyName(strategy)));
-    out.admitted = false;
-    for (size_t i = 0; i < y.exact.size() && i < v.size(); ++i) {
-      if (y.is_free(i) || !v.exact[i].is_finite()) continue;
-      const uint32_t named_code = rounding(strategy, ApproximateDouble(v.exact[i]));
-      if (named_code == y.exact[i]) continue;
-      out.same_as_exact = false, out.sparse = true;
-      out.sparse_index.push_back(static_cast<int64_t>(i));
-      out.sparse_code.push_back(named_code);
-    }
-    y.alternatives.push_back(std::move(out));
-  }
 }
 
 }  // namespace
@@ -395,7 +303,7 @@ Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
 }
 
 OutputEvaluation EvaluateQLinearGroup(const Case& c, const OpSchema& schema,
-                                      const QuantizationPlan& plan,
+                                      const QuantizationPlan& /*plan: T, the graph output's type*/,
                                       const EvaluateOptions& options) {
   const Case graph = QLinearGroupGraph(c, schema);
   const Node& quantize = graph.graph.back();  // the body's QuantizeLinear writes the output
@@ -416,8 +324,7 @@ OutputEvaluation EvaluateQLinearGroup(const Case& c, const OpSchema& schema,
     }
     return 0;
   };
-  AppendNamedRoundings(value, parameter(1), parameter(2), *plan.output_type, schema, y);
-  AppendAttributeStrategies(c, schema, options, y);
+  AppendNamedStrategies(c, schema, options, value, parameter(1), parameter(2), y);
   return y;
 }
 

@@ -1,0 +1,109 @@
+#include "oracle/semantics/qlinear_group_strategies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "oracle/core/fast_codec.h"
+#include "oracle/semantics/graph_oracle.h"
+#include "oracle/semantics/oracle.h"
+#include "oracle/semantics/qlinear_group.h"
+
+namespace qconform {
+namespace {
+
+// The strategies that are the group under another value of an attribute: padding counted is
+// the windows' mean with count_include_pad 1.
+struct AttributeStrategy {
+  Strategy strategy;
+  std::string_view attribute;
+  int64_t value;
+};
+constexpr AttributeStrategy kAttributeStrategies[] = {
+    {Strategy::kPaddingCounted, "count_include_pad", 1}};
+
+const AttributeStrategy* AttributeStrategyOf(Strategy s) {
+  for (const AttributeStrategy& a : kAttributeStrategies) {
+    if (a.strategy == s) return &a;
+  }
+  return nullptr;
+}
+
+// Records element i's code where it differs from the exact one.
+void Record(StrategyOutput& out, const OutputEvaluation& y, size_t i, uint32_t code) {
+  if (code == y.exact[i]) return;
+  out.same_as_exact = false, out.sparse = true;
+  out.sparse_index.push_back(static_cast<int64_t>(i));
+  out.sparse_code.push_back(code);
+}
+
+// The group's exact codes with the attribute set (the exact result itself where the case sets
+// it already).
+void ByAttribute(const AttributeStrategy& a, const Case& c, const OpSchema& schema,
+                 const EvaluateOptions& options, const OutputEvaluation& y, StrategyOutput& out) {
+  const std::string name(a.attribute);
+  if (const Attribute* given = c.attribute(name); given != nullptr && given->i == a.value) return;
+  Case other = c;
+  other.attributes[name] = Attribute::Int(a.value);
+  const OracleResult r = RunGraphOracle(QLinearGroupGraph(other, schema), options);
+  if (r.outputs.size() != 1 || r.outputs[0].exact.size() != y.exact.size()) {
+    throw OracleError("case " + c.id + ": " + schema.label() + " with " + name + " " +
+                      std::to_string(a.value) + " gives another output");
+  }
+  for (size_t i = 0; i < y.exact.size(); ++i) {
+    if (!y.is_free(i)) Record(out, y, i, r.outputs[0].exact[i]);
+  }
+}
+
+// The output roundings, each from the exact value before the division.
+void ByRounding(Strategy strategy, const OpSchema& schema, const GraphValue& v, double scale,
+                double zero_point, const OutputEvaluation& y, StrategyOutput& out) {
+  const ElementType& t = *FindElementType(y.data_type);
+  const auto lo = static_cast<double>(IntegerMin(t)), hi = static_cast<double>(IntegerMax(t));
+  const auto code = [&](double r) {
+    return EncodeDouble(t, std::clamp(r, lo, hi), Saturation::kSaturate).value();
+  };
+  const auto away = [](double q) { return q < 0 ? -std::floor(-q + 0.5) : std::floor(q + 0.5); };
+  const auto reciprocal = [&](double x) {
+    return static_cast<double>(static_cast<float>(x) * (1.0f / static_cast<float>(scale)));
+  };
+  const auto rounding = [&](double x) -> uint32_t {
+    const double r = std::nearbyint(x / scale) + zero_point;
+    switch (strategy) {
+      case Strategy::kZeroPointFirst:
+        return code(std::nearbyint(x / scale + zero_point));
+      case Strategy::kTiesAway:
+        return code(away(x / scale) + zero_point);
+      case Strategy::kMinimumOnOverflow:
+        return code(r > hi ? lo : r);
+      case Strategy::kReciprocal:
+        return code(std::nearbyint(reciprocal(x)) + zero_point);
+      default:
+        throw std::logic_error(schema.label() + " names " + std::string(StrategyName(strategy)) +
+                               ", which its rounding does not compute");
+    }
+  };
+  for (size_t i = 0; i < y.exact.size() && i < v.size(); ++i) {
+    if (y.is_free(i) || !v.exact[i].is_finite()) continue;
+    Record(out, y, i, rounding(ApproximateDouble(v.exact[i])));
+  }
+}
+
+}  // namespace
+
+void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
+                           const GraphValue& v, double scale, double zero_point,
+                           OutputEvaluation& y) {
+  for (Strategy strategy : schema.named_strategies) {
+    StrategyOutput out = SameAsExact(std::string(StrategyName(strategy)));
+    out.admitted = false;
+    if (const AttributeStrategy* a = AttributeStrategyOf(strategy)) {
+      ByAttribute(*a, c, schema, options, y, out);
+    } else {
+      ByRounding(strategy, schema, v, scale, zero_point, y, out);
+    }
+    y.alternatives.push_back(std::move(out));
+  }
+}
+
+}  // namespace qconform
