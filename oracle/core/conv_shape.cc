@@ -247,6 +247,11 @@ ConvGeometryResult MakePoolGeometry(const std::vector<int64_t>& x, const ConvAtt
   return MakeConvGeometry(x, w, conv);
 }
 
+bool ChannelsLastOf(const Case& c) {
+  const Attribute* last = c.attribute("channels_last");
+  return last != nullptr && last->kind == Attribute::Kind::kInt && last->i != 0;
+}
+
 std::vector<int64_t> ChannelsFirstShape(std::vector<int64_t> shape) {
   if (shape.size() >= 3) std::rotate(shape.begin() + 1, shape.end() - 1, shape.end());
   return shape;

@@ -84,6 +84,8 @@ ConvGeometryResult MakeConvGeometry(const std::vector<int64_t>& x, const std::ve
 // positive size per spatial dimension, no dilations: Conv's with w = [C, 1, k1, ...] and group C.
 // x of rank below 3 is kRank, a missing or wrong kernel_shape kKernelShape.
 ConvGeometryResult MakePoolGeometry(const std::vector<int64_t>& x, const ConvAttributes& a);
+// The com.microsoft pools' channels_last: an INT attribute other than 0 (absent: 0).
+bool ChannelsLastOf(const Case& c);
 // channels_last 1's layout [N, D1, ..., C] read as [N, C, D1, ...], and back.
 std::vector<int64_t> ChannelsFirstShape(std::vector<int64_t> shape);
 std::vector<int64_t> ChannelsLastShape(std::vector<int64_t> shape);

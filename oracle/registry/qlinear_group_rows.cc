@@ -37,8 +37,7 @@ std::vector<OutputSpec> GlobalPoolOutputs(const Case& c) {
   const Operator& op = OperatorOf(c);
   std::vector<int64_t> shape;
   if (const Tensor* x = Input(c, "X")) shape = x->shape;
-  const Attribute* last = c.attribute("channels_last");
-  const bool channels_last = last != nullptr && last->kind == Attribute::Kind::kInt && last->i;
+  const bool channels_last = ChannelsLastOf(c);
   for (size_t d = 1; d < shape.size(); ++d) {
     if (d != (channels_last ? shape.size() - 1 : 1)) shape[d] = 1;
   }
@@ -52,8 +51,7 @@ std::vector<OutputSpec> PoolOutputs(const Case& c) {
   const Operator& op = OperatorOf(c);
   std::vector<int64_t> shape;
   if (const Tensor* x = Input(c, "X")) shape = x->shape;
-  const Attribute* last = c.attribute("channels_last");
-  const bool channels_last = last != nullptr && last->kind == Attribute::Kind::kInt && last->i;
+  const bool channels_last = ChannelsLastOf(c);
   const ConvGeometryResult g =
       MakePoolGeometry(channels_last ? ChannelsFirstShape(shape) : shape, ConvAttributesOf(c));
   if (g.geometry) {

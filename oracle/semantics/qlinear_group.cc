@@ -94,8 +94,7 @@ class GroupChecker {
   void PoolGeometry() {
     const Tensor* x = op_.input(c_, op_.input_name(Role::kQuantized));
     if (x == nullptr) return;
-    const Attribute* last = c_.attribute("channels_last");
-    const bool channels_last = last != nullptr && last->i != 0;
+    const bool channels_last = ChannelsLastOf(c_);
     const ConvGeometryResult g = MakePoolGeometry(
         channels_last ? ChannelsFirstShape(x->shape) : x->shape, ConvAttributesOf(c_));
     if (g.problem == ConvProblem::kSpatialRank) {
@@ -288,7 +287,7 @@ Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
     }
     if (b.per_operand) repeated.push_back(b.output);
   }
-  if (const Attribute* last = c.attribute("channels_last"); last && last->i != 0) {
+  if (ChannelsLastOf(c)) {
     ChannelsLast(g,
                  static_cast<int64_t>(op.input(c, op.input_name(Role::kQuantized))->shape.size()));
   }
