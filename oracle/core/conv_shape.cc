@@ -252,6 +252,11 @@ bool ChannelsLastOf(const Case& c) {
   return last != nullptr && last->kind == Attribute::Kind::kInt && last->i != 0;
 }
 
+ConvGeometryResult CasePoolGeometry(const Case& c, const std::vector<int64_t>& x_shape) {
+  return MakePoolGeometry(ChannelsLastOf(c) ? ChannelsFirstShape(x_shape) : x_shape,
+                          ConvAttributesOf(c));
+}
+
 std::vector<int64_t> ChannelsFirstShape(std::vector<int64_t> shape) {
   if (shape.size() >= 3) std::rotate(shape.begin() + 1, shape.end() - 1, shape.end());
   return shape;

@@ -86,6 +86,9 @@ ConvGeometryResult MakeConvGeometry(const std::vector<int64_t>& x, const std::ve
 ConvGeometryResult MakePoolGeometry(const std::vector<int64_t>& x, const ConvAttributes& a);
 // The com.microsoft pools' channels_last: an INT attribute other than 0 (absent: 0).
 bool ChannelsLastOf(const Case& c);
+// A com.microsoft pool's geometry as the case sets it: MakePoolGeometry of X's shape (read as
+// N x C x D1 ... when channels_last) and the case's attributes.
+ConvGeometryResult CasePoolGeometry(const Case& c, const std::vector<int64_t>& x_shape);
 // channels_last 1's layout [N, D1, ..., C] read as [N, C, D1, ...], and back.
 std::vector<int64_t> ChannelsFirstShape(std::vector<int64_t> shape);
 std::vector<int64_t> ChannelsLastShape(std::vector<int64_t> shape);

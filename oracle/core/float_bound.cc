@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <vector>
 
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/codec.h"
@@ -10,12 +11,40 @@
 namespace qconform {
 namespace {
 
-// The largest power of two dividing a nonzero dyadic rational, as its exponent; nullopt when
-// the rational is not dyadic (its denominator is not a power of two).
+// t's largest finite value, decoded once per type.
+const Exact& Largest(const ElementType& t) {
+  static const std::vector<Exact> table = [] {
+    std::vector<Exact> v;
+    for (const ElementType& e : AllElementTypes()) {
+      const auto k = static_cast<size_t>(e.id);
+      if (v.size() <= k) v.resize(k + 1);
+      if (e.is_float()) v[k] = Decode(e, MaxFiniteCode(e));
+    }
+    return v;
+  }();
+  return table.at(static_cast<size_t>(t.id));
+}
+
+}  // namespace
+
 bool IsValueOf(const ElementType& t, const Exact& v) {
+  if (v.is_dyadic() && !v.is_zero() && t.is_float() && t.fp.has_subnormals &&
+      (t.fp.has_sign || !v.is_negative())) {
+    // s * 2^e with s odd: a value of t where s has at most p bits, 2^e is on the subnormals'
+    // grid or coarser, and |v| is at most the largest finite value.
+    const auto bits = static_cast<int>(msb(abs(v.significand()))) + 1;
+    return bits <= t.fp.mantissa_bits + 1 && v.exponent() >= 1 - t.fp.bias - t.fp.mantissa_bits &&
+           CompareFinite(Abs(v), Largest(t)) <= 0;
+  }
+  return IsValueOfByCodes(t, v);
+}
+
+bool IsValueOfByCodes(const ElementType& t, const Exact& v) {
   const std::optional<uint32_t> code = Encode(t, v, Saturation::kNone);
   return code && Decode(t, *code) == v;
 }
+
+namespace {
 
 std::string Power2(int e) {
   return "2^" + std::to_string(e);
@@ -54,21 +83,20 @@ FloatBound SumBound(std::span<const Exact> terms, const ElementType& t) {
     }
     grid = grid ? std::min(*grid, *e) : *e;
   }
-  const Rational magnitude = sum_of_magnitudes.value();
   const size_t n = terms.size();
   const std::string type(t.name);
   if (on_grid && grid) {
-    const Rational capacity =
-        Rational(BigInt(1) << p) *
-        (*grid >= 0 ? Rational(BigInt(1) << *grid) : Rational(1, BigInt(1) << -*grid));
-    const Exact largest = Decode(t, MaxFiniteCode(t));
-    if (magnitude <= capacity && magnitude <= largest.value()) {
+    // Compared by shifts (both sides dyadic): no rationals where the sum is exact.
+    const Exact capacity = Exact::Dyadic(BigInt(1), p + *grid);
+    if (CompareFinite(sum_of_magnitudes, capacity) <= 0 &&
+        CompareFinite(sum_of_magnitudes, Largest(t)) <= 0) {
       return {Rational(0), "exact: " + std::to_string(n) + " terms, values of " + type +
                                " on the grid " + Power2(*grid) + ", sum of magnitudes " +
-                               Exact::Finite(magnitude).ToString() + " <= 2^" + std::to_string(p) +
-                               " * " + Power2(*grid)};
+                               sum_of_magnitudes.ToString() + " <= 2^" + std::to_string(p) + " * " +
+                               Power2(*grid)};
     }
   }
+  const Rational magnitude = sum_of_magnitudes.value();
   if (on_grid && !grid) return {Rational(0), "exact: every term is zero"};
   const BigInt scale = BigInt(1) << p;  // 1 / u
   if (BigInt(n) >= scale) {

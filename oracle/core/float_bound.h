@@ -41,6 +41,12 @@ int Precision(const ElementType& t);
 // The terms must be finite (std::invalid_argument otherwise).
 FloatBound SumBound(std::span<const Exact> terms, const ElementType& t);
 
+// Whether v is a finite value of the float type t: from v's significand and exponent where t is
+// an IEEE-style type with subnormals, else by IsValueOfByCodes (encoded exactly and decoded
+// back), the reference it is tested against.
+bool IsValueOf(const ElementType& t, const Exact& v);
+bool IsValueOfByCodes(const ElementType& t, const Exact& v);
+
 // [v - B, v + B]; the whole extended line when there is no bound.
 ValueRange Widen(const Exact& v, const FloatBound& bound);
 

@@ -51,11 +51,10 @@ std::vector<OutputSpec> PoolOutputs(const Case& c) {
   const Operator& op = OperatorOf(c);
   std::vector<int64_t> shape;
   if (const Tensor* x = Input(c, "X")) shape = x->shape;
-  const bool channels_last = ChannelsLastOf(c);
-  const ConvGeometryResult g =
-      MakePoolGeometry(channels_last ? ChannelsFirstShape(shape) : shape, ConvAttributesOf(c));
+  const ConvGeometryResult g = CasePoolGeometry(c, shape);
   if (g.geometry) {
-    shape = channels_last ? ChannelsLastShape(g.geometry->output_shape) : g.geometry->output_shape;
+    shape =
+        ChannelsLastOf(c) ? ChannelsLastShape(g.geometry->output_shape) : g.geometry->output_shape;
   }
   return {{op.outputs.at(0), FirstOperandType(c), shape}};
 }

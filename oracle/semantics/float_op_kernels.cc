@@ -1,5 +1,6 @@
 #include "oracle/semantics/float_op_kernels.h"
 
+#include <span>
 #include <stdexcept>
 
 #include "oracle/core/admitted_range.h"
@@ -65,9 +66,13 @@ void Accumulator::Add(const Exact& exact, const Interval& real, bool free) {
 }
 
 ValueRange Accumulator::Finish(const ElementType& t, const std::string& what, int extra) const {
-  std::vector<Exact> terms = terms_;
   // A zero term is on every grid and adds nothing: it counts one more rounding step.
-  for (int k = 0; k < extra; ++k) terms.push_back(Exact::Integer(0));
+  std::vector<Exact> with_extra;
+  if (extra > 0) {
+    with_extra = terms_;
+    with_extra.resize(terms_.size() + static_cast<size_t>(extra), Exact::Integer(0));
+  }
+  const std::span<const Exact> terms = extra > 0 ? with_extra : terms_;
   FloatBound bound = SumBound(terms, t);
   const auto n = static_cast<int64_t>(terms.size());
   if (points_) return {Widen(sum_, bound).lo, Widen(sum_, bound).hi, what + ", " + bound.rule};
@@ -181,8 +186,13 @@ void SetMean(GraphValue& out, size_t i, const Accumulator& sum, int64_t count,
   const ElementType& t = out.type();
   const Exact n = Exact::Integer(count), mean = sum.exact() / n;
   const ValueRange r = sum.Finish(t, op + ": a sum of " + std::to_string(sum.count()) + " terms");
-  Set(out, i, mean, MinValue(RoundToType(t, r.lo) / n, mean),
-      MaxValue(RoundToType(t, r.hi) / n, mean),
+  // Each end's division; an end that is the exact sum, a value of t, divides to the mean itself.
+  const auto divided = [&](const Exact& end) {
+    const Exact rounded = RoundToType(t, end);
+    return rounded == sum.exact() ? mean : rounded / n;
+  };
+  const Exact lo = divided(r.lo), hi = r.hi == r.lo ? lo : divided(r.hi);
+  Set(out, i, mean, MinValue(lo, mean), MaxValue(hi, mean),
       r.rule + ", then one division by " + std::to_string(count));
 }
 

@@ -95,8 +95,7 @@ class GroupChecker {
     const Tensor* x = op_.input(c_, op_.input_name(Role::kQuantized));
     if (x == nullptr) return;
     const bool channels_last = ChannelsLastOf(c_);
-    const ConvGeometryResult g = MakePoolGeometry(
-        channels_last ? ChannelsFirstShape(x->shape) : x->shape, ConvAttributesOf(c_));
+    const ConvGeometryResult g = CasePoolGeometry(c_, x->shape);
     if (g.problem == ConvProblem::kSpatialRank) {
       throw OracleError("case " + c_.id + ": " + s_.label() + ": " + g.why);
     }

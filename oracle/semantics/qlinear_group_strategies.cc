@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "oracle/core/conv_shape.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/semantics/graph_oracle.h"
 #include "oracle/semantics/oracle.h"
@@ -12,15 +13,29 @@
 namespace qconform {
 namespace {
 
+// Whether some window of the case's pool reaches padding (where it cannot be told: true).
+bool Padded(const Case& c) {
+  const Operator& op = OperatorOf(c);
+  const Tensor* x = op.input(c, op.input_name(Role::kQuantized));
+  if (x == nullptr) return true;
+  const ConvGeometryResult g = CasePoolGeometry(c, x->shape);
+  if (!g.geometry) return true;
+  const auto nonzero = [](int64_t p) { return p != 0; };
+  return std::any_of(g.geometry->pads_begin.begin(), g.geometry->pads_begin.end(), nonzero) ||
+         std::any_of(g.geometry->pads_end.begin(), g.geometry->pads_end.end(), nonzero);
+}
+
 // The strategies that are the group under another value of an attribute: padding counted is
-// the windows' mean with count_include_pad 1.
+// the windows' mean with count_include_pad 1. `changes`: whether the value can change the
+// case's result at all (where it cannot, the group is not evaluated again).
 struct AttributeStrategy {
   Strategy strategy;
   std::string_view attribute;
   int64_t value;
+  bool (*changes)(const Case&);
 };
 constexpr AttributeStrategy kAttributeStrategies[] = {
-    {Strategy::kPaddingCounted, "count_include_pad", 1}};
+    {Strategy::kPaddingCounted, "count_include_pad", 1, Padded}};
 
 const AttributeStrategy* AttributeStrategyOf(Strategy s) {
   for (const AttributeStrategy& a : kAttributeStrategies) {
@@ -43,6 +58,7 @@ void ByAttribute(const AttributeStrategy& a, const Case& c, const OpSchema& sche
                  const EvaluateOptions& options, const OutputEvaluation& y, StrategyOutput& out) {
   const std::string name(a.attribute);
   if (const Attribute* given = c.attribute(name); given != nullptr && given->i == a.value) return;
+  if (!a.changes(c)) return;
   Case other = c;
   other.attributes[name] = Attribute::Int(a.value);
   const OracleResult r = RunGraphOracle(QLinearGroupGraph(other, schema), options);

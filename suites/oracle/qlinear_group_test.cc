@@ -187,6 +187,22 @@ TEST(QLinearGroupAveragePool, WindowMeansRoundThenTheZeroPointAndPaddingCountsBy
   ASSERT_EQ(included.size(), 9u);
   EXPECT_EQ(included[0], 5);
   EXPECT_EQ(included[4], 6);
+  // The named strategy padding-counted is the count_include_pad 1 result where a window reaches
+  // padding (the corner's code 5), and the exact result itself where none does.
+  const auto padding_counted = [](const OracleResult& o) -> const StrategyOutput& {
+    for (const StrategyOutput& a : o.outputs.at(0).alternatives) {
+      if (a.strategy == "padding-counted") return a;
+    }
+    throw std::logic_error("no padding-counted alternative");
+  };
+  const OracleResult padded =
+      RunOracle(Group("QLinearAveragePool", in(), {{"kernel_shape", k3}, {"pads", pads}}));
+  const StrategyOutput& counted = padding_counted(padded);
+  ASSERT_TRUE(counted.sparse);
+  ASSERT_FALSE(counted.sparse_index.empty());
+  EXPECT_EQ(counted.sparse_index[0], 0);
+  EXPECT_EQ(counted.sparse_code[0], 5u);
+  EXPECT_TRUE(padding_counted(r).same_as_exact);
   // SAME_UPPER with stride 2: ceil(3 / 2) = 2 outputs per axis.
   const OracleResult same = RunOracle(Group("QLinearAveragePool", in(),
                                             {{"kernel_shape", k2},
