@@ -79,6 +79,13 @@ Case OnnxRuntimeBackend::Adapt(const Case& c) const {
   return adapted;
 }
 
+BackendResult OnnxRuntimeBackend::Run(const Case& c) {
+  if (const BackendResult* known = refused_.Recall(c)) return *known;
+  BackendResult r = ExecBackend::Run(c);
+  refused_.Remember(c, r);
+  return r;
+}
+
 std::vector<int32_t> OnnxRuntimeBackend::CarriedTypes(const Case& c) const {
   if (FindOperator(c.domain, c.op_type) == nullptr) return {};
   std::vector<int32_t> carry;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "adapters/exec_backend.h"
+#include "adapters/onnxruntime/kernel_lookup_memo.h"
 
 namespace qconform {
 
@@ -21,9 +22,15 @@ class OnnxRuntimeBackend : public ExecBackend {
   static std::string RunnerScript();
 
   Case Adapt(const Case& c) const override;
+  // The exec adapter's Run, except that a case differing from one ORT refused for want of a
+  // kernel only in its tensors' values gets that refusal at once (kernel_lookup_memo.h).
+  BackendResult Run(const Case& c) override;
 
  protected:
   std::vector<int32_t> CarriedTypes(const Case& c) const override;
+
+ private:
+  KernelLookupMemo refused_;
 };
 
 }  // namespace qconform
