@@ -6,20 +6,20 @@ std::vector<GoldenCase> GoldenCatalogue() {
   std::vector<GoldenCase> all = DequantizeGoldenCatalogue();
   for (GoldenCase& g : QuantizeGoldenCatalogue()) all.push_back(std::move(g));
   for (GoldenCase& g : TensorRtGoldenCatalogue()) all.push_back(std::move(g));
-  for (auto part :
-       {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue, DynamicBoundaryCatalogue,
-        RuleBoundaryCatalogue, MatMulBoundaryCatalogue, ConvBoundaryCatalogue,
-        GraphBoundaryCatalogue, GraphOperatorCatalogue, QLinearOperatorCatalogue}) {
+  for (auto part : {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue,
+                    DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue,
+                    ConvBoundaryCatalogue, GraphBoundaryCatalogue, GraphOperatorCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
+  for (GoldenCase& g : QLinearOperatorCatalogue()) all.push_back(std::move(g));
   return all;
 }
 
-std::vector<GoldenCase> QLinearOperatorCatalogue() {
+std::vector<GoldenCase> QLinearOperatorCatalogue(CatalogueParts parts) {
   std::vector<GoldenCase> all;
   for (auto part : {QLinearGroupCatalogue, QLinearConcatCatalogue, QLinearWhereCatalogue,
                     QLinearPoolCatalogue}) {
-    for (GoldenCase& g : part()) all.push_back(std::move(g));
+    for (GoldenCase& g : part(parts)) all.push_back(std::move(g));
   }
   return all;
 }

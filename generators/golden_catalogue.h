@@ -49,16 +49,19 @@ std::vector<GoldenCase> ConvRuleCatalogue();
 std::vector<GoldenCase> GraphBoundaryCatalogue();
 // Graph cases of the other float operators (graph_operator_catalogue.cc).
 std::vector<GoldenCase> GraphOperatorCatalogue();
+// Which cases a catalogue builds: all of them, or only the ones that break a rule (what the rule
+// coverage test needs, without the boundary cells' searches).
+enum class CatalogueParts { kAll, kRules };
 // The com.microsoft QLinear operators (qlinear_group_catalogue.cc): boundaries and rules.
-std::vector<GoldenCase> QLinearGroupCatalogue();
+std::vector<GoldenCase> QLinearGroupCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearConcat's (generators/qlinear_concat_catalogue.cc).
-std::vector<GoldenCase> QLinearConcatCatalogue();
+std::vector<GoldenCase> QLinearConcatCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearWhere's (generators/qlinear_where_catalogue.cc).
-std::vector<GoldenCase> QLinearWhereCatalogue();
+std::vector<GoldenCase> QLinearWhereCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearAveragePool's (generators/qlinear_pool_catalogue.cc).
-std::vector<GoldenCase> QLinearPoolCatalogue();
+std::vector<GoldenCase> QLinearPoolCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // Every com.microsoft QLinear operator's: the four above, in the golden catalogue's order.
-std::vector<GoldenCase> QLinearOperatorCatalogue();
+std::vector<GoldenCase> QLinearOperatorCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

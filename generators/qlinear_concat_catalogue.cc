@@ -125,9 +125,11 @@ class QLinearConcats : public CatalogueBuilder {
 
 }  // namespace
 
-std::vector<GoldenCase> QLinearConcatCatalogue() {
+std::vector<GoldenCase> QLinearConcatCatalogue(CatalogueParts parts) {
   QLinearConcats b;
-  for (D t : {D::kInt8, D::kUint8}) b.Cells(t);
+  if (parts == CatalogueParts::kAll) {
+    for (D t : {D::kInt8, D::kUint8}) b.Cells(t);
+  }
   b.Rules();
   return b.cases;
 }

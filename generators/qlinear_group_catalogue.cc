@@ -314,10 +314,12 @@ class QLinearGroups : public CatalogueBuilder {
 
 }  // namespace
 
-std::vector<GoldenCase> QLinearGroupCatalogue() {
+std::vector<GoldenCase> QLinearGroupCatalogue(CatalogueParts parts) {
   QLinearGroups b;
   for (const GroupOp* op : {&kAdd, &kMul, &kLeakyRelu, &kSigmoid, &kGlobalPool, &kSoftmax}) {
-    for (D t : {D::kInt8, D::kUint8}) b.Cells(*op, t);
+    if (parts == CatalogueParts::kAll) {
+      for (D t : {D::kInt8, D::kUint8}) b.Cells(*op, t);
+    }
     b.Rules(*op);
   }
   return b.cases;

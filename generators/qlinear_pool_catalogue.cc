@@ -144,9 +144,11 @@ class QLinearPools : public CatalogueBuilder {
 
 }  // namespace
 
-std::vector<GoldenCase> QLinearPoolCatalogue() {
+std::vector<GoldenCase> QLinearPoolCatalogue(CatalogueParts parts) {
   QLinearPools b;
-  for (D t : {D::kInt8, D::kUint8}) b.Cells(t);
+  if (parts == CatalogueParts::kAll) {
+    for (D t : {D::kInt8, D::kUint8}) b.Cells(t);
+  }
   b.Rules();
   return b.cases;
 }

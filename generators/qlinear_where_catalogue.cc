@@ -126,9 +126,11 @@ class QLinearWheres : public CatalogueBuilder {
 
 }  // namespace
 
-std::vector<GoldenCase> QLinearWhereCatalogue() {
+std::vector<GoldenCase> QLinearWhereCatalogue(CatalogueParts parts) {
   QLinearWheres b;
-  for (D t : {D::kInt8, D::kUint8}) b.Cells(t);
+  if (parts == CatalogueParts::kAll) {
+    for (D t : {D::kInt8, D::kUint8}) b.Cells(t);
+  }
   b.Rules();
   return b.cases;
 }

@@ -130,7 +130,9 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
   // The convolution family's rule catalogue (generators/conv_rule_catalogue.cc) and the
   // com.microsoft QLinear operators' cases (generators/qlinear_group_catalogue.cc) likewise.
   std::vector<GoldenCase> with_rules = ConvRuleCatalogue();
-  for (GoldenCase& g : QLinearOperatorCatalogue()) with_rules.push_back(std::move(g));
+  for (GoldenCase& g : QLinearOperatorCatalogue(CatalogueParts::kRules)) {
+    with_rules.push_back(std::move(g));
+  }
   for (const GoldenCase& g : with_rules) {
     if (g.intended_rule.empty() && g.features.find("implementation-defined:") == std::string::npos)
       continue;
