@@ -4,7 +4,7 @@
 //               gives neither the exact nor the f32 result (generators/near_ties.h), realised as a
 //               1-D convolution whose stride equals its kernel, one window per accumulator;
 //   ties        power-of-two multipliers, odd accumulators on exact half-integers, odd and even y
-//               zero points;
+//               zero points; and in every cell (x and w types, w per tensor or per channel);
 //   layouts     the geometries real networks use (3x3 stride 1 and 2, 1x1, depthwise, grouped,
 //               dilated, SAME_UPPER / SAME_LOWER with odd total padding, VALID, asymmetric pads,
 //               1-D, 3-D, batch 2) over every type pair, w per tensor and per output channel with
@@ -96,6 +96,49 @@ class ConvCatalogue : public CatalogueBuilder {
         const auto ys = static_cast<float>(0.25 * 0.375 * std::ldexp(1.0, shift));
         Add(Accumulators(accs, xs, ws, ys, D::kUint8, zp, id),
             "type:uint8,w:int8,y:uint8,boundary:exact-ties", "d20");
+      }
+    }
+  }
+
+  // Exact ties in every cell (x and w types, w per tensor or per output channel), so that a
+  // rounding defect is killed in each cell it can change (docs/semantics.md#d39): a 1-D 1 x 1
+  // convolution, x' = u_i (odd, both signs) at four positions, w' = 2^(t_m - 1) * v_m per output
+  // channel with w_scale 2^-t_m, x_scale and y_scale 1, bias 0: acc * M = u_i * v_m / 2, a tie in
+  // every element; odd zero points everywhere.
+  void TiesPerCell() {
+    const int64_t u[] = {1, -3, 5, -7}, v[] = {3, -1, 5, -5, 7};
+    const auto positions = static_cast<int64_t>(std::size(u));
+    const auto channels = static_cast<int64_t>(std::size(v));
+    for (const bool per_channel : {false, true}) {
+      for (const D xt : {D::kUint8, D::kInt8}) {
+        for (const D wt : {D::kUint8, D::kInt8}) {
+          const auto odd = [](D t, int64_t unsigned_zp, int64_t signed_zp) {
+            return static_cast<double>(t == D::kUint8 ? unsigned_zp : signed_zp);
+          };
+          const double xzp = odd(xt, 33, 3), wzp = odd(wt, 41, -5), yzp = odd(xt, 101, 7);
+          std::vector<double> x, w, w_scale;
+          for (int64_t i = 0; i < positions; ++i) x.push_back(xzp + static_cast<double>(u[i]));
+          for (int64_t m = 0; m < channels; ++m) {
+            const int t = per_channel ? 1 + static_cast<int>(m % 2) : 1;
+            w.push_back(wzp + std::ldexp(static_cast<double>(v[m]), t - 1));
+            w_scale.push_back(std::ldexp(1.0, -t));
+          }
+          const std::string id = std::string("qlc10-ties-cell-") + (per_channel ? "pc" : "pt") +
+                                 "-" + TypeName(xt) + "-" + TypeName(wt);
+          Add(MakeCase("QLinearConv", 10,
+                       {MakeTensor(xt, {1, 1, positions}, x), MakeScalar(D::kFloat, 1),
+                        MakeScalar(xt, xzp), MakeTensor(wt, {channels, 1, 1}, w),
+                        per_channel ? MakeTensor(D::kFloat, {channels}, w_scale)
+                                    : MakeScalar(D::kFloat, w_scale[0]),
+                        per_channel ? MakeTensor(wt, {channels}, std::vector<double>(channels, wzp))
+                                    : MakeScalar(wt, wzp),
+                        MakeScalar(D::kFloat, 1), MakeScalar(xt, yzp)},
+                       {}, "", id),
+              "type:" + TypeName(xt) + ",w:" + TypeName(wt) + ",y:" + TypeName(xt) +
+                  ",granularity:" + (per_channel ? "per-channel" : "per-tensor") +
+                  ",boundary:exact-ties",
+              "d20,d39");
+        }
       }
     }
   }
@@ -283,6 +326,7 @@ std::vector<GoldenCase> ConvBoundaryCatalogue() {
   ConvCatalogue b;
   b.Separating();
   b.Ties();
+  b.TiesPerCell();
   b.Layouts();
   b.Pairs();
   b.Edges();

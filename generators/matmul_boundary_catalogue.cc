@@ -4,7 +4,8 @@
 //                where it gives neither the exact nor the f32 result, found by search over
 //                several scale triples, realised as block-diagonal rows of u8 x s8 products;
 //   ties         power-of-two multipliers, so that odd accumulators land exactly on half-integers,
-//                with odd and even y zero points;
+//                with odd and even y zero points; and in every integer cell (types, per tensor,
+//                per row, per column) with odd zero points;
 //   layouts      every type pair, per tensor / per row / per column, rank 1 to 4 with broadcast
 //                batch dimensions, non-zero zero points everywhere, some elements saturating;
 //   wide         K from 300 to 40,000: sums past int16, pairs past int16, and past int32 (d22);
@@ -95,6 +96,69 @@ class MatMulCatalogue : public CatalogueBuilder {
           const float as = 0.25f, bs = 0.375f, ys = Float(0.25 * 0.375 * std::ldexp(1.0, shift));
           Add(Accumulators(opset, accs, as, bs, ys, D::kUint8, zp, id),
               "type:uint8,b:int8,y:uint8,granularity:per-tensor,boundary:exact-ties", "d20");
+        }
+      }
+    }
+  }
+
+  // Exact ties in every integer cell (version, a and b types, per tensor / per row / per column),
+  // so that a rounding defect is killed in each cell it can change, not only in u8 x s8 per
+  // tensor (docs/semantics.md#d39). K = 1: acc[r, c] = a'[r] * b'[c] with a' = 2^s_r * u_r and
+  // b' = 2^(t_c - 1) * v_c (u, v odd, of both signs), scales a_scale[r] = 2^-s_r, b_scale[c] =
+  // 2^-t_c, y_scale 1: acc * M = u_r * v_c / 2, a tie in every element (positive and negative,
+  // with even and odd floors); odd zero points everywhere, so that adding y's before rounding
+  // moves every other element.
+  void TiesPerCell() {
+    struct Granularity {
+      std::string name;
+      bool rows, columns;
+    };
+    const Granularity granularities[] = {
+        {"pt", false, false}, {"row", true, false}, {"col", false, true}, {"row-col", true, true}};
+    const std::vector<std::pair<D, D>> pairs = {
+        {D::kUint8, D::kUint8}, {D::kInt8, D::kInt8}, {D::kUint8, D::kInt8}, {D::kInt8, D::kUint8}};
+    const int64_t u[] = {1, -3, 5, -7}, v[] = {3, -1, 5, -5, 7};
+    const auto rows = static_cast<int64_t>(std::size(u)),
+               columns = static_cast<int64_t>(std::size(v));
+    for (int opset : {10, 21}) {
+      for (const Granularity& g : granularities) {
+        for (const auto& [at, bt] : pairs) {
+          const D yt = at;
+          // Zero points inside each type's range, odd; a's and b's leave room for a' and b'.
+          const auto zero_point = [](D t, int64_t odd_unsigned, int64_t odd_signed) {
+            return static_cast<double>(t == D::kUint8 ? odd_unsigned : odd_signed);
+          };
+          const double azp = zero_point(at, 33, 3), bzp = zero_point(bt, 41, -5),
+                       yzp = zero_point(yt, 101, 7);
+          std::vector<double> a, b, a_scale, b_scale;
+          for (int64_t r = 0; r < rows; ++r) {
+            const int s = g.rows ? static_cast<int>(r % 2) : 0;
+            a.push_back(azp + std::ldexp(static_cast<double>(u[r]), s));
+            a_scale.push_back(std::ldexp(1.0, -s));
+          }
+          for (int64_t c = 0; c < columns; ++c) {
+            const int t = g.columns ? 1 + static_cast<int>(c % 2) : 1;
+            b.push_back(bzp + std::ldexp(static_cast<double>(v[c]), t - 1));
+            b_scale.push_back(std::ldexp(1.0, -t));
+          }
+          const auto parameter = [](D t, bool per, const std::vector<double>& values,
+                                    std::vector<int64_t> shape) {
+            return per ? MakeTensor(t, std::move(shape), values) : MakeScalar(t, values.at(0));
+          };
+          const std::string id = "qlmm" + std::to_string(opset) + "-ties-cell-" + g.name + "-" +
+                                 TypeName(at) + "-" + TypeName(bt);
+          Add(MakeCase(
+                  "QLinearMatMul", opset,
+                  {MakeTensor(at, {rows, 1}, a), parameter(D::kFloat, g.rows, a_scale, {rows, 1}),
+                   parameter(at, g.rows, std::vector<double>(rows, azp), {rows, 1}),
+                   MakeTensor(bt, {1, columns}, b),
+                   parameter(D::kFloat, g.columns, b_scale, {1, columns}),
+                   parameter(bt, g.columns, std::vector<double>(columns, bzp), {1, columns}),
+                   MakeScalar(D::kFloat, 1), MakeScalar(yt, yzp)},
+                  {}, "", id),
+              "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:" + TypeName(yt) +
+                  ",granularity:" + g.name + ",boundary:exact-ties",
+              "d20,d39");
         }
       }
     }
@@ -224,6 +288,7 @@ std::vector<GoldenCase> MatMulBoundaryCatalogue() {
   MatMulCatalogue b;
   b.Separating();
   b.Ties();
+  b.TiesPerCell();
   b.Layouts();
   b.Wide();
   for (GoldenCase& g : MatMulVersion21Catalogue()) b.cases.push_back(std::move(g));

@@ -44,6 +44,23 @@ constexpr Declaration kDeclaredCells[] = {
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat,QLinearWhere,QLinearAveragePool "
      "x:int8,uint8"},
     {Defect::kQlgPaddingCounted, "op:QLinearAveragePool x:int8,uint8"},
+    // The matmul and convolution families' requantizations: every integer cell (versions, operand
+    // types, per tensor, per row, per column or per output channel) holds exact ties with odd
+    // zero points (the ties-cell cases of matmul_boundary_catalogue.cc and
+    // conv_boundary_catalogue.cc), where each of these rounds differently.
+    {Defect::kQlmmOnnxReference, "op:QLinearMatMul y:int8,uint8"},
+    {Defect::kQlmmQ31DoubleRound, "op:QLinearMatMul y:int8,uint8"},
+    {Defect::kQlmmQ31SingleRound, "op:QLinearMatMul y:int8,uint8"},
+    {Defect::kQlmmMantissaTiesUp, "op:QLinearMatMul y:int8,uint8"},
+    {Defect::kQlmmZeroPointFirst, "op:QLinearMatMul y:int8,uint8"},
+    {Defect::kQlmmRoundHalfAway, "op:QLinearMatMul y:int8,uint8"},
+    {Defect::kQlmmTruncate, "op:QLinearMatMul y:int8,uint8"},
+    {Defect::kQlmmYZeroPointIgnored, "op:QLinearMatMul y:int8,uint8"},
+    {Defect::kQlcOnnxReference, "op:QLinearConv"},
+    {Defect::kQlcQ31DoubleRound, "op:QLinearConv"},
+    {Defect::kQlcQ31SingleRound, "op:QLinearConv"},
+    {Defect::kQlcMantissaTiesUp, "op:QLinearConv"},
+    {Defect::kQlcZeroPointFirst, "op:QLinearConv"},
     {Defect::kQlgOverflowToMin,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearSigmoid,QLinearGlobalAveragePool,"
      "QLinearSoftmax,QLinearConcat,QLinearWhere,QLinearAveragePool x:int8,uint8"},

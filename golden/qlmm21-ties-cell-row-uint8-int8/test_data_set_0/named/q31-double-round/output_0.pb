@@ -1,0 +1,1 @@
+ByJgehci`g]mZmcrYwZiSwL
