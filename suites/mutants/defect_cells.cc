@@ -61,6 +61,22 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kQlcQ31SingleRound, "op:QLinearConv"},
     {Defect::kQlcMantissaTiesUp, "op:QLinearConv"},
     {Defect::kQlcZeroPointFirst, "op:QLinearConv"},
+    // DynamicQuantizeLinear has one cell (float -> uint8, per tensor); each of these changes it
+    // (its boundary catalogue's ranges, ties and saturating cases).
+    {Defect::kDynRangeWithoutZero, "op:DynamicQuantizeLinear"},
+    {Defect::kDynScaleInDouble, "op:DynamicQuantizeLinear"},
+    {Defect::kDynScaleOver256, "op:DynamicQuantizeLinear"},
+    {Defect::kDynZeroPointHalfAway, "op:DynamicQuantizeLinear"},
+    {Defect::kDynZeroPointTruncated, "op:DynamicQuantizeLinear"},
+    {Defect::kDynYZeroPointBeforeRounding, "op:DynamicQuantizeLinear"},
+    {Defect::kDynYRoundHalfAway, "op:DynamicQuantizeLinear"},
+    {Defect::kDynYNotSaturated, "op:DynamicQuantizeLinear"},
+    // The convolution geometry's defects in ConvInteger's cells. They change QLinearConv's too,
+    // where windows read padding or asymmetric kernels; its int8 x uint8 cells hold only the
+    // 1 x 1 tie cases so far, so those cells are not declared yet.
+    {Defect::kConvPaddingZero, "op:ConvInteger"},
+    {Defect::kConvKernelFlipped, "op:ConvInteger"},
+    {Defect::kConvXZeroPointIgnored, "op:ConvInteger"},
     {Defect::kQlgOverflowToMin,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearSigmoid,QLinearGlobalAveragePool,"
      "QLinearSoftmax,QLinearConcat,QLinearWhere,QLinearAveragePool x:int8,uint8"},
