@@ -17,6 +17,7 @@
 
 #include "generators/catalogue_builder.h"
 #include "generators/near_ties.h"
+#include "generators/tie_operands.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/prng.h"
@@ -102,34 +103,26 @@ class ConvCatalogue : public CatalogueBuilder {
 
   // Exact ties in every cell (x and w types, w per tensor or per output channel), so that a
   // rounding defect is killed in each cell it can change (docs/semantics.md#d39): a 1-D 1 x 1
-  // convolution, x' = u_i (odd, both signs) at four positions, w' = 2^(t_m - 1) * v_m per output
-  // channel with w_scale 2^-t_m, x_scale and y_scale 1, bias 0: acc * M = u_i * v_m / 2, a tie in
-  // every element; odd zero points everywhere.
+  // convolution, x at four positions and w per output channel from tie_operands.h (x with shift
+  // 0 and scale 1, w with shift 1), y_scale 1, bias 0: acc * M = u_i * v_m / 2, a tie in every
+  // element; odd zero points everywhere.
   void TiesPerCell() {
-    const int64_t u[] = {1, -3, 5, -7}, v[] = {3, -1, 5, -5, 7};
-    const auto positions = static_cast<int64_t>(std::size(u));
-    const auto channels = static_cast<int64_t>(std::size(v));
+    const auto positions = static_cast<int64_t>(std::size(kTieRowFactors));
+    const auto channels = static_cast<int64_t>(std::size(kTieColumnFactors));
     for (const bool per_channel : {false, true}) {
       for (const D xt : {D::kUint8, D::kInt8}) {
         for (const D wt : {D::kUint8, D::kInt8}) {
-          const auto odd = [](D t, int64_t unsigned_zp, int64_t signed_zp) {
-            return static_cast<double>(t == D::kUint8 ? unsigned_zp : signed_zp);
-          };
-          const double xzp = odd(xt, 33, 3), wzp = odd(wt, 41, -5), yzp = odd(xt, 101, 7);
-          std::vector<double> x, w, w_scale;
-          for (int64_t i = 0; i < positions; ++i) x.push_back(xzp + static_cast<double>(u[i]));
-          for (int64_t m = 0; m < channels; ++m) {
-            const int t = per_channel ? 1 + static_cast<int>(m % 2) : 1;
-            w.push_back(wzp + std::ldexp(static_cast<double>(v[m]), t - 1));
-            w_scale.push_back(std::ldexp(1.0, -t));
-          }
+          const double xzp = OddZeroPoint(xt, 33, 3), wzp = OddZeroPoint(wt, 41, -5),
+                       yzp = OddZeroPoint(xt, 101, 7);
+          const TieOperand x = MakeTieOperand(kTieRowFactors, xzp, false, 0);
+          const TieOperand w = MakeTieOperand(kTieColumnFactors, wzp, per_channel, 1);
           const std::string id = std::string("qlc10-ties-cell-") + (per_channel ? "pc" : "pt") +
                                  "-" + TypeName(xt) + "-" + TypeName(wt);
           Add(MakeCase("QLinearConv", 10,
-                       {MakeTensor(xt, {1, 1, positions}, x), MakeScalar(D::kFloat, 1),
-                        MakeScalar(xt, xzp), MakeTensor(wt, {channels, 1, 1}, w),
-                        per_channel ? MakeTensor(D::kFloat, {channels}, w_scale)
-                                    : MakeScalar(D::kFloat, w_scale[0]),
+                       {MakeTensor(xt, {1, 1, positions}, x.codes), MakeScalar(D::kFloat, 1),
+                        MakeScalar(xt, xzp), MakeTensor(wt, {channels, 1, 1}, w.codes),
+                        per_channel ? MakeTensor(D::kFloat, {channels}, w.scales)
+                                    : MakeScalar(D::kFloat, w.scales[0]),
                         per_channel ? MakeTensor(wt, {channels}, std::vector<double>(channels, wzp))
                                     : MakeScalar(wt, wzp),
                         MakeScalar(D::kFloat, 1), MakeScalar(xt, yzp)},

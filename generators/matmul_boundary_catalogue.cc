@@ -16,6 +16,7 @@
 
 #include "generators/catalogue_builder.h"
 #include "generators/near_ties.h"
+#include "generators/tie_operands.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/prng.h"
@@ -103,11 +104,10 @@ class MatMulCatalogue : public CatalogueBuilder {
 
   // Exact ties in every integer cell (version, a and b types, per tensor / per row / per column),
   // so that a rounding defect is killed in each cell it can change, not only in u8 x s8 per
-  // tensor (docs/semantics.md#d39). K = 1: acc[r, c] = a'[r] * b'[c] with a' = 2^s_r * u_r and
-  // b' = 2^(t_c - 1) * v_c (u, v odd, of both signs), scales a_scale[r] = 2^-s_r, b_scale[c] =
-  // 2^-t_c, y_scale 1: acc * M = u_r * v_c / 2, a tie in every element (positive and negative,
-  // with even and odd floors); odd zero points everywhere, so that adding y's before rounding
-  // moves every other element.
+  // tensor (docs/semantics.md#d39). K = 1: acc[r, c] = a'[r] * b'[c] from tie_operands.h (a with
+  // shift 0, b with shift 1), y_scale 1: acc * M = u_r * v_c / 2, a tie in every element
+  // (positive and negative, with even and odd floors); odd zero points everywhere, so that adding
+  // y's before rounding moves every other element.
   void TiesPerCell() {
     struct Granularity {
       std::string name;
@@ -117,45 +117,31 @@ class MatMulCatalogue : public CatalogueBuilder {
         {"pt", false, false}, {"row", true, false}, {"col", false, true}, {"row-col", true, true}};
     const std::vector<std::pair<D, D>> pairs = {
         {D::kUint8, D::kUint8}, {D::kInt8, D::kInt8}, {D::kUint8, D::kInt8}, {D::kInt8, D::kUint8}};
-    const int64_t u[] = {1, -3, 5, -7}, v[] = {3, -1, 5, -5, 7};
-    const auto rows = static_cast<int64_t>(std::size(u)),
-               columns = static_cast<int64_t>(std::size(v));
+    const auto rows = static_cast<int64_t>(std::size(kTieRowFactors)),
+               columns = static_cast<int64_t>(std::size(kTieColumnFactors));
     for (int opset : {10, 21}) {
       for (const Granularity& g : granularities) {
         for (const auto& [at, bt] : pairs) {
           const D yt = at;
-          // Zero points inside each type's range, odd; a's and b's leave room for a' and b'.
-          const auto zero_point = [](D t, int64_t odd_unsigned, int64_t odd_signed) {
-            return static_cast<double>(t == D::kUint8 ? odd_unsigned : odd_signed);
-          };
-          const double azp = zero_point(at, 33, 3), bzp = zero_point(bt, 41, -5),
-                       yzp = zero_point(yt, 101, 7);
-          std::vector<double> a, b, a_scale, b_scale;
-          for (int64_t r = 0; r < rows; ++r) {
-            const int s = g.rows ? static_cast<int>(r % 2) : 0;
-            a.push_back(azp + std::ldexp(static_cast<double>(u[r]), s));
-            a_scale.push_back(std::ldexp(1.0, -s));
-          }
-          for (int64_t c = 0; c < columns; ++c) {
-            const int t = g.columns ? 1 + static_cast<int>(c % 2) : 1;
-            b.push_back(bzp + std::ldexp(static_cast<double>(v[c]), t - 1));
-            b_scale.push_back(std::ldexp(1.0, -t));
-          }
+          const double azp = OddZeroPoint(at, 33, 3), bzp = OddZeroPoint(bt, 41, -5),
+                       yzp = OddZeroPoint(yt, 101, 7);
+          const TieOperand a = MakeTieOperand(kTieRowFactors, azp, g.rows, 0);
+          const TieOperand b = MakeTieOperand(kTieColumnFactors, bzp, g.columns, 1);
           const auto parameter = [](D t, bool per, const std::vector<double>& values,
                                     std::vector<int64_t> shape) {
             return per ? MakeTensor(t, std::move(shape), values) : MakeScalar(t, values.at(0));
           };
           const std::string id = "qlmm" + std::to_string(opset) + "-ties-cell-" + g.name + "-" +
                                  TypeName(at) + "-" + TypeName(bt);
-          Add(MakeCase(
-                  "QLinearMatMul", opset,
-                  {MakeTensor(at, {rows, 1}, a), parameter(D::kFloat, g.rows, a_scale, {rows, 1}),
-                   parameter(at, g.rows, std::vector<double>(rows, azp), {rows, 1}),
-                   MakeTensor(bt, {1, columns}, b),
-                   parameter(D::kFloat, g.columns, b_scale, {1, columns}),
-                   parameter(bt, g.columns, std::vector<double>(columns, bzp), {1, columns}),
-                   MakeScalar(D::kFloat, 1), MakeScalar(yt, yzp)},
-                  {}, "", id),
+          Add(MakeCase("QLinearMatMul", opset,
+                       {MakeTensor(at, {rows, 1}, a.codes),
+                        parameter(D::kFloat, g.rows, a.scales, {rows, 1}),
+                        parameter(at, g.rows, std::vector<double>(rows, azp), {rows, 1}),
+                        MakeTensor(bt, {1, columns}, b.codes),
+                        parameter(D::kFloat, g.columns, b.scales, {1, columns}),
+                        parameter(bt, g.columns, std::vector<double>(columns, bzp), {1, columns}),
+                        MakeScalar(D::kFloat, 1), MakeScalar(yt, yzp)},
+                       {}, "", id),
               "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:" + TypeName(yt) +
                   ",granularity:" + g.name + ",boundary:exact-ties",
               "d20,d39");
