@@ -22,8 +22,8 @@ class OnnxRuntimeBackend : public ExecBackend {
   static std::string RunnerScript();
 
   Case Adapt(const Case& c) const override;
-  // The exec adapter's Run, except that a case differing from one ORT refused for want of a
-  // kernel only in its tensors' values gets that refusal at once (kernel_lookup_memo.h).
+  // The exec adapter's Run, except that a case of the signature (operator, opset, element types)
+  // ORT already refused for want of a kernel gets that refusal at once (kernel_lookup_memo.h).
   BackendResult Run(const Case& c) override;
 
  protected:
