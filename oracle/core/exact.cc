@@ -1,7 +1,9 @@
 #include "oracle/core/exact.h"
 
+#include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace qconform {
@@ -12,9 +14,53 @@ bool IsPowerOfTwoInteger(const BigInt& n) {
   return n > 0 && (n & (n - 1)) == 0;
 }
 
+// The fast path: a significand below 2^62 in magnitude (one limb), read without Boost's
+// arithmetic. Sums, differences and products of two such values, aligned by a shift of at most
+// 64, fit in 128 bits; ExactDyadic.TheFastPathAgreesAtItsLimits checks them against Boost's
+// rationals at and around these limits.
+constexpr int kSmallBits = 62;
+constexpr int kMaxSmallShift = 64;
+
+std::optional<int64_t> Small(const BigInt& s) {
+  const auto& b = s.backend();
+  if (b.size() != 1) return std::nullopt;
+  const auto magnitude = static_cast<uint64_t>(b.limbs()[0]);
+  if (magnitude >> kSmallBits) return std::nullopt;
+  return b.sign() ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+}
+
+BigInt FromInt128(WideInt v) {
+  const bool negative = v < 0;
+  __extension__ using Unsigned = unsigned __int128;
+  const auto m = static_cast<Unsigned>(negative ? -v : v);
+  BigInt out = static_cast<uint64_t>(m >> 64);
+  out <<= 64;
+  out += static_cast<uint64_t>(m);
+  return negative ? BigInt(-out) : out;
+}
+
+// a and b aligned to their smaller exponent e, as 128-bit integers, where both are small and
+// the shift is at most kMaxSmallShift.
+struct Aligned {
+  WideInt a, b;
+  int e;
+};
+std::optional<Aligned> AlignSmall(const Exact& a, const Exact& b) {
+  const std::optional<int64_t> sa = Small(a.significand()), sb = Small(b.significand());
+  if (!sa || !sb) return std::nullopt;
+  const int e = std::min(a.exponent(), b.exponent());
+  const int shift_a = a.exponent() - e, shift_b = b.exponent() - e;
+  if (shift_a > kMaxSmallShift || shift_b > kMaxSmallShift) return std::nullopt;
+  return Aligned{static_cast<WideInt>(*sa) * (static_cast<WideInt>(1) << shift_a),
+                 static_cast<WideInt>(*sb) * (static_cast<WideInt>(1) << shift_b), e};
+}
+
 }  // namespace
 
 Exact Exact::Dyadic(BigInt significand, int exponent, bool negative_zero) {
+  if (const std::optional<int64_t> s = Small(significand)) {
+    return DyadicOf128(*s, exponent, negative_zero);
+  }
   Exact e;
   if (significand == 0) {
     e.negative_ = negative_zero;
@@ -26,6 +72,30 @@ Exact Exact::Dyadic(BigInt significand, int exponent, bool negative_zero) {
   if (zeros > 0) significand >>= zeros;  // an arithmetic shift: exact, the value is a multiple
   e.significand_ = std::move(significand);
   e.exponent_ = exponent + zeros;
+  return e;
+}
+
+Exact Exact::DyadicOf128(WideInt significand, int exponent, bool negative_zero) {
+  Exact e;
+  if (significand == 0) {
+    e.negative_ = negative_zero;
+    return e;
+  }
+  e.negative_ = significand < 0;
+  __extension__ using Unsigned = unsigned __int128;
+  auto magnitude = static_cast<Unsigned>(e.negative_ ? -significand : significand);
+  const auto low = static_cast<uint64_t>(magnitude);
+  const int zeros = low != 0 ? std::countr_zero(low)
+                             : 64 + std::countr_zero(static_cast<uint64_t>(magnitude >> 64));
+  magnitude >>= zeros;
+  e.exponent_ = exponent + zeros;
+  if (magnitude >> 63 == 0) {
+    const auto m = static_cast<int64_t>(magnitude);
+    e.significand_ = e.negative_ ? -m : m;
+  } else {
+    const auto m = static_cast<WideInt>(magnitude);
+    e.significand_ = FromInt128(e.negative_ ? -m : m);
+  }
   return e;
 }
 
@@ -50,6 +120,8 @@ Rational Exact::value() const {
 
 int CompareFinite(const Exact& a, const Exact& b) {
   if (a.rational_ || b.rational_) return Compare(a.value(), b.value());
+  if (const std::optional<Aligned> s = AlignSmall(a, b))
+    return s->a < s->b ? -1 : (s->a > s->b ? 1 : 0);
   const int sa = a.significand_.sign(), sb = b.significand_.sign();
   if (sa != sb || sa == 0) return sa < sb ? -1 : sa > sb ? 1 : 0;
   // Same sign: align to the smaller exponent (the magnitudes' binades decide most cases first).
@@ -66,6 +138,7 @@ int CompareFinite(const Exact& a, const Exact& b) {
 }
 
 Exact Abs(const Exact& v) {
+  if (v.is_dyadic() && !v.is_negative()) return v;
   if (v.is_dyadic())
     return Exact::Dyadic(boost::multiprecision::abs(v.significand()), v.exponent());
   return Exact::Finite(boost::multiprecision::abs(v.value()));
@@ -147,6 +220,9 @@ Exact operator-(const Exact& a, const Exact& b) {
   // Round to nearest gives +0 for an exact zero difference, except (-0) - (+0) = -0.
   const bool negative_zero = a.is_zero() && b.is_zero() && a.is_negative() && !b.is_negative();
   if (a.is_dyadic() && b.is_dyadic()) {
+    if (const std::optional<Aligned> s = AlignSmall(a, b)) {
+      return Exact::DyadicOf128(s->a - s->b, s->e, negative_zero);
+    }
     const int e = std::min(a.exponent(), b.exponent());
     return Exact::Dyadic(
         (a.significand() << (a.exponent() - e)) - (b.significand() << (b.exponent() - e)), e,
@@ -165,6 +241,9 @@ Exact operator+(const Exact& a, const Exact& b) {
   // An exact zero sum is +0, except (-0) + (-0) = -0.
   const bool negative_zero = a.is_zero() && b.is_zero() && a.is_negative() && b.is_negative();
   if (a.is_dyadic() && b.is_dyadic()) {
+    if (const std::optional<Aligned> s = AlignSmall(a, b)) {
+      return Exact::DyadicOf128(s->a + s->b, s->e, negative_zero);
+    }
     const int e = std::min(a.exponent(), b.exponent());
     return Exact::Dyadic(
         (a.significand() << (a.exponent() - e)) + (b.significand() << (b.exponent() - e)), e,
@@ -181,6 +260,11 @@ Exact operator*(const Exact& a, const Exact& b) {
     return Exact::Infinity(negative);
   }
   if (a.is_dyadic() && b.is_dyadic()) {
+    const std::optional<int64_t> sa = Small(a.significand()), sb = Small(b.significand());
+    if (sa && sb) {
+      return Exact::DyadicOf128(static_cast<WideInt>(*sa) * *sb, a.exponent() + b.exponent(),
+                                negative);
+    }
     return Exact::Dyadic(a.significand() * b.significand(), a.exponent() + b.exponent(), negative);
   }
   return Exact::Finite(a.value() * b.value(), negative);

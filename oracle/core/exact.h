@@ -17,6 +17,7 @@ namespace qconform {
 
 using BigInt = boost::multiprecision::cpp_int;
 using Rational = boost::multiprecision::cpp_rational;
+__extension__ using WideInt = __int128;  // GCC and clang: the dyadic arithmetic's fast path
 
 class Exact {
  public:
@@ -28,6 +29,9 @@ class Exact {
   // significand * 2^exponent, the form every decoded float code has (a zero significand is -0
   // when negative_zero).
   static Exact Dyadic(BigInt significand, int exponent, bool negative_zero = false);
+  // The same from a 128-bit significand: the arithmetic's fast path, where both operands'
+  // significands are below 2^62 (exact.cc), builds its results with it.
+  static Exact DyadicOf128(WideInt significand, int exponent, bool negative_zero = false);
   // The exact value of a double (every double is a dyadic rational).
   static Exact FromDouble(double v);
   static Exact Infinity(bool negative);

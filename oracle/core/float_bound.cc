@@ -66,13 +66,15 @@ std::string BoundString(const Rational& b) {
 }
 
 FloatBound SumBound(std::span<const Exact> terms, const ElementType& t) {
-  const int p = Precision(t);
-  Exact sum_of_magnitudes;
+  FloatBound bound;
+  bound.precision = Precision(t);
+  bound.n = terms.size();
+  bound.type = t.name;
   std::optional<int> grid;
   bool on_grid = true;
   for (const Exact& term : terms) {
     if (!term.is_finite()) throw std::invalid_argument("a sum bound of a non-finite term");
-    sum_of_magnitudes = sum_of_magnitudes + Abs(term);
+    bound.magnitude = bound.magnitude + Abs(term);
     if (term.is_zero()) continue;
     // A dyadic term's grid is 2^exponent (its significand is odd); others have none.
     const std::optional<int> e =
@@ -83,36 +85,53 @@ FloatBound SumBound(std::span<const Exact> terms, const ElementType& t) {
     }
     grid = grid ? std::min(*grid, *e) : *e;
   }
-  const size_t n = terms.size();
-  const std::string type(t.name);
   if (on_grid && grid) {
     // Compared by shifts (both sides dyadic): no rationals where the sum is exact.
-    const Exact capacity = Exact::Dyadic(BigInt(1), p + *grid);
-    if (CompareFinite(sum_of_magnitudes, capacity) <= 0 &&
-        CompareFinite(sum_of_magnitudes, Largest(t)) <= 0) {
-      return {Rational(0), "exact: " + std::to_string(n) + " terms, values of " + type +
-                               " on the grid " + Power2(*grid) + ", sum of magnitudes " +
-                               sum_of_magnitudes.ToString() + " <= 2^" + std::to_string(p) + " * " +
-                               Power2(*grid)};
+    const Exact capacity = Exact::Dyadic(BigInt(1), bound.precision + *grid);
+    if (CompareFinite(bound.magnitude, capacity) <= 0 &&
+        CompareFinite(bound.magnitude, Largest(t)) <= 0) {
+      bound.b = Rational(0), bound.form = FloatBound::Form::kExactOnGrid, bound.grid = *grid;
+      return bound;
     }
   }
-  const Rational magnitude = sum_of_magnitudes.value();
-  if (on_grid && !grid) return {Rational(0), "exact: every term is zero"};
-  const BigInt scale = BigInt(1) << p;  // 1 / u
-  if (BigInt(n) >= scale) {
-    return {std::nullopt, "no bound: " + std::to_string(n) + " terms, n * u >= 1 in " + type};
+  if (on_grid && !grid) {
+    bound.b = Rational(0), bound.form = FloatBound::Form::kExactZero;
+    return bound;
   }
+  const BigInt scale = BigInt(1) << bound.precision;  // 1 / u
+  if (BigInt(bound.n) >= scale) return bound;         // kNone
   // gamma_n * S = n u / (1 - n u) * S = n S / (2^p - n).
-  const Rational b = Rational(BigInt(n)) * magnitude / Rational(scale - BigInt(n));
-  return {b, "gamma_" + std::to_string(n) + " * " + BoundString(magnitude) + " = " +
-                 BoundString(b) + " (" + std::to_string(n) + " terms in " + type + ", u = 2^-" +
-                 std::to_string(p) + ")"};
+  bound.b = Rational(BigInt(bound.n)) * bound.magnitude.value() / Rational(scale - BigInt(bound.n));
+  bound.form = FloatBound::Form::kGamma;
+  return bound;
+}
+
+std::string FloatBound::rule() const {
+  const std::string terms = std::to_string(n) + " terms";
+  const std::string name(type);
+  switch (form) {
+    case Form::kExactOnGrid:
+      return "exact: " + terms + ", values of " + name + " on the grid " + Power2(grid) +
+             ", sum of magnitudes " + magnitude.ToString() + " <= 2^" + std::to_string(precision) +
+             " * " + Power2(grid);
+    case Form::kExactZero:
+      return "exact: every term is zero";
+    case Form::kGamma:
+      return "gamma_" + std::to_string(n) + " * " + BoundString(magnitude.value()) + " = " +
+             BoundString(*b) + " (" + terms + " in " + name + ", u = 2^-" +
+             std::to_string(precision) + ")";
+    case Form::kGammaOverIntervals:
+      return "gamma_" + std::to_string(n) + " over the inputs' intervals = " + BoundString(*b);
+    case Form::kNone:
+      break;
+  }
+  return "no bound: " + terms + ", n * u >= 1 in " + name;
 }
 
 ValueRange Widen(const Exact& v, const FloatBound& bound) {
-  if (!bound.b) return {Exact::Infinity(true), Exact::Infinity(false), bound.rule};
-  const Exact b = Exact::Finite(*bound.b);
-  return {v - b, v + b, bound.rule};
+  if (!bound.b) return {Exact::Infinity(true), Exact::Infinity(false), bound.rule()};
+  const Exact b = bound.exact() ? Exact() : Exact::Finite(*bound.b);
+  return {v - b, v + b, bound.rule()};
 }
 
 ValueRange OperationRange(const Exact& exact, const Exact& literal, std::string rule) {

@@ -5,9 +5,11 @@
 // admitted range is the exact value alone and exact ties keep their teeth.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "oracle/core/element_type.h"
 #include "oracle/core/exact.h"
@@ -21,9 +23,20 @@ struct ValueRange {
 };
 
 struct FloatBound {
+  // How the bound was found: every step exact on one grid, every term zero, gamma_n over the
+  // terms, gamma_n over the inputs' intervals (Accumulator), or none (n * u >= 1).
+  enum class Form { kExactOnGrid, kExactZero, kGamma, kGammaOverIntervals, kNone };
   std::optional<Rational> b;  // B >= 0; nullopt: no bound (n * u >= 1)
-  std::string rule;           // "exact: ...", "gamma_9 * 17.5 ..."
+  Form form = Form::kNone;
+  size_t n = 0;           // the terms (rounding steps)
+  int grid = 0;           // kExactOnGrid: the grid's exponent
+  int precision = 0;      // p, of the type the sum is evaluated in
+  Exact magnitude;        // the sum of the terms' magnitudes (or of the intervals' largest)
+  std::string_view type;  // the type's name
   bool exact() const { return b && *b == 0; }
+  // "exact: 9 terms, values of float on the grid 2^-1, ...", "gamma_9 * 17.5 = ...": written
+  // when asked (a message, `explain`), not for every element the oracle bounds.
+  std::string rule() const;
 };
 
 // The significand precision p of a float type (24 for float32, 11 float16, 8 bfloat16): its

@@ -65,7 +65,7 @@ void Accumulator::Add(const Exact& exact, const Interval& real, bool free) {
   terms_.push_back(exact);
 }
 
-ValueRange Accumulator::Finish(const ElementType& t, const std::string& what, int extra) const {
+SumRange Accumulator::Finish(const ElementType& t, int extra) const {
   // A zero term is on every grid and adds nothing: it counts one more rounding step.
   std::vector<Exact> with_extra;
   if (extra > 0) {
@@ -75,13 +75,14 @@ ValueRange Accumulator::Finish(const ElementType& t, const std::string& what, in
   const std::span<const Exact> terms = extra > 0 ? with_extra : terms_;
   FloatBound bound = SumBound(terms, t);
   const auto n = static_cast<int64_t>(terms.size());
-  if (points_) return {Widen(sum_, bound).lo, Widen(sum_, bound).hi, what + ", " + bound.rule};
-  if (bound.b) {  // inputs within intervals: gamma_n over the largest magnitudes
+  if (!points_ && bound.b) {  // inputs within intervals: gamma_n over the largest magnitudes
     bound.b = Rational(n) * magnitude_.value() / Rational((BigInt(1) << Precision(t)) - n);
-    bound.rule =
-        "gamma_" + std::to_string(n) + " over the inputs' intervals = " + BoundString(*bound.b);
+    bound.form = FloatBound::Form::kGammaOverIntervals;
   }
-  return {Widen(lo_, bound).lo, Widen(hi_, bound).hi, what + ", " + bound.rule};
+  const Exact &lo = points_ ? sum_ : lo_, &hi = points_ ? sum_ : hi_;
+  if (!bound.b) return {Exact::Infinity(true), Exact::Infinity(false), std::move(bound)};
+  const Exact b = bound.exact() ? Exact() : Exact::Finite(*bound.b);
+  return {lo - b, hi + b, std::move(bound)};
 }
 
 std::vector<int64_t> Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
@@ -108,21 +109,26 @@ GraphValue Shaped(const GraphValue& like, std::vector<int64_t> shape) {
 // Element i of `out`: the exact value e, and the interval of the real results [lo, hi] rounded
 // to the type at both ends, widened to hold e. NaN anywhere: any value (implementation-free).
 void Set(GraphValue& out, size_t i, const Exact& e, const Exact& lo, const Exact& hi,
-         const std::string& rule) {
+         const std::function<std::string()>& rule) {
   out.exact[i] = e;
   if (e.is_nan() || lo.is_nan() || hi.is_nan()) {
     out.lo[i] = out.hi[i] = e;
     if (!(lo.is_nan() && hi.is_nan() && e.is_nan())) {
       if (out.free.size() < out.size()) out.free.resize(out.size());
       out.free[i] = 1;
-      out.AddRule(i, rule + ": a NaN among the results, any value admitted");
+      out.AddRule(i, rule() + ": a NaN among the results, any value admitted");
     }
     return;
   }
   const ElementType& t = out.type();
   out.lo[i] = MinValue(RoundToType(t, lo), e);
   out.hi[i] = MaxValue(RoundToType(t, hi), e);
-  if (!(out.lo[i] == e) || !(out.hi[i] == e)) out.AddRule(i, rule);
+  if (!(out.lo[i] == e) || !(out.hi[i] == e)) out.AddRule(i, rule());
+}
+
+void Set(GraphValue& out, size_t i, const Exact& e, const Exact& lo, const Exact& hi,
+         const std::string& rule) {
+  Set(out, i, e, lo, hi, [&rule] { return rule; });
 }
 
 Interval Hull(std::initializer_list<Exact> values) {
@@ -185,15 +191,17 @@ void SetMean(GraphValue& out, size_t i, const Accumulator& sum, int64_t count,
   }
   const ElementType& t = out.type();
   const Exact n = Exact::Integer(count), mean = sum.exact() / n;
-  const ValueRange r = sum.Finish(t, op + ": a sum of " + std::to_string(sum.count()) + " terms");
+  const SumRange r = sum.Finish(t);
   // Each end's division; an end that is the exact sum, a value of t, divides to the mean itself.
   const auto divided = [&](const Exact& end) {
     const Exact rounded = RoundToType(t, end);
     return rounded == sum.exact() ? mean : rounded / n;
   };
   const Exact lo = divided(r.lo), hi = r.hi == r.lo ? lo : divided(r.hi);
-  Set(out, i, mean, MinValue(lo, mean), MaxValue(hi, mean),
-      r.rule + ", then one division by " + std::to_string(count));
+  Set(out, i, mean, MinValue(lo, mean), MaxValue(hi, mean), [&] {
+    return r.rule(op + ": a sum of " + std::to_string(sum.count()) + " terms") +
+           ", then one division by " + std::to_string(count);
+  });
 }
 
 }  // namespace qconform::float_ops

@@ -5,6 +5,7 @@
 // real results' ends rounded to the type, widened to hold the exact value; NaN: any value).
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -38,10 +39,22 @@ std::vector<int64_t> Broadcast(const std::vector<int64_t>& a, const std::vector<
 GraphValue Shaped(const GraphValue& like, std::vector<int64_t> shape);
 void Set(GraphValue& out, size_t i, const Exact& e, const Exact& lo, const Exact& hi,
          const std::string& rule);
+// The same with the rule written only where element i's interval is wider than e (most are
+// not, and a sum's rule formats its terms).
+void Set(GraphValue& out, size_t i, const Exact& e, const Exact& lo, const Exact& hi,
+         const std::function<std::string()>& rule);
 // Element i of `out` is element j of `in`, interval, freedom and rules included.
 void Copy(GraphValue& out, size_t i, const GraphValue& in, size_t j);
 Interval Hull(std::initializer_list<Exact> values);
 Interval MulInterval(const Interval& a, const Interval& b);
+// A sum's interval of float results (before their rounding to the type) and its bound.
+struct SumRange {
+  Exact lo, hi;
+  FloatBound bound;
+  // "MatMul: a sum of 9 products, gamma_9 * ...": `what`, then the bound's rule.
+  std::string rule(const std::string& what) const { return what + ", " + bound.rule(); }
+};
+
 // A sum of terms (d30), each an exact value within an interval of real values: the exact sum,
 // and the interval holding every float sum of every order over inputs within their intervals.
 class Accumulator {
@@ -51,10 +64,10 @@ class Accumulator {
   void Add(const Exact& exact, const Interval& real, bool free = false);
   bool special() const { return special_; }
   size_t count() const { return terms_.size(); }
-  // The exact sum and [lo - B, hi + B] for the sum evaluated in `t`, B by d30 over the terms
-  // (with `extra` more rounding steps than terms, for products of three factors or nested
-  // interpolation); `what` opens the rule ("MatMul: a sum of 9 products").
-  ValueRange Finish(const ElementType& t, const std::string& what, int extra = 0) const;
+  // [lo - B, hi + B] for the sum evaluated in `t` (lo = hi = the exact sum where every term
+  // is a point), B by d30 over the terms (with `extra` more rounding steps than terms, for
+  // products of three factors or nested interpolation).
+  SumRange Finish(const ElementType& t, int extra = 0) const;
   const Exact& exact() const { return sum_; }
 
  private:

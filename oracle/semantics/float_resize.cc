@@ -107,11 +107,11 @@ GraphValue Resize(const Node& node, const std::vector<const GraphValue*>& in) {
       Set(out, i, Exact::NaN(), Exact::NaN(), Exact::Integer(0), "Resize: a special value");
       continue;
     }
-    const ValueRange r = sum.Finish(
-        x.type(),
-        "Resize (linear): a sum of " + std::to_string(sum.count()) + " weighted neighbours",
-        static_cast<int>(rank));
-    Set(out, i, sum.exact(), r.lo, r.hi, r.rule);
+    const SumRange r = sum.Finish(x.type(), static_cast<int>(rank));
+    Set(out, i, sum.exact(), r.lo, r.hi, [&] {
+      return r.rule("Resize (linear): a sum of " + std::to_string(sum.count()) +
+                    " weighted neighbours");
+    });
   }
   return out;
 }

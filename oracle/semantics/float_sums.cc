@@ -48,8 +48,9 @@ GraphValue MatMul(const Node& node, const std::vector<const GraphValue*>& in) {
       Set(out, i, Exact::NaN(), Exact::NaN(), Exact::Integer(0), "MatMul: a special value");
       continue;
     }
-    const ValueRange r = sum.Finish(t, "MatMul: a sum of " + std::to_string(k) + " products");
-    Set(out, i, sum.exact(), r.lo, r.hi, r.rule);
+    const SumRange r = sum.Finish(t);
+    Set(out, i, sum.exact(), r.lo, r.hi,
+        [&] { return r.rule("MatMul: a sum of " + std::to_string(k) + " products"); });
   }
   return out;
 }
@@ -123,8 +124,9 @@ GraphValue Gemm(const Node& node, const std::vector<const GraphValue*>& in) {
       Set(out, i, Exact::NaN(), Exact::NaN(), Exact::Integer(0), "Gemm: a special value");
       continue;
     }
-    const ValueRange r = sum.Finish(t, "Gemm: a sum of " + std::to_string(sum.count()) + " terms");
-    Set(out, i, sum.exact(), r.lo, r.hi, r.rule);
+    const SumRange r = sum.Finish(t);
+    Set(out, i, sum.exact(), r.lo, r.hi,
+        [&] { return r.rule("Gemm: a sum of " + std::to_string(sum.count()) + " terms"); });
   }
   return out;
 }

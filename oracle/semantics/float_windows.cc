@@ -112,9 +112,9 @@ GraphValue Conv(const Node& node, const std::vector<const GraphValue*>& in) {
       Set(out, i, Exact::NaN(), Exact::NaN(), Exact::Integer(0), "Conv: a special value");
       continue;
     }
-    const ValueRange r =
-        sum.Finish(x.type(), "Conv: a sum of " + std::to_string(sum.count()) + " terms");
-    Set(out, i, sum.exact(), r.lo, r.hi, r.rule);
+    const SumRange r = sum.Finish(x.type());
+    Set(out, i, sum.exact(), r.lo, r.hi,
+        [&] { return r.rule("Conv: a sum of " + std::to_string(sum.count()) + " terms"); });
   }
   return out;
 }

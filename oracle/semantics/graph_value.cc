@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "oracle/core/codec.h"
+#include "oracle/core/float_bound.h"
 #include "oracle/core/index_tensor.h"
 #include "oracle/core/quotient.h"
 
@@ -85,6 +86,7 @@ Tensor ExactTensor(const GraphValue& v) {
 
 Exact RoundToType(const ElementType& t, const Exact& v) {
   if (v.is_nan()) return v;
+  if (!t.is_integer() && v.is_dyadic() && IsValueOf(t, v)) return v;  // already a value of t
   const std::optional<Dyadic> d = SmallDyadic(v);
   if (d && !t.is_integer()) return Decode(t, EncodeDyadic(t, *d));
   return Decode(t, *Encode(t, v, Saturation::kNone));

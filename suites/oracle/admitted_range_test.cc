@@ -73,8 +73,8 @@ TEST(FloatBound, ZeroAtAnExactDyadicTie) {
   const ElementType& f32 = ElementTypeOf(D::kFloat);
   const std::vector<Exact> terms = {V(1.5), V(2), V(2), V(2), V(2), V(2), V(2), V(2), V(2)};
   const FloatBound b = SumBound(terms, f32);
-  ASSERT_TRUE(b.exact()) << b.rule;
-  EXPECT_EQ(b.rule,
+  ASSERT_TRUE(b.exact()) << b.rule();
+  EXPECT_EQ(b.rule(),
             "exact: 9 terms, values of float on the grid 2^-1, sum of magnitudes 17.5 "
             "<= 2^24 * 2^-1");
   const ValueRange v = Widen(V(17.5), b);
@@ -91,9 +91,9 @@ TEST(FloatBound, GammaNWhereAStepRounds) {
   const FloatBound b = SumBound(terms, f32);
   ASSERT_TRUE(b.b);
   EXPECT_EQ(*b.b, Rational(35) / Rational((BigInt(1) << 24) - 2));
-  EXPECT_NE(b.rule.find("gamma_2 * 17.5 = 2.09e-06 (2 terms in float, u = 2^-24)"),
+  EXPECT_NE(b.rule().find("gamma_2 * 17.5 = 2.09e-06 (2 terms in float, u = 2^-24)"),
             std::string::npos)
-      << b.rule;
+      << b.rule();
   const CodeRange codes = QuantizeRange(
       Widen(V(17.5), b), {&f32, V(1), V(0), &ElementTypeOf(D::kInt8), Saturation::kSaturate});
   EXPECT_EQ(codes, (CodeRange{17, 18}));
@@ -104,7 +104,9 @@ TEST(FloatBound, GammaNWhereAStepRounds) {
   EXPECT_EQ(*w.b, Rational(2) * Rational((BigInt(1) << 24) + 1) / Rational((BigInt(1) << 24) - 2));
   // float16 has u = 2^-11: 2048 terms have no bound.
   const std::vector<Exact> many(2048, Q(1, 3));
-  EXPECT_FALSE(SumBound(many, ElementTypeOf(D::kFloat16)).b);
+  const FloatBound none = SumBound(many, ElementTypeOf(D::kFloat16));
+  EXPECT_FALSE(none.b);
+  EXPECT_EQ(none.rule(), "no bound: 2048 terms, n * u >= 1 in float16");
   EXPECT_THROW(SumBound(std::vector<Exact>{Exact::Infinity(false)}, f32), std::invalid_argument);
 }
 

@@ -3,6 +3,8 @@
 // dyadic and non-dyadic values gives what Boost's rationals give.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/codec.h"
 #include "oracle/core/element_type.h"
@@ -91,6 +93,39 @@ TEST(ExactDyadic, EncodingAgreesWithTheDoublePath) {
     }
   }
   EXPECT_GT(compared, 5000);
+}
+
+// The 128-bit fast path (significands below 2^62, aligned by shifts of at most 64) and the
+// multiprecision path meet at its limits: significands around 2^62, 2^63 and 2^64 and exponent
+// gaps around 64, every pair, both signs, against Boost's rationals.
+TEST(ExactDyadic, TheFastPathAgreesAtItsLimits) {
+  std::vector<BigInt> magnitudes = {BigInt(1), BigInt(3)};
+  for (int bits : {61, 62, 63, 64}) {
+    for (int delta : {-3, -1, 0, 1}) magnitudes.push_back((BigInt(1) << bits) + delta);
+  }
+  std::vector<Sample> samples;
+  for (const BigInt& m : magnitudes) {
+    for (int exponent : {-1, 0, 1, 62, 63, 64, 65}) {
+      for (const BigInt& s : {m, BigInt(-m)}) {
+        Rational r(s);
+        r *= exponent >= 0 ? Rational(BigInt(1) << exponent) : Rational(1, 2);
+        samples.push_back({Exact::Dyadic(s, exponent), r});
+      }
+    }
+  }
+  for (const Sample& a : samples) {
+    for (const Sample& b : samples) {
+      ASSERT_EQ((a.exact + b.exact).value(), a.rational + b.rational);
+      ASSERT_EQ((a.exact - b.exact).value(), a.rational - b.rational);
+      ASSERT_EQ((a.exact * b.exact).value(), a.rational * b.rational);
+      const int order = a.rational < b.rational ? -1 : a.rational > b.rational ? 1 : 0;
+      ASSERT_EQ(CompareFinite(a.exact, b.exact), order)
+          << a.exact.ToString() << " vs " << b.exact.ToString();
+      // Canonical forms: the sum's own form equals one built through the rationals.
+      ASSERT_EQ(a.exact + b.exact, Exact::Finite(a.rational + b.rational));
+    }
+    ASSERT_EQ(Abs(a.exact).value(), boost::multiprecision::abs(a.rational));
+  }
 }
 
 }  // namespace
