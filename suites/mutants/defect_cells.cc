@@ -80,6 +80,32 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kQlgOverflowToMin,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearSigmoid,QLinearGlobalAveragePool,"
      "QLinearSoftmax,QLinearConcat,QLinearWhere,QLinearAveragePool x:int8,uint8"},
+    // Defects of one element type's reading or writing: every cell of that type, each version
+    // and granularity (the catalogue's codes span every type's range, its zero points are odd).
+    {Defect::kDqInt16Unsigned, "op:DequantizeLinear x:int16"},
+    {Defect::kDqUint16Signed, "op:DequantizeLinear x:uint16"},
+    {Defect::kDqInt4NoSignExtension, "op:DequantizeLinear x:int4"},
+    {Defect::kDqUint4SignExtended, "op:DequantizeLinear x:uint4"},
+    {Defect::kDqInt4NibbleOrder, "op:DequantizeLinear x:int4,uint4"},
+    {Defect::kDqInt2NoSignExtension, "op:DequantizeLinear x:int2"},
+    {Defect::kDqInt2Order, "op:DequantizeLinear x:int2,uint2"},
+    {Defect::kDqFnuzNanAsNegativeZero, "op:DequantizeLinear x:float8e4m3fnuz,float8e5m2fnuz"},
+    {Defect::kQlInt4OutputNibbleOrder, "op:QuantizeLinear y:int4,uint4,float4e2m1"},
+    {Defect::kQlInt4OutputUnmasked, "op:QuantizeLinear y:int4"},
+    {Defect::kQlNarrowRange, "op:QuantizeLinear y:int16,int8,int4,int2"},
+    {Defect::kQlFloat8Truncate, "op:QuantizeLinear y:float8e4m3fn,float8e4m3fnuz"},
+    // The zero point's sign or absence, wherever it can be nonzero: the integer types (an int32
+    // x's is 0 by rule, d10). The float8 cells' zero points are 0 in the catalogue so far.
+    {Defect::kDqZeroPointIgnored,
+     "op:DequantizeLinear x:int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
+    {Defect::kDqZeroPointAdded,
+     "op:DequantizeLinear x:int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
+    {Defect::kQlZeroPointIgnored, "op:QuantizeLinear y:int16,uint16,int8,uint8,int4,uint4,int2"},
+    {Defect::kQlZeroPointSubtracted, "op:QuantizeLinear y:int16,uint16,int8,uint8,int4,uint4,int2"},
+    // The float8 outputs of QLinearMatMul 21: a float8 zero point, and saturation.
+    {Defect::kQlmmFloat8ZeroPointIgnored,
+     "op:QLinearMatMul y:float8e4m3fn,float8e4m3fnuz,float8e5m2,float8e5m2fnuz"},
+    {Defect::kQlmmFloat8YNotSaturated, "op:QLinearMatMul y:float8e4m3fn,float8e4m3fnuz,float8e5m2"},
 };
 
 // "key:a,b" -> key and its values.
