@@ -1,5 +1,6 @@
 #include "report/text.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "oracle/core/utf8.h"
@@ -7,6 +8,14 @@
 namespace qconform::report {
 
 std::string Json(const std::string& text) {
+  // Printable ASCII with nothing to escape (ids, most messages) is quoted as it is.
+  if (std::all_of(text.begin(), text.end(), [](unsigned char ch) {
+        return ch >= 0x20 && ch < 0x7F && ch != '"' && ch != '\\';
+      })) {
+    std::string out;
+    out.reserve(text.size() + 2);
+    return out.append(1, '"').append(text).append(1, '"');
+  }
   const std::string s = ValidUtf8(text);  // JSON is UTF-8: a backend's bytes may not be
   std::string out = "\"";
   for (unsigned char ch : s) {
