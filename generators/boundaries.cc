@@ -160,4 +160,25 @@ std::vector<uint32_t> SeparatingScaleCodes(const ElementType& scale_type) {
   return out;
 }
 
+std::vector<uint32_t> EveryCodeOrEdges(const ElementType& t) {
+  std::vector<uint32_t> codes;
+  if (t.bits <= 8) {
+    for (uint32_t c = 0; c <= t.code_mask(); ++c) codes.push_back(c);
+    return codes;
+  }
+  const uint32_t sign = t.sign_bit();
+  codes = {0,
+           1,
+           2,
+           sign,
+           sign | 1,
+           sign - 1,
+           t.code_mask(),
+           t.code_mask() - 1,
+           sign >> 1,
+           (sign >> 1) + 1};
+  if (t.is_float()) codes.push_back(MaxFiniteCode(t));
+  return codes;
+}
+
 }  // namespace qconform

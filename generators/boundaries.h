@@ -56,4 +56,9 @@ std::vector<uint32_t> IntegerCodes(const ElementType& t, const std::vector<int64
 // t * s are representable in float32 (3 * 2^-k, 5 * 2^-k, ...), some not (0.1, 0.3, ...).
 std::vector<uint32_t> SeparatingScaleCodes(const ElementType& scale_type);
 
+// Every code of a type of at most 8 bits (NaN, infinities, -0, subnormals, both ends: every
+// special value it has); for a wider type its edges: 0, 1, 2, the sign bit and its neighbours,
+// the largest codes, the middles of each half, and the largest finite value of a float type.
+std::vector<uint32_t> EveryCodeOrEdges(const ElementType& t);
+
 }  // namespace qconform

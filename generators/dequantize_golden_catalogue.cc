@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "generators/boundaries.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/codec.h"
 #include "oracle/core/prng.h"
@@ -133,24 +134,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
   // against a scale that is not a power of two.
   void EdgeCodes(const OpSchema& s) {
     for (D x : s.x_types) {
-      const ElementType& t = ElementTypeOf(x);
-      std::vector<uint32_t> codes;
-      if (t.bits <= 8) {
-        for (uint32_t c = 0; c <= t.code_mask(); ++c) codes.push_back(c);
-      } else {
-        const uint32_t sign = t.sign_bit();
-        codes = {0,
-                 1,
-                 2,
-                 sign,
-                 sign | 1,
-                 sign - 1,
-                 t.code_mask(),
-                 t.code_mask() - 1,
-                 sign >> 1,
-                 (sign >> 1) + 1};
-        if (t.is_float()) codes.push_back(MaxFiniteCode(t));
-      }
+      const std::vector<uint32_t> codes = EveryCodeOrEdges(ElementTypeOf(x));
       const std::string id = CasePrefix(s) + "-" + TypeName(x) + "-every-code";
       Tensor xt = MakeTensorFromCodes(x, {static_cast<int64_t>(codes.size())}, codes);
       Add(MakeCase("DequantizeLinear", s.since_version, {xt, MakeScalar(D::kFloat, 0.375)}, {},

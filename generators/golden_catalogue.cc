@@ -6,7 +6,7 @@ std::vector<GoldenCase> GoldenCatalogue() {
   std::vector<GoldenCase> all = DequantizeGoldenCatalogue();
   for (GoldenCase& g : QuantizeGoldenCatalogue()) all.push_back(std::move(g));
   for (GoldenCase& g : TensorRtGoldenCatalogue()) all.push_back(std::move(g));
-  for (auto part : {DequantizeBoundaryCatalogue, QuantizeBoundaryCatalogue,
+  for (auto part : {DequantizeBoundaryCatalogue, CodeSweepCatalogue, QuantizeBoundaryCatalogue,
                     DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue,
                     ConvBoundaryCatalogue, GraphBoundaryCatalogue, GraphOperatorCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
