@@ -1,16 +1,25 @@
-// Every code of DequantizeLinear's x types in every cell: for each version, input type, scale
-// (output) type and granularity, a case whose x holds every code of the type (its edges for the
-// 16- and 32-bit ones). A defect in how one type is read (a NaN taken for a number, a bias off
-// by one, nibbles swapped, subnormals flushed) then changes a result in every cell of that type,
-// not only where the per-tensor float cases are (docs/semantics.md#d39). The per-tensor cells
-// with a float scale are dequantize_golden_catalogue.cc's every-code cases.
+// Every code in every cell (docs/semantics.md#d39): a defect in how one type is read or written
+// (a NaN taken for a number, a bias off by one, nibbles swapped, subnormals flushed, a bound of
+// the wrong signedness, a saturation mode ignored) then changes a result in every cell of that
+// type, not only where the per-tensor float cases are.
+// - DequantizeLinear: for each version, input type, scale (output) type and granularity, x holds
+//   every code of the type (its edges for the 16- and 32-bit ones). The per-tensor cells with a
+//   float scale are dequantize_golden_catalogue.cc's every-code cases.
+// - QuantizeLinear: for each version, x type, y type (float8 under both saturate values) and
+//   granularity, x / y_scale holds every value of y's codes (its edges for 16-bit y), the ties
+//   between neighbours, values beyond both ends and, for a float x, the infinities and NaN.
+//   The per-tensor cells of a float32 x are quantize_golden_catalogue.cc's.
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "generators/boundaries.h"
 #include "generators/catalogue_builder.h"
+#include "oracle/core/admitted_range.h"
 #include "oracle/core/case_builder.h"
+#include "oracle/core/codec.h"
 #include "oracle/registry/plan.h"
 #include "oracle/registry/schema.h"
 
@@ -69,6 +78,94 @@ void AddSweepCase(CatalogueBuilder& b, const OpSchema& s, D x, D scale, const La
         "docs/semantics.md#d1 (every code in every cell, docs/semantics.md#d39)");
 }
 
+// The quotients a QuantizeLinear case of y type `y` holds: every code's value (the edges of a
+// 16-bit type), the tie between each pair of neighbours, a step and far beyond each end.
+std::vector<Exact> Quotients(const ElementType& y) {
+  std::vector<Exact> values;
+  for (uint32_t code : EveryCodeOrEdges(y)) {
+    const Exact v = Decode(y, code);
+    if (v.is_finite()) values.push_back(v);
+  }
+  std::sort(values.begin(), values.end(),
+            [](const Exact& a, const Exact& b) { return LessThan(a, b); });
+  std::vector<Exact> out = values;
+  const Exact half = Exact::Dyadic(BigInt(1), -1);
+  for (size_t i = 0; i + 1 < values.size(); ++i) {
+    if (!(values[i] == values[i + 1])) out.push_back((values[i] + values[i + 1]) * half);
+  }
+  const Exact &lo = values.front(), &hi = values.back();
+  const Exact step = Exact::Integer(1);
+  for (const Exact& beyond : {hi + step, hi + hi, lo - step, lo + lo}) out.push_back(beyond);
+  if (y.is_float() && values.size() > 1) {
+    // Past the largest finite value by half a step of its binade (the tie of rounding to the
+    // type's range), one and one and a half steps (where a wider type has its next values).
+    const Exact ulp = hi - values[values.size() - 2];
+    for (const Exact& k : {half, Exact::Integer(1), Exact::Integer(3) * half}) {
+      out.push_back(hi + ulp * k);
+      out.push_back(lo - ulp * k);
+    }
+  }
+  return out;
+}
+
+// x = q * 2 for each quotient q that x's type holds exactly, then the infinities and NaN where
+// it has them; padded with zeros to an even count (two rows).
+std::vector<uint32_t> SweepX(const ElementType& x, const ElementType& y) {
+  std::vector<uint32_t> codes;
+  const Exact two = Exact::Integer(2);
+  for (const Exact& q : Quotients(y)) {
+    const std::optional<uint32_t> c = Encode(x, q * two, Saturation::kNone);
+    if (c && Decode(x, *c) == q * two) codes.push_back(*c);
+  }
+  if (x.is_float()) {
+    for (const Exact& special : {Exact::Infinity(false), Exact::Infinity(true), Exact::NaN()}) {
+      if (const std::optional<uint32_t> c = Encode(x, special, Saturation::kNone)) {
+        if (!Decode(x, *c).is_finite()) codes.push_back(*c);
+      }
+    }
+  }
+  std::sort(codes.begin(), codes.end());
+  codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
+  if (codes.size() % 2 != 0) codes.push_back(0);
+  return codes;
+}
+
+void AddQuantizeSweepCase(CatalogueBuilder& b, const OpSchema& s, D x, D y, const Layout& layout,
+                          std::optional<int64_t> saturate) {
+  const D scale = s.scale_type_is_x_type || s.allows_scale(x) ? x : D::kFloat;
+  const std::vector<uint32_t> codes = SweepX(ElementTypeOf(x), ElementTypeOf(y));
+  const auto columns = static_cast<int64_t>(codes.size() / 2);
+  std::map<std::string, int64_t> attributes;
+  std::vector<int64_t> parameter_shape;
+  switch (layout.granularity) {
+    case Granularity::kPerTensor:
+      break;
+    case Granularity::kPerAxis:
+      parameter_shape = {2};
+      attributes = {{"axis", 0}};
+      break;
+    default:
+      parameter_shape = {2, (columns + kBlockSize - 1) / kBlockSize};
+      attributes = {{"axis", 1}, {"block_size", kBlockSize}};
+  }
+  if (saturate) attributes["saturate"] = *saturate;
+  const int64_t parameters = Tensor{1, parameter_shape, {}, false}.element_count();
+  const std::string id = CasePrefix(s) + "-x" + TypeName(x) + "-" + TypeName(y) + "-codes-" +
+                         layout.name +
+                         (saturate ? "-sat" + std::to_string(*saturate) : std::string());
+  b.Add(MakeCase("QuantizeLinear", s.since_version,
+                 {MakeTensorFromCodes(x, {2, columns}, codes),
+                  MakeTensor(scale, parameter_shape,
+                             std::vector<double>(static_cast<size_t>(parameters), 2.0)),
+                  MakeTensor(y, parameter_shape,
+                             std::vector<double>(static_cast<size_t>(parameters), 0.0))},
+                 attributes, std::string(s.domain), id),
+        "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",output:" + TypeName(y) +
+            ",granularity:" + std::string(GranularityName(layout.granularity)) +
+            ",zero_point:yes,edges:all-codes",
+        "docs/semantics.md#d14-d17 (every code of y in every cell, docs/semantics.md#d39)");
+}
+
 }  // namespace
 
 std::vector<GoldenCase> CodeSweepCatalogue() {
@@ -84,6 +181,24 @@ std::vector<GoldenCase> CodeSweepCatalogue() {
           if (!s.allows(layout.granularity)) continue;
           if (layout.granularity == Granularity::kPerTensor && scale == D::kFloat) continue;
           AddSweepCase(b, s, x, scale, layout);
+        }
+      }
+    }
+  }
+  for (const OpSchema& s : AllSchemas()) {
+    if (s.kind() != OperatorKind::kQuantizeLinear || !s.domain.empty()) continue;
+    const bool has_saturate = s.attribute("saturate") != nullptr;
+    for (D x : s.x_types) {
+      for (D y : s.output_types) {
+        const ElementType& yt = ElementTypeOf(y);
+        std::vector<std::optional<int64_t>> saturates = {std::nullopt};
+        if (has_saturate && yt.is_float() && yt.bits == 8) saturates = {0, 1};
+        for (const Layout& layout : kLayouts) {
+          if (!s.allows(layout.granularity)) continue;
+          if (layout.granularity == Granularity::kPerTensor && x == D::kFloat) continue;
+          for (const std::optional<int64_t>& saturate : saturates) {
+            AddQuantizeSweepCase(b, s, x, y, layout, saturate);
+          }
         }
       }
     }

@@ -102,7 +102,29 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kQlInt4OutputNibbleOrder, "op:QuantizeLinear y:int4,uint4,float4e2m1"},
     {Defect::kQlInt4OutputUnmasked, "op:QuantizeLinear y:int4"},
     {Defect::kQlNarrowRange, "op:QuantizeLinear y:int16,int8,int4,int2"},
-    {Defect::kQlFloat8Truncate, "op:QuantizeLinear y:float8e4m3fn,float8e4m3fnuz"},
+    {Defect::kQlFloat8Truncate,
+     "op:QuantizeLinear y:float8e4m3fn,float8e4m3fnuz,float8e5m2,float8e5m2fnuz"},
+    // The output types' encodings and saturation, every x type (the code sweep's x / y_scale
+    // holds every value of y's codes, the ties between them and the values past both ends).
+    {Defect::kQlInt2OutputOrder, "op:QuantizeLinear y:int2,uint2"},
+    {Defect::kQlUint16SignedBounds, "op:QuantizeLinear y:uint16"},
+    {Defect::kQlE4m3fnSat0Region480, "op:QuantizeLinear y:float8e4m3fn"},
+    {Defect::kQlE5m2Sat0Nan, "op:QuantizeLinear y:float8e5m2"},
+    {Defect::kQlFloat4TiesAway, "op:QuantizeLinear y:float4e2m1"},
+    {Defect::kQlFloat8SaturateIgnored,
+     "op:QuantizeLinear y:float8e4m3fn,float8e4m3fnuz,float8e5m2,float8e5m2fnuz"},
+    {Defect::kQlWrapInsteadOfSaturate,
+     "op:QuantizeLinear y:int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
+    {Defect::kQlTruncate, "op:QuantizeLinear y:int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
+    // Infinities and NaN in x: only a float x holds them (an int32 x's quotients are finite).
+    {Defect::kQlInfToMin,
+     "op:QuantizeLinear x:float,float16,bfloat16 y:int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
+    {Defect::kQl2BitInfToMin, "op:QuantizeLinear x:float,float16,bfloat16 y:int2,uint2"},
+    {Defect::kQlFloat8NanToMax,
+     "op:QuantizeLinear x:float,float16,bfloat16 "
+     "y:float8e4m3fn,float8e4m3fnuz,float8e5m2,float8e5m2fnuz"},
+    {Defect::kQlFloat8InfToNanSaturating,
+     "op:QuantizeLinear x:float,float16,bfloat16 y:float8e4m3fn,float8e4m3fnuz,float8e5m2fnuz"},
     // The zero point's sign or absence, wherever it can be nonzero: the integer types (an int32
     // x's is 0 by rule, d10). The float8 cells' zero points are 0 in the catalogue so far.
     {Defect::kDqZeroPointIgnored,
