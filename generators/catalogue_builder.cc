@@ -16,4 +16,8 @@ std::string CasePrefix(const OpSchema& s) {
   return std::string(s.op().id_prefix) + std::to_string(s.since_version);
 }
 
+DataType QuantizeScaleType(const OpSchema& s, DataType x) {
+  return s.scale_type_is_x_type || s.allows_scale(x) ? x : DataType::kFloat;
+}
+
 }  // namespace qconform

@@ -28,5 +28,8 @@ uint64_t CaseSeed(const std::string& id);
 std::string TypeName(DataType t);
 // The registry row's case-id prefix and the version: "dq21", "msdq1", "msql1".
 std::string CasePrefix(const OpSchema& s);
+// The y_scale type a QuantizeLinear case of x type `x` is given: x's own type where the version
+// ties them (19, 21: "y_scale: T1") or allows it, else float.
+DataType QuantizeScaleType(const OpSchema& s, DataType x);
 
 }  // namespace qconform

@@ -132,7 +132,7 @@ std::vector<uint32_t> SweepX(const ElementType& x, const ElementType& y) {
 
 void AddQuantizeSweepCase(CatalogueBuilder& b, const OpSchema& s, D x, D y, const Layout& layout,
                           std::optional<int64_t> saturate) {
-  const D scale = s.scale_type_is_x_type || s.allows_scale(x) ? x : D::kFloat;
+  const D scale = QuantizeScaleType(s, x);
   const std::vector<uint32_t> codes = SweepX(ElementTypeOf(x), ElementTypeOf(y));
   const auto columns = static_cast<int64_t>(codes.size() / 2);
   std::map<std::string, int64_t> attributes;

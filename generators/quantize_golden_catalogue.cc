@@ -115,7 +115,7 @@ class QuantizeCatalogue : public CatalogueBuilder {
     }
     // Every x type (y int8), and for 23+ every scale type with the precision attribute.
     for (D x : s.x_types) {
-      const D scale = s.scale_type_is_x_type || s.allows_scale(x) ? x : D::kFloat;
+      const D scale = QuantizeScaleType(s, x);
       AddQuantize(p + "-x" + TypeName(x) + "-int8", v, x, scale, D::kInt8, {2, 4}, {}, true, {},
                   "per-tensor", "docs/semantics.md#d14", domain);
     }
