@@ -36,7 +36,8 @@ std::vector<GoldenCase> QuantizeBoundaryCatalogue();
 std::vector<GoldenCase> DequantizeBoundaryCatalogue();
 std::vector<GoldenCase> DynamicBoundaryCatalogue();
 std::vector<GoldenCase> RuleBoundaryCatalogue();
-// Every code of DequantizeLinear's x types in every cell (code_sweep_catalogue.cc).
+// Every code of DequantizeLinear's x and QuantizeLinear's y in every cell
+// (code_sweep_catalogue.cc).
 std::vector<GoldenCase> CodeSweepCatalogue();
 // The matmul family (matmul_boundary_catalogue.cc; its version-21 half and rule cases in
 // matmul_rule_catalogue.cc).

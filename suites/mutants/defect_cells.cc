@@ -1,8 +1,10 @@
 #include "suites/mutants/defect_cells.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace qconform::mutants {
 namespace {
@@ -96,14 +98,12 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kDqE4m3fnuzBias7, "op:DequantizeLinear x:float8e4m3fnuz"},
     {Defect::kDqE5m2InfAsNan, "op:DequantizeLinear x:float8e5m2"},
     {Defect::kDqE5m2fnuzBias15, "op:DequantizeLinear x:float8e5m2fnuz"},
-    {Defect::kDqFloat8SubnormalFlush,
-     "op:DequantizeLinear x:float8e4m3fn,float8e4m3fnuz,float8e5m2,float8e5m2fnuz"},
+    {Defect::kDqFloat8SubnormalFlush, "op:DequantizeLinear x:@float8"},
     {Defect::kDqFloat4NibbleOrder, "op:DequantizeLinear x:float4e2m1"},
     {Defect::kQlInt4OutputNibbleOrder, "op:QuantizeLinear y:int4,uint4,float4e2m1"},
     {Defect::kQlInt4OutputUnmasked, "op:QuantizeLinear y:int4"},
     {Defect::kQlNarrowRange, "op:QuantizeLinear y:int16,int8,int4,int2"},
-    {Defect::kQlFloat8Truncate,
-     "op:QuantizeLinear y:float8e4m3fn,float8e4m3fnuz,float8e5m2,float8e5m2fnuz"},
+    {Defect::kQlFloat8Truncate, "op:QuantizeLinear y:@float8"},
     // The output types' encodings and saturation, every x type (the code sweep's x / y_scale
     // holds every value of y's codes, the ties between them and the values past both ends).
     {Defect::kQlInt2OutputOrder, "op:QuantizeLinear y:int2,uint2"},
@@ -111,35 +111,39 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kQlE4m3fnSat0Region480, "op:QuantizeLinear y:float8e4m3fn"},
     {Defect::kQlE5m2Sat0Nan, "op:QuantizeLinear y:float8e5m2"},
     {Defect::kQlFloat4TiesAway, "op:QuantizeLinear y:float4e2m1"},
-    {Defect::kQlFloat8SaturateIgnored,
-     "op:QuantizeLinear y:float8e4m3fn,float8e4m3fnuz,float8e5m2,float8e5m2fnuz"},
-    {Defect::kQlWrapInsteadOfSaturate,
-     "op:QuantizeLinear y:int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
-    {Defect::kQlTruncate, "op:QuantizeLinear y:int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
+    {Defect::kQlFloat8SaturateIgnored, "op:QuantizeLinear y:@float8"},
+    {Defect::kQlWrapInsteadOfSaturate, "op:QuantizeLinear y:@integer"},
+    {Defect::kQlTruncate, "op:QuantizeLinear y:@integer"},
     // Infinities and NaN in x: only a float x holds them (an int32 x's quotients are finite).
-    {Defect::kQlInfToMin,
-     "op:QuantizeLinear x:float,float16,bfloat16 y:int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
-    {Defect::kQl2BitInfToMin, "op:QuantizeLinear x:float,float16,bfloat16 y:int2,uint2"},
+    {Defect::kQlInfToMin, "op:QuantizeLinear x:@float y:@integer"},
+    {Defect::kQl2BitInfToMin, "op:QuantizeLinear x:@float y:int2,uint2"},
     {Defect::kQlFloat8NanToMax,
-     "op:QuantizeLinear x:float,float16,bfloat16 "
-     "y:float8e4m3fn,float8e4m3fnuz,float8e5m2,float8e5m2fnuz"},
+     "op:QuantizeLinear x:@float "
+     "y:@float8"},
     {Defect::kQlFloat8InfToNanSaturating,
-     "op:QuantizeLinear x:float,float16,bfloat16 y:float8e4m3fn,float8e4m3fnuz,float8e5m2fnuz"},
+     "op:QuantizeLinear x:@float y:float8e4m3fn,float8e4m3fnuz,float8e5m2fnuz"},
     // The zero point's sign or absence, wherever it can be nonzero: the integer types (an int32
     // x's is 0 by rule, d10). The float8 cells' zero points are 0 in the catalogue so far.
-    {Defect::kDqZeroPointIgnored,
-     "op:DequantizeLinear x:int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
-    {Defect::kDqZeroPointAdded,
-     "op:DequantizeLinear x:int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
+    {Defect::kDqZeroPointIgnored, "op:DequantizeLinear x:@integer"},
+    {Defect::kDqZeroPointAdded, "op:DequantizeLinear x:@integer"},
     {Defect::kQlZeroPointIgnored, "op:QuantizeLinear y:int16,uint16,int8,uint8,int4,uint4,int2"},
     {Defect::kQlZeroPointSubtracted, "op:QuantizeLinear y:int16,uint16,int8,uint8,int4,uint4,int2"},
     // The float8 outputs of QLinearMatMul 21: a float8 zero point, and saturation.
-    {Defect::kQlmmFloat8ZeroPointIgnored,
-     "op:QLinearMatMul y:float8e4m3fn,float8e4m3fnuz,float8e5m2,float8e5m2fnuz"},
+    {Defect::kQlmmFloat8ZeroPointIgnored, "op:QLinearMatMul y:@float8"},
     {Defect::kQlmmFloat8YNotSaturated, "op:QLinearMatMul y:float8e4m3fn,float8e4m3fnuz,float8e5m2"},
 };
 
-// "key:a,b" -> key and its values.
+// Names for the type lists declarations repeat: "@integer" stands for its types in a scope.
+struct TypeGroup {
+  std::string_view name;
+  std::string_view types;
+};
+constexpr TypeGroup kTypeGroups[] = {
+    {"@integer", "int16,uint16,int8,uint8,int4,uint4,int2,uint2"},
+    {"@float8", "float8e4m3fn,float8e4m3fnuz,float8e5m2,float8e5m2fnuz"},
+    {"@float", "float,float16,bfloat16"}};
+
+// "key:a,b" -> key and its values (a type group's name -> its types; an unknown one throws).
 std::map<std::string, std::set<std::string>> Parse(std::string_view scope) {
   std::map<std::string, std::set<std::string>> keys;
   std::istringstream words{std::string(scope)};
@@ -149,7 +153,20 @@ std::map<std::string, std::set<std::string>> Parse(std::string_view scope) {
     std::set<std::string>& values = keys[word.substr(0, colon)];
     std::istringstream list(word.substr(colon + 1));
     std::string v;
-    while (std::getline(list, v, ',')) values.insert(v);
+    while (std::getline(list, v, ',')) {
+      if (v.empty() || v[0] != '@') {
+        values.insert(v);
+        continue;
+      }
+      const auto* group = std::find_if(std::begin(kTypeGroups), std::end(kTypeGroups),
+                                       [&](const TypeGroup& g) { return g.name == v; });
+      if (group == std::end(kTypeGroups)) {
+        throw std::logic_error("defect_cells.cc: no type group " + v + " (in \"" +
+                               std::string(scope) + "\")");
+      }
+      std::istringstream types{std::string(group->types)};
+      while (std::getline(types, v, ',')) values.insert(v);
+    }
   }
   return keys;
 }
