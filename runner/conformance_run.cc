@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <ctime>
 #include <filesystem>
 #include <mutex>
@@ -29,29 +30,43 @@ std::vector<std::optional<CaseResult>> RunCases(
     std::unique_ptr<Backend> first, const std::function<void(const CaseResult&, size_t)>& on_result,
     const std::function<bool(const std::string&)>& run_alone) {
   const size_t n = cases.size();
-  // The oracle once per case, on as many threads as the run has jobs: it decides which cases
-  // may share a batch, then judges them.
+  // The oracle once per case, on as many threads as the run has jobs, in case order and
+  // alongside the backend: a worker waits only for the cases it is about to send. The oracle
+  // decides which cases may share a batch, then judges them.
   std::vector<std::optional<OracleResult>> oracles(n);
-  std::vector<char> batchable(n, 0);
-  {
-    std::atomic<size_t> next_oracle{0};
-    const auto evaluate = [&] {
-      for (size_t i; (i = next_oracle++) < n;) {
-        try {
-          oracles[i] = RunOracle(cases[i].c);
-        } catch (const std::exception&) {
-          continue;  // JudgeCase reports it
-        }
+  std::vector<char> batchable(n, 0), evaluated(n, 0);
+  std::mutex oracle_lock;
+  std::condition_variable oracle_done;
+  std::atomic<size_t> next_oracle{0};
+  const auto evaluate = [&] {
+    for (size_t i; (i = next_oracle++) < n;) {
+      try {
+        oracles[i] = RunOracle(cases[i].c);
         batchable[i] = oracles[i]->findings.empty() && !(run_alone && run_alone(cases[i].c.id));
+      } catch (const std::exception&) {
+        // JudgeCase reports it
       }
-    };
-    std::vector<std::thread> evaluators;
-    for (int k = 1; k < std::min<int>(options.jobs, static_cast<int>(n)); ++k) {
-      evaluators.emplace_back(evaluate);
+      {
+        std::lock_guard<std::mutex> hold(oracle_lock);
+        evaluated[i] = 1;
+      }
+      oracle_done.notify_all();
     }
-    evaluate();
-    for (std::thread& t : evaluators) t.join();
+  };
+  const auto await_oracle = [&](size_t i) {
+    std::unique_lock<std::mutex> hold(oracle_lock);
+    oracle_done.wait(hold, [&] { return evaluated[i] != 0; });
+  };
+  std::vector<std::thread> evaluators;
+  for (int k = 0; k < std::max(1, std::min<int>(options.jobs, static_cast<int>(n))); ++k) {
+    evaluators.emplace_back(evaluate);
   }
+  struct Joiner {
+    std::vector<std::thread>& threads;
+    ~Joiner() {
+      for (std::thread& t : threads) t.join();
+    }
+  } join_evaluators{evaluators};
   const auto same_header = [&](size_t a, size_t b) {
     return cases[a].c.domain == cases[b].c.domain && cases[a].c.opset == cases[b].c.opset &&
            cases[a].c.profile == cases[b].c.profile;
@@ -69,6 +84,7 @@ std::vector<std::optional<CaseResult>> RunCases(
   for (size_t i = 0; i < n; ++i) {
     const auto it = options.recorded.find(cases[i].c.id);
     if (it == options.recorded.end()) continue;
+    await_oracle(i);
     CaseResult r = judge(i, it->second.observed);
     r.seconds = it->second.seconds;
     if (r.outcome() == Outcome::kFail) {
@@ -97,8 +113,10 @@ std::vector<std::optional<CaseResult>> RunCases(
         if (next >= n || InterruptionSignal() != 0) break;
         b = next;
         e = b + 1;
-        while (e < n && e - b < kBatchSize && batchable[b] && batchable[e] && !settled[e] &&
-               same_header(b, e)) {
+        await_oracle(b);
+        while (e < n && e - b < kBatchSize && batchable[b] && !settled[e] && same_header(b, e)) {
+          await_oracle(e);
+          if (!batchable[e]) break;
           ++e;
         }
         next = e;
