@@ -20,4 +20,15 @@ DataType QuantizeScaleType(const OpSchema& s, DataType x) {
   return s.scale_type_is_x_type || s.allows_scale(x) ? x : DataType::kFloat;
 }
 
+int64_t ShapeElements(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+Case WithAttributes(Case c, std::map<std::string, Attribute> attributes) {
+  c.attributes = std::move(attributes);
+  return c;
+}
+
 }  // namespace qconform

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,9 @@ std::string CasePrefix(const OpSchema& s);
 // The y_scale type a QuantizeLinear case of x type `x` is given: x's own type where the version
 // ties them (19, 21: "y_scale: T1") or allows it, else float.
 DataType QuantizeScaleType(const OpSchema& s, DataType x);
+// The number of elements of a tensor of this shape (1 for a scalar).
+int64_t ShapeElements(const std::vector<int64_t>& shape);
+// The case with these node attributes.
+Case WithAttributes(Case c, std::map<std::string, Attribute> attributes);
 
 }  // namespace qconform

@@ -28,17 +28,6 @@ namespace {
 using D = DataType;
 using Attributes = std::map<std::string, Attribute>;
 
-int64_t Elements(const std::vector<int64_t>& s) {
-  int64_t n = 1;
-  for (int64_t d : s) n *= d;
-  return n;
-}
-
-Case WithAttributes(Case c, Attributes a) {
-  c.attributes = std::move(a);
-  return c;
-}
-
 class ConvCatalogue : public CatalogueBuilder {
  public:
   // Accumulators as a 1-D convolution: window r of x ([1, 1, R * W], y's type) holds |acc[r]|'s
@@ -192,7 +181,7 @@ class ConvCatalogue : public CatalogueBuilder {
   }
 
   Tensor Codes(Prng& p, D t, std::vector<int64_t> shape, uint32_t lo = 0, uint32_t span = 256) {
-    std::vector<uint32_t> c(static_cast<size_t>(Elements(shape)));
+    std::vector<uint32_t> c(static_cast<size_t>(ShapeElements(shape)));
     for (uint32_t& x : c) x = lo + static_cast<uint32_t>(p.Below(span));
     return MakeTensorFromCodes(t, std::move(shape), c);
   }
@@ -201,7 +190,7 @@ class ConvCatalogue : public CatalogueBuilder {
     return Codes(p, t, std::move(shape), t == D::kUint8 ? 20 : 1, 100);
   }
   Tensor Scales(Prng& p, std::vector<int64_t> shape, int lo) {
-    std::vector<double> v(static_cast<size_t>(Elements(shape)));
+    std::vector<double> v(static_cast<size_t>(ShapeElements(shape)));
     for (double& x : v) x = RandomFloatScale(p, lo, 2);
     return MakeTensor(D::kFloat, std::move(shape), v);
   }
@@ -220,7 +209,7 @@ class ConvCatalogue : public CatalogueBuilder {
         const std::vector<int64_t> w_params =
             k == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{m};
         Tensor x_scale = Scales(p, {}, -6), w_scale = Scales(p, w_params, -6);
-        const int64_t window = Elements(g.w) / m;
+        const int64_t window = ShapeElements(g.w) / m;
         // y's scale: |acc| about sqrt(window) * 80 * 80 spreads over y's range; half the cases
         // with a power-of-two multiplier (exact ties).
         const double xw = DecodeDouble(ElementTypeOf(D::kFloat), x_scale.codes[0]) *

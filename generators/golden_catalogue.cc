@@ -8,7 +8,8 @@ std::vector<GoldenCase> GoldenCatalogue() {
   for (GoldenCase& g : TensorRtGoldenCatalogue()) all.push_back(std::move(g));
   for (auto part : {DequantizeBoundaryCatalogue, CodeSweepCatalogue, QuantizeBoundaryCatalogue,
                     DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue,
-                    ConvBoundaryCatalogue, GraphBoundaryCatalogue, GraphOperatorCatalogue}) {
+                    ConvBoundaryCatalogue, ComputeCellCatalogue, GraphBoundaryCatalogue,
+                    GraphOperatorCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   for (GoldenCase& g : QLinearOperatorCatalogue()) all.push_back(std::move(g));

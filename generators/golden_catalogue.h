@@ -39,6 +39,9 @@ std::vector<GoldenCase> RuleBoundaryCatalogue();
 // Every code of DequantizeLinear's x and QuantizeLinear's y in every cell
 // (code_sweep_catalogue.cc).
 std::vector<GoldenCase> CodeSweepCatalogue();
+// Layouts and accumulations in every cell of the matmul and convolution families
+// (compute_cell_catalogue.cc).
+std::vector<GoldenCase> ComputeCellCatalogue();
 // The matmul family (matmul_boundary_catalogue.cc; its version-21 half and rule cases in
 // matmul_rule_catalogue.cc).
 std::vector<GoldenCase> MatMulBoundaryCatalogue();

@@ -179,12 +179,12 @@ class MatMulCatalogue : public CatalogueBuilder {
                                  TypeName(at) + "-" + TypeName(bt);
           Prng p(CaseSeed(id));
           const auto codes = [&](D t, const std::vector<int64_t>& s) {
-            std::vector<uint32_t> c(static_cast<size_t>(Elements(s)));
+            std::vector<uint32_t> c(static_cast<size_t>(ShapeElements(s)));
             for (uint32_t& x : c) x = static_cast<uint32_t>(p.Below(256));
             return MakeTensorFromCodes(t, s, c);
           };
           const auto scales = [&](const std::vector<int64_t>& s, int lo) {
-            std::vector<double> v(static_cast<size_t>(Elements(s)));
+            std::vector<double> v(static_cast<size_t>(ShapeElements(s)));
             for (double& x : v) x = RandomScale(p, lo, 2);
             return MakeTensor(D::kFloat, s, v);
           };
@@ -215,7 +215,7 @@ class MatMulCatalogue : public CatalogueBuilder {
   void MatMulInteger(const auto& shape, D at, D bt, Prng& p) {
     const std::string id = "mmi10-layout-" + shape.name + "-" + TypeName(at) + "-" + TypeName(bt);
     const auto codes = [&](D t, const std::vector<int64_t>& s) {
-      std::vector<uint32_t> c(static_cast<size_t>(Elements(s)));
+      std::vector<uint32_t> c(static_cast<size_t>(ShapeElements(s)));
       for (uint32_t& x : c) x = static_cast<uint32_t>(p.Below(256));
       return MakeTensorFromCodes(t, s, c);
     };
@@ -259,12 +259,6 @@ class MatMulCatalogue : public CatalogueBuilder {
             "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:uint8,boundary:wide-k", "d20,d22");
       }
     }
-  }
-
-  static int64_t Elements(const std::vector<int64_t>& s) {
-    int64_t n = 1;
-    for (int64_t d : s) n *= d;
-    return n;
   }
 };
 

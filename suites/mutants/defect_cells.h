@@ -21,7 +21,9 @@ std::string CellName(const OracleResult& oracle);
 // The cells `defect` declares it can change, as scopes such as "op:QuantizeLinear
 // x:float,float16 y:int8,uint8" (every key must match; a key lists the values it admits; a cell
 // is declared when any scope holds it); none when the defect declares none (it is then judged
-// by its total kills alone).
+// by its total kills alone). Keys: op, version, x (the operands: "uint8_x_int8" for two), a and
+// b (the first and second operand's type), y, granularity ("a_per-row+b_per-column": a space is
+// written '_', ", " is '+'); "@integer", "@float8" and "@float" stand for their types.
 std::vector<std::string_view> DeclaredCells(Defect defect);
 bool InScope(std::string_view scope, const OracleResult& oracle);
 
