@@ -197,6 +197,10 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kQlClampBeforeZeroPoint, "op:QuantizeLinear x:int32 y:uint16,uint4,uint8,int2,uint2"},
     {Defect::kQl4BitClampedAs8Bit, "op:QuantizeLinear y:int4,uint4 x:float,bfloat16,int32"},
     {Defect::kQl4BitClampedAs8Bit, "op:QuantizeLinear y:int4 x:float16"},
+    // +inf into an integer y where the blocks run along an axis that is not the last: each
+    // blocked cell of a float x into an integer y holds such a case with an infinity.
+    {Defect::kQlBlockedNonLastAxisInfToMin,
+     "op:QuantizeLinear granularity:blocked x:@float y:@integer"},
     // Float8 outputs: subnormals, the fnuz types' negative zero, overflow before rounding (a
     // half x's e5m2 cells hold no value between the largest finite and the rounding boundary:
     // not declared); infinities from half inputs into integer outputs.
