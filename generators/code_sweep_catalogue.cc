@@ -2,6 +2,8 @@
 // (a NaN taken for a number, a bias off by one, nibbles swapped, subnormals flushed, a bound of
 // the wrong signedness, a saturation mode ignored) then changes a result in every cell of that
 // type, not only where the per-tensor float cases are.
+// - DequantizeLinear, edge scales: every code of x times the scale type's largest power of two,
+//   1 + 3 ulp and smallest subnormal, in every cell (overflow, ties, subnormal results).
 // - DequantizeLinear: for each version, input type, scale (output) type and granularity, x holds
 //   every code of the type (its edges for the 16- and 32-bit ones). The per-tensor cells with a
 //   float scale are dequantize_golden_catalogue.cc's every-code cases.
@@ -10,6 +12,8 @@
 //   between neighbours, values beyond both ends and, for a float x, the infinities and NaN.
 //   The per-tensor cells of a float32 x are quantize_golden_catalogue.cc's.
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -76,6 +80,72 @@ void AddSweepCase(CatalogueBuilder& b, const OpSchema& s, D x, D scale, const La
             ",granularity:" + std::string(GranularityName(layout.granularity)) +
             ",zero_point:no,edges:all-codes",
         "docs/semantics.md#d1 (every code in every cell, docs/semantics.md#d39)");
+}
+
+// Scales at the output type's edges (an IEEE type: float, float16, bfloat16), each applied to
+// every code of x: the largest power of two (every |x| >= 2 overflows to infinity), 1 + 3 ulp
+// (x = 3 lands half-way between two values, where half to even and half away differ; a wide x
+// needs more bits than the type), the smallest subnormal (small |x| give subnormal results).
+struct EdgeScale {
+  const char* name;
+  double (*value)(const FloatFormat& f);
+};
+constexpr EdgeScale kEdgeScales[] = {
+    {"huge",
+     [](const FloatFormat& f) { return std::ldexp(1.0, (1 << f.exponent_bits) - 2 - f.bias); }},
+    {"tie", [](const FloatFormat& f) { return 1 + std::ldexp(3.0, -f.mantissa_bits); }},
+    {"tiny", [](const FloatFormat& f) { return std::ldexp(1.0, 1 - f.bias - f.mantissa_bits); }}};
+
+// DequantizeLinear with the edge scales: per tensor one case per scale; per axis and blocked
+// one case of three rows (every code of x in each), row r scaled by kEdgeScales[r].
+void AddEdgeScaleCases(CatalogueBuilder& b, const OpSchema& s, D x, D scale, const Layout& layout) {
+  const ElementType& xt = ElementTypeOf(x);
+  std::vector<uint32_t> codes = EveryCodeOrEdges(xt);
+  // A wide x: its edges, and +-3 (the tie scale's half-way products), +-257 and +-2049 (the
+  // first integers bfloat16 and float16 cannot hold: a product formed in y's type moves).
+  if (xt.bits > 8) {
+    for (const uint32_t v : {3u, 257u, 2049u}) {
+      codes.push_back(v);
+      if (xt.is_integer() && xt.integer.is_signed) codes.push_back((0u - v) & xt.code_mask());
+    }
+  }
+  const auto columns = static_cast<int64_t>(codes.size());
+  const FloatFormat& f = ElementTypeOf(scale).fp;
+  const std::string prefix =
+      CasePrefix(s) + "-" + TypeName(x) + "-edge-scales-" + layout.name + "-" + TypeName(scale);
+  const std::string features = "type:" + TypeName(x) + ",scale:" + TypeName(scale) +
+                               ",output:" + TypeName(scale) +
+                               ",granularity:" + std::string(GranularityName(layout.granularity)) +
+                               ",zero_point:no,edges:all-codes,boundary:scale-edges";
+  const char* decision = "docs/semantics.md#d1 (overflow, ties and subnormals in every cell, #d39)";
+  if (layout.granularity == Granularity::kPerTensor) {
+    for (const EdgeScale& e : kEdgeScales) {
+      b.Add(MakeCase("DequantizeLinear", s.since_version,
+                     {MakeTensorFromCodes(x, {columns}, codes), MakeScalar(scale, e.value(f))}, {},
+                     std::string(s.domain), prefix + "-" + e.name),
+            features, decision);
+    }
+    return;
+  }
+  std::vector<uint32_t> rows;
+  for (size_t r = 0; r < std::size(kEdgeScales); ++r)
+    rows.insert(rows.end(), codes.begin(), codes.end());
+  const int64_t blocks =
+      layout.granularity == Granularity::kPerAxis ? 1 : (columns + kBlockSize - 1) / kBlockSize;
+  std::vector<double> scales;
+  for (const EdgeScale& e : kEdgeScales)
+    scales.insert(scales.end(), static_cast<size_t>(blocks), e.value(f));
+  const auto n = static_cast<int64_t>(std::size(kEdgeScales));
+  const bool per_axis = layout.granularity == Granularity::kPerAxis;
+  b.Add(MakeCase(
+            "DequantizeLinear", s.since_version,
+            {MakeTensorFromCodes(x, {n, columns}, rows),
+             MakeTensor(scale, per_axis ? std::vector<int64_t>{n} : std::vector<int64_t>{n, blocks},
+                        scales)},
+            per_axis ? std::map<std::string, int64_t>{{"axis", 0}}
+                     : std::map<std::string, int64_t>{{"axis", 1}, {"block_size", kBlockSize}},
+            std::string(s.domain), prefix),
+        features, decision);
 }
 
 // The quotients a QuantizeLinear case of y type `y` holds: every code's value (the edges of a
@@ -172,13 +242,15 @@ std::vector<GoldenCase> CodeSweepCatalogue() {
   CatalogueBuilder b;
   for (const OpSchema& s : AllSchemas()) {
     // com.microsoft's DequantizeLinear reads its granularity from the axis' presence; its
-    // cells are the type sweep's.
-    if (s.kind() != OperatorKind::kDequantizeLinear || !s.domain.empty()) continue;
+    // cells are the type sweep's, the edge scales apart.
+    if (s.kind() != OperatorKind::kDequantizeLinear) continue;
     for (D x : s.x_types) {
       for (D scale : s.scale_types) {
         if (!s.allows_output(scale)) continue;
         for (const Layout& layout : kLayouts) {
           if (!s.allows(layout.granularity)) continue;
+          AddEdgeScaleCases(b, s, x, scale, layout);
+          if (!s.domain.empty()) continue;
           if (layout.granularity == Granularity::kPerTensor && scale == D::kFloat) continue;
           AddSweepCase(b, s, x, scale, layout);
         }

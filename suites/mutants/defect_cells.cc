@@ -210,9 +210,24 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kQlFloat8OverflowBeforeRounding,
      "op:QuantizeLinear x:float16,bfloat16 y:float8e4m3fn,float8e4m3fnuz"},
     {Defect::kQlHalfXInfToMin, "op:QuantizeLinear x:float16,bfloat16 y:@integer"},
-    // bfloat16 results truncated instead of rounded: every integer x into bfloat16 but int32 (its
-    // code sweep has only the edges).
-    {Defect::kDqBfloat16Truncate, "op:DequantizeLinear x:int8,uint8,int16,uint16 y:bfloat16"},
+    // DequantizeLinear's arithmetic: every code of x times the scale type's largest power of two,
+    // 1 + 3 ulp and smallest subnormal (code_sweep_catalogue.cc's edge scales), in every cell.
+    // Half-way products need x = +-3 or a wider one: an int2 x without a zero point has none.
+    // A product formed in float16 or bfloat16 (before 23) moves where x is not a value of the
+    // type (+-257, +-2049 of a 16- or 32-bit x); an 8-bit x only through a zero point, which
+    // the edge-scale cases do not have: not declared there.
+    {Defect::kDqOverflowSaturates, "op:DequantizeLinear"},
+    {Defect::kDqSubnormalFlush, "op:DequantizeLinear"},
+    {Defect::kDqRoundHalfAway,
+     "op:DequantizeLinear x:@float8,float4e2m1,int4,uint4,int8,uint8,int16,uint16,int32,uint2"},
+    {Defect::kDqHalfArithmetic, "op:DequantizeLinear version:19,21 x:int16,uint16,int32 y:float16"},
+    {Defect::kDqBfloat16Arithmetic,
+     "op:DequantizeLinear version:19,21 x:int16,uint16,int32 y:bfloat16"},
+    // bfloat16 results truncated instead of rounded: every x type whose codes (and the edge
+    // scales) give products with bits past bfloat16's; not the 2-bit types (too few bits), nor
+    // int32, whose edge codes separate it per tensor only.
+    {Defect::kDqBfloat16Truncate,
+     "op:DequantizeLinear y:bfloat16 x:@float8,float4e2m1,int4,uint4,int8,uint8,int16,uint16"},
     // The float8 outputs of QLinearMatMul 21: a float8 zero point, and saturation.
     {Defect::kQlmmFloat8ZeroPointIgnored, "op:QLinearMatMul y:@float8"},
     {Defect::kQlmmFloat8YNotSaturated, "op:QLinearMatMul y:float8e4m3fn,float8e4m3fnuz,float8e5m2"},
