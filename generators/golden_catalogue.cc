@@ -6,10 +6,10 @@ std::vector<GoldenCase> GoldenCatalogue() {
   std::vector<GoldenCase> all = DequantizeGoldenCatalogue();
   for (GoldenCase& g : QuantizeGoldenCatalogue()) all.push_back(std::move(g));
   for (GoldenCase& g : TensorRtGoldenCatalogue()) all.push_back(std::move(g));
-  for (auto part : {DequantizeBoundaryCatalogue, CodeSweepCatalogue, QuantizeBoundaryCatalogue,
-                    DynamicBoundaryCatalogue, RuleBoundaryCatalogue, MatMulBoundaryCatalogue,
-                    ConvBoundaryCatalogue, ComputeCellCatalogue, GraphBoundaryCatalogue,
-                    GraphOperatorCatalogue}) {
+  for (auto part : {DequantizeBoundaryCatalogue, CodeSweepCatalogue, QuotientCatalogue,
+                    QuantizeBoundaryCatalogue, DynamicBoundaryCatalogue, RuleBoundaryCatalogue,
+                    MatMulBoundaryCatalogue, ConvBoundaryCatalogue, ComputeCellCatalogue,
+                    GraphBoundaryCatalogue, GraphOperatorCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   for (GoldenCase& g : QLinearOperatorCatalogue()) all.push_back(std::move(g));

@@ -42,6 +42,9 @@ std::vector<GoldenCase> CodeSweepCatalogue();
 // Layouts and accumulations in every cell of the matmul and convolution families
 // (compute_cell_catalogue.cc).
 std::vector<GoldenCase> ComputeCellCatalogue();
+// QuantizeLinear 19/21 inputs whose quotient rounded in a 16-bit x's type crosses a tie
+// (quotient_catalogue.cc).
+std::vector<GoldenCase> QuotientCatalogue();
 // The matmul family (matmul_boundary_catalogue.cc; its version-21 half and rule cases in
 // matmul_rule_catalogue.cc).
 std::vector<GoldenCase> MatMulBoundaryCatalogue();

@@ -201,6 +201,13 @@ constexpr Declaration kDeclaredCells[] = {
     // blocked cell of a float x into an integer y holds such a case with an infinity.
     {Defect::kQlBlockedNonLastAxisInfToMin,
      "op:QuantizeLinear granularity:blocked x:@float y:@integer"},
+    // A 16-bit x divided in its own type before 23 (quotient_catalogue.cc: inputs found by
+    // search whose quotient so rounded crosses a tie). A float16 quotient has bits enough to
+    // land near a tie only above 2^8, a bfloat16 one from 2^6: the 16-bit outputs, and
+    // bfloat16's 8-bit ones; the 4-bit outputs' quotients are too small for either.
+    {Defect::kQlHalfQuotient, "op:QuantizeLinear version:19,21 x:float16 y:int16,uint16"},
+    {Defect::kQlBfloat16Quotient,
+     "op:QuantizeLinear version:19,21 x:bfloat16 y:int8,uint8,int16,uint16"},
     // Float8 outputs: subnormals, the fnuz types' negative zero, overflow before rounding (a
     // half x's e5m2 cells hold no value between the largest finite and the rounding boundary:
     // not declared); infinities from half inputs into integer outputs.

@@ -1,0 +1,119 @@
+// QuantizeLinear 19 and 21 with a float16 or bfloat16 x, whose y_scale has x's type: inputs whose
+// quotient, rounded to x's type before it is rounded to y, lands on the other side of a tie from
+// the exact quotient and from the float32 one (the two results those versions admit,
+// docs/semantics.md#d39). A kernel dividing in x's own type fails them in every integer cell.
+// The inputs are found by search: for each candidate scale, every finite code of x; the scale
+// separating the most inputs within y's range is kept, with up to 48 of its inputs.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "generators/catalogue_builder.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/core/fast_codec.h"
+#include "oracle/registry/plan.h"
+#include "oracle/registry/schema.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+
+constexpr double kCandidateScales[] = {0.75, 0.625, 0.875, 1.5, 3, 5, 7, 0.375};
+constexpr size_t kMostInputs = 48;
+constexpr int64_t kBlockSize = 4;
+
+// v rounded half to even to a binary type of `precision` significand bits whose smallest
+// normal exponent is `min_exponent` (exact in double for the types here).
+double RoundToPrecision(double v, int precision, int min_exponent) {
+  if (v == 0 || !std::isfinite(v)) return v;
+  const int e = std::max(std::ilogb(v), min_exponent);
+  const double unit = std::ldexp(1.0, e - (precision - 1));
+  return std::nearbyint(v / unit) * unit;
+}
+
+struct Separation {
+  double scale = 0;
+  std::vector<uint32_t> codes;
+};
+
+// The x codes whose quotient by `scale`, rounded in x's type, gives another integer y than both
+// the exact and the float32 quotient (y's range: [lo, hi], saturating).
+Separation Separate(const ElementType& x, double scale, double lo, double hi) {
+  const int precision = x.fp.mantissa_bits + 1, min_exponent = 1 - x.fp.bias;
+  const auto to_y = [&](double q) { return std::clamp(std::nearbyint(q), lo, hi); };
+  Separation s{scale, {}};
+  for (uint32_t code = 0; code <= x.code_mask(); ++code) {
+    const double v = DecodeDouble(x, code);
+    if (!std::isfinite(v)) continue;
+    const double exact = v / scale;  // x and scale have at most 11 bits: no tie is lost
+    if (exact < lo - 1 || exact > hi + 1) continue;
+    const double f32 = static_cast<float>(static_cast<float>(v) / static_cast<float>(scale));
+    const double own = RoundToPrecision(exact, precision, min_exponent);
+    if (to_y(own) != to_y(exact) && to_y(own) != to_y(f32)) s.codes.push_back(code);
+  }
+  return s;
+}
+
+void AddQuotientCases(CatalogueBuilder& b, const OpSchema& s, D x, D y) {
+  const ElementType &xt = ElementTypeOf(x), &yt = ElementTypeOf(y);
+  const double lo = DecodeDouble(yt, yt.integer.is_signed ? yt.sign_bit() : 0);
+  const double hi = DecodeDouble(yt, yt.integer.is_signed ? yt.sign_bit() - 1 : yt.code_mask());
+  Separation best;
+  for (const double scale : kCandidateScales) {
+    Separation c = Separate(xt, scale, lo, hi);
+    if (c.codes.size() > best.codes.size()) best = std::move(c);
+  }
+  if (best.codes.empty()) return;
+  // Spread over the range found, an even count (two rows).
+  std::vector<uint32_t> codes;
+  const size_t n = std::min(best.codes.size(), kMostInputs) & ~size_t{1};
+  for (size_t i = 0; i < n; ++i) codes.push_back(best.codes[i * best.codes.size() / n]);
+  const auto columns = static_cast<int64_t>(codes.size() / 2);
+  const D scale_type = QuantizeScaleType(s, x);
+  for (const auto& [name, g] :
+       {std::pair{"pt", Granularity::kPerTensor}, std::pair{"axis0", Granularity::kPerAxis},
+        std::pair{"blocked", Granularity::kBlocked}}) {
+    if (!s.allows(g)) continue;
+    std::vector<int64_t> shape;
+    std::map<std::string, int64_t> attributes;
+    if (g == Granularity::kPerAxis) {
+      shape = {2};
+      attributes = {{"axis", 0}};
+    } else if (g == Granularity::kBlocked) {
+      shape = {2, (columns + kBlockSize - 1) / kBlockSize};
+      attributes = {{"axis", 1}, {"block_size", kBlockSize}};
+    }
+    const auto count = static_cast<size_t>(ShapeElements(shape));
+    const std::string id =
+        CasePrefix(s) + "-x" + TypeName(x) + "-" + TypeName(y) + "-quotient-in-x-" + name;
+    b.Add(MakeCase("QuantizeLinear", s.since_version,
+                   {MakeTensorFromCodes(x, {2, columns}, codes),
+                    MakeTensor(scale_type, shape, std::vector<double>(count, best.scale)),
+                    MakeTensor(y, shape, std::vector<double>(count, 0.0))},
+                   attributes, std::string(s.domain), id),
+          "type:" + TypeName(x) + ",scale:" + TypeName(scale_type) + ",output:" + TypeName(y) +
+              ",granularity:" + std::string(GranularityName(g)) + ",boundary:quotient-rounded-in-x",
+          "docs/semantics.md#d14 (the quotient rounded once, docs/semantics.md#d39)");
+  }
+}
+
+}  // namespace
+
+std::vector<GoldenCase> QuotientCatalogue() {
+  CatalogueBuilder b;
+  for (const OpSchema& s : AllSchemas()) {
+    if (s.kind() != OperatorKind::kQuantizeLinear || !s.domain.empty()) continue;
+    if (s.since_version >= 23) continue;  // from 23 the quotient in x's type is admitted
+    for (const D x : {D::kFloat16, D::kBfloat16}) {
+      if (std::find(s.x_types.begin(), s.x_types.end(), x) == s.x_types.end()) continue;
+      for (const D y : s.output_types) {
+        if (ElementTypeOf(y).is_integer()) AddQuotientCases(b, s, x, y);
+      }
+    }
+  }
+  return std::move(b.cases);
+}
+
+}  // namespace qconform

@@ -1,0 +1,1 @@
+ByJ0!!#%%'))+-//1335799;==?ACCEGGKMOSUY[_acgimoquw{}

@@ -1,0 +1,1 @@
+BxJ`ДAeBзB≈CпCЧC$DJDrD≤DюDФDE4E[E┌E╘EпEВEFEFkF▓F╧FДаeбзб≈цпцЧц$дJдrд≤дюдФде4е[е┌е╘епеВефEфkф▓ф╧ф

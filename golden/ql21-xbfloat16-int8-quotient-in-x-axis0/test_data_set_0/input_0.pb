@@ -1,0 +1,1 @@
+BxJ`ไA๒ABBB#B*B4B?BIBTB[BeBpBzBB’BBขBฎBทBรBสBำBไม๘มยยย#ย-ย8ยBยIยTย^ยiยsยzยย’ยยงยฎยทยรยฬยุย

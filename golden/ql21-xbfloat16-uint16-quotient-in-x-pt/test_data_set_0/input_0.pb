@@ -1,0 +1,1 @@
+BxJ`äA4BwB¼BoCC±CÐCìCDD.DED[DqD‡DD³DÉDßDöDE"E8ENEdEzEE¦E¼EÓEéEÿEF+FAFWFmFƒF™F°FÆFÜFòFGG4GJG
