@@ -26,6 +26,19 @@ int64_t ShapeElements(const std::vector<int64_t>& shape) {
   return n;
 }
 
+RowParameters RowLayoutParameters(Granularity g, int64_t rows, int64_t columns) {
+  switch (g) {
+    case Granularity::kPerTensor:
+      return {};
+    case Granularity::kPerAxis:
+      return {{rows}, {{"axis", 0}}};
+    case Granularity::kBlocked:
+      break;
+  }
+  return {{rows, (columns + kRowBlockSize - 1) / kRowBlockSize},
+          {{"axis", 1}, {"block_size", kRowBlockSize}}};
+}
+
 Case WithAttributes(Case c, std::map<std::string, Attribute> attributes) {
   c.attributes = std::move(attributes);
   return c;

@@ -10,6 +10,7 @@
 
 #include "generators/golden_catalogue.h"
 #include "oracle/core/element_type.h"
+#include "oracle/registry/plan.h"
 #include "oracle/registry/schema.h"
 
 namespace qconform {
@@ -34,6 +35,22 @@ std::string CasePrefix(const OpSchema& s);
 DataType QuantizeScaleType(const OpSchema& s, DataType x);
 // The number of elements of a tensor of this shape (1 for a scalar).
 int64_t ShapeElements(const std::vector<int64_t>& shape);
+// The three layouts of a [rows, columns] x whose parameters vary along its rows: per tensor,
+// per axis (axis 0, one parameter per row), blocked (axis 1, one per block of kRowBlockSize).
+struct RowLayout {
+  const char* name;  // in case ids: "pt", "axis0", "blocked"
+  Granularity granularity;
+};
+inline constexpr RowLayout kRowLayouts[] = {{"pt", Granularity::kPerTensor},
+                                            {"axis0", Granularity::kPerAxis},
+                                            {"blocked", Granularity::kBlocked}};
+inline constexpr int64_t kRowBlockSize = 4;
+// The parameters' shape and the node's axis and block_size for x of [rows, columns].
+struct RowParameters {
+  std::vector<int64_t> shape;
+  std::map<std::string, int64_t> attributes;
+};
+RowParameters RowLayoutParameters(Granularity g, int64_t rows, int64_t columns);
 // The case with these node attributes.
 Case WithAttributes(Case c, std::map<std::string, Attribute> attributes);
 

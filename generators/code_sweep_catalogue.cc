@@ -35,15 +35,6 @@ using D = DataType;
 // Two channels (or two rows of blocks) with scales that are not powers of two and are values
 // of every float scale type.
 constexpr double kScales[] = {0.375, 0.625};
-constexpr int64_t kBlockSize = 4;
-
-struct Layout {
-  const char* name;
-  Granularity granularity;
-};
-constexpr Layout kLayouts[] = {{"pt", Granularity::kPerTensor},
-                               {"axis0", Granularity::kPerAxis},
-                               {"blocked", Granularity::kBlocked}};
 
 std::vector<double> Scales(int64_t count) {
   std::vector<double> out;
@@ -51,26 +42,13 @@ std::vector<double> Scales(int64_t count) {
   return out;
 }
 
-void AddSweepCase(CatalogueBuilder& b, const OpSchema& s, D x, D scale, const Layout& layout) {
+void AddSweepCase(CatalogueBuilder& b, const OpSchema& s, D x, D scale, const RowLayout& layout) {
   std::vector<uint32_t> codes = EveryCodeOrEdges(ElementTypeOf(x));
   if (codes.size() % 2 != 0) codes.push_back(0);  // two rows
   const auto columns = static_cast<int64_t>(codes.size() / 2);
-  std::map<std::string, int64_t> attributes;
-  Tensor scale_tensor;
-  switch (layout.granularity) {
-    case Granularity::kPerTensor:
-      scale_tensor = MakeScalar(scale, kScales[0]);
-      break;
-    case Granularity::kPerAxis:
-      scale_tensor = MakeTensor(scale, {2}, Scales(2));
-      attributes = {{"axis", 0}};
-      break;
-    default: {
-      const int64_t blocks = (columns + kBlockSize - 1) / kBlockSize;
-      scale_tensor = MakeTensor(scale, {2, blocks}, Scales(2 * blocks));
-      attributes = {{"axis", 1}, {"block_size", kBlockSize}};
-    }
-  }
+  const RowParameters p = RowLayoutParameters(layout.granularity, 2, columns);
+  const Tensor scale_tensor = MakeTensor(scale, p.shape, Scales(ShapeElements(p.shape)));
+  const std::map<std::string, int64_t>& attributes = p.attributes;
   const std::string id =
       CasePrefix(s) + "-" + TypeName(x) + "-codes-" + layout.name + "-" + TypeName(scale);
   b.Add(MakeCase("DequantizeLinear", s.since_version,
@@ -98,7 +76,8 @@ constexpr EdgeScale kEdgeScales[] = {
 
 // DequantizeLinear with the edge scales: per tensor one case per scale; per axis and blocked
 // one case of three rows (every code of x in each), row r scaled by kEdgeScales[r].
-void AddEdgeScaleCases(CatalogueBuilder& b, const OpSchema& s, D x, D scale, const Layout& layout) {
+void AddEdgeScaleCases(CatalogueBuilder& b, const OpSchema& s, D x, D scale,
+                       const RowLayout& layout) {
   const ElementType& xt = ElementTypeOf(x);
   std::vector<uint32_t> codes = EveryCodeOrEdges(xt);
   // A wide x: its edges, and +-3 (the tie scale's half-way products), +-257 and +-2049 (the
@@ -130,21 +109,14 @@ void AddEdgeScaleCases(CatalogueBuilder& b, const OpSchema& s, D x, D scale, con
   std::vector<uint32_t> rows;
   for (size_t r = 0; r < std::size(kEdgeScales); ++r)
     rows.insert(rows.end(), codes.begin(), codes.end());
-  const int64_t blocks =
-      layout.granularity == Granularity::kPerAxis ? 1 : (columns + kBlockSize - 1) / kBlockSize;
+  const auto n = static_cast<int64_t>(std::size(kEdgeScales));
+  const RowParameters p = RowLayoutParameters(layout.granularity, n, columns);
   std::vector<double> scales;
   for (const EdgeScale& e : kEdgeScales)
-    scales.insert(scales.end(), static_cast<size_t>(blocks), e.value(f));
-  const auto n = static_cast<int64_t>(std::size(kEdgeScales));
-  const bool per_axis = layout.granularity == Granularity::kPerAxis;
-  b.Add(MakeCase(
-            "DequantizeLinear", s.since_version,
-            {MakeTensorFromCodes(x, {n, columns}, rows),
-             MakeTensor(scale, per_axis ? std::vector<int64_t>{n} : std::vector<int64_t>{n, blocks},
-                        scales)},
-            per_axis ? std::map<std::string, int64_t>{{"axis", 0}}
-                     : std::map<std::string, int64_t>{{"axis", 1}, {"block_size", kBlockSize}},
-            std::string(s.domain), prefix),
+    scales.insert(scales.end(), static_cast<size_t>(ShapeElements(p.shape) / n), e.value(f));
+  b.Add(MakeCase("DequantizeLinear", s.since_version,
+                 {MakeTensorFromCodes(x, {n, columns}, rows), MakeTensor(scale, p.shape, scales)},
+                 p.attributes, std::string(s.domain), prefix),
         features, decision);
 }
 
@@ -200,26 +172,16 @@ std::vector<uint32_t> SweepX(const ElementType& x, const ElementType& y) {
   return codes;
 }
 
-void AddQuantizeSweepCase(CatalogueBuilder& b, const OpSchema& s, D x, D y, const Layout& layout,
+void AddQuantizeSweepCase(CatalogueBuilder& b, const OpSchema& s, D x, D y, const RowLayout& layout,
                           std::optional<int64_t> saturate) {
   const D scale = QuantizeScaleType(s, x);
   const std::vector<uint32_t> codes = SweepX(ElementTypeOf(x), ElementTypeOf(y));
   const auto columns = static_cast<int64_t>(codes.size() / 2);
-  std::map<std::string, int64_t> attributes;
-  std::vector<int64_t> parameter_shape;
-  switch (layout.granularity) {
-    case Granularity::kPerTensor:
-      break;
-    case Granularity::kPerAxis:
-      parameter_shape = {2};
-      attributes = {{"axis", 0}};
-      break;
-    default:
-      parameter_shape = {2, (columns + kBlockSize - 1) / kBlockSize};
-      attributes = {{"axis", 1}, {"block_size", kBlockSize}};
-  }
+  const RowParameters p = RowLayoutParameters(layout.granularity, 2, columns);
+  std::map<std::string, int64_t> attributes = p.attributes;
+  const std::vector<int64_t>& parameter_shape = p.shape;
   if (saturate) attributes["saturate"] = *saturate;
-  const int64_t parameters = Tensor{1, parameter_shape, {}, false}.element_count();
+  const int64_t parameters = ShapeElements(parameter_shape);
   const std::string id = CasePrefix(s) + "-x" + TypeName(x) + "-" + TypeName(y) + "-codes-" +
                          layout.name +
                          (saturate ? "-sat" + std::to_string(*saturate) : std::string());
@@ -247,7 +209,7 @@ std::vector<GoldenCase> CodeSweepCatalogue() {
     for (D x : s.x_types) {
       for (D scale : s.scale_types) {
         if (!s.allows_output(scale)) continue;
-        for (const Layout& layout : kLayouts) {
+        for (const RowLayout& layout : kRowLayouts) {
           if (!s.allows(layout.granularity)) continue;
           AddEdgeScaleCases(b, s, x, scale, layout);
           if (!s.domain.empty()) continue;
@@ -265,7 +227,7 @@ std::vector<GoldenCase> CodeSweepCatalogue() {
         const ElementType& yt = ElementTypeOf(y);
         std::vector<std::optional<int64_t>> saturates = {std::nullopt};
         if (has_saturate && yt.is_float() && yt.bits == 8) saturates = {0, 1};
-        for (const Layout& layout : kLayouts) {
+        for (const RowLayout& layout : kRowLayouts) {
           if (!s.allows(layout.granularity)) continue;
           if (layout.granularity == Granularity::kPerTensor && x == D::kFloat) continue;
           for (const std::optional<int64_t>& saturate : saturates) {

@@ -11,6 +11,7 @@
 
 #include "generators/catalogue_builder.h"
 #include "oracle/core/case_builder.h"
+#include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/registry/plan.h"
 #include "oracle/registry/schema.h"
@@ -22,17 +23,6 @@ using D = DataType;
 
 constexpr double kCandidateScales[] = {0.75, 0.625, 0.875, 1.5, 3, 5, 7, 0.375};
 constexpr size_t kMostInputs = 48;
-constexpr int64_t kBlockSize = 4;
-
-// v rounded half to even to a binary type of `precision` significand bits whose smallest
-// normal exponent is `min_exponent` (exact in double for the types here).
-double RoundToPrecision(double v, int precision, int min_exponent) {
-  if (v == 0 || !std::isfinite(v)) return v;
-  const int e = std::max(std::ilogb(v), min_exponent);
-  const double unit = std::ldexp(1.0, e - (precision - 1));
-  return std::nearbyint(v / unit) * unit;
-}
-
 struct Separation {
   double scale = 0;
   std::vector<uint32_t> codes;
@@ -41,17 +31,24 @@ struct Separation {
 // The x codes whose quotient by `scale`, rounded in x's type, gives another integer y than both
 // the exact and the float32 quotient (y's range: [lo, hi], saturating).
 Separation Separate(const ElementType& x, double scale, double lo, double hi) {
-  const int precision = x.fp.mantissa_bits + 1, min_exponent = 1 - x.fp.bias;
-  const auto to_y = [&](double q) { return std::clamp(std::nearbyint(q), lo, hi); };
+  const auto to_y = [&](double q, int sticky) {
+    return std::clamp(RoundHalfEvenSticky(q, sticky), lo, hi);
+  };
   Separation s{scale, {}};
   for (uint32_t code = 0; code <= x.code_mask(); ++code) {
     const double v = DecodeDouble(x, code);
     if (!std::isfinite(v)) continue;
-    const double exact = v / scale;  // x and scale have at most 11 bits: no tie is lost
-    if (exact < lo - 1 || exact > hi + 1) continue;
-    const double f32 = static_cast<float>(static_cast<float>(v) / static_cast<float>(scale));
-    const double own = RoundToPrecision(exact, precision, min_exponent);
-    if (to_y(own) != to_y(exact) && to_y(own) != to_y(f32)) s.codes.push_back(code);
+    // The exact quotient: its double and the sign of what that dropped.
+    const double q = v / scale;
+    if (q < lo - 1 || q > hi + 1) continue;
+    const int sticky = QuotientSticky(v, scale, q);
+    const double exact = to_y(q, sticky);
+    const auto f32 = static_cast<float>(static_cast<float>(v) / static_cast<float>(scale));
+    const double in_float32 = to_y(f32, 0);
+    // Rounded once into x's type, then to y.
+    const double in_x =
+        to_y(DecodeDouble(x, *EncodeDoubleSticky(x, q, sticky, Saturation::kNone)), 0);
+    if (in_x != exact && in_x != in_float32) s.codes.push_back(code);
   }
   return s;
 }
@@ -72,19 +69,12 @@ void AddQuotientCases(CatalogueBuilder& b, const OpSchema& s, D x, D y) {
   for (size_t i = 0; i < n; ++i) codes.push_back(best.codes[i * best.codes.size() / n]);
   const auto columns = static_cast<int64_t>(codes.size() / 2);
   const D scale_type = QuantizeScaleType(s, x);
-  for (const auto& [name, g] :
-       {std::pair{"pt", Granularity::kPerTensor}, std::pair{"axis0", Granularity::kPerAxis},
-        std::pair{"blocked", Granularity::kBlocked}}) {
+  for (const RowLayout& layout : kRowLayouts) {
+    const Granularity g = layout.granularity;
     if (!s.allows(g)) continue;
-    std::vector<int64_t> shape;
-    std::map<std::string, int64_t> attributes;
-    if (g == Granularity::kPerAxis) {
-      shape = {2};
-      attributes = {{"axis", 0}};
-    } else if (g == Granularity::kBlocked) {
-      shape = {2, (columns + kBlockSize - 1) / kBlockSize};
-      attributes = {{"axis", 1}, {"block_size", kBlockSize}};
-    }
+    const RowParameters p = RowLayoutParameters(g, 2, columns);
+    const std::vector<int64_t>& shape = p.shape;
+    const std::string name = layout.name;
     const auto count = static_cast<size_t>(ShapeElements(shape));
     const std::string id =
         CasePrefix(s) + "-x" + TypeName(x) + "-" + TypeName(y) + "-quotient-in-x-" + name;
@@ -92,7 +82,7 @@ void AddQuotientCases(CatalogueBuilder& b, const OpSchema& s, D x, D y) {
                    {MakeTensorFromCodes(x, {2, columns}, codes),
                     MakeTensor(scale_type, shape, std::vector<double>(count, best.scale)),
                     MakeTensor(y, shape, std::vector<double>(count, 0.0))},
-                   attributes, std::string(s.domain), id),
+                   p.attributes, std::string(s.domain), id),
           "type:" + TypeName(x) + ",scale:" + TypeName(scale_type) + ",output:" + TypeName(y) +
               ",granularity:" + std::string(GranularityName(g)) + ",boundary:quotient-rounded-in-x",
           "docs/semantics.md#d14 (the quotient rounded once, docs/semantics.md#d39)");
