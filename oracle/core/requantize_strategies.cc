@@ -256,6 +256,15 @@ std::optional<int64_t> RequantizeZeroPointFirstCode(const RequantizeOperands& o)
   return Finish(SplitProduct(o, false), Rounding::kHalfEvenAfterZeroPoint, o);
 }
 
+std::optional<int64_t> RequantizeReciprocalCode(const RequantizeOperands& o) {
+  const float reciprocal = 1.0f / o.y_scale;
+  const float product = static_cast<float>(static_cast<float>(o.acc) * (o.a_scale * o.b_scale));
+  const float v = product * reciprocal;
+  if (std::isnan(v)) return std::nullopt;
+  if (!(std::fabs(v) < 0x1p62f)) return v < 0 ? o.lo : o.hi;
+  return Saturate(static_cast<int64_t>(std::nearbyint(v)) + o.zero_point, o);
+}
+
 int64_t Int16PairSaturatedSum(const int32_t* a, const int32_t* b, int64_t count, int64_t a_stride,
                               int64_t b_stride) {
   int64_t sum = 0;

@@ -55,6 +55,11 @@ std::optional<int64_t> RequantizeMantissaTiesUpCode(const RequantizeOperands& o)
 // odd zero point.
 std::optional<int64_t> RequantizeZeroPointFirstCode(const RequantizeOperands& o);
 
+// reciprocal (PyTorch 1.13's quantized linear with fbgemm, and NPUs that precompute 1 / y_scale):
+// fl32(fl32(fl32(acc) * fl32(a_scale * b_scale)) * fl32(1 / y_scale)) rounded half to even, then
+// the zero point.
+std::optional<int64_t> RequantizeReciprocalCode(const RequantizeOperands& o);
+
 // The accumulator of an x86 u8 x s8 kernel without VNNI (vpmaddubsw): the raw codes' products
 // summed in pairs along K, each pair saturated to int16, then summed in int32 (the zero points'
 // terms are exact). Returns acc for k in [0, K) given the raw codes a[k], b[k].

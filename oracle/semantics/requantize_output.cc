@@ -30,13 +30,14 @@ StrategyFn FunctionOf(Strategy s) {
       return RequantizeMantissaTiesUpCode;
     case Strategy::kZeroPointFirst:
       return RequantizeZeroPointFirstCode;
+    case Strategy::kReciprocal:
+      return RequantizeReciprocalCode;
     case Strategy::kExact:
     case Strategy::kInt32Wrap:
       return RequantizeExactCode;
     case Strategy::kOut:
     case Strategy::kPrecision:
     case Strategy::kExactQuotient:
-    case Strategy::kReciprocal:
     case Strategy::kTiesAway:
     case Strategy::kMinimumOnOverflow:
     case Strategy::kPaddingCounted:
@@ -50,8 +51,8 @@ constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 // Where every strategy gives round(v) + zero point: v = acc * M far enough from a half-integer
-// that no strategy's error reaches it (f32's and mantissa-ties-up's float32 multiplier and
-// accumulator: < |v| 2^-21; Q31's multiplier < |v| 2^-30 and double rounding's first step
+// that no strategy's error reaches it (f32's, reciprocal's and mantissa-ties-up's float32 steps:
+// < |v| 2^-21; Q31's multiplier < |v| 2^-30 and double rounding's first step
 // 2^-(right shift) / 2; onnx-reference's float64 steps). Ordinary float32 scales only.
 struct Shortcut {
   bool usable = false;
@@ -66,6 +67,9 @@ Shortcut MakeShortcut(const RequantizeOperands& o) {
   }
   s.multiplier = static_cast<double>(o.a_scale) * o.b_scale / o.y_scale;
   if (!(s.multiplier > 0x1p-30 && s.multiplier < 0x1p20)) return s;
+  // The float32 strategies' own steps normal and finite: a_scale * b_scale (f32, reciprocal),
+  // 1 / y_scale and acc * a_scale * b_scale = v * y_scale < 2^31 * 2^96 (reciprocal).
+  if (!normal(o.a_scale * o.b_scale) || !(o.y_scale < 0x1p96f)) return s;
   int exponent;
   std::frexp(s.multiplier, &exponent);
   s.slack = exponent < 0 ? std::ldexp(1.0, exponent) : 0;  // 2^-right, the first rounding's reach

@@ -114,6 +114,23 @@ TEST(Requantize, TiesGoToEvenThenTheZeroPointIsAdded) {
   EXPECT_EQ(AddZeroPointSaturated(RequantizeExact(1000, E(1), E(1), E(1)), 10, -128, 127), 127);
 }
 
+// d21's reciprocal, as PyTorch 1.13's quantized linear (fbgemm, float bias) computes it: the
+// accumulator times fl32(a_scale * b_scale), then times fl32(1 / y_scale). At these scales acc *
+// M = 62.4999964 (+ 61): exact and f32 give 123, the reciprocal 124, as PyTorch returned for
+// golden qlmm10-separate-cell-pt-uint8-int8-reciprocal's first element.
+TEST(Requantize, ReciprocalMultipliesByOneOverYScale) {
+  const float a = 0.0124108381569385528564453125f, b = 0.01041417010128498077392578125f,
+              y = 0.00826777331531047821044921875f;
+  const RequantizeOperands o{3998, a, b, y, 61, 0, 255};
+  EXPECT_EQ(RequantizeExactCode(o), 123);
+  EXPECT_EQ(RequantizeF32Code(o), 123);
+  EXPECT_EQ(RequantizeReciprocalCode(o), 124);
+  // Dyadic scales: every step exact, 12.5 rounds to even before the zero point; saturation.
+  EXPECT_EQ(RequantizeReciprocalCode({100, 0.5f, 0.25f, 1.0f, -3, -128, 127}), 9);
+  EXPECT_EQ(RequantizeReciprocalCode({100000, 0.5f, 0.25f, 1.0f, 7, -128, 127}), 127);
+  EXPECT_EQ(RequantizeReciprocalCode({-100000, 0.5f, 0.25f, 1.0f, 7, 0, 255}), 0);
+}
+
 TEST(Requantize, SpecialScalesSaturateOrAreFree) {
   const float inf = INFINITY;
   const Requantized by_zero = RequantizeExact(5, E(1), E(1), E(0));
