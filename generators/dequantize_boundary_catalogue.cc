@@ -93,6 +93,10 @@ class DequantizeBoundaries : public CatalogueBuilder {
               (x == D::kInt8 || x == D::kFloat8E4M3FN)) {
             Cell(s, x, D::kFloat8E8M0, y, layout, {{"output_dtype", static_cast<int64_t>(y)}});
           }
+          if (s.allows_scale(D::kFloat8E8M0) &&
+              (x == D::kInt8 || x == D::kUint4 || x == D::kFloat8E4M3FN)) {
+            E8m0Ends(s, x, y, layout);
+          }
         }
       }
     }
@@ -148,6 +152,45 @@ class DequantizeBoundaries : public CatalogueBuilder {
         CellFeatures(x, scale, y, layout, what),
         e8m0 ? "docs/semantics.md#d19: e8m0 scales at both ends and NaN"
              : "docs/semantics.md#d1: overflow to infinity, subnormal results, one rounding");
+  }
+
+  // e8m0's two ends that decoders get wrong, code 0 (2^-127, not 0) and 0xFF (NaN, not an
+  // infinity), times non-zero finite x in every parameter; per tensor one case for each.
+  void E8m0Ends(const OpSchema& s, D x, D y, const CellLayout& layout) {
+    const ElementType& xt = ElementTypeOf(x);
+    const std::vector<uint32_t> codes = NonZeroCodes(xt);
+    const std::vector<uint32_t> x_codes = FillByParameter(layout, [&](int64_t) { return codes; });
+    const bool per_tensor = layout.granularity == Granularity::kPerTensor;
+    for (const uint32_t first :
+         per_tensor ? std::vector<uint32_t>{0, 0xFF} : std::vector<uint32_t>{0}) {
+      std::vector<uint32_t> scales;
+      for (int64_t p = 0; p < layout.parameters(); ++p)
+        scales.push_back(p % 2 == 0 ? first : first ^ 0xFFu);
+      std::map<std::string, int64_t> attributes = {{"output_dtype", static_cast<int64_t>(y)}};
+      for (const auto& [k, v] : layout.attributes) attributes[k] = v;
+      const std::string id = std::string(s.op().id_prefix) + std::to_string(s.since_version) +
+                             "-e8m0-ends-" + TypeName(x) + "-" + TypeName(y) + "-" + layout.name +
+                             (first == 0 ? "" : "-ff");
+      Add(MakeCase(std::string(s.op_type), s.since_version,
+                   {MakeTensorFromCodes(x, layout.x_shape, x_codes),
+                    MakeTensorFromCodes(D::kFloat8E8M0, layout.scale_shape, scales)},
+                   attributes, std::string(s.domain), id),
+          CellFeatures(x, D::kFloat8E8M0, y, layout, "e8m0-ends"),
+          "docs/semantics.md#d19: e8m0 code 0 is 2^-127 and 0xFF is NaN");
+    }
+  }
+
+  // Non-zero finite codes of x: the extremes and +-1 (integers); the largest finite value, the
+  // smallest normal and the smallest subnormal, both signs (floats). The largest come first: a
+  // block's two elements then stay above bfloat16's subnormals when the scale is 2^-127.
+  static std::vector<uint32_t> NonZeroCodes(const ElementType& x) {
+    if (x.is_integer()) {
+      std::vector<int64_t> values = {IntegerMax(x), 1, 3};
+      if (IntegerMin(x) < 0) values.insert(values.end(), {IntegerMin(x), -1});
+      return IntegerCodes(x, values);
+    }
+    const uint32_t sign = x.sign_bit(), max = MaxFiniteCode(x), normal = 1u << x.fp.mantissa_bits;
+    return {max, sign | max, normal, sign | normal, 1, sign | 1};
   }
 
   static uint32_t IntegerCodesOrZero(const ElementType& t, int64_t v) {

@@ -9,7 +9,7 @@ std::vector<GoldenCase> GoldenCatalogue() {
   for (auto part : {DequantizeBoundaryCatalogue, CodeSweepCatalogue, QuotientCatalogue,
                     QuantizeBoundaryCatalogue, DynamicBoundaryCatalogue, RuleBoundaryCatalogue,
                     MatMulBoundaryCatalogue, ConvBoundaryCatalogue, ComputeCellCatalogue,
-                    GraphBoundaryCatalogue, GraphOperatorCatalogue}) {
+                    SeparatingCellCatalogue, GraphBoundaryCatalogue, GraphOperatorCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   for (GoldenCase& g : QLinearOperatorCatalogue()) all.push_back(std::move(g));

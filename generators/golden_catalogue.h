@@ -42,6 +42,9 @@ std::vector<GoldenCase> CodeSweepCatalogue();
 // Layouts and accumulations in every cell of the matmul and convolution families
 // (compute_cell_catalogue.cc).
 std::vector<GoldenCase> ComputeCellCatalogue();
+// QLinearMatMul's requantization strategies separated in every integer cell
+// (separating_cell_catalogue.cc).
+std::vector<GoldenCase> SeparatingCellCatalogue();
 // QuantizeLinear 19/21 inputs whose quotient rounded in a 16-bit x's type crosses a tie
 // (quotient_catalogue.cc).
 std::vector<GoldenCase> QuotientCatalogue();

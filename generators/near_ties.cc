@@ -13,34 +13,32 @@ float Float(double v) {
   return static_cast<float>(v);
 }
 
-std::vector<int64_t> Search(RequantizeFn fn, float as, float bs, float ys, DataType y_type,
-                            int64_t zp, Prng& p) {
-  const bool u8 = y_type == DataType::kUint8;
-  RequantizeOperands o;
-  o.a_scale = as, o.b_scale = bs, o.y_scale = ys, o.zero_point = zp;
-  o.lo = u8 ? 0 : -128, o.hi = u8 ? 255 : 127;
-  const Rational factor = Rational(Exact::FromDouble(as).value() * Exact::FromDouble(bs).value() /
-                                   Exact::FromDouble(ys).value());
+}  // namespace
+
+std::vector<int64_t> SearchSeparating(RequantizeFn fn, RequantizeOperands o, bool signed_acc,
+                                      size_t count, Prng& p) {
+  const Rational factor =
+      Rational(Exact::FromDouble(o.a_scale).value() * Exact::FromDouble(o.b_scale).value() /
+               Exact::FromDouble(o.y_scale).value());
   std::vector<Rational> ties;
   for (int h = 0; h < 24; ++h) {
-    const int64_t k = static_cast<int64_t>(p.Below(static_cast<uint64_t>(o.hi - o.lo))) + o.lo - zp;
+    const int64_t k =
+        static_cast<int64_t>(p.Below(static_cast<uint64_t>(o.hi - o.lo))) + o.lo - o.zero_point;
     ties.push_back(Rational(2 * k + 1, 2));
   }
   std::vector<int64_t> out;
+  const bool admitted = fn == RequantizeF32Code;  // then it only has to part from exact
   for (const BigInt& candidate : NearTieIntegers(factor, ties)) {
-    if (out.size() >= 8) break;
+    if (out.size() >= count) break;
     o.acc = static_cast<int64_t>(candidate);
-    if (o.acc == 0 || std::llabs(o.acc) > 1'000'000) continue;
+    if (o.acc == 0 || std::llabs(o.acc) > 1'000'000 || (!signed_acc && o.acc < 0)) continue;
     const auto exact = RequantizeExactCode(o), f32 = RequantizeF32Code(o), named = fn(o);
-    const bool admitted = fn == RequantizeF32Code;  // then it only has to part from exact
     if (named && exact && f32 && *named != *exact && (admitted || *named != *f32)) {
       out.push_back(o.acc);
     }
   }
   return out;
 }
-
-}  // namespace
 
 const std::vector<NamedRequantization>& SeparatedRequantizations() {
   static const std::vector<NamedRequantization> kSeparated = {
@@ -59,13 +57,13 @@ float RandomFloatScale(Prng& p, int lo, int span) {
                           lo + static_cast<int>(p.Below(static_cast<uint64_t>(span)))));
 }
 
-std::vector<std::pair<int, int>> Products(int64_t acc, int a_max) {
+std::vector<std::pair<int, int>> Products(int64_t acc, int a_max, int b_max) {
   std::vector<std::pair<int, int>> out;
   const int sign = acc < 0 ? -1 : 1;
   int64_t r = acc < 0 ? -acc : acc;
-  while (r > a_max * 127) out.emplace_back(a_max, 127 * sign), r -= a_max * 127;
-  out.emplace_back(static_cast<int>(r / 127), 127 * sign);
-  out.emplace_back(static_cast<int>(r % 127), sign);
+  while (r > a_max * b_max) out.emplace_back(a_max, b_max * sign), r -= a_max * b_max;
+  out.emplace_back(static_cast<int>(r / b_max), b_max * sign);
+  out.emplace_back(static_cast<int>(r % b_max), sign);
   return out;
 }
 
@@ -79,7 +77,11 @@ std::optional<SeparatingAccumulators> FindSeparating(RequantizeFn fn, DataType y
                                  1 + static_cast<int>(p.Below(12))));
     s.zero_point = y_type == DataType::kUint8 ? 1 + 2 * static_cast<int64_t>(p.Below(100))
                                               : static_cast<int64_t>(p.Below(41)) - 20;
-    s.accs = Search(fn, s.a_scale, s.b_scale, s.y_scale, y_type, s.zero_point, p);
+    RequantizeOperands o;
+    o.a_scale = s.a_scale, o.b_scale = s.b_scale, o.y_scale = s.y_scale;
+    o.zero_point = s.zero_point;
+    o.lo = y_type == DataType::kUint8 ? 0 : -128, o.hi = y_type == DataType::kUint8 ? 255 : 127;
+    s.accs = SearchSeparating(fn, o, true, 8, p);
   }
   if (s.accs.empty()) return std::nullopt;
   return s;

@@ -28,9 +28,15 @@ const std::vector<NamedRequantization>& SeparatedRequantizations();
 // A float32 scale in [2^lo, 2^(lo + span)).
 float RandomFloatScale(Prng& p, int lo, int span);
 
-// acc as a sum of products a * b, a in [0, a_max] (uint8: 255, int8: 127), b int8 in
-// [-127, 127]: whole chunks of a_max * 127, then q * 127 + r * 1.
-std::vector<std::pair<int, int>> Products(int64_t acc, int a_max);
+// acc as a sum of products a * b, a in [0, a_max] (uint8: 255, int8: 127), b in
+// [-b_max, b_max] carrying acc's sign: whole chunks of a_max * b_max, then q * b_max + r * 1.
+std::vector<std::pair<int, int>> Products(int64_t acc, int a_max, int b_max = 127);
+
+// Up to `count` accumulators (|acc| <= 10^6; positive only unless `signed_acc`) near the ties of
+// acc * M under o's scales, zero point and range, where `fn` gives neither the exact nor the f32
+// code (f32 itself: not the exact one).
+std::vector<int64_t> SearchSeparating(RequantizeFn fn, RequantizeOperands o, bool signed_acc,
+                                      size_t count, Prng& p);
 
 // Up to 8 accumulators (|acc| <= 10^6) and the per-tensor parameters under which `fn` gives
 // neither the exact nor the f32 code (f32 itself: not the exact one), found over up to 3000

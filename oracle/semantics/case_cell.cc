@@ -37,20 +37,21 @@ std::string Name(const ElementType* t) {
 
 CaseCell CellOf(const QuantizationPlan& plan) {
   return {"", Name(plan.x_type), Name(plan.output_type),
-          std::string(GranularityName(plan.granularity))};
+          std::string(GranularityName(plan.granularity)), Name(plan.scale_type)};
 }
 
 // a's parameters per row of a (one per M), b's per column of b (one per N).
 CaseCell CellOf(const MatMulPlan& plan) {
   return {"", Name(plan.a_type) + " x " + Name(plan.b_type), Name(plan.y_type),
           LayoutsOf({{"a", LayoutName(plan.a.layout, "per-row", "per-column")},
-                     {"b", LayoutName(plan.b.layout, "per-row", "per-column")}})};
+                     {"b", LayoutName(plan.b.layout, "per-row", "per-column")}}),
+          ""};
 }
 
 // w's parameters per output channel (the validation calls that layout per column).
 CaseCell CellOf(const ConvPlan& plan) {
   return {"", Name(plan.x_type) + " x " + Name(plan.w_type), Name(plan.y_type),
-          LayoutsOf({{"w", LayoutName(plan.w.layout, "per-channel", "per-channel")}})};
+          LayoutsOf({{"w", LayoutName(plan.w.layout, "per-channel", "per-channel")}}), ""};
 }
 
 }  // namespace qconform

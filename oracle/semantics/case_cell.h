@@ -23,6 +23,10 @@ struct CaseCell {
   // "per-tensor", "per-axis", "blocked"; for the compute families the parameters that are not
   // per tensor: "a per-row", "b per-column", "a per-row, b per-column", "w per-channel".
   std::string granularity;
+  // The scale's element type where one tensor's parameters are judged ("float8e8m0"); "" for the
+  // compute families. A cell is not split by it: scopes over cells filter by it
+  // (suites/mutants/defect_cells.h).
+  std::string scale;
   bool known() const { return !operands.empty(); }
 };
 

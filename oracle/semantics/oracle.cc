@@ -70,7 +70,7 @@ OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOpt
   const ElementType* x =
       c.inputs.empty() || !c.inputs[0] ? nullptr : FindElementType(c.inputs[0]->data_type);
   if (x != nullptr && !r.outputs.empty()) {
-    r.cell = {"", std::string(x->name), DataTypeName(r.outputs[0].data_type), "per-tensor"};
+    r.cell = {"", std::string(x->name), DataTypeName(r.outputs[0].data_type), "per-tensor", ""};
   }
   return r;
 }

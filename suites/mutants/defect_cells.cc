@@ -163,6 +163,9 @@ constexpr Declaration kDeclaredCells[] = {
      "op:QLinearMatMul a:int8,uint8 granularity:a_per-row,a_per-row+b_per-column"},
     {Defect::kQlmmInt16PairSaturation, "op:QLinearMatMul a:uint8 b:int8"},
     {Defect::kQlmmYWrap, "op:QLinearMatMul y:int8,uint8"},
+    // A precomputed 1 / y_scale, in every integer cell (separating_cell_catalogue.cc: scales and
+    // accumulators found by search near the ties, per element of a 2 x 2 product).
+    {Defect::kQlmmReciprocalYScale, "op:QLinearMatMul y:int8,uint8"},
     // Axes and blocks: every per-axis and blocked cell whose cases vary the scale along the
     // axis or the blocks. Not yet declared: DequantizeLinear's blocked float8 and float4 cells
     // with a 16-bit scale, and QuantizeLinear's int32 x cells into float8 (the code sweep's
@@ -235,6 +238,19 @@ constexpr Declaration kDeclaredCells[] = {
     // int32, whose edge codes separate it per tensor only.
     {Defect::kDqBfloat16Truncate,
      "op:DequantizeLinear y:bfloat16 x:@float8,float4e2m1,int4,uint4,int8,uint8,int16,uint16"},
+    // float8e8m0 scales decoded wrongly: code 0 (2^-127) and 0xFF (NaN), in every cell whose
+    // cases have an e8m0 scale (dequantize_boundary_catalogue.cc's e8m0 ends). 2^-127 times any
+    // x is below float16's subnormals: code 0 read as 0 changes no float16 result.
+    {Defect::kDqE8m0Code0Zero, "op:DequantizeLinear scale:float8e8m0 y:float,bfloat16"},
+    {Defect::kDqE8m0FfInfinity, "op:DequantizeLinear scale:float8e8m0"},
+    // Rules not checked: the must-reject cases of the rule each lifts, in every version that
+    // has it. A type outside the constraints is accepted only where the kernel computes it: x,
+    // the scale and y's zero point, not a zero point whose type differs from x's.
+    {Defect::kRuleAxisRangeUnchecked, "rule:dq.axis.range,ql.axis.range"},
+    {Defect::kRuleBlockSizeOnnxReference,
+     "rule:dq.blocked.block_size_range,ql.blocked.block_size_range"},
+    {Defect::kRuleTypeUnchecked,
+     "rule:dq.type.x,dq.type.x_scale,ql.type.x,ql.type.y_scale,ql.type.y_zero_point,dynql.type.x"},
     // The float8 outputs of QLinearMatMul 21: a float8 zero point, and saturation.
     {Defect::kQlmmFloat8ZeroPointIgnored, "op:QLinearMatMul y:@float8"},
     {Defect::kQlmmFloat8YNotSaturated, "op:QLinearMatMul y:float8e4m3fn,float8e4m3fnuz,float8e5m2"},
@@ -292,10 +308,21 @@ std::string ScopeWord(std::string_view value) {
   return word;
 }
 
+// Every key of the scope admits the case's value for it (a key the case has no value for fails).
+bool Matches(const std::map<std::string, std::set<std::string>>& keys,
+             const std::map<std::string, std::string>& have) {
+  for (const auto& [key, values] : keys) {
+    const auto it = have.find(key);
+    if (it == have.end() || !values.count(it->second)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string CellName(const OracleResult& oracle) {
   const std::string op = oracle.schema != nullptr ? oracle.schema->label() : "?";
+  if (const Finding* f = oracle.rejection()) return op + " rejects " + std::string(f->rule->id);
   return op + " " + oracle.cell.operands + " -> " + oracle.cell.output + ", " +
          oracle.cell.granularity;
 }
@@ -309,8 +336,18 @@ std::vector<std::string_view> DeclaredCells(Defect defect) {
 }
 
 bool InScope(std::string_view scope, const OracleResult& oracle) {
-  if (oracle.schema == nullptr || oracle.cell.operands.empty() || oracle.must_reject())
-    return false;
+  if (oracle.schema == nullptr) return false;
+  const std::map<std::string, std::set<std::string>> keys = Parse(scope);
+  // A must-reject case is in a scope that names its rule, and only in such a scope.
+  if (oracle.must_reject() != (keys.count("rule") > 0)) return false;
+  if (const Finding* f = oracle.rejection()) {
+    const std::map<std::string, std::string> have = {
+        {"op", std::string(oracle.schema->op_type)},
+        {"version", std::to_string(oracle.schema->since_version)},
+        {"rule", std::string(f->rule->id)}};
+    return Matches(keys, have);
+  }
+  if (oracle.cell.operands.empty()) return false;
   const std::string& operands = oracle.cell.operands;
   const size_t times = operands.find(" x ");
   const std::map<std::string, std::string> have = {
@@ -320,12 +357,9 @@ bool InScope(std::string_view scope, const OracleResult& oracle) {
       {"b", times == std::string::npos ? "" : operands.substr(times + 3)},
       {"y", oracle.cell.output},
       {"granularity", ScopeWord(oracle.cell.granularity)},
+      {"scale", oracle.cell.scale},
       {"version", std::to_string(oracle.schema->since_version)}};
-  for (const auto& [key, values] : Parse(scope)) {
-    const auto it = have.find(key);
-    if (it == have.end() || !values.count(it->second)) return false;
-  }
-  return true;
+  return Matches(keys, have);
 }
 
 std::vector<CellStrength> StrengthPerCell(Defect defect, const std::vector<std::string>& ids,

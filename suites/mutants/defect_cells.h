@@ -15,7 +15,8 @@
 
 namespace qconform::mutants {
 
-// A golden case's cell: "QuantizeLinear-10 float -> int8, per-tensor".
+// A golden case's cell: "QuantizeLinear-10 float -> int8, per-tensor"; a must-reject case's,
+// the rule it breaks first: "DequantizeLinear-13 rejects dq.axis.range".
 std::string CellName(const OracleResult& oracle);
 
 // The cells `defect` declares it can change, as scopes such as "op:QuantizeLinear
@@ -23,7 +24,10 @@ std::string CellName(const OracleResult& oracle);
 // is declared when any scope holds it); none when the defect declares none (it is then judged
 // by its total kills alone). Keys: op, version, x (the operands: "uint8_x_int8" for two), a and
 // b (the first and second operand's type), y, granularity ("a_per-row+b_per-column": a space is
-// written '_', ", " is '+'); "@integer", "@float8" and "@float" stand for their types.
+// written '_', ", " is '+'), scale (the scale's type, for the cases of a cell that have it:
+// the cell's name does not change), rule (the first rule a must-reject case breaks: a scope
+// with it holds only must-reject cases, one without it none); "@integer", "@float8" and "@float"
+// stand for their types.
 std::vector<std::string_view> DeclaredCells(Defect defect);
 bool InScope(std::string_view scope, const OracleResult& oracle);
 

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "generators/boundaries.h"
+#include "oracle/core/case_builder.h"
 #include "oracle/core/codec.h"
 #include "oracle/registry/schema.h"
 #include "suites/mutants/defect_cells.h"
@@ -55,6 +56,60 @@ TEST(DefectCells, FloatScalesMoveHalfInputsEverywhere) {
   EXPECT_GT(Moved(DataType::kFloat16, DataType::kFloat, 0, 256), 0u);
   EXPECT_GT(Moved(DataType::kBfloat16, DataType::kFloat, 0, 256), 0u);
   EXPECT_FALSE(DeclaredCells(Defect::kQlReciprocal).empty());
+}
+
+// e8m0's code 0 is 2^-127: times any x code of a type DequantizeLinear 24 takes with an e8m0
+// scale, the product rounds to a float16 zero of x's sign, as 0 * x does, so reading code 0 as 0
+// changes no float16 result (not declared there); into bfloat16 the largest products stay
+// non-zero (declared).
+TEST(DefectCells, E8m0CodeZeroChangesNoFloat16Result) {
+  const Rational tiny = Exact::Dyadic(1, -127).value();
+  const ElementType &half = ElementTypeOf(DataType::kFloat16),
+                    &bfloat = ElementTypeOf(DataType::kBfloat16);
+  size_t bfloat_nonzero = 0;
+  for (DataType x_type :
+       {DataType::kInt8, DataType::kUint8, DataType::kInt4, DataType::kUint4, DataType::kInt16,
+        DataType::kUint16, DataType::kFloat8E4M3FN, DataType::kFloat8E5M2}) {
+    const ElementType& x = ElementTypeOf(x_type);
+    for (uint32_t code = 0; code <= x.code_mask(); ++code) {
+      const Exact v = Decode(x, code);
+      if (!v.is_finite()) continue;
+      const Exact product = Exact::Finite(v.value() * tiny);
+      const std::optional<uint32_t> h = Encode(half, product, Saturation::kNone);
+      ASSERT_TRUE(h.has_value());
+      EXPECT_EQ(*h & 0x7FFFu, 0u) << x.name << " code " << code;
+      const std::optional<uint32_t> b = Encode(bfloat, product, Saturation::kNone);
+      bfloat_nonzero += b.has_value() && (*b & 0x7FFFu) != 0 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(bfloat_nonzero, 0u);
+  const std::vector<std::string_view> scopes = DeclaredCells(Defect::kDqE8m0Code0Zero);
+  ASSERT_EQ(scopes.size(), 1u);
+  EXPECT_EQ(scopes[0].find("float16"), scopes[0].find("bfloat16") + 1);  // only within bfloat16
+}
+
+// The scale and rule keys: a scope with `scale` holds the cases of that scale type only; a
+// must-reject case is held by a scope naming its rule and by no other.
+TEST(DefectCells, ScopesFilterByScaleTypeAndRule) {
+  const Tensor x = MakeTensor(DataType::kInt8, {2, 3}, {1, -2, 3, -4, 5, -6});
+  const Case e8m0 =
+      MakeCase("DequantizeLinear", 24, {x, MakeScalar(DataType::kFloat8E8M0, 0.5)},
+               {{"output_dtype", static_cast<int64_t>(DataType::kFloat)}}, "", "e8m0");
+  const OracleResult valid = RunOracle(e8m0);
+  ASSERT_FALSE(valid.must_reject());
+  EXPECT_TRUE(InScope("op:DequantizeLinear scale:float8e8m0", valid));
+  EXPECT_FALSE(InScope("op:DequantizeLinear scale:float", valid));
+  EXPECT_FALSE(InScope("rule:dq.axis.range", valid));
+
+  const Case axis = MakeCase("DequantizeLinear", 13,
+                             {x, MakeTensor(DataType::kFloat, {3}, {1, 2, 4})}, {{"axis", 5}});
+  const OracleResult rejected = RunOracle(axis);
+  ASSERT_TRUE(rejected.must_reject());
+  EXPECT_EQ(CellName(rejected), "DequantizeLinear-13 rejects dq.axis.range");
+  EXPECT_TRUE(InScope("rule:dq.axis.range,ql.axis.range", rejected));
+  EXPECT_TRUE(InScope("op:DequantizeLinear version:13 rule:dq.axis.range", rejected));
+  EXPECT_FALSE(InScope("rule:ql.axis.range", rejected));
+  EXPECT_FALSE(InScope("op:DequantizeLinear", rejected));
 }
 
 }  // namespace
