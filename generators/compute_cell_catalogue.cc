@@ -8,7 +8,8 @@
 //   (per tensor, a per row, b per column, both), a batch of two 3 x 24 by 24 x 4 products whose
 //   parameters differ per batch, half the codes at the types' extremes, odd zero points, y's
 //   scale a power of two times a_scale * b_scale (exact ties) with a third of y saturating;
-//   and for MatMulInteger a product with K = 1536 whose sums pass 2^24.
+//   and for MatMulInteger a product with K = 1536 whose sums pass 2^24; QLinearMatMul 21's
+//   float8 cells the same batches with float8 codes.
 // - QLinearConv 10 and ConvInteger 10: for each operand type pair and w per tensor or per output
 //   channel, two geometries: SAME_UPPER with dilation 2, stride 2 and two groups; asymmetric
 //   pads with stride 2 over a size the stride does not divide, two groups. QLinearConv's have a
@@ -32,18 +33,19 @@ using A = Attribute;
 constexpr std::pair<D, D> kPairs[] = {
     {D::kUint8, D::kUint8}, {D::kUint8, D::kInt8}, {D::kInt8, D::kUint8}, {D::kInt8, D::kInt8}};
 
+struct Grain {
+  const char* name;
+  bool rows, columns;
+};
+constexpr Grain kGrains[] = {
+    {"pt", false, false}, {"row", true, false}, {"col", false, true}, {"row-col", true, true}};
+constexpr int64_t kBatch = 2, kM = 3, kK = 24, kN = 4;
+
 class CellBuilder : public CatalogueBuilder {
  public:
   explicit CellBuilder(Prng p) : p_(p) {}
 
   void MatMuls() {
-    struct Grain {
-      const char* name;
-      bool rows, columns;
-    };
-    constexpr Grain kGrains[] = {
-        {"pt", false, false}, {"row", true, false}, {"col", false, true}, {"row-col", true, true}};
-    constexpr int64_t kBatch = 2, kM = 3, kK = 24, kN = 4;
     for (const auto& [at, bt] : kPairs) {
       for (const Grain& g : kGrains) {
         const std::vector<int64_t> a_param =
@@ -77,6 +79,35 @@ class CellBuilder : public CatalogueBuilder {
             features + ",y:int32", "d24,d28,d39");
         Wide(at, bt, g.rows, g.columns,
              std::string("-wide-") + g.name + "-" + TypeName(at) + "-" + TypeName(bt));
+      }
+    }
+  }
+
+  // QLinearMatMul 21's float8 cells (a, b and y of one float8 type): the same batch of two
+  // products per granularity, finite codes of both signs between 2^-7 and 28, zero points of
+  // the same kind, y_scale small enough that a share of the results saturates (past 448 or
+  // 240 for e4m3, 57344 for e5m2).
+  void Float8MatMuls() {
+    for (D t : {D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2, D::kFloat8E5M2FNUZ}) {
+      const bool e5m2 = t == D::kFloat8E5M2 || t == D::kFloat8E5M2FNUZ;
+      for (const Grain& g : kGrains) {
+        const std::vector<int64_t> a_param =
+            g.rows ? std::vector<int64_t>{kBatch, kM, 1} : std::vector<int64_t>{};
+        const std::vector<int64_t> b_param =
+            g.columns ? std::vector<int64_t>{kBatch, 1, kN} : std::vector<int64_t>{};
+        const std::string id =
+            std::string("qlmm21-batched-") + g.name + "-" + TypeName(t) + "-" + TypeName(t);
+        p_ = Prng(CaseSeed(id));
+        const Tensor a_scale = Scales(a_param), b_scale = Scales(b_param);
+        const double ys = Value(a_scale, 0) * Value(b_scale, 0) / (e5m2 ? 8 : 16);
+        Add(MakeCase("QLinearMatMul", 21,
+                     {Float8Codes(t, {kBatch, kM, kK}), a_scale, Float8Codes(t, a_param),
+                      Float8Codes(t, {kBatch, kK, kN}), b_scale, Float8Codes(t, b_param),
+                      MakeScalar(D::kFloat, static_cast<float>(ys)), Float8Codes(t, {})},
+                     {}, "", id),
+            "type:" + TypeName(t) + ",b:" + TypeName(t) + ",y:" + TypeName(t) +
+                ",granularity:" + g.name + ",layout:batched,implementation-defined:qlmm.float8",
+            "d24,d27,d39");
       }
     }
   }
@@ -174,6 +205,13 @@ class CellBuilder : public CatalogueBuilder {
     }
     return MakeTensorFromCodes(t, std::move(shape), codes);
   }
+  // Finite float8 codes of exponent fields 4 to 9 (e4m3) or 8 to 19 (e5m2), either sign.
+  Tensor Float8Codes(D t, std::vector<int64_t> shape) {
+    std::vector<uint32_t> codes(static_cast<size_t>(ShapeElements(shape)));
+    for (uint32_t& c : codes)
+      c = (0x20u + static_cast<uint32_t>(p_.Below(0x30))) | static_cast<uint32_t>(p_.Below(2) << 7);
+    return MakeTensorFromCodes(t, std::move(shape), codes);
+  }
   // Odd, away from the ends, different per element.
   Tensor ZeroPoints(D t, std::vector<int64_t> shape) {
     std::vector<uint32_t> codes(static_cast<size_t>(ShapeElements(shape)));
@@ -200,6 +238,7 @@ class CellBuilder : public CatalogueBuilder {
 std::vector<GoldenCase> ComputeCellCatalogue() {
   CellBuilder b(Prng(0));
   b.MatMuls();
+  b.Float8MatMuls();
   b.Convs();
   return std::move(b.cases);
 }

@@ -112,21 +112,16 @@ class DequantizeBoundaries : public CatalogueBuilder {
     std::vector<uint32_t> scales, zps;
     std::vector<uint32_t> x_codes;
     std::string what;
-    if (xt.is_float()) {
-      what = "specials";
-      const std::vector<uint32_t> codes = SpecialCodes(xt);
-      x_codes = FillByParameter(layout, [&](int64_t) { return codes; });
-    } else {
-      what = "extremes";
-      const std::vector<int64_t> values = ExtremeValues(xt);
-      const std::vector<uint32_t> codes = IntegerCodes(xt, values);
-      x_codes = FillByParameter(layout, [&](int64_t p) {
-        std::vector<uint32_t> rotated = codes;  // each parameter starts elsewhere
-        std::rotate(rotated.begin(), rotated.begin() + p % static_cast<int64_t>(rotated.size()),
-                    rotated.end());
-        return rotated;
-      });
-    }
+    what = xt.is_float() ? "specials" : "extremes";
+    const std::vector<uint32_t> codes =
+        xt.is_float() ? SpecialCodes(xt) : IntegerCodes(xt, ExtremeValues(xt));
+    x_codes = FillByParameter(layout, [&](int64_t p) {
+      // Each parameter starts elsewhere: a block of two elements would otherwise hold +-0 alone.
+      std::vector<uint32_t> rotated = codes;
+      std::rotate(rotated.begin(), rotated.begin() + p % static_cast<int64_t>(rotated.size()),
+                  rotated.end());
+      return rotated;
+    });
     // Zero points: the extremes and an odd middle value (int32 and float x take 0: a non-zero
     // one is implementation-defined there, docs/semantics.md#d10, #d11).
     const bool zero_only = x == D::kInt32 || xt.is_float();

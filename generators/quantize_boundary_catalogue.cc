@@ -216,6 +216,17 @@ class QuantizeBoundaries : public CatalogueBuilder {
           return SeparationRank(xt, a, st, s_code) < SeparationRank(xt, b, st, s_code);
         });
       }
+      // x is exactly on a tie only where (k + 1/2) * scale fits its significand: where y's ties
+      // need more bits than x has (float16 into 16-bit y, bfloat16 into 8- and 16-bit y), x on
+      // the ties around 0 comes first.
+      if (yt.is_integer() && xt.is_float() && xt.fp.mantissa_bits + 1 < yt.bits + 1) {
+        std::vector<uint32_t> exact;
+        for (const Rational& t : HalfIntegerTies(-2, 1, 4)) {
+          const std::vector<uint32_t> at = CodesAround(xt, t * Decode(st, s_code).value());
+          if (at.size() == 1) exact.push_back(at[0]);
+        }
+        near.insert(near.begin(), exact.begin(), exact.end());
+      }
       return near;
     });
     AddCell(Id(s, "ties", x, y, layout.name), s, x, scale, y, layout, codes, p.scales, p.zps, {},

@@ -1,0 +1,1 @@
+ByJikõqæq÷lyû{û]İêÖdjablîil
