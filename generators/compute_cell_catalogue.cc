@@ -36,10 +36,19 @@ constexpr std::pair<D, D> kPairs[] = {
 struct Grain {
   const char* name;
   bool rows, columns;
+  // The parameters' shapes of a batched [kBatch, kM, kK] x [kBatch, kK, kN] product.
+  std::vector<int64_t> a_param() const;
+  std::vector<int64_t> b_param() const;
 };
-constexpr Grain kGrains[] = {
+const Grain kGrains[] = {
     {"pt", false, false}, {"row", true, false}, {"col", false, true}, {"row-col", true, true}};
 constexpr int64_t kBatch = 2, kM = 3, kK = 24, kN = 4;
+std::vector<int64_t> Grain::a_param() const {
+  return rows ? std::vector<int64_t>{kBatch, kM, 1} : std::vector<int64_t>{};
+}
+std::vector<int64_t> Grain::b_param() const {
+  return columns ? std::vector<int64_t>{kBatch, 1, kN} : std::vector<int64_t>{};
+}
 
 class CellBuilder : public CatalogueBuilder {
  public:
@@ -48,10 +57,7 @@ class CellBuilder : public CatalogueBuilder {
   void MatMuls() {
     for (const auto& [at, bt] : kPairs) {
       for (const Grain& g : kGrains) {
-        const std::vector<int64_t> a_param =
-            g.rows ? std::vector<int64_t>{kBatch, kM, 1} : std::vector<int64_t>{};
-        const std::vector<int64_t> b_param =
-            g.columns ? std::vector<int64_t>{kBatch, 1, kN} : std::vector<int64_t>{};
+        const std::vector<int64_t> a_param = g.a_param(), b_param = g.b_param();
         const std::string suffix =
             std::string("-batched-") + g.name + "-" + TypeName(at) + "-" + TypeName(bt);
         const std::string features = "type:" + TypeName(at) + ",b:" + TypeName(bt) +
@@ -91,10 +97,7 @@ class CellBuilder : public CatalogueBuilder {
     for (D t : {D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2, D::kFloat8E5M2FNUZ}) {
       const bool e5m2 = t == D::kFloat8E5M2 || t == D::kFloat8E5M2FNUZ;
       for (const Grain& g : kGrains) {
-        const std::vector<int64_t> a_param =
-            g.rows ? std::vector<int64_t>{kBatch, kM, 1} : std::vector<int64_t>{};
-        const std::vector<int64_t> b_param =
-            g.columns ? std::vector<int64_t>{kBatch, 1, kN} : std::vector<int64_t>{};
+        const std::vector<int64_t> a_param = g.a_param(), b_param = g.b_param();
         const std::string id =
             std::string("qlmm21-batched-") + g.name + "-" + TypeName(t) + "-" + TypeName(t);
         p_ = Prng(CaseSeed(id));
