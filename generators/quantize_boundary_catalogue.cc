@@ -183,9 +183,18 @@ class QuantizeBoundaries : public CatalogueBuilder {
     std::vector<uint32_t> scales, zps;
     std::vector<int64_t> zp_values;
   };
-  Parameters ParametersFor(D scale, D y, const CellLayout& layout) {
-    const ElementType& yt = ElementTypeOf(y);
-    const std::vector<uint32_t> candidates = SeparatingScaleCodes(ElementTypeOf(scale));
+  Parameters ParametersFor(D x, D scale, D y, const CellLayout& layout) {
+    const ElementType &yt = ElementTypeOf(y), &st = ElementTypeOf(scale);
+    // An int32 x is on a tie of x / s only where s is twice an odd number over an odd one: the
+    // separating scales (odd numerators over powers of two) have none, so an int32 x takes
+    // 6, 10 and 14 (its float or int32 scale holds them exactly), which also differ per axis.
+    std::vector<uint32_t> candidates;
+    if (x == D::kInt32) {
+      for (double v : {6.0, 10.0, 14.0})
+        candidates.push_back(*Encode(st, Exact::FromDouble(v), Saturation::kSaturate));
+    } else {
+      candidates = SeparatingScaleCodes(st);
+    }
     Parameters p;
     for (int64_t k = 0; k < layout.parameters(); ++k) {
       p.scales.push_back(candidates[static_cast<size_t>(k) % candidates.size()]);
@@ -200,7 +209,7 @@ class QuantizeBoundaries : public CatalogueBuilder {
   void Ties(const OpSchema& s, D x, D y, const CellLayout& layout) {
     const D scale = ScaleType(s, x);
     const ElementType &xt = ElementTypeOf(x), &st = ElementTypeOf(scale), &yt = ElementTypeOf(y);
-    const Parameters p = ParametersFor(scale, y, layout);
+    const Parameters p = ParametersFor(x, scale, y, layout);
     std::vector<Rational> ties;
     if (yt.is_integer()) {
       const auto [zlo, zhi] = std::minmax_element(p.zp_values.begin(), p.zp_values.end());
@@ -239,7 +248,7 @@ class QuantizeBoundaries : public CatalogueBuilder {
   void Reciprocal(const OpSchema& s, D x, D y, const CellLayout& layout) {
     const D scale = ScaleType(s, x);
     const ElementType &xt = ElementTypeOf(x), &st = ElementTypeOf(scale), &yt = ElementTypeOf(y);
-    Parameters p = ParametersFor(scale, y, layout);
+    Parameters p = ParametersFor(x, scale, y, layout);
     const auto [zlo, zhi] = std::minmax_element(p.zp_values.begin(), p.zp_values.end());
     const int64_t q_lo = IntegerMin(yt) - *zlo, q_hi = IntegerMax(yt) - 1 - *zhi;
     const std::vector<Rational> ties = HalfIntegerTies(q_lo, q_hi, 10);
@@ -266,7 +275,7 @@ class QuantizeBoundaries : public CatalogueBuilder {
   void Specials(const OpSchema& s, D x, D y, const CellLayout& layout) {
     const D scale = ScaleType(s, x);
     const ElementType &xt = ElementTypeOf(x), &yt = ElementTypeOf(y);
-    const Parameters p = ParametersFor(scale, y, layout);
+    const Parameters p = ParametersFor(x, scale, y, layout);
     const uint32_t sign = xt.sign_bit(), max = MaxFiniteCode(xt);
     std::vector<uint32_t> specials = {OverflowCode(xt, false, Saturation::kNone),
                                       OverflowCode(xt, true, Saturation::kNone),

@@ -168,30 +168,29 @@ constexpr Declaration kDeclaredCells[] = {
     // accumulators found by search near the ties, per element of a 2 x 2 product).
     {Defect::kQlmmReciprocalYScale, "op:QLinearMatMul y:int8,uint8"},
     // Axes and blocks: every per-axis and blocked cell whose cases vary the scale along the
-    // axis or the blocks (DequantizeLinear's boundary cases start each block at another code).
-    // Not yet declared: QuantizeLinear's int32 x cells into float8 (their per-axis and blocked
-    // cases survive a misread axis; inputs that separate it are still to be searched for).
+    // axis or the blocks (DequantizeLinear's boundary cases start each block at another code;
+    // QuantizeLinear's int32 scales cycle through 3, 5 and 7).
     {Defect::kDqPerAxisLastAxis, "op:DequantizeLinear granularity:per-axis"},
     {Defect::kDqNegativeAxisAsOne, "op:DequantizeLinear granularity:per-axis"},
     {Defect::kDqNegativeAxisAsOne, "op:DequantizeLinear granularity:blocked"},
     {Defect::kDqBlockedFloorBlockSize, "op:DequantizeLinear granularity:blocked"},
     {Defect::kDqBlockedLastAxis, "op:DequantizeLinear granularity:blocked"},
-    {Defect::kQlPerAxisLastAxis, "op:QuantizeLinear granularity:per-axis x:@float"},
-    {Defect::kQlPerAxisLastAxis, "op:QuantizeLinear granularity:per-axis y:@integer"},
-    {Defect::kQlNegativeAxisAsOne, "op:QuantizeLinear granularity:per-axis,blocked x:@float"},
-    {Defect::kQlNegativeAxisAsOne, "op:QuantizeLinear granularity:per-axis y:@integer"},
-    {Defect::kQlBlockedFloorBlockSize, "op:QuantizeLinear granularity:blocked x:@float"},
-    {Defect::kQlBlockedLastAxis, "op:QuantizeLinear granularity:blocked x:@float"},
+    {Defect::kQlPerAxisLastAxis, "op:QuantizeLinear granularity:per-axis"},
+    {Defect::kQlNegativeAxisAsOne, "op:QuantizeLinear granularity:per-axis,blocked"},
+    {Defect::kQlBlockedFloorBlockSize, "op:QuantizeLinear granularity:blocked"},
+    {Defect::kQlBlockedLastAxis, "op:QuantizeLinear granularity:blocked"},
     // Rounding, clamping and the zero point in QuantizeLinear where the catalogue's ties and
     // saturating values reach (a 16-bit x whose significand is shorter than y's ties need has
-    // its inputs on the ties around 0 as well). Not yet declared, for want of a separating case:
-    // int32 x into int8, int16, int4 (clamp) and most int32 cells for the zero point before
-    // rounding (their zero points are 0 or their quotients integers).
+    // its inputs on the ties around 0 as well; an int32 x has scales 6, 10 and 14, whose
+    // quotients have ties). Not yet declared, for want of a separating case: the clamp before
+    // the zero point in int32 x's signed per-axis and blocked cells and 2-bit blocked cells.
     {Defect::kQlRoundHalfAway, "op:QuantizeLinear x:@float,int32 y:@integer"},
     {Defect::kQlRoundHalfUp, "op:QuantizeLinear x:@float,int32 y:@integer"},
-    {Defect::kQlZeroPointBeforeRounding, "op:QuantizeLinear x:@float y:@integer"},
+    {Defect::kQlZeroPointBeforeRounding, "op:QuantizeLinear x:@float,int32 y:@integer"},
     {Defect::kQlClampBeforeZeroPoint, "op:QuantizeLinear x:@float y:@integer"},
-    {Defect::kQlClampBeforeZeroPoint, "op:QuantizeLinear x:int32 y:uint16,uint4,uint8,int2,uint2"},
+    {Defect::kQlClampBeforeZeroPoint, "op:QuantizeLinear x:int32 y:uint16,uint4,uint8"},
+    {Defect::kQlClampBeforeZeroPoint,
+     "op:QuantizeLinear x:int32 y:int2,uint2 granularity:per-tensor,per-axis"},
     {Defect::kQl4BitClampedAs8Bit, "op:QuantizeLinear y:int4,uint4 x:float,bfloat16,int32"},
     {Defect::kQl4BitClampedAs8Bit, "op:QuantizeLinear y:int4 x:float16"},
     // +inf into an integer y where the blocks run along an axis that is not the last: each
@@ -217,9 +216,10 @@ constexpr Declaration kDeclaredCells[] = {
     // DequantizeLinear's arithmetic: every code of x times the scale type's largest power of two,
     // 1 + 3 ulp and smallest subnormal (code_sweep_catalogue.cc's edge scales), in every cell.
     // Half-way products need x = +-3 or a wider one: an int2 x without a zero point has none.
-    // A product formed in float16 or bfloat16 (before 23) moves where x is not a value of the
-    // type (+-257, +-2049 of a 16- or 32-bit x); an 8-bit x only through a zero point, which
-    // the edge-scale cases do not have: not declared there.
+    // A product formed in float16 or bfloat16 (before 23) moves where x - x_zero_point is not a
+    // value of the type (+-257, +-2049 of a 16- or 32-bit x); every difference of 8-bit or
+    // narrower codes, and every float8 or float4 value, is one (DefectCells test): not declared
+    // there.
     {Defect::kDqOverflowSaturates, "op:DequantizeLinear"},
     {Defect::kDqSubnormalFlush, "op:DequantizeLinear"},
     {Defect::kDqRoundHalfAway,

@@ -88,6 +88,40 @@ TEST(DefectCells, E8m0CodeZeroChangesNoFloat16Result) {
   EXPECT_EQ(scopes[0].find("float16"), scopes[0].find("bfloat16") + 1);  // only within bfloat16
 }
 
+// A product formed in the output type (dq-float16-arithmetic, dq-bfloat16-arithmetic) rounds
+// x - x_zero_point to that type first: it changes nothing where every difference is a value of
+// it. For every code pair of the 8-bit and narrower integer types and every finite float8 and
+// float4 code (zero point 0) it is, in float16 and in bfloat16; for int16 it is not.
+TEST(DefectCells, NarrowDifferencesAreHalfValues) {
+  const auto exact_in = [](DataType out, const Rational& v) {
+    const ElementType& t = ElementTypeOf(out);
+    const std::optional<uint32_t> c = Encode(t, Exact::Finite(v), Saturation::kNone);
+    return c.has_value() && Decode(t, *c).is_finite() && Decode(t, *c).value() == v;
+  };
+  for (DataType y : {DataType::kFloat16, DataType::kBfloat16}) {
+    for (DataType x_type : {DataType::kInt8, DataType::kUint8, DataType::kInt4, DataType::kUint4,
+                            DataType::kInt2, DataType::kUint2}) {
+      const ElementType& x = ElementTypeOf(x_type);
+      for (int64_t a = IntegerMin(x); a <= IntegerMax(x); ++a) {
+        for (int64_t z = IntegerMin(x); z <= IntegerMax(x); ++z) {
+          ASSERT_TRUE(exact_in(y, Rational(a - z))) << x.name << " " << a << " - " << z;
+        }
+      }
+    }
+    for (DataType x_type :
+         {DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
+          DataType::kFloat8E5M2FNUZ, DataType::kFloat4E2M1}) {
+      const ElementType& x = ElementTypeOf(x_type);
+      for (uint32_t code = 0; code <= x.code_mask(); ++code) {
+        const Exact v = Decode(x, code);
+        if (!v.is_finite()) continue;
+        ASSERT_TRUE(exact_in(y, v.value())) << x.name << " code " << code;
+      }
+    }
+    EXPECT_FALSE(exact_in(y, Rational(32767 - (-32768))));
+  }
+}
+
 // The scale and rule keys: a scope with `scale` holds the cases of that scale type only; a
 // must-reject case is held by a scope naming its rule and by no other.
 TEST(DefectCells, ScopesFilterByScaleTypeAndRule) {
