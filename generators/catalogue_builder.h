@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "generators/golden_catalogue.h"
@@ -51,6 +52,19 @@ struct RowParameters {
   std::map<std::string, int64_t> attributes;
 };
 RowParameters RowLayoutParameters(Granularity g, int64_t rows, int64_t columns);
+// The matmul family's integer cells: its operand type pairs, and its parameter granularities
+// (per tensor, a per row, b per column, both), named as in case ids.
+inline constexpr std::pair<DataType, DataType> kIntegerOperandPairs[] = {
+    {DataType::kUint8, DataType::kUint8},
+    {DataType::kUint8, DataType::kInt8},
+    {DataType::kInt8, DataType::kUint8},
+    {DataType::kInt8, DataType::kInt8}};
+struct MatMulGrain {
+  const char* name;  // "pt", "row", "col", "row-col"
+  bool rows, columns;
+};
+inline constexpr MatMulGrain kMatMulGrains[] = {
+    {"pt", false, false}, {"row", true, false}, {"col", false, true}, {"row-col", true, true}};
 // The case with these node attributes.
 Case WithAttributes(Case c, std::map<std::string, Attribute> attributes);
 

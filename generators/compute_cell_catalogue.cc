@@ -30,24 +30,13 @@ namespace {
 using D = DataType;
 using A = Attribute;
 
-constexpr std::pair<D, D> kPairs[] = {
-    {D::kUint8, D::kUint8}, {D::kUint8, D::kInt8}, {D::kInt8, D::kUint8}, {D::kInt8, D::kInt8}};
-
-struct Grain {
-  const char* name;
-  bool rows, columns;
-  // The parameters' shapes of a batched [kBatch, kM, kK] x [kBatch, kK, kN] product.
-  std::vector<int64_t> a_param() const;
-  std::vector<int64_t> b_param() const;
-};
-const Grain kGrains[] = {
-    {"pt", false, false}, {"row", true, false}, {"col", false, true}, {"row-col", true, true}};
 constexpr int64_t kBatch = 2, kM = 3, kK = 24, kN = 4;
-std::vector<int64_t> Grain::a_param() const {
-  return rows ? std::vector<int64_t>{kBatch, kM, 1} : std::vector<int64_t>{};
+// The parameters' shapes of a batched [kBatch, kM, kK] x [kBatch, kK, kN] product.
+std::vector<int64_t> AParameter(const MatMulGrain& g) {
+  return g.rows ? std::vector<int64_t>{kBatch, kM, 1} : std::vector<int64_t>{};
 }
-std::vector<int64_t> Grain::b_param() const {
-  return columns ? std::vector<int64_t>{kBatch, 1, kN} : std::vector<int64_t>{};
+std::vector<int64_t> BParameter(const MatMulGrain& g) {
+  return g.columns ? std::vector<int64_t>{kBatch, 1, kN} : std::vector<int64_t>{};
 }
 
 class CellBuilder : public CatalogueBuilder {
@@ -55,9 +44,9 @@ class CellBuilder : public CatalogueBuilder {
   explicit CellBuilder(Prng p) : p_(p) {}
 
   void MatMuls() {
-    for (const auto& [at, bt] : kPairs) {
-      for (const Grain& g : kGrains) {
-        const std::vector<int64_t> a_param = g.a_param(), b_param = g.b_param();
+    for (const auto& [at, bt] : kIntegerOperandPairs) {
+      for (const MatMulGrain& g : kMatMulGrains) {
+        const std::vector<int64_t> a_param = AParameter(g), b_param = BParameter(g);
         const std::string suffix =
             std::string("-batched-") + g.name + "-" + TypeName(at) + "-" + TypeName(bt);
         const std::string features = "type:" + TypeName(at) + ",b:" + TypeName(bt) +
@@ -96,8 +85,8 @@ class CellBuilder : public CatalogueBuilder {
   void Float8MatMuls() {
     for (D t : {D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2, D::kFloat8E5M2FNUZ}) {
       const bool e5m2 = t == D::kFloat8E5M2 || t == D::kFloat8E5M2FNUZ;
-      for (const Grain& g : kGrains) {
-        const std::vector<int64_t> a_param = g.a_param(), b_param = g.b_param();
+      for (const MatMulGrain& g : kMatMulGrains) {
+        const std::vector<int64_t> a_param = AParameter(g), b_param = BParameter(g);
         const std::string id =
             std::string("qlmm21-batched-") + g.name + "-" + TypeName(t) + "-" + TypeName(t);
         p_ = Prng(CaseSeed(id));
@@ -156,7 +145,7 @@ class CellBuilder : public CatalogueBuilder {
          {{"pads", A::Ints({0, 2, 1, 0})}, {"strides", A::Ints({2, 2})}, {"group", A::Int(2)}}},
     };
     for (const Geometry& g : geometries) {
-      for (const auto& [xt, wt] : kPairs) {
+      for (const auto& [xt, wt] : kIntegerOperandPairs) {
         for (const bool per_channel : {false, true}) {
           const std::vector<int64_t> w_param =
               per_channel ? std::vector<int64_t>{g.w[0]} : std::vector<int64_t>{};

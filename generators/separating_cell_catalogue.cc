@@ -24,14 +24,6 @@ namespace {
 
 using D = DataType;
 
-constexpr std::pair<D, D> kPairs[] = {
-    {D::kUint8, D::kUint8}, {D::kUint8, D::kInt8}, {D::kInt8, D::kUint8}, {D::kInt8, D::kInt8}};
-struct Grain {
-  const char* name;
-  bool rows, columns;
-};
-constexpr Grain kGrains[] = {
-    {"pt", false, false}, {"row", true, false}, {"col", false, true}, {"row-col", true, true}};
 const NamedRequantization kStrategies[] = {
     {"reciprocal", RequantizeReciprocalCode},
 };
@@ -50,7 +42,8 @@ struct Separated {
   std::vector<int64_t> accs;  // row-major [kRows, kColumns]
 };
 
-std::optional<Separated> Search(const NamedRequantization& s, D at, D bt, const Grain& g, Prng& p) {
+std::optional<Separated> Search(const NamedRequantization& s, D at, D bt, const MatMulGrain& g,
+                                Prng& p) {
   const bool signed_acc = Signed(at) || Signed(bt);
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     Separated out;
@@ -131,8 +124,8 @@ std::vector<GoldenCase> SeparatingCellCatalogue() {
   CatalogueBuilder b;
   for (const NamedRequantization& s : kStrategies) {
     for (const int64_t opset : {10, 21}) {
-      for (const auto& [at, bt] : kPairs) {
-        for (const Grain& g : kGrains) {
+      for (const auto& [at, bt] : kIntegerOperandPairs) {
+        for (const MatMulGrain& g : kMatMulGrains) {
           const std::string id = "qlmm" + std::to_string(opset) + "-separate-cell-" + g.name + "-" +
                                  TypeName(at) + "-" + TypeName(bt) + "-" + s.name;
           Prng p(CaseSeed(id));
