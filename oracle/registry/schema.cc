@@ -96,8 +96,8 @@ const std::vector<AttributeSpec> kQlAttrs23 = {
 // (#d22, the exact result saturates).
 const std::vector<D> kInt8Uint8 = {D::kInt8, D::kUint8};
 const std::vector<Strategy> kRequantizations = {
-    Strategy::kOnnxReference,  Strategy::kQ31DoubleRound, Strategy::kQ31SingleRound,
-    Strategy::kMantissaTiesUp, Strategy::kZeroPointFirst, Strategy::kReciprocal,
+    Strategy::kOnnxReference,       Strategy::kQ31DoubleRound, Strategy::kQ31SingleRound,
+    Strategy::kMantissaTiesUp,      Strategy::kZeroPointFirst, Strategy::kReciprocal,
     Strategy::kInt16PairSaturation, Strategy::kInt32Wrap};
 const std::vector<Strategy> kExactInt32Wrap = {Strategy::kExact, Strategy::kInt32Wrap};
 // The convolution family: Conv's attributes (the ONNX Conv page), defaults applied by the
