@@ -2,7 +2,8 @@
 // parameters, and the plain loop a runtime would write for it (zero-point-corrected int32
 // accumulation, then the float32 multiplier, std::nearbyint and a clamp). Rates count
 // multiply-accumulates.
-//   matmul_workloads.cc: QLinearMatMul 256 x 256 x 256 (int8 and uint8), MatMulInteger the same;
+//   matmul_workloads.cc: QLinearMatMul 256 x 256 x 256 (int8 and uint8), MatMulInteger the same,
+//                        com.microsoft QGemm uint8 the same with transB;
 //   conv_workloads.cc:   QLinearConv 1x64x56x56, 64 output channels, 3x3, pads 1 (int8 and
 //                        uint8), ConvInteger the same;
 //   qlinear_group_workloads.cc: QLinearAdd and QLinearMul on 64x64 (an element is one operation).
@@ -44,8 +45,9 @@ Case WorkloadCase(const std::string& op, const Tensor& a, const Tensor& b, float
 // An int8/uint8/int32 code's integer value.
 int32_t CodeValue(const Tensor& t, size_t i);
 // The plain loops' requantization of QLinearMatMul's and QLinearConv's accumulators (their scales
-// are inputs 1, 4 and 6, y_zero_point input 7): the float32 multiplier, std::nearbyint, + zero
-// point, clamped. Returns a checksum of y.
-int64_t PlainRequantize(const Case& c, const std::vector<int32_t>& acc, std::vector<uint8_t>& y8);
+// are inputs 1, 4 and 6, y_zero_point input 7; QGemm's y_scale is input 7, its zero point 8): the
+// float32 multiplier, std::nearbyint, + zero point, clamped. Returns a checksum of y.
+int64_t PlainRequantize(const Case& c, const std::vector<int32_t>& acc, std::vector<uint8_t>& y8,
+                        size_t y_scale_input = 6);
 
 }  // namespace qconform::bench

@@ -13,6 +13,7 @@ namespace {
 using D = DataType;
 
 int64_t PlainMatMul(const ComputeWorkload& w, std::vector<int32_t>& acc, std::vector<uint8_t>& y8);
+int64_t PlainQGemm(const ComputeWorkload& w, std::vector<int32_t>& acc, std::vector<uint8_t>& y8);
 
 }  // namespace
 
@@ -28,6 +29,21 @@ std::vector<ComputeWorkload> MatMulWorkloads() {
     Case c = WorkloadCase(qlinear ? "QLinearMatMul" : "MatMulInteger", a, b, 2.5f);
     const size_t bytes = static_cast<size_t>(2 * kSize * kSize + kSize * kSize * (qlinear ? 1 : 4));
     out.push_back({name, std::move(c), kSize * kSize * kSize, bytes, PlainMatMul});
+  }
+  // com.microsoft QGemm as ONNX Runtime's quantization tool writes it for a Gemm: B transposed
+  // ([N, K]), alpha 1, a quantized Y.
+  {
+    const std::string name = "QGemm uint8 256x256x256 transB";
+    Prng p(20261127);
+    const Tensor a = RandomCodes(p, D::kUint8, {kSize, kSize});
+    const Tensor b = RandomCodes(p, D::kUint8, {kSize, kSize});
+    const Case q = WorkloadCase("QLinearMatMul", a, b, 2.5f);
+    std::vector<std::optional<Tensor>> in = q.inputs;
+    in.insert(in.begin() + 6, std::nullopt);  // no C
+    Case c = MakeCase("QGemm", 1, std::move(in), {}, "com.microsoft");
+    c.attributes["transB"] = Attribute::Int(1);
+    out.push_back({name, std::move(c), kSize * kSize * kSize,
+                   static_cast<size_t>(3 * kSize * kSize), PlainQGemm});
   }
   return out;
 }
@@ -60,6 +76,30 @@ int64_t PlainMatMul(const ComputeWorkload& w, std::vector<int32_t>& acc, std::ve
   return PlainRequantize(c, acc, y8);
 }
 
+// QGemm with transB: B's rows are Y's columns, each a contiguous dot product with A's row.
+int64_t PlainQGemm(const ComputeWorkload& w, std::vector<int32_t>& acc, std::vector<uint8_t>& y8) {
+  const Case& c = w.c;
+  const Tensor &a = *c.input(0), &b = *c.input(3);
+  const int32_t za = CodeValue(*c.input(2), 0), zb = CodeValue(*c.input(5), 0);
+  const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[0];
+  static thread_local std::vector<int32_t> am, bm;
+  am.resize(static_cast<size_t>(m * k));
+  bm.resize(static_cast<size_t>(n * k));
+  for (size_t i = 0; i < am.size(); ++i) am[i] = CodeValue(a, i) - za;
+  for (size_t i = 0; i < bm.size(); ++i) bm[i] = CodeValue(b, i) - zb;
+  acc.assign(static_cast<size_t>(m * n), 0);
+  for (int64_t i = 0; i < m; ++i) {
+    const int32_t* row = am.data() + i * k;
+    for (int64_t j = 0; j < n; ++j) {
+      const int32_t* column = bm.data() + j * k;
+      int32_t sum = 0;
+      for (int64_t x = 0; x < k; ++x) sum += row[x] * column[x];
+      acc[static_cast<size_t>(i * n + j)] = sum;
+    }
+  }
+  return PlainRequantize(c, acc, y8, 7);
+}
+
 }  // namespace
 
 int32_t CodeValue(const Tensor& t, size_t i) {
@@ -70,14 +110,16 @@ int32_t CodeValue(const Tensor& t, size_t i) {
              : static_cast<int32_t>(c);
 }
 
-int64_t PlainRequantize(const Case& c, const std::vector<int32_t>& acc, std::vector<uint8_t>& y8) {
+int64_t PlainRequantize(const Case& c, const std::vector<int32_t>& acc, std::vector<uint8_t>& y8,
+                        size_t y_scale_input) {
   float scales[3];
   std::memcpy(&scales[0], c.input(1)->codes.data(), 4);
   std::memcpy(&scales[1], c.input(4)->codes.data(), 4);
-  std::memcpy(&scales[2], c.input(6)->codes.data(), 4);
+  std::memcpy(&scales[2], c.input(y_scale_input)->codes.data(), 4);
   const float multiplier = scales[0] * scales[1] / scales[2];
-  const int32_t zy = CodeValue(*c.input(7), 0);
-  const float lo = c.input(7)->data_type == static_cast<int32_t>(DataType::kInt8) ? -128 : 0;
+  const Tensor& y_zero_point = *c.input(y_scale_input + 1);
+  const int32_t zy = CodeValue(y_zero_point, 0);
+  const float lo = y_zero_point.data_type == static_cast<int32_t>(DataType::kInt8) ? -128 : 0;
   const float hi = lo + 255;
   y8.resize(acc.size());
   for (size_t i = 0; i < acc.size(); ++i) {

@@ -8,11 +8,13 @@ std::vector<GoldenCase> GoldenCatalogue() {
   for (GoldenCase& g : TensorRtGoldenCatalogue()) all.push_back(std::move(g));
   for (auto part : {DequantizeBoundaryCatalogue, CodeSweepCatalogue, QuotientCatalogue,
                     QuantizeBoundaryCatalogue, DynamicBoundaryCatalogue, RuleBoundaryCatalogue,
-                    MatMulBoundaryCatalogue, ConvBoundaryCatalogue, ComputeCellCatalogue,
-                    SeparatingCellCatalogue, GraphBoundaryCatalogue, GraphOperatorCatalogue}) {
+                    MatMulBoundaryCatalogue, ConvBoundaryCatalogue, MicrosoftQLinearConvCatalogue,
+                    ComputeCellCatalogue, SeparatingCellCatalogue, GraphBoundaryCatalogue,
+                    GraphOperatorCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   for (GoldenCase& g : QLinearOperatorCatalogue()) all.push_back(std::move(g));
+  for (GoldenCase& g : QGemmGoldenCatalogue()) all.push_back(std::move(g));
   return all;
 }
 

@@ -56,6 +56,9 @@ std::vector<GoldenCase> MatMulRuleCatalogue();
 // The convolution family (conv_boundary_catalogue.cc; its rule cases in conv_rule_catalogue.cc).
 std::vector<GoldenCase> ConvBoundaryCatalogue();
 std::vector<GoldenCase> ConvRuleCatalogue();
+// com.microsoft QLinearConv 1: QLinearConv-10's cases with x channels-last, and its rules there
+// (ms_qlinear_conv_catalogue.cc).
+std::vector<GoldenCase> MicrosoftQLinearConvCatalogue();
 // Graph cases: one QDQ group per float operator the graph oracle computes
 // (graph_golden_catalogue.cc).
 std::vector<GoldenCase> GraphBoundaryCatalogue();
@@ -74,6 +77,8 @@ std::vector<GoldenCase> QLinearWhereCatalogue(CatalogueParts parts = CataloguePa
 std::vector<GoldenCase> QLinearPoolCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // Every com.microsoft QLinear operator's: the four above, in the golden catalogue's order.
 std::vector<GoldenCase> QLinearOperatorCatalogue(CatalogueParts parts = CatalogueParts::kAll);
+// com.microsoft QGemm's (generators/qgemm_catalogue.cc).
+std::vector<GoldenCase> QGemmGoldenCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

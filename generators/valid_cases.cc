@@ -152,6 +152,8 @@ Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& l
         return GenerateValidConv(ch, schema, limits);
       case OperatorKind::kQLinearGroup:
         return GenerateValidQLinearGroup(ch, schema, limits);
+      case OperatorKind::kQGemm:
+        return GenerateValidQGemm(ch, schema, limits);
     }
     throw std::logic_error("no generator for " + schema.label());
   }();

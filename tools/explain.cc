@@ -20,6 +20,7 @@
 #include "tools/explain_conv.h"
 #include "tools/explain_format.h"
 #include "tools/explain_graph.h"
+#include "tools/explain_qgemm.h"
 #include "tools/run_options.h"
 #include "verdict/comparator.h"
 
@@ -173,6 +174,8 @@ void ExplainKind(OperatorKind kind, const Case& c, const OracleResult& result, i
     case OperatorKind::kQLinearGroup:  // the page's formula as its graph (d35)
       std::printf("%s, as its page's formula:\n", result.schema->label().c_str());
       return ExplainGraph(QLinearGroupGraph(c, *result.schema), result, index, observed);
+    case OperatorKind::kQGemm:
+      return ExplainQGemm(c, result, index, observed);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "oracle/core/codec.h"
+#include "oracle/semantics/channels_last.h"
 #include "oracle/semantics/conv_accumulate.h"
 #include "oracle/semantics/qlinear_conv.h"
 #include "tools/explain_format.h"
@@ -56,6 +57,14 @@ void PrintField(const Case& c, const ConvPlan& plan, const ConvElement& at) {
 void ExplainConv(const Case& c, const OracleResult& result, int64_t index,
                  const std::optional<uint32_t>& observed) {
   const ConvPlan& plan = *result.conv_plan;
+  if (ReadsChannelsLast(c, *result.schema)) {  // the channels-first case the oracle computed
+    const int64_t first = ChannelsFirstIndex(plan.geometry.output_shape, index);
+    std::printf(
+        "channels_last 1: x and y are N x D1 ... x C; read as N x C x D1 ..., element %lld "
+        "of y is element %lld there\n",
+        static_cast<long long>(index), static_cast<long long>(first));
+    return ExplainConv(ChannelsFirstCase(c, "x"), result, first, observed);
+  }
   const ConvElement at = ConvElementAt(plan.geometry, index);
   std::printf("%s; element %lld is %s\n\n", result.schema->label().c_str(),
               static_cast<long long>(index), DescribeConvElement(plan.geometry, index).c_str());

@@ -38,6 +38,7 @@ class Node {
   // The operator's registry row (oracle/registry/operator.h), nullptr for another operator.
   const Operator* op() const;
   const char* op_type() const { return n_.op_type; }
+  std::string_view domain() const { return n_.domain != nullptr ? n_.domain : ""; }
   int64_t opset() const { return n_.opset; }
   // Input k, or nullptr when it is absent (beyond the list or QCONFORM_UNDEFINED).
   const qconform_tensor* Input(int k) const;

@@ -7,7 +7,8 @@
 //   QuantizeLinear    convert_nc_f32_qs8 / f32_qu8 (per tensor, int8 / uint8 output)
 //   QLinearMatMul     fully_connected_nc_qs8 / qu8 (2-D weights, per-tensor scales; qs8 has no
 //                     kernel zero point)
-//   QLinearConv       convolution2d_nhwc_qs8 / qc8 (per-channel weight scales) / qu8, 1-D and 2-D
+//   QLinearConv       convolution2d_nhwc_qs8 / qc8 (per-channel weight scales) / qu8, 1-D and 2-D;
+//                     com.microsoft's channels_last 1 is XNNPACK's own NHWC (no move)
 // XNNPACK follows the CPU's rounding mode; the plugin host sets round-to-nearest before each call.
 #include <xnnpack.h>
 
@@ -229,11 +230,17 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
   }
   if (w.rank != x.rank) RejectAtRun("w's rank differs from x's");
   const bool one_d = x.rank == 3;
-  const int64_t batch = x.dims[0], channels = x.dims[1], m = w.dims[0];
+  // com.microsoft QLinearConv's channels_last 1: x and y are already XNNPACK's NHWC (w keeps
+  // Conv's layout).
+  const bool channels_last = node.domain() == "com.microsoft" && node.Int("channels_last", 0) != 0;
+  const int64_t first_spatial = channels_last ? 1 : 2, last_spatial = first_spatial + x.rank - 3;
+  const int64_t batch = x.dims[0], channels = x.dims[channels_last ? x.rank - 1 : 1];
+  const int64_t m = w.dims[0];
   const int64_t group = node.Int("group", 1);
   const size_t axes = one_d ? 1 : 2;
-  const Axis h = one_d ? Axis{1, 1, 1, 1, 0, 0, 1} : Geometry(node, x.dims[2], w.dims[2], 0, axes);
-  const Axis wd = Geometry(node, x.dims[x.rank - 1], w.dims[w.rank - 1], axes - 1, axes);
+  const Axis h =
+      one_d ? Axis{1, 1, 1, 1, 0, 0, 1} : Geometry(node, x.dims[first_spatial], w.dims[2], 0, axes);
+  const Axis wd = Geometry(node, x.dims[last_spatial], w.dims[w.rank - 1], axes - 1, axes);
   if (group <= 0 || channels % group != 0 || m % group != 0 || w.dims[1] * group != channels) {
     RejectAtRun("channels and group do not fit");
   }
@@ -251,11 +258,15 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
   const auto* xb = static_cast<const uint8_t*>(x.data);
   const auto* wb = static_cast<const uint8_t*>(w.data);
   std::vector<uint8_t> x_nhwc(static_cast<size_t>(Count(x))), kernel(static_cast<size_t>(Count(w)));
-  for (int64_t n = 0; n < batch; ++n)
-    for (int64_t c = 0; c < channels; ++c)
-      for (int64_t i = 0; i < h.in * wd.in; ++i)
-        x_nhwc[static_cast<size_t>((n * h.in * wd.in + i) * channels + c)] =
-            xb[(n * channels + c) * h.in * wd.in + i];
+  if (channels_last) {
+    std::copy(xb, xb + x_nhwc.size(), x_nhwc.begin());
+  } else {
+    for (int64_t n = 0; n < batch; ++n)
+      for (int64_t c = 0; c < channels; ++c)
+        for (int64_t i = 0; i < h.in * wd.in; ++i)
+          x_nhwc[static_cast<size_t>((n * h.in * wd.in + i) * channels + c)] =
+              xb[(n * channels + c) * h.in * wd.in + i];
+  }
   for (int64_t o = 0; o < m; ++o)
     for (int64_t c = 0; c < cg; ++c)
       for (int64_t i = 0; i < kh * kw; ++i)
@@ -286,9 +297,11 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
   Operator op(raw);
   const size_t out_pixels = static_cast<size_t>(h.out * wd.out);
   std::vector<uint8_t> y_nhwc(static_cast<size_t>(batch) * out_pixels * static_cast<size_t>(m));
-  std::vector<int64_t> dims = {batch, m};
+  std::vector<int64_t> dims = {batch};
+  if (!channels_last) dims.push_back(m);
   if (!one_d) dims.push_back(h.out);
   dims.push_back(wd.out);
+  if (channels_last) dims.push_back(m);
   auto* y = static_cast<uint8_t*>(
       Output(alloc, context, 0, node.Required(7, "y_zero_point").data_type, dims, y_nhwc.size()));
   if (y_nhwc.empty()) return;
@@ -301,6 +314,10 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
                                               x_nhwc.data(), y_nhwc.data(), nullptr),
       "convolution setup");
   Ran(xnn_run_operator(op.get(), nullptr), "convolution");
+  if (channels_last) {
+    std::copy(y_nhwc.begin(), y_nhwc.end(), y);
+    return;
+  }
   for (int64_t n = 0; n < batch; ++n)
     for (size_t i = 0; i < out_pixels; ++i)
       for (int64_t o = 0; o < m; ++o)
@@ -325,7 +342,8 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
   static const qconform_plugin plugin = {
       QCONFORM_PLUGIN_ABI, "xnnpack", "2022.02",
       "XNNPACK's converts (Q/DQ), qs8/qu8 fully-connected (QLinearMatMul) and convolution "
-      "(QLinearConv, 1-D and 2-D); per-tensor zero points",
+      "(QLinearConv, 1-D and 2-D; com.microsoft's channels_last as its own NHWC); per-tensor "
+      "zero points",
       RunPlugin<kPlugin>};
   return &plugin;
 }

@@ -88,8 +88,19 @@ bool Ordinary(float f) {
   return std::isfinite(f) && f != 0;
 }
 
-// acc * a * b / y split, exactly: 128-bit integers when the scales are ordinary, else rationals.
+// a_scale with alpha folded in, in float32: what every float strategy multiplies by.
+float FoldedAScale(const RequantizeOperands& o) {
+  return o.alpha == 1 ? o.a_scale : o.alpha * o.a_scale;
+}
+
+// acc * alpha * a * b / y split, exactly: 128-bit integers when the scales are ordinary and alpha
+// is 1, else rationals.
 Split SplitProduct(const RequantizeOperands& o, bool reference) {
+  if (o.alpha != 1) {
+    return SplitExact(Exact::Finite(Rational(o.acc)) * Exact::FromDouble(o.alpha) *
+                      Exact::FromDouble(o.a_scale) * Exact::FromDouble(o.b_scale) /
+                      Exact::FromDouble(o.y_scale));
+  }
   if (!reference && Ordinary(o.a_scale) && Ordinary(o.b_scale) && Ordinary(o.y_scale)) {
     uint64_t sa, sb, sy;
     int ea, eb, ey;
@@ -123,7 +134,7 @@ std::optional<int64_t> Finish(const Split& s, Rounding rounding, const Requantiz
 }
 
 float Multiplier32(const RequantizeOperands& o) {
-  return (o.a_scale * o.b_scale) / o.y_scale;
+  return (FoldedAScale(o) * o.b_scale) / o.y_scale;
 }
 
 // The value of `v` rounded to the scales' type (float32 arithmetic is the host's).
@@ -148,13 +159,13 @@ Q31 QuantizeMultiplier(double m) {
   return {fixed, shift};
 }
 double DoubleMultiplier(const RequantizeOperands& o) {
-  return static_cast<double>(o.a_scale * o.b_scale) / static_cast<double>(o.y_scale);
+  return static_cast<double>(FoldedAScale(o) * o.b_scale) / static_cast<double>(o.y_scale);
 }
 // TFLite's and gemmlowp's real multiplier (docs/semantics.md#d38): the float32 scales widened to
 // double, multiplied and divided in double (a product rounded to float32 first is another
 // multiplier, which neither forms).
 double TfliteMultiplier(const RequantizeOperands& o) {
-  return static_cast<double>(o.a_scale) * static_cast<double>(o.b_scale) /
+  return static_cast<double>(FoldedAScale(o)) * static_cast<double>(o.b_scale) /
          static_cast<double>(o.y_scale);
 }
 int32_t ClampInt32(Int128 v) {
@@ -170,21 +181,21 @@ std::optional<int64_t> RequantizeExactCode(const RequantizeOperands& o) {
 
 std::optional<int64_t> RequantizeExactCodeReference(const RequantizeOperands& o) {
   return AddZeroPointSaturated(
-      RequantizeExact(BigInt(o.acc), Exact::FromDouble(o.a_scale), Exact::FromDouble(o.b_scale),
-                      Exact::FromDouble(o.y_scale)),
+      RequantizeExact(BigInt(o.acc), Exact::FromDouble(o.alpha) * Exact::FromDouble(o.a_scale),
+                      Exact::FromDouble(o.b_scale), Exact::FromDouble(o.y_scale)),
       o.zero_point, o.lo, o.hi);
 }
 
 std::optional<int64_t> RequantizeF32Code(const RequantizeOperands& o) {
-  return AddZeroPointSaturated(RequantizeF32(o.acc, o.a_scale, o.b_scale, o.y_scale), o.zero_point,
-                               o.lo, o.hi);
+  return AddZeroPointSaturated(RequantizeF32(o.acc, FoldedAScale(o), o.b_scale, o.y_scale),
+                               o.zero_point, o.lo, o.hi);
 }
 
 std::optional<int64_t> RequantizeOnnxReferenceCode(const RequantizeOperands& o) {
   const DataType t = o.scale_type;
-  const double m = InScaleType(
-      InScaleType(static_cast<double>(o.a_scale) * o.b_scale, t) / static_cast<double>(o.y_scale),
-      t);
+  const double m = InScaleType(InScaleType(static_cast<double>(FoldedAScale(o)) * o.b_scale, t) /
+                                   static_cast<double>(o.y_scale),
+                               t);
   const double v = static_cast<double>(o.acc) * m + static_cast<double>(o.zero_point);
   if (std::isnan(v)) return std::nullopt;
   if (!(std::fabs(v) < 0x1p62)) return v < 0 ? o.lo : o.hi;
@@ -258,7 +269,8 @@ std::optional<int64_t> RequantizeZeroPointFirstCode(const RequantizeOperands& o)
 
 std::optional<int64_t> RequantizeReciprocalCode(const RequantizeOperands& o) {
   const float reciprocal = 1.0f / o.y_scale;
-  const float product = static_cast<float>(static_cast<float>(o.acc) * (o.a_scale * o.b_scale));
+  const float product =
+      static_cast<float>(static_cast<float>(o.acc) * (FoldedAScale(o) * o.b_scale));
   const float v = product * reciprocal;
   if (std::isnan(v)) return std::nullopt;
   if (!(std::fabs(v) < 0x1p62f)) return v < 0 ? o.lo : o.hi;

@@ -20,6 +20,10 @@ struct RequantizeOperands {
   int64_t lo = 0, hi = 255;
   // The scales' element type, for the strategies that compute in it (onnx-reference).
   DataType scale_type = DataType::kFloat;
+  // QGemm's alpha (com.microsoft): the exact value is acc * alpha * a_scale * b_scale / y_scale;
+  // every float strategy folds it into a_scale first, fl32(alpha * a_scale), as ONNX Runtime's
+  // kernel does. 1 for the others.
+  float alpha = 1;
 };
 
 // exact: saturate(round_half_even(acc * a_scale * b_scale / y_scale) + zero_point), exactly.

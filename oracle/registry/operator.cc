@@ -90,15 +90,32 @@ int32_t IntegerOperandType(const Case& c) {
 
 // QLinearConv and ConvInteger: y has Conv's shape of x, w and the attributes (oracle/core/
 // conv_shape.h; [N, M] alone for an impossible geometry) and y_zero_point's type (QLinearConv),
-// int32 (ConvInteger).
+// int32 (ConvInteger). com.microsoft QLinearConv's channels_last 1 reads x as N x D1 ... x C and
+// writes y so.
 std::vector<int64_t> ConvShape(const Case& c) {
   const Tensor* x = Input(c, "x");
   const Tensor* tw = Input(c, "w");
   if (x == nullptr || tw == nullptr) return {};
-  return ConvOutputShape(x->shape, tw->shape, ConvAttributesOf(c));
+  if (!ChannelsLastOf(c)) return ConvOutputShape(x->shape, tw->shape, ConvAttributesOf(c));
+  return ChannelsLastShape(
+      ConvOutputShape(ChannelsFirstShape(x->shape), tw->shape, ConvAttributesOf(c)));
 }
 std::vector<OutputSpec> QLinearConvOutputs(const Case& c) {
   return {{"y", InputType(c, "y_zero_point", kUint8), ConvShape(c)}};
+}
+// QGemm: Y is (M, N), of y_zero_point's type, float32 without it.
+std::vector<OutputSpec> QGemmOutputs(const Case& c) {
+  std::vector<int64_t> shape;
+  const Tensor* a = Input(c, "A");
+  const Tensor* b = Input(c, "B");
+  const auto flag = [&](const char* name) {
+    const Attribute* t = c.attribute(name);
+    return t != nullptr && t->kind == Attribute::Kind::kInt && t->i != 0;
+  };
+  if (a != nullptr && b != nullptr && a->shape.size() == 2 && b->shape.size() == 2) {
+    shape = {a->shape[flag("transA") ? 1 : 0], b->shape[flag("transB") ? 0 : 1]};
+  }
+  return {{"Y", InputType(c, "y_zero_point", kFloat), shape}};
 }
 std::vector<OutputSpec> ConvIntegerOutputs(const Case& c) {
   return {{"y", static_cast<int32_t>(DataType::kInt32), ConvShape(c)}};
@@ -137,6 +154,17 @@ const std::vector<InputSpec> kQLinearConvInputs = {{"x", R::kQuantized},
                                                    {"y_scale", R::kScale, "y"},
                                                    {"y_zero_point", R::kZeroPoint, "y"},
                                                    {"B", R::kBias, "y", true}};
+// QGemm: TA for A and a_zero_point, TB for B and b_zero_point, T for the scales, TC for C, TYZ
+// for y_zero_point (the page's names).
+const std::vector<InputSpec> kQGemmInputs = {{"A", R::kQuantized, "", false, "TA"},
+                                             {"a_scale", R::kScale, "A", false, "T"},
+                                             {"a_zero_point", R::kZeroPoint, "A", false, "TA"},
+                                             {"B", R::kQuantized, "", false, "TB"},
+                                             {"b_scale", R::kScale, "B", false, "T"},
+                                             {"b_zero_point", R::kZeroPoint, "B", true, "TB"},
+                                             {"C", R::kBias, "Y", true, "TC"},
+                                             {"y_scale", R::kScale, "Y", true, "T"},
+                                             {"y_zero_point", R::kZeroPoint, "Y", true, "TYZ"}};
 const std::vector<InputSpec> kConvIntegerInputs = {{"x", R::kQuantized},
                                                    {"w", R::kQuantized},
                                                    {"x_zero_point", R::kZeroPoint, "x", true},
@@ -166,6 +194,10 @@ const std::vector<Operator> kOwnOperators = {
   // The convolution family (the ONNX QLinearConv and ConvInteger pages, Conv's attributes).
   {K::kQLinearConv, "", "QLinearConv", "qlc", "qlc", kQLinearConvInputs, {"y"},
    true, QLinearConvOutputs, QLinearYZeroPointType, {}, 0.2},
+  {K::kQLinearConv, "com.microsoft", "QLinearConv", "msqlc", "qlc", kQLinearConvInputs, {"y"},
+   true, QLinearConvOutputs, QLinearYZeroPointType, {}, 0.1},
+  {K::kQGemm, "com.microsoft", "QGemm", "qgemm", "qgemm", kQGemmInputs, {"Y"},
+   true, QGemmOutputs, QLinearYZeroPointType, {}, 0.1},
   {K::kConvInteger, "", "ConvInteger", "ci", "ci", kConvIntegerInputs, {"y"},
    false, ConvIntegerOutputs, IntegerOperandType, {}, 0.2},
 };
@@ -198,6 +230,8 @@ std::string_view OperatorKindName(OperatorKind kind) {
       return "ConvInteger";
     case OperatorKind::kQLinearGroup:
       return "QLinearGroup";
+    case OperatorKind::kQGemm:
+      return "QGemm";
   }
   return "?";
 }

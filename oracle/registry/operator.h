@@ -32,12 +32,18 @@ enum class OperatorKind {
   // operator -> quantize (QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid): one kind
   // for every such row, each row's `body` saying its graph (docs/semantics.md#d35).
   kQLinearGroup,
+  // com.microsoft QGemm: alpha * A' B' + C in the quantized domain, an integer or a float32 Y.
+  kQGemm,
 };
-inline constexpr OperatorKind kAllOperatorKinds[] = {
-    OperatorKind::kDequantizeLinear,      OperatorKind::kQuantizeLinear,
-    OperatorKind::kDynamicQuantizeLinear, OperatorKind::kQLinearMatMul,
-    OperatorKind::kMatMulInteger,         OperatorKind::kQLinearConv,
-    OperatorKind::kConvInteger,           OperatorKind::kQLinearGroup};
+inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLinear,
+                                                     OperatorKind::kQuantizeLinear,
+                                                     OperatorKind::kDynamicQuantizeLinear,
+                                                     OperatorKind::kQLinearMatMul,
+                                                     OperatorKind::kMatMulInteger,
+                                                     OperatorKind::kQLinearConv,
+                                                     OperatorKind::kConvInteger,
+                                                     OperatorKind::kQLinearGroup,
+                                                     OperatorKind::kQGemm};
 // "DequantizeLinear": the kind's name (a switch, so a new kind needs its case here too).
 std::string_view OperatorKindName(OperatorKind kind);
 

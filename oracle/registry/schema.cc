@@ -109,6 +109,22 @@ const std::vector<AttributeSpec> kConvAttributes = {{"auto_pad", std::nullopt, A
                                                     {"kernel_shape", std::nullopt, AK::kInts},
                                                     {"pads", std::nullopt, AK::kInts},
                                                     {"strides", std::nullopt, AK::kInts}};
+// QGemm: "alpha : float", "transA : int", "transB : int"; ONNX Runtime's schema gives them the
+// defaults 1.0, 0 and 0 (Gemm's), the page none.
+const std::vector<AttributeSpec> kQGemmAttributes = {
+    {"alpha", std::nullopt, AK::kFloat, 1.0}, {"transA", 0, AK::kInt}, {"transB", 0, AK::kInt}};
+// QGemm's type constraints: "TA", "TB" (uint8, int8), "TC" (int32), "T" (float), "TYZ"
+// (uint8, int8); "TY" (float, uint8, int8) is the output's, y_zero_point's type or float.
+const std::vector<TypeConstraint> kQGemmTypes = {{"TA", {D::kInt8, D::kUint8}},
+                                                 {"TB", {D::kInt8, D::kUint8}},
+                                                 {"TC", {D::kInt32}},
+                                                 {"T", {D::kFloat}},
+                                                 {"TYZ", {D::kInt8, D::kUint8}}};
+const std::vector<AttributeSpec> kMsConvAttributes = [] {
+  std::vector<AttributeSpec> a = kConvAttributes;
+  a.insert(a.begin() + 1, {"channels_last", 0, AK::kInt});
+  return a;
+}();
 
 // The com.microsoft QLinear operators (ONNX Runtime's ContribOperators.md): T for the quantized
 // operands, their zero points and the output; every scale tensor(float), per tensor.
@@ -205,6 +221,14 @@ const std::vector<OpSchema> kSchemas = {
   // The convolution family: T1 (x) and T2 (w) are one set, T3 y's (QLinearConv), int32 (ConvInteger).
   {K::kQLinearConv, "", "QLinearConv", 10, kInt8Uint8, kFloatOnly, kInt8Uint8, kConvAttributes, kPerTensor, false, kExactF32,
    "ONNX QLinearConv-10 (docs/semantics.md#qlinearconv)", false, {}, kRequantizations},
+  // ONNX Runtime's com.microsoft QLinearConv-1: the same inputs and types, and channels_last (x and
+  // y as N x D1 ... x C; w stays M x C/group x k1 ...).
+  {K::kQLinearConv, "com.microsoft", "QLinearConv", 1, kInt8Uint8, kFloatOnly, kInt8Uint8, kMsConvAttributes, kPerTensor, false, kExactF32,
+   "ONNX Runtime's com.microsoft QLinearConv-1 (docs/semantics.md#d35)", false, {}, kRequantizations},
+  // ONNX Runtime's com.microsoft QGemm-1 (docs/semantics.md#d35, #d36): the matmul family's
+  // requantizations with alpha folded into a_scale; a float32 Y by its bound.
+  {K::kQGemm, "com.microsoft", "QGemm", 1, kInt8Uint8, kFloatOnly, {D::kFloat, D::kInt8, D::kUint8}, kQGemmAttributes, kPerTensor, false, kExactF32,
+   "ONNX Runtime's com.microsoft QGemm-1 (docs/semantics.md#d35)", false, {}, kRequantizations, kQGemmTypes},
   {K::kConvInteger, "", "ConvInteger", 10, kInt8Uint8, {}, {D::kInt32}, kConvAttributes, kPerTensor, false, kExactInt32Wrap,
    "ONNX ConvInteger-10 (docs/semantics.md#convinteger)"},
 };

@@ -49,6 +49,11 @@ CaseCell CellOf(const MatMulPlan& plan) {
 }
 
 // w's parameters per output channel (the validation calls that layout per column).
+CaseCell CellOf(const QGemmPlan& plan) {
+  return {"", Name(plan.a_type) + " x " + Name(plan.b_type), Name(plan.y_type),
+          LayoutsOf({{"b", LayoutName(plan.b.layout, "per-column", "per-column")}}), ""};
+}
+
 CaseCell CellOf(const ConvPlan& plan) {
   return {"", Name(plan.x_type) + " x " + Name(plan.w_type), Name(plan.y_type),
           LayoutsOf({{"w", LayoutName(plan.w.layout, "per-channel", "per-channel")}}), ""};

@@ -9,6 +9,7 @@
 #include "oracle/registry/plan.h"
 #include "oracle/semantics/conv_validation.h"
 #include "oracle/semantics/matmul_validation.h"
+#include "oracle/semantics/qgemm.h"
 
 namespace qconform {
 
@@ -33,5 +34,6 @@ struct CaseCell {
 CaseCell CellOf(const QuantizationPlan& plan);
 CaseCell CellOf(const MatMulPlan& plan);
 CaseCell CellOf(const ConvPlan& plan);
+CaseCell CellOf(const QGemmPlan& plan);
 
 }  // namespace qconform

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <memory>
 
+#include "oracle/semantics/channels_last.h"
 #include "oracle/semantics/conv_integer.h"
 #include "oracle/semantics/dynamic_quantize.h"
 #include "oracle/semantics/graph_oracle.h"
 #include "oracle/semantics/matmul_integer.h"
+#include "oracle/semantics/qgemm.h"
 #include "oracle/semantics/qlinear_conv.h"
 #include "oracle/semantics/qlinear_group.h"
 #include "oracle/semantics/qlinear_matmul.h"
@@ -84,6 +86,9 @@ void Keep(OracleResult& r, const MatMulPlan& p) {
 void Keep(OracleResult& r, const ConvPlan& p) {
   r.conv_plan = p;
 }
+void Keep(OracleResult& r, const QGemmPlan& p) {
+  r.qgemm_plan = p;
+}
 
 // The compute families: one validation per family, then the operator's evaluation of its plan
 // (QLinearMatMul's or MatMulInteger's, QLinearConv's or ConvInteger's); the com.microsoft QLinear
@@ -97,6 +102,19 @@ OracleResult RunValidated(const Case& c, const OpSchema& schema, const EvaluateO
   r.outputs.push_back(Evaluate(c, schema, *v.plan, options));
   r.cell = CellOf(*v.plan);
   Keep(r, *v.plan);
+  return r;
+}
+
+// com.microsoft QLinearConv with channels_last 1: the channels-first case's oracle, y moved back
+// (oracle/semantics/channels_last.h); its cell's layout says channels-last.
+template <auto Validate, auto Evaluate>
+OracleResult RunChannelsLast(const Case& c, const OpSchema& schema,
+                             const EvaluateOptions& options) {
+  const auto first = std::make_shared<const Case>(ChannelsFirstCase(c, "x"));
+  OracleResult r = RunValidated<Validate, Evaluate>(*first, schema, options);
+  for (Finding& f : r.findings) f.message += " (channels_last 1: x read as N x C x D1 ...)";
+  for (OutputEvaluation& y : r.outputs) MoveToChannelsLast(y, first);
+  if (r.cell.known()) r.cell.granularity += ", channels-last";
   return r;
 }
 
@@ -114,11 +132,16 @@ OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOption
     case OperatorKind::kMatMulInteger:
       return RunValidated<ValidateMatMul, EvaluateMatMulInteger>(c, schema, options);
     case OperatorKind::kQLinearConv:
+      if (ReadsChannelsLast(c, schema)) {
+        return RunChannelsLast<ValidateConv, EvaluateQLinearConv>(c, schema, options);
+      }
       return RunValidated<ValidateConv, EvaluateQLinearConv>(c, schema, options);
     case OperatorKind::kConvInteger:
       return RunValidated<ValidateConv, EvaluateConvInteger>(c, schema, options);
     case OperatorKind::kQLinearGroup:
       return RunValidated<ValidateQLinearGroup, EvaluateQLinearGroup>(c, schema, options);
+    case OperatorKind::kQGemm:
+      return RunValidated<ValidateQGemm, EvaluateQGemm>(c, schema, options);
   }
   throw OracleError("case " + c.id + ": no oracle for " + schema.label());
 }
@@ -174,7 +197,7 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
     for (Finding& f : profile->check(c)) r.findings.push_back(std::move(f));
     if (r.must_reject())
       r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset(),
-          r.cell = {}, r.matmul_plan.reset(), r.conv_plan.reset();
+          r.cell = {}, r.matmul_plan.reset(), r.conv_plan.reset(), r.qgemm_plan.reset();
     return r;
   }
   if (c.is_graph()) {

@@ -35,6 +35,7 @@ struct OracleResult {
   // operand types, parameter layouts, geometry, for explain and the layers above.
   std::optional<MatMulPlan> matmul_plan;
   std::optional<ConvPlan> conv_plan;
+  std::optional<QGemmPlan> qgemm_plan;
   // The case's cell (operand types, output type, granularity or layout) from any kind's plan;
   // unknown (empty) for a must-reject case.
   CaseCell cell;

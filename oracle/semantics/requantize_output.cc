@@ -65,11 +65,14 @@ Shortcut MakeShortcut(const RequantizeOperands& o) {
       !normal(o.y_scale)) {
     return s;
   }
-  s.multiplier = static_cast<double>(o.a_scale) * o.b_scale / o.y_scale;
+  s.multiplier = static_cast<double>(o.alpha) * o.a_scale * o.b_scale / o.y_scale;
   if (!(s.multiplier > 0x1p-30 && s.multiplier < 0x1p20)) return s;
-  // The float32 strategies' own steps normal and finite: a_scale * b_scale (f32, reciprocal),
-  // 1 / y_scale and acc * a_scale * b_scale = v * y_scale < 2^31 * 2^96 (reciprocal).
-  if (!normal(o.a_scale * o.b_scale) || !(o.y_scale < 0x1p96f)) return s;
+  // The float32 strategies' own steps normal and finite: alpha * a_scale (QGemm's, one more
+  // rounding: at most six in any strategy, < 2^-21 together), that times b_scale (f32,
+  // reciprocal), 1 / y_scale and acc * a_scale * b_scale = v * y_scale < 2^31 * 2^96
+  // (reciprocal).
+  const float folded = o.alpha * o.a_scale;
+  if (!normal(folded) || !normal(folded * o.b_scale) || !(o.y_scale < 0x1p96f)) return s;
   int exponent;
   std::frexp(s.multiplier, &exponent);
   s.slack = exponent < 0 ? std::ldexp(1.0, exponent) : 0;  // 2^-right, the first rounding's reach

@@ -133,6 +133,8 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
   for (GoldenCase& g : QLinearOperatorCatalogue(CatalogueParts::kRules)) {
     with_rules.push_back(std::move(g));
   }
+  for (GoldenCase& g : QGemmGoldenCatalogue(CatalogueParts::kRules))
+    with_rules.push_back(std::move(g));
   for (const GoldenCase& g : with_rules) {
     if (g.intended_rule.empty() && g.features.find("implementation-defined:") == std::string::npos)
       continue;
@@ -163,6 +165,10 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
       return MakeCase(std::string(op.op_type), 1, in, {}, std::string(op.domain));
     };
   }
+  out["qgemm.shape.negative_dim"] = [=] {
+    const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);
+    return MakeCase("QGemm", 1, {negative, s, z, u8, s, z}, {}, "com.microsoft");
+  };
   out["qlmm.shape.negative_dim"] = [=] {
     const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);
     return MakeCase("QLinearMatMul", 10, {negative, s, z, u8, s, z, s, z});

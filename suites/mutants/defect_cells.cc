@@ -141,6 +141,17 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kConvOutputSizeCeil, "op:QLinearConv"},
     {Defect::kQlcBiasAfterRequantization, "op:QLinearConv"},
     {Defect::kQlcPerChannelAsPerTensor, "op:QLinearConv granularity:w_per-channel"},
+    // com.microsoft QGemm: every cell holds exact ties with odd zero points, alpha 1/2, C and B
+    // transposed over a square K x N (qgemm_catalogue.cc's cell cases).
+    {Defect::kQgemmZeroPointFirst, "op:QGemm y:int8,uint8"},
+    {Defect::kQgemmCAfterRequantization, "op:QGemm y:int8,uint8"},
+    {Defect::kQgemmAlphaIgnored, "op:QGemm"},
+    {Defect::kQgemmTransBIgnored, "op:QGemm"},
+    {Defect::kQgemmPerColumnAsPerTensor, "op:QGemm granularity:b_per-column"},
+    // com.microsoft QLinearConv's channels_last cells: w read in x's layout moves every kernel
+    // wider than 1 x 1 over more than one channel (the cell cases' 3 x 3 over two per group).
+    {Defect::kMsqlcWeightsChannelsLast,
+     "op:QLinearConv version:1 granularity:per-tensor+channels-last,w_per-channel+channels-last"},
     {Defect::kQlcInt16PairSaturation, "op:QLinearConv a:uint8 b:int8"},
     // The matmul family's layout and accumulation in every cell (compute_cell_catalogue.cc: a
     // batch of two products per operand pair and granularity, half the codes at the extremes,

@@ -15,6 +15,7 @@ constexpr std::string_view kMmi = "MatMulInteger";
 constexpr std::string_view kQlc = "QLinearConv";
 constexpr std::string_view kCi = "ConvInteger";
 constexpr std::string_view kQlg = "QLinearGroup";
+constexpr std::string_view kQgemm = "QGemm";
 
 // clang-format off
 constexpr DefectRow kDefects[] = {
@@ -227,6 +228,18 @@ constexpr DefectRow kDefects[] = {
    "the bias requantized on its own and added to round(acc * M): round(acc * M) + round(B * M) + y_zero_point, two roundings", ""},
   {D::kQlcPerChannelAsPerTensor, "qlc-per-channel-as-per-tensor", kQlc,
    "w's per-output-channel scale and zero point read as per tensor (their first element)", ""},
+  {D::kMsqlcWeightsChannelsLast, "msqlc-weights-channels-last", kQlc,
+   "com.microsoft QLinearConv with channels_last 1 reading w as [M, k1, ..., C / group] too (w keeps Conv's layout)", ""},
+  {D::kQgemmZeroPointFirst, "qgemm-zero-point-first", kQgemm,
+   "round(acc * M + y_zero_point): the zero point added before rounding", ""},
+  {D::kQgemmAlphaIgnored, "qgemm-alpha-ignored", kQgemm,
+   "alpha read as 1", ""},
+  {D::kQgemmCAfterRequantization, "qgemm-c-after-requantization", kQgemm,
+   "C requantized on its own and added to round(acc * M): two roundings", ""},
+  {D::kQgemmTransBIgnored, "qgemm-trans-b-ignored", kQgemm,
+   "B read as (K, N) even with transB 1", ""},
+  {D::kQgemmPerColumnAsPerTensor, "qgemm-per-column-as-per-tensor", kQgemm,
+   "b's per-column scale and zero point read as per tensor (their first element)", ""},
   {D::kConvPaddingZero, "conv-padding-zero", kCi,
    "padding holds code 0 instead of x_zero_point (QLinearConv and ConvInteger)", ""},
   {D::kConvSameUpperLowerSwapped, "conv-same-upper-lower-swapped", kCi,

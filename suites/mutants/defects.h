@@ -123,6 +123,13 @@ enum class Defect {
   kQlcInt16PairSaturation,
   kQlcBiasAfterRequantization,
   kQlcPerChannelAsPerTensor,
+  kMsqlcWeightsChannelsLast,
+  // com.microsoft QGemm.
+  kQgemmZeroPointFirst,
+  kQgemmAlphaIgnored,
+  kQgemmCAfterRequantization,
+  kQgemmTransBIgnored,
+  kQgemmPerColumnAsPerTensor,
   // The convolution family (QLinearConv and ConvInteger): geometry, padding, zero points.
   kConvPaddingZero,
   kConvSameUpperLowerSwapped,

@@ -31,7 +31,8 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   if (n.domain.empty() && (n.op_type == "QLinearMatMul" || n.op_type == "MatMulInteger")) {
     return RunMatMul(n, out);
   }
-  if (n.domain.empty() && (n.op_type == "QLinearConv" || n.op_type == "ConvInteger")) {
+  if ((n.domain.empty() && (n.op_type == "QLinearConv" || n.op_type == "ConvInteger")) ||
+      (n.domain == "com.microsoft" && n.op_type == "QLinearConv")) {
     return RunConv(n, out);
   }
   if (n.domain == "com.microsoft" &&
@@ -41,6 +42,7 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
     return RunQLinearGroup(n, out);
   }
   if (n.domain == "com.microsoft" && n.op_type == "QLinearConcat") return RunQLinearConcat(n, out);
+  if (n.domain == "com.microsoft" && n.op_type == "QGemm") return RunQGemm(n, out);
   if (n.domain == "com.microsoft" && n.op_type == "QLinearWhere") return RunQLinearWhere(n, out);
   if (n.domain == "com.microsoft" && n.op_type == "QLinearAveragePool") {
     return RunQLinearAveragePool(n, out);
@@ -90,7 +92,7 @@ const qconform_plugin* MutantPlugin() {
         "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, "
         "QLinearConv, ConvInteger, com.microsoft QLinearAdd, QLinearMul, QLinearLeakyRelu, "
         "QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, "
-        "QLinearConcat, QLinearWhere (exact; defect: ";
+        "QLinearConcat, QLinearWhere, QLinearConv, QGemm (exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {
       std::fprintf(stderr,

@@ -19,12 +19,6 @@ namespace {
 
 enum : int32_t { F32 = 1, U8 = 2, I8 = 3, I32 = 6 };
 
-int64_t ValueOf(const PlainTensor& t, uint32_t code) {
-  if (t.data_type == I8) return static_cast<int8_t>(static_cast<uint8_t>(code));
-  if (t.data_type == I32) return static_cast<int32_t>(code);
-  return code;
-}
-
 // Conv's geometry as this backend reads it, per spatial axis.
 struct Geometry {
   int r = 0;  // spatial axes
@@ -45,9 +39,11 @@ std::optional<std::string> Plan(const PlainNode& node, const PlainTensor& x, con
   for (int i = 0; i < node.node->attribute_count; ++i) {
     const qconform_attribute& a = node.node->attributes[i];
     const std::string name = a.name;
+    const bool microsoft = node.domain == "com.microsoft";
     const int32_t want =
-        name == "auto_pad" ? QCONFORM_ATTR_STRING
-        : name == "group"  ? QCONFORM_ATTR_INT
+        name == "auto_pad"                       ? QCONFORM_ATTR_STRING
+        : name == "group"                        ? QCONFORM_ATTR_INT
+        : (microsoft && name == "channels_last") ? QCONFORM_ATTR_INT
         : (name == "pads" || name == "strides" || name == "dilations" || name == "kernel_shape")
             ? QCONFORM_ATTR_INTS
             : 0;
@@ -170,6 +166,31 @@ std::vector<int64_t> Accumulate(const Geometry& g, const Operands& o, bool pairs
   return acc;
 }
 
+// A tensor stored as [D0, D2, ..., D(r-1), D1] (channels last) read into [D0, D1, D2, ...], or
+// the other way round (`to_last`).
+PlainTensor MoveChannels(PlainTensor t, bool to_last) {
+  if (t.dims.size() < 3) return t;
+  int64_t spatial = 1;
+  for (size_t d = 2; d < t.dims.size(); ++d) spatial *= t.dims[d];
+  const int64_t c = t.dims[1], outer = t.dims[0];
+  std::vector<uint32_t> moved(t.codes.size());
+  for (int64_t n = 0; n < outer; ++n) {
+    for (int64_t k = 0; k < c; ++k) {
+      for (int64_t s = 0; s < spatial; ++s) {
+        const auto first = static_cast<size_t>((n * c + k) * spatial + s);
+        const auto last = static_cast<size_t>((n * spatial + s) * c + k);
+        if (to_last) {
+          moved[last] = t.codes[first];
+        } else {
+          moved[first] = t.codes[last];
+        }
+      }
+    }
+  }
+  t.codes = std::move(moved);
+  return t;
+}
+
 }  // namespace
 
 int32_t RunConv(const PlainNode& n, const Output& out) {
@@ -180,6 +201,17 @@ int32_t RunConv(const PlainNode& n, const Output& out) {
   std::vector<PlainTensor> in;
   for (int k = 0; k < count; ++k) in.push_back(Unpack(n.node->inputs[k]));
   const int xi = 0, wi = qlinear ? 3 : 1, xzi = 2, wzi = qlinear ? 5 : 3;
+  // com.microsoft's channels_last 1: x is [N, D1, ..., C]; this backend moves it to [N, C, D1,
+  // ...] and y back.
+  const qconform_attribute* last = n.attribute("channels_last");
+  const bool channels_last = n.domain == "com.microsoft" && last != nullptr &&
+                             last->kind == QCONFORM_ATTR_INT && last->i != 0;
+  if (channels_last && in[xi].dims.size() >= 3) {
+    std::rotate(in[xi].dims.begin() + 1, in[xi].dims.end() - 1, in[xi].dims.end());
+    in[xi] = MoveChannels(in[xi], false);
+    // The defect: w read as [M, k1, ..., C / group] too.
+    if (On(Defect::kMsqlcWeightsChannelsLast)) in[wi] = MoveChannels(in[wi], false);
+  }
   for (int k = 0; k < (qlinear ? 8 : 2); ++k) {
     if (!in[static_cast<size_t>(k)].present())
       return Fail(out, QCONFORM_REJECTED_AT_LOAD, "absent input");
@@ -270,6 +302,12 @@ int32_t RunConv(const PlainNode& n, const Output& out) {
       v = r(std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX));
     }
     codes[e] = static_cast<uint32_t>(v) & 0xFFu;
+  }
+  if (channels_last) {
+    PlainTensor y{in[7].data_type, in[7].format, y_dims, std::move(codes)};
+    y = MoveChannels(std::move(y), true);
+    codes = std::move(y.codes);
+    std::rotate(y_dims.begin() + 1, y_dims.begin() + 2, y_dims.end());
   }
   return WriteOutput(out.alloc, out.context, 0, *in[7].format, y_dims, codes, BitOrder::kLowFirst,
                      true, out.message, out.message_size);

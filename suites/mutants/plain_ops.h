@@ -24,6 +24,8 @@ int32_t RunDynamicQuantize(const PlainNode& n, const Output& out);
 int32_t RunMatMul(const PlainNode& n, const Output& out);
 // QLinearConv and ConvInteger (plain_conv.cc): their own validation, then the kernel.
 int32_t RunConv(const PlainNode& n, const Output& out);
+// com.microsoft QGemm (plain_qgemm.cc): its own validation, then the kernel.
+int32_t RunQGemm(const PlainNode& n, const Output& out);
 // The com.microsoft QLinear operators (plain_qlinear_group.cc): their own validation, then the
 // page's formula.
 int32_t RunQLinearGroup(const PlainNode& n, const Output& out);
@@ -51,6 +53,13 @@ int32_t WriteRequantized(const std::vector<long double>& v, long double scale,
 // The plan's parameter index with the index-mapping defects of `op` applied: a negative axis
 // read as 1, per-axis or blocked scales along the last axis, the block size as floor(D / S).
 ParameterIndex DefectiveIndex(const PlainNode& n, const PlainPlan& plan, bool quantize);
+
+// An int8, uint8 or int32 code's integer (the compute operators' operands, zero points and bias).
+inline int64_t ValueOf(const PlainTensor& t, uint32_t code) {
+  if (t.data_type == QCONFORM_INT8) return static_cast<int8_t>(static_cast<uint8_t>(code));
+  if (t.data_type == QCONFORM_INT32) return static_cast<int32_t>(code);
+  return code;
+}
 
 // The element `p` of a parameter tensor, clamped into it (a defective index reads the last).
 inline uint32_t At(const PlainTensor& t, int64_t p) {

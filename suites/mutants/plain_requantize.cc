@@ -119,6 +119,11 @@ RequantizeDefects MatMulRequantizeDefects() {
                    Defect::kQlmmYWrap, Defect::kQlmmYZeroPointIgnored);
 }
 
+RequantizeDefects QGemmRequantizeDefects() {
+  return FromTable({{Defect::kQgemmZeroPointFirst, Requantization::kZeroPointFirst}}, Defect::kNone,
+                   Defect::kNone);
+}
+
 RequantizeDefects ConvRequantizeDefects() {
   using R = Requantization;
   return FromTable({{Defect::kQlcOnnxReference, R::kOnnxReference},
@@ -133,17 +138,18 @@ RequantizeDefects ConvRequantizeDefects() {
 int64_t Requantizer::operator()(int64_t acc) const {
   using R = Requantization;
   int64_t v;
-  const float m32 = (a * b) / y;
+  const float fa = alpha * a;  // alpha folded into a_scale, as float kernels do
+  const float m32 = (fa * b) / y;
   switch (defects.how) {
     case R::kOnnxReference:
       v = static_cast<int64_t>(
           std::nearbyint(static_cast<double>(acc) * m32 + static_cast<double>(zero_point)));
       break;
     case R::kQ31DoubleRound:
-      v = Q31DoubleRound(acc, static_cast<double>(a * b) / y) + zero_point;
+      v = Q31DoubleRound(acc, static_cast<double>(fa * b) / y) + zero_point;
       break;
     case R::kQ31SingleRound: {
-      const double multiplier = static_cast<double>(a * b) / y;
+      const double multiplier = static_cast<double>(fa * b) / y;
       int e;
       const double q = std::frexp(multiplier, &e);
       const auto fixed = static_cast<int64_t>(std::round(q * 2147483648.0));
@@ -158,12 +164,12 @@ int64_t Requantizer::operator()(int64_t acc) const {
       v = static_cast<int64_t>(std::nearbyint(static_cast<float>(acc) * m32)) + zero_point;
       break;
     case R::kReciprocalYScale:
-      v = static_cast<int64_t>(std::nearbyint(static_cast<float>(acc) * (a * b) * (1.0f / y))) +
+      v = static_cast<int64_t>(std::nearbyint(static_cast<float>(acc) * (fa * b) * (1.0f / y))) +
           zero_point;
       break;
     default:
-      v = RoundSplit(Exactly(acc, {a, b}, {y}), defects.y_zero_point_ignored ? 0 : zero_point,
-                     defects.how);
+      v = RoundSplit(alpha == 1 ? Exactly(acc, {a, b}, {y}) : Exactly(acc, {alpha, a, b}, {y}),
+                     defects.y_zero_point_ignored ? 0 : zero_point, defects.how);
   }
   if (defects.y_wrap) {
     const int64_t span = hi - lo + 1;

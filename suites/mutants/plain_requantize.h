@@ -1,5 +1,6 @@
 // The mutant backend's requantization of an integer accumulator into y, plainly, for
-// QLinearMatMul and QLinearConv: round_half_even(acc * a_scale * b_scale / y_scale) + y_zero_point
+// QLinearMatMul, QLinearConv and QGemm: round_half_even(acc * (alpha *) a_scale * b_scale /
+// y_scale) + y_zero_point
 // computed exactly in 128-bit integers (the scales' significands and exponents), saturated to y's
 // range, or one of the requantization defects of the operator being run.
 #pragma once
@@ -30,11 +31,13 @@ struct RequantizeDefects {
 // QLinearConv (qlc-*).
 RequantizeDefects MatMulRequantizeDefects();
 RequantizeDefects ConvRequantizeDefects();
+RequantizeDefects QGemmRequantizeDefects();
 
 struct Requantizer {
   float a, b, y;
   int64_t zero_point, lo, hi;
   RequantizeDefects defects;
+  float alpha = 1;  // QGemm's: inside the exact product, fl32(alpha * a) in the float defects
 
   int64_t operator()(int64_t acc) const;
 };

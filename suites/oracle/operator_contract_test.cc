@@ -88,6 +88,9 @@ TEST_P(OperatorContract, GeneratesValidCasesWithTheirCellAndPlan) {
       case OperatorKind::kConvInteger:
         EXPECT_TRUE(r.conv_plan) << g.c.id;
         break;
+      case OperatorKind::kQGemm:
+        EXPECT_TRUE(r.qgemm_plan) << g.c.id;
+        break;
     }
   }
   EXPECT_GT(computed, 0u) << op().label() << ": no generated case is computed";

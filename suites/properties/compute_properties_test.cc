@@ -1,7 +1,7 @@
 // Properties of the compute operators' oracle over generated cases (RapidCheck, shrinking,
-// reproducers as in dequantize_properties_test.cc), the matmul family and the convolution family
-// alike: generated valid cases have no finding, and the fast path (int32 sums, 128-bit
-// requantization, the shortcut where every strategy agrees) equals the multiprecision path
+// reproducers as in dequantize_properties_test.cc), the matmul family, the convolution family and
+// com.microsoft QGemm alike: generated valid cases have no finding, and the fast path (int32 sums,
+// 128-bit requantization, the shortcut where every strategy agrees) equals the multiprecision path
 // (Boost.Multiprecision sums and rationals) in every element of every strategy.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -28,6 +28,9 @@ Case AnyValidMatMul() {
 }
 Case AnyValidConv() {
   return AnyValid({OperatorKind::kQLinearConv, OperatorKind::kConvInteger});
+}
+Case AnyValidQGemm() {
+  return AnyValid({OperatorKind::kQGemm});
 }
 
 void ExpectValid(const Case& c, const std::string& property) {
@@ -83,6 +86,16 @@ RC_GTEST_PROP(ConvProperties, GeneratedValidCasesAreValid, ()) {
 // and dilations, besides the requantization.
 RC_GTEST_PROP(ConvProperties, FastPathEqualsMultiprecision, ()) {
   ExpectFastEqualsMultiprecision(AnyValidConv(), "conv-fast-path");
+}
+
+RC_GTEST_PROP(QGemmProperties, GeneratedValidCasesAreValid, ()) {
+  ExpectValid(AnyValidQGemm(), "qgemm-valid-cases-are-valid");
+}
+
+// alpha folded into the requantization (exactly, and fl32(alpha * a_scale) in the float
+// strategies), C in the accumulator, transposes, b per column, and float32 Y.
+RC_GTEST_PROP(QGemmProperties, FastPathEqualsMultiprecision, ()) {
+  ExpectFastEqualsMultiprecision(AnyValidQGemm(), "qgemm-fast-path");
 }
 
 }  // namespace

@@ -1,0 +1,1 @@
+BxJ¨~t|ùxzØHB¼r‚rwqgûy‡ã…ÊŒyÓúÉ{q„Ì‚¶y÷}xØyytv|spˆC«Svu‡£û~‰Ž]s|…‚M{}tÁP{…zò‰Íô`a@S	sŠp­~nÈqât‚pËDÿÿn}âvv«M‡8îˆ]Âsp½w= …ø¯‹ptî‡¶X	ðúvøHˆq}Y†}r~y~Šƒ‹,w´wrÈVˆxƒ

@@ -1,0 +1,1 @@
+ByJ2ÿeÿhÿeÿeÿdÿeÿ`ÿhÿbÿfÿeÿbÿbÿcÿbÿdÿeÿ`ÿcÿcÿfÿbÿgÿaÿg

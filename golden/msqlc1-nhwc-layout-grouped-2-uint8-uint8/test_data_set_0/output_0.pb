@@ -1,0 +1,1 @@
+ByJ6šWz}Ma“Czw}tKo\‰o]feobT¼BˆGUYdMa1t^Rj?v‹fhQ_“w\;”˜X‰

@@ -1,0 +1,1 @@
+ByJKs]jFWsAa`\Uyuf^VwS#G;df05uWe[pnMLif_Yz9rWX,cc

@@ -1,0 +1,1 @@
+ByJ$9xmq[6E\:MfRSÖV,%$ÂMXOFw©ZVúx2(S\

@@ -1,0 +1,1 @@
+ByJ$Nrts«†„¬yˆ‡Yc’~‘qXr|Perl—‚x‰PR^

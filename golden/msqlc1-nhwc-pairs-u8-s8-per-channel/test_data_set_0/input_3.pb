@@ -1,0 +1,1 @@
+BwJl|fiqvonxjirfio}nvwuluk|zwmnezgfpnxiehr{dojye~rsgwmvjpomilvovj|pf|qdyn~qgfjix}eozduizgeewmt{fwy{vf{k{dwsdi

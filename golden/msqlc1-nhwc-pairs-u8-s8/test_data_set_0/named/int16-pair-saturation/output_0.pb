@@ -1,0 +1,1 @@
+ByJ0QQTffffggQRQutx‰‰‰‰‰‰yywuuy‰‰‰‰‰‰uutQPSfeffeePPO

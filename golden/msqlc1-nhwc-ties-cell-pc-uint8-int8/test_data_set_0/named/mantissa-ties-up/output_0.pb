@@ -1,0 +1,1 @@
+ByJgehciag^m[mcrYw[iTwM

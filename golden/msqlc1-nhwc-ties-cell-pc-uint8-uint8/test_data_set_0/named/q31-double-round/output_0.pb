@@ -1,0 +1,1 @@
+ByJgdhbiag^m[mbrXw[iTwM

@@ -1,0 +1,1 @@
+ByJgegciag]m[mcqYw[iSwM

@@ -1,0 +1,1 @@
+BwJlw}kjy~wliu~jpny|fjwypmigqou}yu}je}kwi}qjyndrqezmeg}rtm}ekzty}wemyf}gimt~v}fpnfluw~mwxs}k{swufuerzfqmtsuxep

@@ -1,0 +1,1 @@
+ByJ0QffQu‰‰yu‰‰uQffPQfgRt‰‰yu‰‰uPeePTfgQx‰‰wy‰‰tSfeO

@@ -1,0 +1,1 @@
+ByJf`lZdfbhh^rTblXvhZvL

@@ -1,0 +1,1 @@
+ByJgam[dgbih^rTbmXwi[wM

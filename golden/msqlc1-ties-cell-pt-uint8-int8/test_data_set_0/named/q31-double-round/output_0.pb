@@ -1,0 +1,1 @@
+ByJgam[egcih^rTcmYwi[wM

@@ -1,0 +1,1 @@
+BYJKiarStvf\_y‰

@@ -1,0 +1,1 @@
+BYJyqg\Ze[gUcuw

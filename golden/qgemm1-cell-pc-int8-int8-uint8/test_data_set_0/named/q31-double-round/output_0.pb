@@ -1,0 +1,1 @@
+BYJ~l‰o‚hphby4c

@@ -1,0 +1,1 @@
+BYJ~k‰o‚hphbx4c

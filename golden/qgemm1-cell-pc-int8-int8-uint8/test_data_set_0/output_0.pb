@@ -1,0 +1,1 @@
+BYJ~kâoÅhphbx4c

@@ -1,0 +1,1 @@
+BYJdsi_nfudl'f

@@ -1,0 +1,1 @@
+BYJcsi_nfuck'f

@@ -1,0 +1,1 @@
+BYJrTcE^9as\Ck

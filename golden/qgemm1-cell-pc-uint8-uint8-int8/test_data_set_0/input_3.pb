@@ -1,0 +1,1 @@
+BBJxsrrqpro{{zouozz

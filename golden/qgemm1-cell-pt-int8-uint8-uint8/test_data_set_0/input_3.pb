@@ -1,0 +1,1 @@
+BBJvoo{yu{zvqvw{vtz

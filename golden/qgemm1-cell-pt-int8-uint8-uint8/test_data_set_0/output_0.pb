@@ -1,0 +1,1 @@
+BYJSQji‰Du{MWmh
