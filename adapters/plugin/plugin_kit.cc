@@ -207,7 +207,7 @@ int32_t Dispatch(const LibraryPlugin& plugin, const qconform_node* node,
     const Node view(*node);
     const Operator* op = view.op();
     const auto row = std::find_if(plugin.rows.begin(), plugin.rows.end(), [&](const MappingRow& r) {
-      return op != nullptr && r.kind == op->kind;
+      return op != nullptr && r.kind == op->kind && (r.op_type.empty() || r.op_type == op->op_type);
     });
     if (row == plugin.rows.end()) {
       NotMapped(std::string(plugin.library) + " has nothing mapped for " + node->op_type);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <span>
@@ -93,11 +94,14 @@ int32_t DeclaredOutputType(const Node& node);
 void* Output(qconform_alloc_output alloc, void* context, int32_t index, int32_t data_type,
              const std::vector<int64_t>& dims, size_t byte_size);
 
-// What a plugin maps: per operator kind, the function that maps one node onto the library.
+// What a plugin maps: per operator kind (and, for a kind of several registry rows such as the
+// com.microsoft QLinear operators, per row's op type), the function that maps one node onto the
+// library.
 using Mapping = void (*)(const Node& node, qconform_alloc_output alloc, void* context);
 struct MappingRow {
   OperatorKind kind;
   Mapping map;
+  std::string_view op_type = {};  // empty: every row of the kind
 };
 struct LibraryPlugin {
   const char* library;  // "oneDNN 2.6", for the messages

@@ -9,6 +9,9 @@ It maps each node onto what PyTorch's quantization API offers, as a PyTorch user
                     from the integer codes, then .dequantize() (float32)
   QLinearMatMul     torch.ops.quantized.linear with weights packed by linear_prepack (qint8,
                     2-D) and a quint8 input, on the engine the build offers (qnnpack, onednn)
+  com.microsoft QLinearAdd, QLinearMul
+                    torch.ops.quantized.add / mul of two per-tensor quantized tensors, C's
+                    scale and zero point as the output's
 
 and refuses at load what the API cannot say (blocked scales, float8, 4-bit and 16-bit codes,
 float16 outputs). Run it with Debian's /usr/bin/python3: another python3 earlier on PATH does not
@@ -123,12 +126,47 @@ def qlinear_matmul(case):
     return [q.Tensor.from_values(y.int_repr().numpy(), q.UINT8)]
 
 
-MAPPINGS = {"QuantizeLinear": quantize, "DequantizeLinear": dequantize,
-            "QLinearMatMul": qlinear_matmul}
+def per_tensor(tensor, zero_point, what):
+    """A quantized tensor of one scale and zero point (an absent zero point is 0)."""
+    scale = tensor_scale = what[1]
+    if scale.size != 1 or (zero_point is not None and zero_point.size != 1):
+        raise q.RejectedAtLoad("%s takes %s per tensor" % (LIBRARY, what[0]))
+    _, plain = qtype(tensor.data_type, "input")
+    codes = torch.from_numpy(tensor.values().astype(np.int64)).to(plain)
+    zp = int(zero_point.values().reshape(-1)[0]) if zero_point is not None else 0
+    return torch._make_per_tensor_quantized_tensor(
+        codes, float(tensor_scale.values().reshape(-1)[0]), zp)
+
+
+def qlinear_binary(case, op):
+    """com.microsoft QLinearAdd and QLinearMul: quantized.add / quantized.mul, C's scale and zero
+    point as the output's (the engine's broadcasting, where it has any)."""
+    def at(k):
+        return case.inputs[k] if k < len(case.inputs) else None
+    a, b, c_scale, c_zp = at(0), at(3), at(6), at(7)
+    if a.data_type != b.data_type:
+        raise q.RejectedAtLoad("%s adds and multiplies tensors of one quantized dtype" % LIBRARY)
+    qa = per_tensor(a, at(2), ("A's parameters", at(1)))
+    qb = per_tensor(b, at(5), ("B's parameters", at(4)))
+    if c_scale.size != 1 or (c_zp is not None and c_zp.size != 1):
+        raise q.RejectedAtLoad("%s takes C's parameters per tensor" % LIBRARY)
+    y = op(qa, qb, float(c_scale.values().reshape(-1)[0]),
+           int(c_zp.values().reshape(-1)[0]) if c_zp is not None else 0)
+    return [q.Tensor.from_values(y.int_repr().numpy(), a.data_type)]
+
+
+# (domain, op type) -> mapping.
+MAPPINGS = {("", "QuantizeLinear"): quantize, ("", "DequantizeLinear"): dequantize,
+            ("", "QLinearMatMul"): qlinear_matmul,
+            ("com.microsoft", "QLinearAdd"):
+                lambda case: qlinear_binary(case, torch.ops.quantized.add),
+            ("com.microsoft", "QLinearMul"):
+                lambda case: qlinear_binary(case, torch.ops.quantized.mul)}
 
 
 def run(case):
-    mapping = MAPPINGS.get(case.op_type) if case.domain in ("", "ai.onnx") else None
+    domain = "" if case.domain == "ai.onnx" else case.domain
+    mapping = MAPPINGS.get((domain, case.op_type))
     if mapping is None:
         raise q.Unsupported("%s: %s %s is not mapped" % (LIBRARY, case.domain, case.op_type))
     try:
@@ -142,5 +180,6 @@ if __name__ == "__main__":
     if "qnnpack" in torch.backends.quantized.supported_engines:
         torch.backends.quantized.engine = "qnnpack"
     q.serve("pytorch", ".".join(torch.__version__.split("+")[0].split(".")[:2]),
-        "torch.quantize_per_tensor/per_channel, dequantize, quantized.linear (%s engine)"
+        "torch.quantize_per_tensor/per_channel, dequantize, quantized.linear, quantized.add/mul "
+        "(%s engine)"
         % torch.backends.quantized.engine, run)

@@ -9,6 +9,7 @@
 //                     kernel zero point)
 //   QLinearConv       convolution2d_nhwc_qs8 / qc8 (per-channel weight scales) / qu8, 1-D and 2-D;
 //                     com.microsoft's channels_last 1 is XNNPACK's own NHWC (no move)
+//   com.microsoft QLinearAdd, QLinearMul  add_nd / multiply_nd qs8 / qu8 (numpy broadcasting)
 // XNNPACK follows the CPU's rounding mode; the plugin host sets round-to-nearest before each call.
 #include <xnnpack.h>
 
@@ -326,6 +327,83 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
                    static_cast<size_t>(o)];
 }
 
+// com.microsoft QLinearAdd and QLinearMul: add_nd / multiply_nd, qs8 or qu8 (one type for A, B
+// and C), numpy broadcasting as XNNPACK's own; every scale and zero point per tensor. XNNPACK's
+// own limits on the scale ratios are refusals at load (xnn_status 4, unsupported parameter).
+void Binary(const Node& node, qconform_alloc_output alloc, void* context, bool add) {
+  Initialize();
+  const char* what = add ? "add" : "multiply";
+  const qconform_tensor& a = node.Required(0, "A");
+  const qconform_tensor& b = node.Required(3, "B");
+  const bool s8 = Signed(a.data_type, "input");
+  if (b.data_type != a.data_type) {
+    RefuseAtLoad(std::string(kLibrary) + " has no operator mixing qs8 and qu8");
+  }
+  const float as = PerTensorScale(node.Required(1, "A_scale"), "A_scale");
+  const float bs = PerTensorScale(node.Required(4, "B_scale"), "B_scale");
+  const float cs = PerTensorScale(node.Required(6, "C_scale"), "C_scale");
+  const int64_t az = PerTensorZeroPoint(node.Input(2), "A_zero_point");
+  const int64_t bz = PerTensorZeroPoint(node.Input(5), "B_zero_point");
+  const int64_t cz = PerTensorZeroPoint(node.Input(7), "C_zero_point");
+  if (a.rank > XNN_MAX_TENSOR_DIMS || b.rank > XNN_MAX_TENSOR_DIMS) {
+    RefuseAtLoad(std::string(kLibrary) + " " + what + " takes at most " +
+                 std::to_string(XNN_MAX_TENSOR_DIMS) + " dimensions");
+  }
+  // numpy broadcasting, right-aligned.
+  const std::vector<int64_t> da = Dims(a), db = Dims(b);
+  std::vector<int64_t> dims(std::max(da.size(), db.size()), 1);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const int64_t x = i < dims.size() - da.size() ? 1 : da[i - (dims.size() - da.size())];
+    const int64_t y = i < dims.size() - db.size() ? 1 : db[i - (dims.size() - db.size())];
+    if (x != y && x != 1 && y != 1) RejectAtRun("A and B do not broadcast");
+    dims[i] = x == 1 ? y : x;
+  }
+  // A scalar as XNNPACK's one-element tensor.
+  const auto shape = [](const std::vector<int64_t>& d) {
+    std::vector<size_t> s(std::max<size_t>(d.size(), 1), 1);
+    for (size_t i = 0; i < d.size(); ++i) s[i] = static_cast<size_t>(d[i]);
+    return s;
+  };
+  const std::vector<size_t> sa = shape(da), sb = shape(db);
+  xnn_operator_t raw = nullptr;
+  const auto i8 = [](int64_t v) { return static_cast<int8_t>(v); };
+  const auto u8 = [](int64_t v) { return static_cast<uint8_t>(v); };
+  Created(
+      add ? (s8 ? xnn_create_add_nd_qs8(i8(az), as, i8(bz), bs, i8(cz), cs, INT8_MIN, INT8_MAX, 0,
+                                        &raw)
+                : xnn_create_add_nd_qu8(u8(az), as, u8(bz), bs, u8(cz), cs, 0, UINT8_MAX, 0, &raw))
+          : (s8 ? xnn_create_multiply_nd_qs8(i8(az), as, i8(bz), bs, i8(cz), cs, INT8_MIN, INT8_MAX,
+                                             0, &raw)
+                : xnn_create_multiply_nd_qu8(u8(az), as, u8(bz), bs, u8(cz), cs, 0, UINT8_MAX, 0,
+                                             &raw)),
+      what);
+  Operator op(raw);
+  size_t n = 1;
+  for (int64_t d : dims) n *= static_cast<size_t>(d);
+  void* y = Output(alloc, context, 0, a.data_type, dims, n);
+  if (n == 0) return;
+  const auto* pa = a.data;
+  const auto* pb = b.data;
+  Ran(add ? (s8 ? xnn_setup_add_nd_qs8(op.get(), sa.size(), sa.data(), sb.size(), sb.data(),
+                                       static_cast<const int8_t*>(pa),
+                                       static_cast<const int8_t*>(pb), static_cast<int8_t*>(y),
+                                       nullptr)
+                : xnn_setup_add_nd_qu8(op.get(), sa.size(), sa.data(), sb.size(), sb.data(),
+                                       static_cast<const uint8_t*>(pa),
+                                       static_cast<const uint8_t*>(pb), static_cast<uint8_t*>(y),
+                                       nullptr))
+          : (s8 ? xnn_setup_multiply_nd_qs8(op.get(), sa.size(), sa.data(), sb.size(), sb.data(),
+                                            static_cast<const int8_t*>(pa),
+                                            static_cast<const int8_t*>(pb), static_cast<int8_t*>(y),
+                                            nullptr)
+                : xnn_setup_multiply_nd_qu8(op.get(), sa.size(), sa.data(), sb.size(), sb.data(),
+                                            static_cast<const uint8_t*>(pa),
+                                            static_cast<const uint8_t*>(pb),
+                                            static_cast<uint8_t*>(y), nullptr)),
+      add ? "add setup" : "multiply setup");
+  Ran(xnn_run_operator(op.get(), nullptr), what);
+}
+
 // What the library offers, per operator; the others are not judged.
 constexpr MappingRow kRows[] = {
     {OperatorKind::kDequantizeLinear,
@@ -333,7 +411,12 @@ constexpr MappingRow kRows[] = {
     {OperatorKind::kQuantizeLinear,
      [](const Node& n, qconform_alloc_output a, void* c) { Convert(n, a, c, false); }},
     {OperatorKind::kQLinearMatMul, FullyConnected},
-    {OperatorKind::kQLinearConv, Convolution}};
+    {OperatorKind::kQLinearConv, Convolution},
+    {OperatorKind::kQLinearGroup,
+     [](const Node& n, qconform_alloc_output a, void* c) { Binary(n, a, c, true); }, "QLinearAdd"},
+    {OperatorKind::kQLinearGroup,
+     [](const Node& n, qconform_alloc_output a, void* c) { Binary(n, a, c, false); },
+     "QLinearMul"}};
 constexpr LibraryPlugin kPlugin{kLibrary, kRows};
 
 }  // namespace
@@ -342,8 +425,8 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
   static const qconform_plugin plugin = {
       QCONFORM_PLUGIN_ABI, "xnnpack", "2022.02",
       "XNNPACK's converts (Q/DQ), qs8/qu8 fully-connected (QLinearMatMul) and convolution "
-      "(QLinearConv, 1-D and 2-D; com.microsoft's channels_last as its own NHWC); per-tensor "
-      "zero points",
+      "(QLinearConv, 1-D and 2-D; com.microsoft's channels_last as its own NHWC), add and "
+      "multiply (com.microsoft QLinearAdd, QLinearMul); per-tensor zero points",
       RunPlugin<kPlugin>};
   return &plugin;
 }
