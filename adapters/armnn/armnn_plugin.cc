@@ -1,13 +1,16 @@
 // Arm NN 20.08 (Debian's libarmnn-dev with the CpuRef backend) as a qconform backend through the
 // plugin ABI (plugin:armnn). Debian's build has no ONNX parser, so the plugin builds the network
 // an Arm NN user builds: Input -> Quantize or Dequantize -> Output, the quantization parameters
-// in the quantized tensor's TensorInfo (one scale and one offset), optimised for CpuRef.
+// in the quantized tensor's TensorInfo (one scale and one offset), optimised for CpuRef; and
+// Input, Input -> Addition or Multiplication -> Output for com.microsoft QLinearAdd and
+// QLinearMul.
 //
 // Types: uint8 is QAsymmU8, int8 QAsymmS8, int16 QSymmS16 (symmetric: no offset); Dequantize
 // outputs Float32. The Debian build keeps its asserts, which abort the process on some inputs:
 // the plugin host runs it out of process, so an abort fails only its case.
 #include <armnn/ArmNN.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -47,6 +50,36 @@ armnn::TensorShape Shape(const qconform_tensor& t) {
   return armnn::TensorShape(static_cast<unsigned int>(dims.size()), dims.data());
 }
 
+// The network optimised for CpuRef and loaded (a refusal at load when it cannot be).
+armnn::NetworkId Load(armnn::INetworkPtr network) {
+  armnn::NetworkId id = 0;
+  try {
+    armnn::IOptimizedNetworkPtr optimized =
+        armnn::Optimize(*network, {armnn::Compute::CpuRef}, Runtime().GetDeviceSpec());
+    if (!optimized || Runtime().LoadNetwork(id, std::move(optimized)) != armnn::Status::Success) {
+      RefuseAtLoad(std::string(kLibrary) + " CpuRef could not load the network");
+    }
+  } catch (const armnn::Exception& e) {
+    RefuseAtLoad(std::string(kLibrary) + ": " + e.what());
+  }
+  return id;
+}
+
+// Runs a loaded network on its inputs (binding ids 0, 1, ...) into output 0, then unloads it.
+void Enqueue(armnn::NetworkId id, const std::vector<const void*>& in, void* y) {
+  armnn::InputTensors inputs;
+  for (size_t k = 0; k < in.size(); ++k) {
+    const auto binding = static_cast<armnn::LayerBindingId>(k);
+    inputs.emplace_back(binding,
+                        armnn::ConstTensor(Runtime().GetInputTensorInfo(id, binding), in[k]));
+  }
+  const armnn::OutputTensors outputs{{0, armnn::Tensor(Runtime().GetOutputTensorInfo(id, 0), y)}};
+  const armnn::Status status = Runtime().EnqueueWorkload(id, inputs, outputs);
+  Runtime().UnloadNetwork(id);
+  if (status != armnn::Status::Success)
+    RejectAtRun(std::string(kLibrary) + " EnqueueWorkload failed");
+}
+
 void Convert(const Node& node, qconform_alloc_output alloc, void* context, bool dequantize) {
   const qconform_tensor& x = node.Required(0, "x");
   const qconform_tensor& scale_tensor = node.Required(1, "scale");
@@ -76,16 +109,7 @@ void Convert(const Node& node, qconform_alloc_output alloc, void* context, bool 
   layer->GetOutputSlot(0).Connect(output->GetInputSlot(0));
   input->GetOutputSlot(0).SetTensorInfo(dequantize ? quantized : real);
   layer->GetOutputSlot(0).SetTensorInfo(dequantize ? real : quantized);
-  armnn::NetworkId id = 0;
-  try {
-    armnn::IOptimizedNetworkPtr optimized =
-        armnn::Optimize(*network, {armnn::Compute::CpuRef}, Runtime().GetDeviceSpec());
-    if (!optimized || Runtime().LoadNetwork(id, std::move(optimized)) != armnn::Status::Success) {
-      RefuseAtLoad(std::string(kLibrary) + " CpuRef could not load the network");
-    }
-  } catch (const armnn::Exception& e) {
-    RefuseAtLoad(std::string(kLibrary) + ": " + e.what());
-  }
+  const armnn::NetworkId id = Load(std::move(network));
   const size_t n = static_cast<size_t>(Count(x));
   std::vector<float> xs;
   const void* in = x.data;
@@ -99,13 +123,66 @@ void Convert(const Node& node, qconform_alloc_output alloc, void* context, bool 
     Runtime().UnloadNetwork(id);
     return;
   }
-  const armnn::InputTensors inputs{
-      {0, armnn::ConstTensor(Runtime().GetInputTensorInfo(id, 0), in)}};
-  const armnn::OutputTensors outputs{{0, armnn::Tensor(Runtime().GetOutputTensorInfo(id, 0), y)}};
-  const armnn::Status status = Runtime().EnqueueWorkload(id, inputs, outputs);
-  Runtime().UnloadNetwork(id);
-  if (status != armnn::Status::Success)
-    RejectAtRun(std::string(kLibrary) + " EnqueueWorkload failed");
+  Enqueue(id, {in}, y);
+}
+
+// com.microsoft QLinearAdd and QLinearMul: Input, Input -> Addition or Multiplication -> Output,
+// each tensor's quantization in its TensorInfo (A's, B's, C's scale and offset); the operands'
+// ranks made equal with leading 1s (Arm NN broadcasts dimensions of 1 between equal ranks).
+void Binary(const Node& node, qconform_alloc_output alloc, void* context, bool add) {
+  const qconform_tensor& a = node.Required(0, "A");
+  const qconform_tensor& b = node.Required(3, "B");
+  const TypeRow& q = Quantized(a.data_type, "A");
+  if (b.data_type != a.data_type || q.symmetric) {
+    RefuseAtLoad(std::string(kLibrary) +
+                 " adds and multiplies QAsymmU8 or QAsymmS8 tensors of "
+                 "one type here");
+  }
+  const auto info = [&](const qconform_tensor* scale, const qconform_tensor* zp, size_t rank,
+                        std::vector<int64_t> dims, const char* what) {
+    if (!Scalar(*scale) || (zp != nullptr && !Scalar(*zp))) {
+      RefuseAtLoad(std::string(kLibrary) + " takes " + what + " per tensor");
+    }
+    dims.insert(dims.begin(), rank - dims.size(), 1);
+    std::vector<unsigned int> d(dims.begin(), dims.end());
+    if (d.empty()) d.push_back(1);  // Arm NN has no rank-0 tensors
+    return armnn::TensorInfo(armnn::TensorShape(static_cast<unsigned int>(d.size()), d.data()),
+                             q.armnn, LoadReal(*scale, 0, what, kLibrary),
+                             static_cast<int32_t>(ZeroPoint(zp)));
+  };
+  const std::vector<int64_t> da = Dims(a), db = Dims(b);
+  const size_t rank = std::max(da.size(), db.size());
+  std::vector<int64_t> dims(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t x = i < rank - da.size() ? 1 : da[i - (rank - da.size())];
+    const int64_t y = i < rank - db.size() ? 1 : db[i - (rank - db.size())];
+    if (x != y && x != 1 && y != 1) RejectAtRun("A and B do not broadcast");
+    dims[i] = x == 1 ? y : x;
+  }
+  armnn::INetworkPtr network = armnn::INetwork::Create();
+  armnn::IConnectableLayer* in_a = network->AddInputLayer(0);
+  armnn::IConnectableLayer* in_b = network->AddInputLayer(1);
+  armnn::IConnectableLayer* layer =
+      add ? network->AddAdditionLayer("add") : network->AddMultiplicationLayer("multiply");
+  armnn::IConnectableLayer* output = network->AddOutputLayer(0);
+  in_a->GetOutputSlot(0).Connect(layer->GetInputSlot(0));
+  in_b->GetOutputSlot(0).Connect(layer->GetInputSlot(1));
+  layer->GetOutputSlot(0).Connect(output->GetInputSlot(0));
+  in_a->GetOutputSlot(0).SetTensorInfo(
+      info(&node.Required(1, "A_scale"), node.Input(2), rank, da, "A's parameters"));
+  in_b->GetOutputSlot(0).SetTensorInfo(
+      info(&node.Required(4, "B_scale"), node.Input(5), rank, db, "B's parameters"));
+  layer->GetOutputSlot(0).SetTensorInfo(
+      info(&node.Required(6, "C_scale"), node.Input(7), rank, dims, "C's parameters"));
+  const armnn::NetworkId id = Load(std::move(network));
+  size_t n = 1;
+  for (int64_t d : dims) n *= static_cast<size_t>(d);
+  void* y = Output(alloc, context, 0, a.data_type, dims, n);
+  if (n == 0) {
+    Runtime().UnloadNetwork(id);
+    return;
+  }
+  Enqueue(id, {a.data, b.data}, y);
 }
 
 // What the library offers, per operator; the others are not judged.
@@ -113,7 +190,12 @@ constexpr MappingRow kRows[] = {
     {OperatorKind::kDequantizeLinear,
      [](const Node& n, qconform_alloc_output a, void* c) { Convert(n, a, c, true); }},
     {OperatorKind::kQuantizeLinear,
-     [](const Node& n, qconform_alloc_output a, void* c) { Convert(n, a, c, false); }}};
+     [](const Node& n, qconform_alloc_output a, void* c) { Convert(n, a, c, false); }},
+    {OperatorKind::kQLinearGroup,
+     [](const Node& n, qconform_alloc_output a, void* c) { Binary(n, a, c, true); }, "QLinearAdd"},
+    {OperatorKind::kQLinearGroup,
+     [](const Node& n, qconform_alloc_output a, void* c) { Binary(n, a, c, false); },
+     "QLinearMul"}};
 constexpr LibraryPlugin kPlugin{kLibrary, kRows};
 
 }  // namespace
@@ -121,7 +203,8 @@ constexpr LibraryPlugin kPlugin{kLibrary, kRows};
 extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconform_plugin_entry() {
   static const qconform_plugin plugin = {
       QCONFORM_PLUGIN_ABI, "armnn", "20.08",
-      "Arm NN's Quantize and Dequantize layers on the CpuRef backend, per tensor",
+      "Arm NN's Quantize and Dequantize layers, and Addition and Multiplication (com.microsoft "
+      "QLinearAdd, QLinearMul), on the CpuRef backend, per tensor",
       RunPlugin<kPlugin>};
   return &plugin;
 }
