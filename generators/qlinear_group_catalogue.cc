@@ -6,8 +6,9 @@
 //     for a large positive result is a wrong code);
 //   - reciprocal: an output scale found by search whose float32 reciprocal rounds some results
 //     the other way from both the exact quotient and the float32 one;
-//   - the binary operators' broadcasting (a vector and a scalar operand) and absent zero points
-//     (0 by default), QLinearLeakyRelu's default alpha (0.01), QLinearSigmoid's 256 codes at the
+//   - the binary operators' broadcasting (a vector and a scalar operand), absent zero points
+//     (0 by default) and ties with an even output zero point (ties up told from ties away and
+//     from the zero point added first), QLinearLeakyRelu's default alpha (0.01), QLinearSigmoid's 256 codes at the
 //     scales a quantizer picks;
 // and one case per rule of each operator (must-reject and implementation-defined).
 #include <cmath>
@@ -171,6 +172,12 @@ class QLinearGroups : public CatalogueBuilder {
       in = TieInputs(op, t, F(1));
       in[2] = std::nullopt, in[5] = std::nullopt, in.pop_back();
       Computed(op, t, "default-zero-points", in);
+      // The ties with an even C_zero_point: adding it before rounding changes nothing there, and
+      // ties up (floor(v + 1/2)) parts from ties away on the negative ties, so a kernel's
+      // rounding is named alone.
+      in = TieInputs(op, t, F(1));
+      in[7] = MakeScalar(t, static_cast<double>(Zp(t, 8)));
+      Computed(op, t, "ties-even-zero-point", in);
     } else if (op.op_type == "QLinearLeakyRelu") {
       // alpha absent: 0.01, which at x_scale 1, y_scale 1/16 moves every negative x by codes.
       Computed(op, t, "default-alpha", Unary(AllCodes(t), 1, Zp(t, -3), F(1.0 / 16), Zp(t, 7), t));

@@ -142,11 +142,12 @@ const std::vector<AttributeSpec> kAlpha = {{"alpha", std::nullopt, AK::kFloat, 0
 const std::vector<Strategy> kExactOnly = {Strategy::kExact};
 // Named beside the exact result in every mismatch (docs/semantics.md#d35), admitted by --admit.
 const std::vector<Strategy> kQLinearNamed = {Strategy::kZeroPointFirst, Strategy::kTiesAway,
-                                             Strategy::kMinimumOnOverflow, Strategy::kReciprocal};
+                                             Strategy::kTiesUp, Strategy::kMinimumOnOverflow,
+                                             Strategy::kReciprocal};
 // QLinearAveragePool's: the same, and its windows with every tap counted.
 const std::vector<Strategy> kPoolNamed = {Strategy::kZeroPointFirst, Strategy::kTiesAway,
-                                          Strategy::kMinimumOnOverflow, Strategy::kReciprocal,
-                                          Strategy::kPaddingCounted};
+                                          Strategy::kTiesUp,         Strategy::kMinimumOnOverflow,
+                                          Strategy::kReciprocal,     Strategy::kPaddingCounted};
 // QLinearGlobalAveragePool: "channels_last: int" (0: N x C x D1..., 1: N x D1... x C).
 const std::vector<AttributeSpec> kChannelsLast = {{"channels_last", 0}};
 // QLinearAveragePool: AveragePool's attributes without dilations ("kernel_shape (required)";

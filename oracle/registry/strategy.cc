@@ -41,6 +41,7 @@ constexpr StrategyRow kStrategies[] = {
     {Strategy::kInt16PairSaturation, "int16-pair-saturation", None},
     {Strategy::kInt32Wrap, "int32-wrap", None},
     {Strategy::kTiesAway, "ties-away", None},
+    {Strategy::kTiesUp, "ties-up", None},
     {Strategy::kMinimumOnOverflow, "minimum-on-overflow", None},
     {Strategy::kPaddingCounted, "padding-counted", None},
 };

@@ -31,6 +31,7 @@ enum class Strategy {
   // The com.microsoft QLinear operators' output roundings that are not the page's (#d35), with
   // kZeroPointFirst and kReciprocal: named in mismatches, admitted only with --admit.
   kTiesAway,
+  kTiesUp,  // floor(v + 1/2), then the zero point: XNNPACK's and QNNPACK's fixed-point roundings
   kMinimumOnOverflow,
   // QLinearAveragePool with count_include_pad 0: every tap of a window counted, padding too.
   kPaddingCounted,

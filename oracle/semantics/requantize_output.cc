@@ -39,6 +39,7 @@ StrategyFn FunctionOf(Strategy s) {
     case Strategy::kPrecision:
     case Strategy::kExactQuotient:
     case Strategy::kTiesAway:
+    case Strategy::kTiesUp:
     case Strategy::kMinimumOnOverflow:
     case Strategy::kPaddingCounted:
     case Strategy::kCount:

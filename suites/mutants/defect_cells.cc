@@ -43,6 +43,10 @@ constexpr Declaration kDeclaredCells[] = {
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat,"
      "QLinearWhere,QLinearAveragePool "
      "x:int8,uint8"},
+    {Defect::kQlgRoundHalfUp,
+     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat,"
+     "QLinearWhere,QLinearAveragePool "
+     "x:int8,uint8"},
     {Defect::kQlgReciprocal,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat,QLinearWhere,QLinearAveragePool "
      "x:int8,uint8"},

@@ -262,6 +262,8 @@ constexpr DefectRow kDefects[] = {
    "round(v / C_scale + C_zero_point): the output zero point added before rounding", "ONNX Runtime 1.30 (QLinearAdd, QLinearMul)"},
   {D::kQlgRoundHalfAway, "qlg-round-half-away", kQlg,
    "the output rounded half away from zero (std::round) instead of half to even", ""},
+  {D::kQlgRoundHalfUp, "qlg-round-half-up", kQlg,
+   "the output rounded as floor(v + 1/2) (ties towards +inf), then the zero point", "XNNPACK and QNNPACK add (fixed-point, rounding shift)"},
   {D::kQlgOverflowToMin, "qlg-overflow-to-min", kQlg,
    "a result above the type's maximum gives its minimum (a float-to-int conversion's overflow)", "ONNX Runtime 1.30 on x86 (QLinearAdd, QLinearMul)"},
   {D::kQlgReciprocal, "qlg-reciprocal", kQlg,

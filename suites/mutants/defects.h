@@ -144,6 +144,7 @@ enum class Defect {
   // QLinearSigmoid): the output's rounding (docs/semantics.md#d35).
   kQlgZeroPointBeforeRounding,
   kQlgRoundHalfAway,
+  kQlgRoundHalfUp,
   kQlgOverflowToMin,
   kQlgReciprocal,
   kQlgPaddingCounted,  // QLinearAveragePool's windows

@@ -197,6 +197,8 @@ int32_t WriteRequantized(const std::vector<long double>& v, long double scale,
       r = std::nearbyint(q + zero_point);
     } else if (On(Defect::kQlgRoundHalfAway)) {
       r = std::round(q) + zero_point;
+    } else if (On(Defect::kQlgRoundHalfUp)) {
+      r = std::floor(q + 0.5L) + zero_point;
     } else {
       r = std::nearbyint(q) + zero_point;
     }

@@ -1,0 +1,1 @@
+€BCJ€+5>HR\e/9CLV`j3=GQZdn8AKU_hr<FOYcmv@JT]gq{DNXbkuIR\fpyƒMW`jt~GQ[enx‚LU_is|†PZcmw‹T^hq{…Xblv‰“]fpz„Ž—akt~ˆ’œeoy‚Œ– is}‡‘š¤nw‹•Ÿ¨r|…™£­v€Š”§qz„Ž˜¢«u‰’œ¦°yƒ— ª´}‡‘›¥®¸‚Œ•Ÿ©³¼†š£­·ÁŠ”ž¨±»Å˜¢¬¶¿É“¦°ºÄÍ—¡«´¾ÈÒ›¥¯¹ÂÌÖ ©³½ÇÐÚ¤®·ÁËÕž¨²¼ÅÏÙ£¬¶ÀÊÓÝ§±ºÄÎØá

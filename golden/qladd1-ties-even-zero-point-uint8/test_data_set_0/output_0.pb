@@ -1,0 +1,1 @@
+€BCJ€+5>HR\f/9CLV`j4=GQZdn8BKU_hr<FPYcmv@JT^gq{DNXbluIR\fpzƒMW`jt~HQ[enx‚LV_is|†PZdmwŠT^hr{…Xblv€‰“]fpz„Ž—akt~ˆ’œeoy‚Œ– js}‡š¤nx‹•ž¨r|†™£¬v€Š”§qz„Ž˜¢«uˆ’œ¦°yƒ– ª´~‡‘›¤®¸‚Œ•Ÿ©²¼†š£­·ÀŠ”ž¨±»ÅŽ˜¢¬¶¿É“œ¦°ºÄÍ—¡ª´¾ÈÒ›¥¯¸ÂÌÖ ©³½ÆÐÚ¤®·ÁËÔž¨²¼ÅÏÙ¢¬¶ÀÊÓÝ§°ºÄÎØá

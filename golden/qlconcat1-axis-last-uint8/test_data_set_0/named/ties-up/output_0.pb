@@ -1,0 +1,1 @@
+XBYJàIIJJKKLLMMNNOOPPQQRRSSTTUUVVWWXXYYZZ[[\\]]^^__``aabbccddeeffgghhir{„Ž— is|…Ž˜¡js€…ŠŽ“w|iijjkkllmmnnooppqqrrssttuuvvwwxxyyzz{{||}}~~€€‚‚ƒƒ„„……††‡‡ˆˆ}†˜¢kt}‡™¢lu~‡…Š“x|†‰‰ŠŠ‹‹ŒŒŽŽ‘‘’’““””••––——˜˜™™šš››œœžžŸŸ  ¡¡¢¢££¤¤¥¥¦¦§§¨¨‘š£lvˆ‘›¤mv€‰’›Š”x}†‹©©ªª««¬¬­­®®¯¯°°±±²²³³´´µµ¶¶··¸¸¹¹ºº»»¼¼½½¾¾¿¿ÀÀÁÁÂÂÃÃÄÄÅÅÆÆÇÇÈÈ¥nw€Š“œ¥oxŠ”fo”y}‚†‹

@@ -1,0 +1,1 @@
+€BCJ€ÇJÆKÅLÄMÃNÂOÁPÀQ¿R¾S½T¼U»VºW¹X¸Y·Z¶[µ\´]³^²_±`°a¯b®c­d¬e«fªg©h¨i§j¦k¥l¤m£n¢o¡p qŸržstœu›všw™x˜y—z–{•|”}“~’‘€‚Žƒ„Œ…‹†Š‡‰ˆ‡‰†Š…‹„Œƒ‚Ž€‘~’}“|”{•z–y—x˜w™všu›tœsržqŸp o¡n¢m£l¤k¥j¦i§h¨g©fªe«d¬c­b®a¯`°_±^²]³\´[µZ¶Y·X¸W¹VºU»T¼S½R¾Q¿PÀOÁNÂMÃLÄKÅJÆIÇHÈGÉ

@@ -1,0 +1,1 @@
+€BCJ€ÇJÆKÅLÄMÃNÂOÁPÀQ¿R¾S½T¼U»VºW¹X¸Y·Z¶[µ\´]³^²_±`°a¯b®c­d¬e«fªg©h¨i§j¦k¥l¤m£n¢o¡p qŸržstœu›všw™x˜y—z–{•|”}“~’‘€‚Žƒ„Œ…‹†Š‡‰ˆˆ‰‡Š†‹…Œ„ƒŽ‚€‘’~“}”|•{–z—y˜x™wšv›uœtsžrŸq p¡o¢n£m¤l¥k¦j§i¨h©gªf«e¬d­c®b¯a°`±_²^³]´\µ[¶Z·Y¸X¹WºV»U¼T½S¾R¿QÀPÁOÂNÃMÄLÅKÆJÇIÈHÉ

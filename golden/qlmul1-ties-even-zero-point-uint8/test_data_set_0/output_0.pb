@@ -1,0 +1,1 @@
+€BCJ€ÆJÆKÄLÄMÂNÂOÀPÀQ¾R¾S¼T¼UºVºW¸X¸Y¶Z¶[´\´]²^²_°`°a®b®c¬d¬eªfªg¨h¨i¦j¦k¤l¤m¢n¢o p qžržsœtœušvšw˜x˜y–z–{”|”}’~’€Ž‚ŽƒŒ„Œ…Š†Š‡ˆˆˆ‰†Š†‹„Œ„‚Ž‚€€‘~’~“|”|•z–z—x˜x™všv›tœtržrŸp p¡n¢n£l¤l¥j¦j§h¨h©fªf«d¬d­b®b¯`°`±^²^³\´\µZ¶Z·X¸X¹VºV»T¼T½R¾R¿PÀPÁNÂNÃLÄLÅJÆJÇHÈHÉ

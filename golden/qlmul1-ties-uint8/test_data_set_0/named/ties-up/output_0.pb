@@ -1,0 +1,1 @@
+€BCJ€ÆIÅJÄKÃLÂMÁNÀO¿P¾Q½R¼S»TºU¹V¸W·X¶YµZ´[³\²]±^°_¯`®a­b¬c«dªe©f¨g§h¦i¥j¤k£l¢m¡n oŸpžqrœs›tšu™v˜w—x–y•z”{“|’}‘~€Ž‚Œƒ‹„Š…‰†ˆ‡‡ˆ†‰…Š„‹ƒŒ‚Ž€~‘}’|“{”z•y–x—w˜v™ušt›sœrqžpŸo n¡m¢l£k¤j¥i¦h§g¨f©eªd«c¬b­a®`¯_°^±]²\³[´ZµY¶X·W¸V¹UºT»S¼R½Q¾P¿OÀNÁMÂLÃKÄJÅIÆHÇGÈ

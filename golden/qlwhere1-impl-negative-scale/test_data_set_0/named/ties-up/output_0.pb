@@ -1,0 +1,1 @@
+€BZJ€ÆrÅÄŽ—ÃiÂÁ…ŽÀ¡¿¾}†½˜¼»t}º¹¸lu·‡¶µ£l´³²›¤±v°¯’›®n­¬Š“«¥ª©Š¨§¦y‚¥”¤£py¢Œ¡ hqŸƒžŸhœ{›š— ™r˜—Ž—–j•”†“¡’‘}†™Žu~Œ‹luŠˆ‰ˆ¤m‡†…›¤„wƒ‚“œn€Š“~f}|‚‹{zyy‚x•wvqzuŒtshqr„qp io{nm— lskj˜ijhg†f¢ed~‡c™bau~`‘_^mv]ˆ\[¤mZ€YXœ¥WwVU“œToSR‹”QfPO‚‹NžMLzƒK•JIqzHGF

@@ -1,0 +1,1 @@
+€BZJ€IrJJŽ—LiMM…ŽO¡PP}†R˜SSt}UVVluX‡YY£l[\\›¤^v__’›anbbŠ“d¥eeŠghhy‚j”kkpymŒnnhqpƒqqŸhs{tt— vrwwŽ—yjzz†|¡}}}†™€€u~‚ƒƒlu…ˆ††¤mˆ‰‰›¤‹wŒŒ“œŽnŠ“‘f’’‚‹”••y‚—•˜˜qzšŒ››hq„žž i {¡¡— £s¤¤˜¦j§§†©¢ªª~‡¬™­­u~¯‘°°mv²ˆ³³¤mµ€¶¶œ¥¸w¹¹“œ»o¼¼‹”¾f¿¿‚‹ÁžÂÂzƒÄ•ÅÅqzÇÈÈ
