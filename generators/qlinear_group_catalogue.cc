@@ -8,8 +8,8 @@
 //     the other way from both the exact quotient and the float32 one;
 //   - the binary operators' broadcasting (a vector and a scalar operand), absent zero points
 //     (0 by default) and ties with an even output zero point (ties up told from ties away and
-//     from the zero point added first), QLinearLeakyRelu's default alpha (0.01), QLinearSigmoid's 256 codes at the
-//     scales a quantizer picks;
+//     from the zero point added first), QLinearLeakyRelu's default alpha (0.01), QLinearSigmoid's
+//     256 codes at the scales a quantizer picks;
 // and one case per rule of each operator (must-reject and implementation-defined).
 #include <cmath>
 
