@@ -134,6 +134,12 @@ class QLinearGroups : public CatalogueBuilder {
              {{"opset", Attribute::Int(11)}, {"axis", Attribute::Int(1)}});
     Computed(op, t, "saturate",
              Unary(FirstOperand(op, t), 1.0 / 16, Zp(t, 0), F(1.0 / 65536), y_zp, t), Alpha(op));
+    // An output scale whose reciprocal (200.5) is no integer: times floor(1 / y_scale) = 200
+    // instead of divided by it moves most codes.
+    Computed(op, t, "floor-reciprocal",
+             Unary(FirstOperand(op, t), 1.0 / 16, Zp(t, 0),
+                   F(static_cast<double>(static_cast<float>(1.0 / 200.5))), y_zp, t),
+             Alpha(op));
   }
 
   void Cells(const GroupOp& op, D t) {

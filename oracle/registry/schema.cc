@@ -144,6 +144,12 @@ const std::vector<Strategy> kExactOnly = {Strategy::kExact};
 const std::vector<Strategy> kQLinearNamed = {Strategy::kZeroPointFirst, Strategy::kTiesAway,
                                              Strategy::kTiesUp, Strategy::kMinimumOnOverflow,
                                              Strategy::kReciprocal};
+// QLinearSoftmax's: the same, and the value times floor(1 / y_scale) (ONNX Runtime 1.30's).
+const std::vector<Strategy> kSoftmaxNamed = [] {
+  std::vector<Strategy> v = kQLinearNamed;
+  v.push_back(Strategy::kFloorReciprocal);
+  return v;
+}();
 // QLinearAveragePool's: the same, and its windows with every tap counted.
 const std::vector<Strategy> kPoolNamed = {Strategy::kZeroPointFirst, Strategy::kTiesAway,
                                           Strategy::kTiesUp,         Strategy::kMinimumOnOverflow,
@@ -277,7 +283,7 @@ const std::vector<OpSchema> kAllSchemas = [] {
      "ONNX Runtime's com.microsoft QLinearGlobalAveragePool-1"},
     {"QLinearAveragePool", kPoolAttributes, kQLinearTypes,
      "ONNX Runtime's com.microsoft QLinearAveragePool-1", &kPoolNamed},
-    {"QLinearSoftmax", kSoftmaxAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearSoftmax-1"},
+    {"QLinearSoftmax", kSoftmaxAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearSoftmax-1", &kSoftmaxNamed},
     {"QLinearConcat", kConcatAxis, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearConcat-1"},
     {"QLinearWhere", kNoAttributes, kQLinearWhereTypes, "ONNX Runtime's com.microsoft QLinearWhere-1"},
   };

@@ -42,6 +42,7 @@ constexpr StrategyRow kStrategies[] = {
     {Strategy::kInt32Wrap, "int32-wrap", None},
     {Strategy::kTiesAway, "ties-away", None},
     {Strategy::kTiesUp, "ties-up", None},
+    {Strategy::kFloorReciprocal, "floor-reciprocal", None},
     {Strategy::kMinimumOnOverflow, "minimum-on-overflow", None},
     {Strategy::kPaddingCounted, "padding-counted", None},
 };

@@ -32,6 +32,9 @@ enum class Strategy {
   // kZeroPointFirst and kReciprocal: named in mismatches, admitted only with --admit.
   kTiesAway,
   kTiesUp,  // floor(v + 1/2), then the zero point: XNNPACK's and QNNPACK's fixed-point roundings
+  // The value times floor(1 / y_scale) instead of divided by y_scale (ONNX Runtime 1.30's
+  // QLinearSoftmax).
+  kFloorReciprocal,
   kMinimumOnOverflow,
   // QLinearAveragePool with count_include_pad 0: every tap of a window counted, padding too.
   kPaddingCounted,

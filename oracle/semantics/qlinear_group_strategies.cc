@@ -92,6 +92,8 @@ void ByRounding(Strategy strategy, const OpSchema& schema, const GraphValue& v, 
         return code(away(x / scale) + zero_point);
       case Strategy::kTiesUp:
         return code(std::floor(x / scale + 0.5) + zero_point);
+      case Strategy::kFloorReciprocal:
+        return code(std::nearbyint(x * std::floor(1.0f / static_cast<float>(scale))) + zero_point);
       case Strategy::kMinimumOnOverflow:
         return code(r > hi ? lo : r);
       case Strategy::kReciprocal:

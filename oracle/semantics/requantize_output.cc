@@ -40,6 +40,7 @@ StrategyFn FunctionOf(Strategy s) {
     case Strategy::kExactQuotient:
     case Strategy::kTiesAway:
     case Strategy::kTiesUp:
+    case Strategy::kFloorReciprocal:
     case Strategy::kMinimumOnOverflow:
     case Strategy::kPaddingCounted:
     case Strategy::kCount:

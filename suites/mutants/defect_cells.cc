@@ -51,6 +51,9 @@ constexpr Declaration kDeclaredCells[] = {
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat,QLinearWhere,QLinearAveragePool "
      "x:int8,uint8"},
     {Defect::kQlgPaddingCounted, "op:QLinearAveragePool x:int8,uint8"},
+    // Where the output scale's reciprocal is no integer (qlinear_group_catalogue.cc's
+    // floor-reciprocal cases; the others' output scales are powers of two).
+    {Defect::kQlgFloorReciprocal, "op:QLinearSoftmax x:int8,uint8"},
     // The matmul and convolution families' requantizations: every integer cell (versions, operand
     // types, per tensor, per row, per column or per output channel) holds exact ties with odd
     // zero points (the ties-cell cases of matmul_boundary_catalogue.cc and

@@ -264,6 +264,8 @@ constexpr DefectRow kDefects[] = {
    "the output rounded half away from zero (std::round) instead of half to even", ""},
   {D::kQlgRoundHalfUp, "qlg-round-half-up", kQlg,
    "the output rounded as floor(v + 1/2) (ties towards +inf), then the zero point", "XNNPACK and QNNPACK add (fixed-point, rounding shift)"},
+  {D::kQlgFloorReciprocal, "qlg-floor-reciprocal", kQlg,
+   "the value times floor(1 / the output scale) instead of divided by the output scale", "ONNX Runtime 1.30 (QLinearSoftmax)"},
   {D::kQlgOverflowToMin, "qlg-overflow-to-min", kQlg,
    "a result above the type's maximum gives its minimum (a float-to-int conversion's overflow)", "ONNX Runtime 1.30 on x86 (QLinearAdd, QLinearMul)"},
   {D::kQlgReciprocal, "qlg-reciprocal", kQlg,

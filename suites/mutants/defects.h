@@ -145,6 +145,7 @@ enum class Defect {
   kQlgZeroPointBeforeRounding,
   kQlgRoundHalfAway,
   kQlgRoundHalfUp,
+  kQlgFloorReciprocal,
   kQlgOverflowToMin,
   kQlgReciprocal,
   kQlgPaddingCounted,  // QLinearAveragePool's windows

@@ -191,7 +191,8 @@ int32_t WriteRequantized(const std::vector<long double>& v, long double scale,
     long double q =
         On(Defect::kQlgReciprocal)
             ? static_cast<float>(static_cast<float>(v[i]) * (1.0f / static_cast<float>(scale)))
-            : v[i] / scale;
+        : On(Defect::kQlgFloorReciprocal) ? v[i] * std::floor(1.0f / static_cast<float>(scale))
+                                          : v[i] / scale;
     long double r;
     if (On(Defect::kQlgZeroPointBeforeRounding)) {
       r = std::nearbyint(q + zero_point);
