@@ -87,6 +87,11 @@ std::string Node::String(const char* name, const char* fallback) const {
   return a != nullptr && a->kind == QCONFORM_ATTR_STRING && a->s != nullptr ? a->s : fallback;
 }
 
+double Node::Float(const char* name, double fallback) const {
+  const qconform_attribute* a = Find(name);
+  return a != nullptr && a->kind == QCONFORM_ATTR_FLOAT ? a->f : fallback;
+}
+
 int64_t Count(const qconform_tensor& t) {
   int64_t n = 1;
   for (int32_t k = 0; k < t.rank; ++k) n *= t.dims[k];

@@ -48,6 +48,7 @@ class Node {
   int64_t Int(const char* name, int64_t fallback) const;
   std::vector<int64_t> Ints(const char* name) const;  // empty when absent
   std::string String(const char* name, const char* fallback) const;
+  double Float(const char* name, double fallback) const;
 
  private:
   const qconform_attribute* Find(const char* name) const;

@@ -10,6 +10,8 @@
 //   QLinearConv       convolution2d_nhwc_qs8 / qc8 (per-channel weight scales) / qu8, 1-D and 2-D;
 //                     com.microsoft's channels_last 1 is XNNPACK's own NHWC (no move)
 //   com.microsoft QLinearAdd, QLinearMul  add_nd / multiply_nd qs8 / qu8 (numpy broadcasting)
+//   com.microsoft QLinearSigmoid          sigmoid_nc qs8 / qu8 (fixed output parameters)
+//   com.microsoft QLinearLeakyRelu        leaky_relu_nc qu8
 // XNNPACK follows the CPU's rounding mode; the plugin host sets round-to-nearest before each call.
 #include <xnnpack.h>
 
@@ -404,6 +406,48 @@ void Binary(const Node& node, qconform_alloc_output alloc, void* context, bool a
   Ran(xnn_run_operator(op.get(), nullptr), what);
 }
 
+// com.microsoft QLinearSigmoid (sigmoid_nc qs8 / qu8) and QLinearLeakyRelu (leaky_relu_nc, qu8
+// only in this version; alpha 0.01 when absent, ONNX's LeakyRelu's): the tensor as one row of
+// channels. XNNPACK's sigmoid takes only its fixed output parameters (scale 1/256, zero point 0
+// for qu8 and -128 for qs8): others are refusals at load (xnn_status 4).
+void Unary(const Node& node, qconform_alloc_output alloc, void* context, bool sigmoid) {
+  Initialize();
+  const char* what = sigmoid ? "sigmoid" : "leaky relu";
+  const qconform_tensor& x = node.Required(0, "X");
+  const bool s8 = Signed(x.data_type, "input");
+  if (!sigmoid && s8) {
+    RefuseAtLoad(std::string(kLibrary) + " 2022.02 has leaky relu for qu8 only, not qs8");
+  }
+  const float xs = PerTensorScale(node.Required(1, "X_scale"), "X_scale");
+  const float ys = PerTensorScale(node.Required(3, "Y_scale"), "Y_scale");
+  const int64_t xz = PerTensorZeroPoint(node.Input(2), "X_zero_point");
+  const int64_t yz = PerTensorZeroPoint(node.Input(4), "Y_zero_point");
+  const size_t n = static_cast<size_t>(Count(x));
+  const size_t channels = std::max<size_t>(n, 1);
+  xnn_operator_t raw = nullptr;
+  const auto i8 = [](int64_t v) { return static_cast<int8_t>(v); };
+  const auto u8 = [](int64_t v) { return static_cast<uint8_t>(v); };
+  Created(sigmoid ? (s8 ? xnn_create_sigmoid_nc_qs8(channels, channels, channels, i8(xz), xs,
+                                                    i8(yz), ys, INT8_MIN, INT8_MAX, 0, &raw)
+                        : xnn_create_sigmoid_nc_qu8(channels, channels, channels, u8(xz), xs,
+                                                    u8(yz), ys, 0, UINT8_MAX, 0, &raw))
+                  : xnn_create_leaky_relu_nc_qu8(channels, channels, channels,
+                                                 static_cast<float>(node.Float("alpha", 0.01)),
+                                                 u8(xz), xs, u8(yz), ys, 0, UINT8_MAX, 0, &raw),
+          what);
+  Operator op(raw);
+  void* y = Output(alloc, context, 0, x.data_type, Dims(x), n);
+  if (n == 0) return;
+  Ran(sigmoid ? (s8 ? xnn_setup_sigmoid_nc_qs8(op.get(), 1, static_cast<const int8_t*>(x.data),
+                                               static_cast<int8_t*>(y), nullptr)
+                    : xnn_setup_sigmoid_nc_qu8(op.get(), 1, static_cast<const uint8_t*>(x.data),
+                                               static_cast<uint8_t*>(y), nullptr))
+              : xnn_setup_leaky_relu_nc_qu8(op.get(), 1, static_cast<const uint8_t*>(x.data),
+                                            static_cast<uint8_t*>(y), nullptr),
+      sigmoid ? "sigmoid setup" : "leaky relu setup");
+  Ran(xnn_run_operator(op.get(), nullptr), what);
+}
+
 // What the library offers, per operator; the others are not judged.
 constexpr MappingRow kRows[] = {
     {OperatorKind::kDequantizeLinear,
@@ -415,8 +459,13 @@ constexpr MappingRow kRows[] = {
     {OperatorKind::kQLinearGroup,
      [](const Node& n, qconform_alloc_output a, void* c) { Binary(n, a, c, true); }, "QLinearAdd"},
     {OperatorKind::kQLinearGroup,
-     [](const Node& n, qconform_alloc_output a, void* c) { Binary(n, a, c, false); },
-     "QLinearMul"}};
+     [](const Node& n, qconform_alloc_output a, void* c) { Binary(n, a, c, false); }, "QLinearMul"},
+    {OperatorKind::kQLinearGroup,
+     [](const Node& n, qconform_alloc_output a, void* c) { Unary(n, a, c, true); },
+     "QLinearSigmoid"},
+    {OperatorKind::kQLinearGroup,
+     [](const Node& n, qconform_alloc_output a, void* c) { Unary(n, a, c, false); },
+     "QLinearLeakyRelu"}};
 constexpr LibraryPlugin kPlugin{kLibrary, kRows};
 
 }  // namespace
@@ -426,7 +475,8 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
       QCONFORM_PLUGIN_ABI, "xnnpack", "2022.02",
       "XNNPACK's converts (Q/DQ), qs8/qu8 fully-connected (QLinearMatMul) and convolution "
       "(QLinearConv, 1-D and 2-D; com.microsoft's channels_last as its own NHWC), add and "
-      "multiply (com.microsoft QLinearAdd, QLinearMul); per-tensor zero points",
+      "multiply, sigmoid and leaky relu (com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid, "
+      "QLinearLeakyRelu); per-tensor zero points",
       RunPlugin<kPlugin>};
   return &plugin;
 }
