@@ -12,6 +12,9 @@ It maps each node onto what PyTorch's quantization API offers, as a PyTorch user
   com.microsoft QLinearAdd, QLinearMul
                     torch.ops.quantized.add / mul of two per-tensor quantized tensors, C's
                     scale and zero point as the output's
+  com.microsoft QLinearSigmoid, QLinearLeakyRelu, QLinearSoftmax, QLinearConcat
+                    torch.sigmoid (its fixed output parameters only), quantized.leaky_relu,
+                    quantized.softmax (one axis), quantized.cat, Y's parameters as the output's
 
 and refuses at load what the API cannot say (blocked scales, float8, 4-bit and 16-bit codes,
 float16 outputs). Run it with Debian's /usr/bin/python3: another python3 earlier on PATH does not
@@ -155,13 +158,68 @@ def qlinear_binary(case, op):
     return [q.Tensor.from_values(y.int_repr().numpy(), a.data_type)]
 
 
+def scalar_of(tensor, default=0.0):
+    return tensor.values().reshape(-1)[0].item() if tensor is not None else default
+
+
+def qlinear_unary(case, kind):
+    """com.microsoft QLinearSigmoid, QLinearLeakyRelu and QLinearSoftmax: X's parameters at 1 and 2,
+    Y's at 3 and 4."""
+    def at(k):
+        return case.inputs[k] if k < len(case.inputs) else None
+    x, y_scale, y_zp = at(0), at(3), at(4)
+    qx = per_tensor(x, at(2), ("X's parameters", at(1)))
+    if y_scale.size != 1 or (y_zp is not None and y_zp.size != 1):
+        raise q.RejectedAtLoad("%s takes Y's parameters per tensor" % LIBRARY)
+    ys, yz = float(scalar_of(y_scale)), int(scalar_of(y_zp, 0))
+    if kind == "sigmoid":
+        fixed = (1.0 / 256, 0 if x.data_type == q.UINT8 else -128)
+        if (ys, yz) != fixed:
+            raise q.RejectedAtLoad("%s's quantized sigmoid has fixed output parameters (scale 1/256, "
+                                   "zero point %d), not %r, %d" % (LIBRARY, fixed[1], ys, yz))
+        y = torch.sigmoid(qx)
+    elif kind == "leaky_relu":
+        y = torch.ops.quantized.leaky_relu(qx, float(case.attributes.get("alpha", 0.01)), False,
+                                           ys, yz)
+    else:
+        opset = case.attributes.get("opset", 13)
+        axis = case.attributes.get("axis", -1 if opset >= 13 else 1)
+        rank = len(x.dims)
+        axis = axis + rank if axis < 0 else axis
+        if opset < 13 and axis != rank - 1:
+            raise q.RejectedAtLoad("%s's softmax runs along one axis; Softmax-%d coerces the input "
+                                   "to a matrix at axis %d" % (LIBRARY, opset, axis))
+        y = torch.ops.quantized.softmax(qx, axis, ys, yz)
+    return [q.Tensor.from_values(y.int_repr().numpy(), x.data_type)]
+
+
+def qlinear_concat(case):
+    """com.microsoft QLinearConcat: Y's parameters, then (X, X_scale, X_zero_point) per operand:
+    quantized.cat with Y's scale and zero point."""
+    y_scale, y_zp = case.inputs[0], case.inputs[1]
+    operands = []
+    for k in range(2, len(case.inputs), 3):
+        x = case.inputs[k]
+        if operands and x.data_type != case.inputs[2].data_type:
+            raise q.RejectedAtLoad("%s concatenates tensors of one quantized dtype" % LIBRARY)
+        operands.append(per_tensor(x, case.inputs[k + 2], ("each operand's parameters",
+                                                           case.inputs[k + 1])))
+    axis = case.attributes.get("axis", 0)
+    y = torch.ops.quantized.cat(operands, axis, float(scalar_of(y_scale)), int(scalar_of(y_zp, 0)))
+    return [q.Tensor.from_values(y.int_repr().numpy(), case.inputs[2].data_type)]
+
+
 # (domain, op type) -> mapping.
 MAPPINGS = {("", "QuantizeLinear"): quantize, ("", "DequantizeLinear"): dequantize,
             ("", "QLinearMatMul"): qlinear_matmul,
             ("com.microsoft", "QLinearAdd"):
                 lambda case: qlinear_binary(case, torch.ops.quantized.add),
             ("com.microsoft", "QLinearMul"):
-                lambda case: qlinear_binary(case, torch.ops.quantized.mul)}
+                lambda case: qlinear_binary(case, torch.ops.quantized.mul),
+            ("com.microsoft", "QLinearSigmoid"): lambda case: qlinear_unary(case, "sigmoid"),
+            ("com.microsoft", "QLinearLeakyRelu"): lambda case: qlinear_unary(case, "leaky_relu"),
+            ("com.microsoft", "QLinearSoftmax"): lambda case: qlinear_unary(case, "softmax"),
+            ("com.microsoft", "QLinearConcat"): qlinear_concat}
 
 
 def run(case):
@@ -180,6 +238,6 @@ if __name__ == "__main__":
     if "qnnpack" in torch.backends.quantized.supported_engines:
         torch.backends.quantized.engine = "qnnpack"
     q.serve("pytorch", ".".join(torch.__version__.split("+")[0].split(".")[:2]),
-        "torch.quantize_per_tensor/per_channel, dequantize, quantized.linear, quantized.add/mul "
-        "(%s engine)"
+        "torch.quantize_per_tensor/per_channel, dequantize, quantized.linear, quantized.add/mul, "
+        "sigmoid, quantized.leaky_relu/softmax/cat (%s engine)"
         % torch.backends.quantized.engine, run)
