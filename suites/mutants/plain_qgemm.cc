@@ -21,9 +21,6 @@ float FloatOf(uint32_t code) {
   std::memcpy(&f, &code, sizeof f);
   return f;
 }
-bool ScalarOrOne(const PlainTensor& t) {
-  return t.dims.empty() || (t.dims.size() == 1 && t.dims[0] == 1);
-}
 
 }  // namespace
 
@@ -70,11 +67,11 @@ int32_t RunQGemm(const PlainNode& n, const Output& out) {
   const int64_t n_cols = trans_b ? b.dims[0] : b.dims[1];
   if ((trans_b ? b.dims[1] : b.dims[0]) != k) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "K");
   const bool column = in[4].dims == std::vector<int64_t>{n_cols} && n_cols != 1;
-  if (!ScalarOrOne(in[1]) || !ScalarOrOne(in[2]) || (!ScalarOrOne(in[4]) && !column))
+  if (!in[1].scalar_like() || !in[2].scalar_like() || (!in[4].scalar_like() && !column))
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "a or b parameters");
-  if (in[5].present() && in[5].dims != in[4].dims && !(ScalarOrOne(in[5]) && ScalarOrOne(in[4])))
+  if (in[5].present() && in[5].dims != in[4].dims && !(in[5].scalar_like() && in[4].scalar_like()))
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "b_zero_point shape");
-  if (quantized && (!ScalarOrOne(in[7]) || !ScalarOrOne(in[8])))
+  if (quantized && (!in[7].scalar_like() || !in[8].scalar_like()))
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "y parameters");
   const PlainTensor& c = in[6];
   int64_t c_rows = 1, c_cols = 1;
