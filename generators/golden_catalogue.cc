@@ -20,8 +20,8 @@ std::vector<GoldenCase> GoldenCatalogue() {
 
 std::vector<GoldenCase> QLinearOperatorCatalogue(CatalogueParts parts) {
   std::vector<GoldenCase> all;
-  for (auto part : {QLinearGroupCatalogue, QLinearConcatCatalogue, QLinearWhereCatalogue,
-                    QLinearPoolCatalogue}) {
+  for (auto part : {QLinearGroupCatalogue, QLinearAddMultiplierCatalogue, QLinearConcatCatalogue,
+                    QLinearWhereCatalogue, QLinearPoolCatalogue}) {
     for (GoldenCase& g : part(parts)) all.push_back(std::move(g));
   }
   return all;

@@ -69,13 +69,15 @@ std::vector<GoldenCase> GraphOperatorCatalogue();
 enum class CatalogueParts { kAll, kRules };
 // The com.microsoft QLinear operators (qlinear_group_catalogue.cc): boundaries and rules.
 std::vector<GoldenCase> QLinearGroupCatalogue(CatalogueParts parts = CatalogueParts::kAll);
+// QLinearAdd's fixed-point multiplier cases (generators/qlinear_add_multiplier_catalogue.cc).
+std::vector<GoldenCase> QLinearAddMultiplierCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearConcat's (generators/qlinear_concat_catalogue.cc).
 std::vector<GoldenCase> QLinearConcatCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearWhere's (generators/qlinear_where_catalogue.cc).
 std::vector<GoldenCase> QLinearWhereCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearAveragePool's (generators/qlinear_pool_catalogue.cc).
 std::vector<GoldenCase> QLinearPoolCatalogue(CatalogueParts parts = CatalogueParts::kAll);
-// Every com.microsoft QLinear operator's: the four above, in the golden catalogue's order.
+// Every com.microsoft QLinear operator's: the five above, in the golden catalogue's order.
 std::vector<GoldenCase> QLinearOperatorCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // com.microsoft QGemm's (generators/qgemm_catalogue.cc).
 std::vector<GoldenCase> QGemmGoldenCatalogue(CatalogueParts parts = CatalogueParts::kAll);

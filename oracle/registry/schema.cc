@@ -150,6 +150,13 @@ const std::vector<Strategy> kSoftmaxNamed = [] {
   v.push_back(Strategy::kFloorReciprocal);
   return v;
 }();
+// QLinearAdd's: the same, and its fixed-point multipliers (XNNPACK's 21 bits, NEON's 22).
+const std::vector<Strategy> kAddNamed = [] {
+  std::vector<Strategy> v = kQLinearNamed;
+  v.push_back(Strategy::kFixedPoint21);
+  v.push_back(Strategy::kFixedPoint22);
+  return v;
+}();
 // QLinearAveragePool's: the same, and its windows with every tap counted.
 const std::vector<Strategy> kPoolNamed = {Strategy::kZeroPointFirst, Strategy::kTiesAway,
                                           Strategy::kTiesUp,         Strategy::kMinimumOnOverflow,
@@ -275,7 +282,7 @@ const std::vector<OpSchema> kAllSchemas = [] {
   std::vector<OpSchema> all = kSchemas;
   // clang-format off
   const QLinearRowSpec rows[] = {
-    {"QLinearAdd", kNoAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearAdd-1"},
+    {"QLinearAdd", kNoAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearAdd-1", &kAddNamed},
     {"QLinearMul", kNoAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearMul-1"},
     {"QLinearLeakyRelu", kAlpha, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearLeakyRelu-1"},
     {"QLinearSigmoid", kNoAttributes, kQLinearTypes, "ONNX Runtime's com.microsoft QLinearSigmoid-1"},

@@ -45,6 +45,8 @@ constexpr StrategyRow kStrategies[] = {
     {Strategy::kFloorReciprocal, "floor-reciprocal", None},
     {Strategy::kMinimumOnOverflow, "minimum-on-overflow", None},
     {Strategy::kPaddingCounted, "padding-counted", None},
+    {Strategy::kFixedPoint21, "fixed-point-21", None},
+    {Strategy::kFixedPoint22, "fixed-point-22", None},
 };
 
 // Row k describes strategy k: the lookup below indexes by the enum, so every strategy has its

@@ -38,6 +38,11 @@ enum class Strategy {
   kMinimumOnOverflow,
   // QLinearAveragePool with count_include_pad 0: every tap of a window counted, padding too.
   kPaddingCounted,
+  // QLinearAdd through an N-bit fixed-point multiplier per operand (each scale ratio rounded to
+  // N bits below the larger ratio's exponent), rounded up at ties: XNNPACK's add (21 bits) and
+  // ONNX Runtime's QLinearAdd on ARM NEON (22 bits).
+  kFixedPoint21,
+  kFixedPoint22,
   kCount,  // not a strategy: the number of them, which sizes the table of rows
 };
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "oracle/core/broadcast.h"
 #include "oracle/core/conv_shape.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/semantics/graph_oracle.h"
@@ -40,6 +41,25 @@ constexpr AttributeStrategy kAttributeStrategies[] = {
 const AttributeStrategy* AttributeStrategyOf(Strategy s) {
   for (const AttributeStrategy& a : kAttributeStrategies) {
     if (a.strategy == s) return &a;
+  }
+  return nullptr;
+}
+
+// The fixed-point multipliers (QLinearAdd): each operand's scale ratio fl32(scale / y_scale),
+// rounded half to even to `bits` bits below the larger ratio's binary exponent e (M = ratio *
+// 2^shift, shift = bits - 1 - e), the sum of M (x - zero point) shifted right by `shift`,
+// rounding half up. XNNPACK's add (xnn_init_qs8_add_minmax params: 20 bits and a sign) and ONNX
+// Runtime's MLAS QLinearAdd on NEON (MlasCalcQLinearAddParameters: 21 and a sign).
+struct MultiplierStrategy {
+  Strategy strategy;
+  int bits;
+};
+constexpr MultiplierStrategy kMultiplierStrategies[] = {{Strategy::kFixedPoint21, 21},
+                                                        {Strategy::kFixedPoint22, 22}};
+
+const MultiplierStrategy* MultiplierStrategyOf(Strategy s) {
+  for (const MultiplierStrategy& m : kMultiplierStrategies) {
+    if (m.strategy == s) return &m;
   }
   return nullptr;
 }
@@ -109,6 +129,52 @@ void ByRounding(Strategy strategy, const OpSchema& schema, const GraphValue& v, 
   }
 }
 
+// The fixed-point sum of the group's operands (the body's DequantizeLinear inputs, zero points
+// defaulted), computed from their codes: no float step in between, as such a kernel has none.
+void ByMultiplier(const MultiplierStrategy& m, const Case& c, const OpSchema& schema,
+                  double y_scale, double zero_point, const OutputEvaluation& y,
+                  StrategyOutput& out) {
+  const Case g = QLinearGroupGraph(c, schema);
+  const auto input = [&](const std::string& name) -> const Tensor& {
+    for (size_t j = 0; j < g.input_names.size(); ++j) {
+      if (g.input_names[j] == name && g.inputs[j]) return *g.inputs[j];
+    }
+    throw std::logic_error(schema.label() + "'s graph has no input " + name);
+  };
+  const auto value = [](const Tensor& t, size_t i) {
+    return static_cast<double>(Decode(*FindElementType(t.data_type), t.codes[i]).value());
+  };
+  struct Term {
+    const Tensor* x;
+    float ratio;
+    double zero_point;
+  };
+  std::vector<Term> terms;
+  float largest = 0;
+  for (const Node& n : g.graph) {
+    if (n.op_type != "DequantizeLinear") continue;
+    const float ratio =
+        static_cast<float>(value(input(n.inputs.at(1)), 0)) / static_cast<float>(y_scale);
+    terms.push_back({&input(n.inputs.at(0)), ratio, value(input(n.inputs.at(2)), 0)});
+    largest = std::max(largest, std::fabs(ratio));
+  }
+  if (terms.size() != 2 || !std::isnormal(largest)) return;
+  const int shift = m.bits - 1 - std::ilogb(largest);
+  const std::optional<std::vector<int64_t>> shape =
+      BroadcastShape(terms[0].x->shape, terms[1].x->shape);
+  if (!shape) return;
+  GraphValue v;  // the sum in units of 2^-shift output scales: integers below 2^32
+  for (size_t i = 0; i < y.exact.size(); ++i) {
+    double sum = 0;
+    for (const Term& t : terms) {
+      const double x = value(*t.x, BroadcastIndex(t.x->shape, *shape, i));
+      sum += std::nearbyint(std::ldexp(t.ratio, shift)) * (x - t.zero_point);
+    }
+    v.exact.push_back(Exact::Integer(static_cast<int64_t>(sum)));
+  }
+  ByRounding(Strategy::kTiesUp, schema, v, std::ldexp(1.0, shift), zero_point, y, out);
+}
+
 }  // namespace
 
 void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
@@ -119,6 +185,8 @@ void AppendNamedStrategies(const Case& c, const OpSchema& schema, const Evaluate
     out.admitted = false;
     if (const AttributeStrategy* a = AttributeStrategyOf(strategy)) {
       ByAttribute(*a, c, schema, options, y, out);
+    } else if (const MultiplierStrategy* m = MultiplierStrategyOf(strategy)) {
+      ByMultiplier(*m, c, schema, scale, zero_point, y, out);
     } else {
       ByRounding(strategy, schema, v, scale, zero_point, y, out);
     }

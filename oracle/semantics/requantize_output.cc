@@ -43,6 +43,8 @@ StrategyFn FunctionOf(Strategy s) {
     case Strategy::kFloorReciprocal:
     case Strategy::kMinimumOnOverflow:
     case Strategy::kPaddingCounted:
+    case Strategy::kFixedPoint21:
+    case Strategy::kFixedPoint22:
     case Strategy::kCount:
       break;
   }

@@ -51,6 +51,9 @@ constexpr Declaration kDeclaredCells[] = {
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat,QLinearWhere,QLinearAveragePool "
      "x:int8,uint8"},
     {Defect::kQlgPaddingCounted, "op:QLinearAveragePool x:int8,uint8"},
+    // QLinearAdd's long-significand scale ratios (qlinear_add_multiplier_catalogue.cc).
+    {Defect::kQlgFixedPoint21, "op:QLinearAdd x:int8,uint8"},
+    {Defect::kQlgFixedPoint22, "op:QLinearAdd x:int8,uint8"},
     // Where the output scale's reciprocal is no integer (qlinear_group_catalogue.cc's
     // floor-reciprocal cases; the others' output scales are powers of two).
     {Defect::kQlgFloorReciprocal, "op:QLinearSoftmax x:int8,uint8"},

@@ -149,6 +149,8 @@ enum class Defect {
   kQlgOverflowToMin,
   kQlgReciprocal,
   kQlgPaddingCounted,  // QLinearAveragePool's windows
+  kQlgFixedPoint21,    // QLinearAdd's scale ratios as fixed-point multipliers
+  kQlgFixedPoint22,
   // Rules: a must-reject case accepted.
   kRuleBlockSizeOnnxReference,
   kRuleAxisRangeUnchecked,

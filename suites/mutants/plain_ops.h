@@ -45,10 +45,11 @@ long double CodeValue(const PlainTensor& t, size_t i);
 float ScalarFloat(const PlainTensor& t);
 // The real values v (before the division by the output scale) as codes of t (uint8 2, int8 3),
 // rounded half to even, the zero point added, saturated (with the com.microsoft family's
-// defects), written as output 0 of shape dims.
+// defects), written as output 0 of shape dims. `ties_up`: rounded as floor(v / scale + 1/2)
+// (a fixed-point defect's rounding shift).
 int32_t WriteRequantized(const std::vector<long double>& v, long double scale,
                          long double zero_point, int32_t t, const std::vector<int64_t>& dims,
-                         const Output& out);
+                         const Output& out, bool ties_up = false);
 
 // The plan's parameter index with the index-mapping defects of `op` applied: a negative axis
 // read as 1, per-axis or blocked scales along the last axis, the block size as floor(D / S).

@@ -124,6 +124,19 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
   const auto x = [&](size_t i) {  // the first operand's real value
     return ops[0].scale * (Int(in[0], i) - ops[0].zero_point);
   };
+  // The fixed-point defects: each ratio float32(scale / C_scale) rounded to `bits` bits below
+  // the larger ratio's exponent.
+  const int bits = On(Defect::kQlgFixedPoint21) ? 21 : On(Defect::kQlgFixedPoint22) ? 22 : 0;
+  long double multipliers[2] = {0, 0};
+  int shift = 0;
+  if (binary && bits != 0) {
+    const float ratios[2] = {static_cast<float>(ops[0].scale) / static_cast<float>(ops[2].scale),
+                             static_cast<float>(ops[1].scale) / static_cast<float>(ops[2].scale)};
+    int exponent = 0;
+    std::frexp(std::max(ratios[0], ratios[1]), &exponent);  // max in [2^(exponent-1), 2^exponent)
+    shift = bits - exponent;
+    for (int k = 0; k < 2; ++k) multipliers[k] = std::nearbyint(std::ldexp(ratios[k], shift));
+  }
   std::vector<long double> v;
   if (pool) {
     if (dims.size() < 3) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "rank below 3");
@@ -166,7 +179,11 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
       const auto centred = [&](const Operand& o) {
         return Int(*o.value, Source(o.value->dims, dims, i)) - o.zero_point;
       };
-      if (n.op_type == "QLinearAdd") {
+      if (n.op_type == "QLinearAdd" && bits != 0) {
+        // In units of the output scale: M_a (a - a_zp) + M_b (b - b_zp), over 2^shift.
+        v.push_back(std::ldexp(multipliers[0] * centred(ops[0]) + multipliers[1] * centred(ops[1]),
+                               -shift));
+      } else if (n.op_type == "QLinearAdd") {
         v.push_back(ops[0].scale * centred(ops[0]) + ops[1].scale * centred(ops[1]));
       } else if (n.op_type == "QLinearMul") {
         v.push_back(centred(ops[0]) * centred(ops[1]) * (ops[0].scale * ops[1].scale));
@@ -179,12 +196,13 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
     }
   }
   const Operand& y = ops.back();
-  return WriteRequantized(v, y.scale, y.zero_point, t, dims, out);
+  const bool fixed = n.op_type == "QLinearAdd" && bits != 0;  // v in units of C_scale already
+  return WriteRequantized(v, fixed ? 1 : y.scale, y.zero_point, t, dims, out, fixed);
 }
 
 int32_t WriteRequantized(const std::vector<long double>& v, long double scale,
                          long double zero_point, int32_t t, const std::vector<int64_t>& dims,
-                         const Output& out) {
+                         const Output& out, bool ties_up) {
   const long double lo = t == I8 ? -128 : 0, hi = t == I8 ? 127 : 255;
   std::vector<uint32_t> codes(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
@@ -198,7 +216,7 @@ int32_t WriteRequantized(const std::vector<long double>& v, long double scale,
       r = std::nearbyint(q + zero_point);
     } else if (On(Defect::kQlgRoundHalfAway)) {
       r = std::round(q) + zero_point;
-    } else if (On(Defect::kQlgRoundHalfUp)) {
+    } else if (ties_up || On(Defect::kQlgRoundHalfUp)) {
       r = std::floor(q + 0.5L) + zero_point;
     } else {
       r = std::nearbyint(q) + zero_point;

@@ -4,6 +4,8 @@
 // float attribute default; and the graph each row means.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "oracle/core/case_builder.h"
 #include "oracle/core/codec.h"
 #include "oracle/core/index_tensor.h"
@@ -59,6 +61,29 @@ TEST(QLinearGroup, AddRoundsTiesToEvenThenAddsTheZeroPoint) {
   }
   EXPECT_EQ(named["zero-point-first"], (std::vector<uint32_t>{2, 2, 4, 0}));
   EXPECT_EQ(named["ties-away"], (std::vector<uint32_t>{2, 3, 4, 0}));
+}
+
+TEST(QLinearGroup, AddNamesEachFixedPointMultiplierWidth) {
+  // A's scale ratio 1 + 3 * 2^-23 (the larger: exponent 0), B's 1/2. 21 bits: M = 2^20 + 3/8
+  // rounds to 2^20, A's term exactly -1; 22 bits: 2^21 + 3/4 rounds to 2^21 + 1, -(1 + 2^-21).
+  // v = -(1 + 3 * 2^-23) + 1/2 = -0.5 - 3 * 2^-23: exact -1 (+ 5 = 4); 21 bits: -0.5 rounded
+  // up to 0 (5); 22 bits: -0.5 - 2^-21 -> -1 (4). The element after: 3 * 2^-23 + 1/2 -> 1, 21
+  // bits' 0.5 up to 1, 22 bits' 0.5 + 2^-21 -> 1 (6 each).
+  const double a_scale = 1 + 3 * std::ldexp(1.0, -23);
+  const Case c =
+      Group("QLinearAdd", {MakeTensor(D::kInt8, {2}, {2, 4}), F(a_scale), MakeScalar(D::kInt8, 3),
+                           MakeTensor(D::kInt8, {2}, {8, 6}), F(0.5), MakeScalar(D::kInt8, 7), F(1),
+                           MakeScalar(D::kInt8, 5)});
+  const OracleResult r = RunOracle(c);
+  EXPECT_EQ(Values(r), (std::vector<double>{4, 6}));
+  const OutputEvaluation& y = r.outputs.at(0);
+  std::map<std::string, std::vector<uint32_t>> named;
+  for (size_t j = 0; j < y.alternatives.size(); ++j) {
+    for (size_t i = 0; i < 2; ++i) named[y.alternatives[j].strategy].push_back(y.alternative(j, i));
+  }
+  EXPECT_EQ(named["fixed-point-21"], (std::vector<uint32_t>{5, 6}));
+  EXPECT_EQ(named["fixed-point-22"], (std::vector<uint32_t>{4, 6}));
+  EXPECT_EQ(named["ties-up"], (std::vector<uint32_t>{4, 6}));
 }
 
 TEST(QLinearGroup, AddBroadcastsAndSaturates) {

@@ -1,0 +1,1 @@
+@BCJ€*4>GQ[e.8BLU_i3<FPZcm7AJT^hq;EOXblv?IS]fpzDMWakt~HR[eoy‚LV`is}GPJT^gq{…NXblu‰S\fpzƒWajt~ˆ‘[eox‚Œ–_is}†šdmw‹”žhr{…™¢lv€‰“gpjt~‡‘›¥nx‚Œ•Ÿ©s|†š£­wŠ”ž¨±{…˜¢¬¶‰“¦°º„—¡«´¾ˆ’›¥¯¹ÂŒ– ©³½‡Š”ž§±»ÅŽ˜¢¬µ¿É“œ¦°ºÃÍ—¡ª´¾ÈÑ›¥¯¸ÂÌÖŸ©³½ÆÐÚ¤­·ÁËÔÞ¨²»ÅÏÙâ¬¶ÀÉÓÝ§°

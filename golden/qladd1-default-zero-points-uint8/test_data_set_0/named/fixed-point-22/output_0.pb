@@ -1,0 +1,1 @@
+€BCJ€ *4=$.8B)2<F#-7@J'1;EN",5?IS&0:CMW!*4>HQ[%/8BLV)3=FPZ$-7AKT^(2;EOYb,6@IS]g0:DNWak5>HR\eo9CLV`js=GQZdnxAKU_hr|FOYcmv€JT]gq{„NXbkuIR\fpyƒMW`jt~‡Q[enx‚ŒU_is|†ZcmwŠ”^hq{…˜blv‰“fpz„—¡kt~ˆ’›¥oy‚Œ– ©s}‡š¤®w‹•ž¨²|…™£¬v€Š“§±z„Ž˜¡«µˆ’œ¦¯¹

@@ -1,0 +1,1 @@
+€BCJ€äÚÑÇ½³ªàÖÌÃ¹¯¥ÜÒÈ¾µ«¡×ÎÄº°§ÓÉÀ¶¬¢™ÏÅ»²¨ž”ËÁ·­¤šÆ½³©Ÿ–ŒÂ¸¯¥›‘È¾´ª¡—Ãº°¦œ“‰¿µ¬¢˜Ž…»±§ž”Š€·­£™†|²©Ÿ•‹‚x®¤›‘‡}tª –ƒyo¦œ’ˆuk¡˜Ž„zqg“Š€vlc™…|rhž•‹wndš‡}si`–Œ‚yoe[’ˆ~tkaW„zpf]S‰vlbXO…{qh^TJwmcZPF|si_ULBxne[QG>tj`WMC9pf\RI?5kbXND;qg]TJ@6mcYOF<2h_UKA8.

@@ -1,0 +1,1 @@
+€BCJ€*4>GQ[e.8BLU_i3<FPZcm7AJT^hq;EOXblv?IS]fpzDMWakt~HR[eoy‚LV`is}GPZdnwKU^hr|…OYclv€ŠS]gqz„ŽXakuˆ’\foyƒ–`jt}‡‘›dnx‚‹•Ÿir|†™£mw€Š”ž§q{…Ž˜¢¬u‰“œ¦pzƒ—¡ªt~ˆ‘›¥¯x‚Œ–Ÿ©³}†š¤­·‹”ž¨²»…™¢¬¶À‰“§°ºÄŽ—¡«µ¾È’œ¥¯¹ÃÌ– ª³½ÇÑš¤®¸ÁËÕŸ¨²¼ÆÏÙ£­¶ÀÊÔ§±»ÄÎØ¢«µ¿ÉÒÜ¦°¹ÃÍ×à

@@ -1,0 +1,1 @@
+€BCJ€+5?HR\f/9CMV`j4=GQ[dn8BKU_ir<FPYcmw@JT^gq{ENXbluIS\fpzƒMWajt~HQ[eox‚LV_is}†PZdmw‹T^hr{…Yblv€‰“]gpz„Ž—aku~ˆ’œeoyƒŒ– js}‡‘š¤nx‹•Ÿ¨r|†™£­v€Š”§q{„Ž˜¢«u‰’œ¦°yƒ— ª´~‡‘›¥®¸‚Œ•Ÿ©³¼†š£­·ÁŠ”ž¨±»Å˜¢¬¶¿É“¦°ºÄÍ—¡«´¾ÈÒ›¥¯¹ÂÌÖ ©³½ÇÐÚ¤®·ÁËÕž¨²¼ÅÏÙ£¬¶ÀÊÓÝ§±ºÄÎØá
