@@ -107,8 +107,8 @@ class QLinearGroups : public CatalogueBuilder {
   }
 
   // QLinearGlobalAveragePool: means of 4 values on the grid 1/2 (sums of 4 halves, a tie when
-  // the sum is 4 mod 8), NCHW and NHWC; QLinearSoftmax: every code, along either axis, at a
-  // quantizer's scales, and at opset 11 (a matrix); both past the top of T.
+  // the sum is 4 mod 8), NCHW and NHWC, and with Y's parameters X's; QLinearSoftmax: every code,
+  // along either axis, at a quantizer's scales, and at opset 11 (a matrix); both past the top of T.
   void PoolAndSoftmaxCells(const GroupOp& op, D t) {
     if (op.op_type == "QLinearGlobalAveragePool") {
       Computed(op, t, "ties", TieInputs(op, t, F(1)));
@@ -118,6 +118,10 @@ class QLinearGroups : public CatalogueBuilder {
       in = TieInputs(op, t, F(1.0 / 64));
       in[1] = F(64);
       Computed(op, t, "saturate", in);
+      // Y with X's parameters (the only global pool PyTorch has): ties among the means of 4.
+      in = TieInputs(op, t, F(0.5));
+      in[4] = in[2];
+      Computed(op, t, "same-parameters", in);
       return;
     }
     const int64_t y_zp = t == D::kInt8 ? -128 : 0;

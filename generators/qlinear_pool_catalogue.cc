@@ -11,6 +11,8 @@
 //   - channels_last 1 (1 x 8 x 8 x 4) and a 1-D pool (1 x 4 x 64, kernel 4);
 //   - global-window: a kernel covering the whole 8 x 8 (ONNX Runtime takes its global-pool path);
 //   - saturate: a ratio of 2^12 past both ends of T; absent zero points (X's, and both);
+//   - same-parameters: Y's scale and zero point X's (the only pools PyTorch and TFLite have),
+//     2 x 2 windows, and 3 x 3 with padding excluded;
 //   - reciprocal: a 1 x 1 kernel (a requantization) with scales found by search whose float32
 //     reciprocal rounds some results the other way;
 // and one case per rule (must-reject and implementation-defined).
@@ -73,6 +75,12 @@ class QLinearPools : public CatalogueBuilder {
              {{"kernel_shape", Ints({4})}, {"strides", Ints({2})}});
     Computed(t, "global-window", Nchw(t, 1.0 / 32, 1.0 / 8), {{"kernel_shape", Ints({8, 8})}});
     Computed(t, "saturate", Nchw(t, 64, 1.0 / 64), {{"kernel_shape", k2}});
+    // Y with X's parameters, as PyTorch's and TFLite's pools require: a 2 x 2 window's mean of
+    // codes is a tie whenever its sum is 2 mod 4; with padding excluded, edge windows of 4 and 6.
+    Inputs same = Nchw(t, 0.5, 0.5);
+    same[4] = same[2];
+    Computed(t, "same-parameters", same, {{"kernel_shape", k2}});
+    Computed(t, "same-parameters-pads-excluded", same, {{"kernel_shape", k3}, {"pads", pads}});
     // Absent zero points read as 0: X's alone, and both.
     Inputs in = Nchw(t);
     in[2] = std::nullopt;

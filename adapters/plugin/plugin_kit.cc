@@ -198,6 +198,39 @@ int32_t DeclaredOutputType(const Node& node) {
   return zero_point != nullptr ? zero_point->data_type : QCONFORM_UINT8;
 }
 
+namespace {
+int64_t At(const std::vector<int64_t>& values, size_t i, int64_t absent) {
+  return i < values.size() ? values[i] : absent;
+}
+}  // namespace
+
+WindowAxis Window(const Node& node, int64_t in, int64_t kernel, size_t k, size_t axes,
+                  const char* library) {
+  const std::vector<int64_t> strides = node.Ints("strides"), dilations = node.Ints("dilations"),
+                             pads = node.Ints("pads");
+  WindowAxis a{
+      in, kernel, At(strides, k, 1), At(dilations, k, 1), At(pads, k, 0), At(pads, k + axes, 0), 0};
+  if (a.stride < 1 || a.dilation < 1) {
+    RefuseAtLoad(std::string(library) + " takes strides and dilations of at least 1");
+  }
+  const std::string auto_pad = node.String("auto_pad", "NOTSET");
+  const int64_t extent = (kernel - 1) * a.dilation + 1;
+  if (auto_pad == "VALID") a.pad_begin = a.pad_end = 0;
+  if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    const int64_t total =
+        std::max<int64_t>(0, ((in + a.stride - 1) / a.stride - 1) * a.stride + extent - in);
+    a.pad_begin = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+    a.pad_end = total - a.pad_begin;
+  }
+  // Truncated like the libraries' own size arithmetic: a window one longer than the padded input
+  // gives 0 outputs, which the library judges, not the adapter.
+  const int64_t span = in + a.pad_begin + a.pad_end - extent;
+  const bool up = node.Int("ceil_mode", 0) != 0 && span > 0;
+  a.out = (up ? (span + a.stride - 1) / a.stride : span / a.stride) + 1;
+  if (a.out < 0) RejectAtRun("the window is larger than the padded input");
+  return a;
+}
+
 void* Output(qconform_alloc_output alloc, void* context, int32_t index, int32_t data_type,
              const std::vector<int64_t>& dims, size_t byte_size) {
   void* out =

@@ -91,6 +91,16 @@ bool AllZero(const qconform_tensor* zero_point);
 // x_scale type (dequantize) or the y_zero_point type, uint8 without one (quantize).
 int32_t DeclaredOutputType(const Node& node);
 
+// A window's geometry along spatial axis k of `axes` (Conv's and the pools'): explicit pads from
+// pads or auto_pad as ONNX defines them (SAME_UPPER: the odd padding at the end), strides and
+// dilations 1 when absent, the output size rounded down (up with ceil_mode 1). A list of the
+// wrong length (a must-reject case) is read as far as it goes: the library is not the validator.
+struct WindowAxis {
+  int64_t in, kernel, stride, dilation, pad_begin, pad_end, out;
+};
+WindowAxis Window(const Node& node, int64_t in, int64_t kernel, size_t k, size_t axes,
+                  const char* library);
+
 // Allocates output `index` through the host; rejects at run when the host refuses.
 void* Output(qconform_alloc_output alloc, void* context, int32_t index, int32_t data_type,
              const std::vector<int64_t>& dims, size_t byte_size);

@@ -15,6 +15,9 @@ It maps each node onto what PyTorch's quantization API offers, as a PyTorch user
   com.microsoft QLinearSigmoid, QLinearLeakyRelu, QLinearSoftmax, QLinearConcat
                     torch.sigmoid (its fixed output parameters only), quantized.leaky_relu,
                     quantized.softmax (one axis), quantized.cat, Y's parameters as the output's
+  com.microsoft QLinearAveragePool, QLinearGlobalAveragePool
+                    the quantized avg_pool1d/2d/3d (symmetric pads) and adaptive_avg_pool to
+                    one element, which keep X's parameters (another Y is refused)
 
 and refuses at load what the API cannot say (blocked scales, float8, 4-bit and 16-bit codes,
 float16 outputs). Run it with Debian's /usr/bin/python3: another python3 earlier on PATH does not
@@ -162,16 +165,21 @@ def scalar_of(tensor, default=0.0):
     return tensor.values().reshape(-1)[0].item() if tensor is not None else default
 
 
-def qlinear_unary(case, kind):
-    """com.microsoft QLinearSigmoid, QLinearLeakyRelu and QLinearSoftmax: X's parameters at 1 and 2,
-    Y's at 3 and 4."""
+def x_and_y(case):
+    """X (inputs 0-2) as a per-tensor quantized tensor, and Y's scale and zero point (3, 4)."""
     def at(k):
         return case.inputs[k] if k < len(case.inputs) else None
     x, y_scale, y_zp = at(0), at(3), at(4)
     qx = per_tensor(x, at(2), ("X's parameters", at(1)))
     if y_scale.size != 1 or (y_zp is not None and y_zp.size != 1):
         raise q.RejectedAtLoad("%s takes Y's parameters per tensor" % LIBRARY)
-    ys, yz = float(scalar_of(y_scale)), int(scalar_of(y_zp, 0))
+    return x, qx, float(scalar_of(y_scale)), int(scalar_of(y_zp, 0))
+
+
+def qlinear_unary(case, kind):
+    """com.microsoft QLinearSigmoid, QLinearLeakyRelu and QLinearSoftmax: X's parameters at 1 and 2,
+    Y's at 3 and 4."""
+    x, qx, ys, yz = x_and_y(case)
     if kind == "sigmoid":
         fixed = (1.0 / 256, 0 if x.data_type == q.UINT8 else -128)
         if (ys, yz) != fixed:
@@ -209,6 +217,54 @@ def qlinear_concat(case):
     return [q.Tensor.from_values(y.int_repr().numpy(), case.inputs[2].data_type)]
 
 
+def qlinear_pool(case, global_pool):
+    """com.microsoft QLinearAveragePool and QLinearGlobalAveragePool: the quantized avg_pool1d/2d/
+    3d (kernel, strides, symmetric pads, ceil_mode, count_include_pad) and adaptive_avg_pool to
+    one element. PyTorch's quantized pools keep the input's scale and zero point: another Y is
+    refused at load. channels_last 1: permuted to channels-first and back (no arithmetic)."""
+    x, qx, ys, yz = x_and_y(case)
+    if (ys, yz) != (qx.q_scale(), qx.q_zero_point()):
+        raise q.RejectedAtLoad("%s's quantized pools keep the input's scale and zero point (%r, %d); "
+                               "Y's differ" % (LIBRARY, qx.q_scale(), qx.q_zero_point()))
+    rank = len(x.dims)
+    spatial = rank - 2
+    if spatial not in (1, 2, 3):
+        raise q.RejectedAtLoad("%s pools 1-D, 2-D and 3-D inputs, not %d-D" % (LIBRARY, spatial))
+    last = case.attributes.get("channels_last", 0) != 0
+    if last:
+        qx = qx.permute(0, rank - 1, *range(1, rank - 1))
+    functional = torch.nn.functional
+    if global_pool:
+        y = [functional.adaptive_avg_pool1d, functional.adaptive_avg_pool2d,
+             functional.adaptive_avg_pool3d][spatial - 1](qx, [1] * spatial)
+    else:
+        kernel = list(case.attributes["kernel_shape"])
+        strides = list(case.attributes.get("strides", [1] * spatial))
+        pads = list(case.attributes.get("pads", [0] * (2 * spatial)))
+        auto_pad = case.attributes.get("auto_pad", "NOTSET")
+        if isinstance(auto_pad, bytes):
+            auto_pad = auto_pad.decode()
+        if auto_pad == "VALID":
+            pads = [0] * (2 * spatial)
+        elif auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+            pads = [0] * (2 * spatial)
+            for i in range(spatial):
+                n = x.dims[i + (1 if last else 2)]
+                total = max(0, (-(-n // strides[i]) - 1) * strides[i] + kernel[i] - n)
+                small, large = total // 2, total - total // 2
+                pads[i], pads[i + spatial] = ((small, large) if auto_pad == "SAME_UPPER"
+                                              else (large, small))
+        if pads[:spatial] != pads[spatial:]:
+            raise q.RejectedAtLoad("%s's pools pad each axis symmetrically; pads %r are not"
+                                   % (LIBRARY, pads))
+        y = [functional.avg_pool1d, functional.avg_pool2d, functional.avg_pool3d][spatial - 1](
+            qx, kernel, strides, pads[:spatial], bool(case.attributes.get("ceil_mode", 0)),
+            bool(case.attributes.get("count_include_pad", 0)))
+    if last:
+        y = y.permute(0, *range(2, rank), 1)
+    return [q.Tensor.from_values(y.int_repr().contiguous().numpy(), x.data_type)]
+
+
 # (domain, op type) -> mapping.
 MAPPINGS = {("", "QuantizeLinear"): quantize, ("", "DequantizeLinear"): dequantize,
             ("", "QLinearMatMul"): qlinear_matmul,
@@ -219,7 +275,9 @@ MAPPINGS = {("", "QuantizeLinear"): quantize, ("", "DequantizeLinear"): dequanti
             ("com.microsoft", "QLinearSigmoid"): lambda case: qlinear_unary(case, "sigmoid"),
             ("com.microsoft", "QLinearLeakyRelu"): lambda case: qlinear_unary(case, "leaky_relu"),
             ("com.microsoft", "QLinearSoftmax"): lambda case: qlinear_unary(case, "softmax"),
-            ("com.microsoft", "QLinearConcat"): qlinear_concat}
+            ("com.microsoft", "QLinearConcat"): qlinear_concat,
+            ("com.microsoft", "QLinearAveragePool"): lambda case: qlinear_pool(case, False),
+            ("com.microsoft", "QLinearGlobalAveragePool"): lambda case: qlinear_pool(case, True)}
 
 
 def run(case):
@@ -239,5 +297,5 @@ if __name__ == "__main__":
         torch.backends.quantized.engine = "qnnpack"
     q.serve("pytorch", ".".join(torch.__version__.split("+")[0].split(".")[:2]),
         "torch.quantize_per_tensor/per_channel, dequantize, quantized.linear, quantized.add/mul, "
-        "sigmoid, quantized.leaky_relu/softmax/cat (%s engine)"
+        "sigmoid, quantized.leaky_relu/softmax/cat, avg_pool and adaptive_avg_pool (%s engine)"
         % torch.backends.quantized.engine, run)

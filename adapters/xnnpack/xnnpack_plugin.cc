@@ -9,9 +9,8 @@
 //                     kernel zero point)
 //   QLinearConv       convolution2d_nhwc_qs8 / qc8 (per-channel weight scales) / qu8, 1-D and 2-D;
 //                     com.microsoft's channels_last 1 is XNNPACK's own NHWC (no move)
-//   com.microsoft QLinearAdd, QLinearMul  add_nd / multiply_nd qs8 / qu8 (numpy broadcasting)
-//   com.microsoft QLinearSigmoid          sigmoid_nc qs8 / qu8 (fixed output parameters)
-//   com.microsoft QLinearLeakyRelu        leaky_relu_nc qu8
+//   the com.microsoft QLinear operators   add, multiply, sigmoid, leaky relu, average and global
+//                                         average pooling, softmax (xnnpack_qlinear.cc)
 // XNNPACK follows the CPU's rounding mode; the plugin host sets round-to-nearest before each call.
 #include <xnnpack.h>
 
@@ -23,57 +22,13 @@
 #include <string>
 #include <vector>
 
-#include "adapters/plugin/plugin_kit.h"
+#include "adapters/xnnpack/xnnpack_common.h"
 
 namespace {
 
 using namespace qconform::plugin_kit;
-
-constexpr const char* kLibrary = "XNNPACK";
-
-struct Deleter {
-  void operator()(xnn_operator_t op) const { xnn_delete_operator(op); }
-};
-using Operator = std::unique_ptr<xnn_operator, Deleter>;
-
-// xnn_create_* refusing a parameter is a refusal at load; xnn_setup/run failing, at run.
-void Created(xnn_status status, const char* what) {
-  if (status != xnn_status_success) {
-    RefuseAtLoad(std::string(kLibrary) + " " + what + " refused its parameters (xnn_status " +
-                 std::to_string(static_cast<int>(status)) + ")");
-  }
-}
-void Ran(xnn_status status, const char* what) {
-  if (status != xnn_status_success) {
-    RejectAtRun(std::string(kLibrary) + " " + what + " failed (xnn_status " +
-                std::to_string(static_cast<int>(status)) + ")");
-  }
-}
-
-void Initialize() {
-  static const xnn_status status = xnn_initialize(nullptr);
-  if (status != xnn_status_success) RejectAtRun("xnn_initialize failed");
-}
-
-bool Signed(int32_t type, const char* what) {
-  if (type != QCONFORM_INT8 && type != QCONFORM_UINT8) {
-    RefuseAtLoad(std::string(kLibrary) + " has no " + TypeName(type) + " " + what +
-                 " (its quantized types are qs8 and qu8)");
-  }
-  return type == QCONFORM_INT8;
-}
-
-float PerTensorScale(const qconform_tensor& t, const char* what) {
-  if (!Scalar(t)) RefuseAtLoad(std::string(kLibrary) + " takes " + what + " per tensor");
-  return LoadReal(t, 0, what, kLibrary);
-}
-
-int64_t PerTensorZeroPoint(const qconform_tensor* t, const char* what) {
-  if (t != nullptr && !Scalar(*t) && !AllZero(t)) {
-    RefuseAtLoad(std::string(kLibrary) + " takes " + what + " per tensor");
-  }
-  return ZeroPoint(t);
-}
+using namespace qconform::xnnpack_adapter;
+using qconform::xnnpack_adapter::Operator;
 
 void Convert(const Node& node, qconform_alloc_output alloc, void* context, bool dequantize) {
   Initialize();
@@ -189,39 +144,6 @@ void FullyConnected(const Node& node, qconform_alloc_output alloc, void* context
   Ran(xnn_run_operator(op.get(), nullptr), "fully-connected");
 }
 
-// Conv's geometry for one spatial axis: explicit pads from pads or auto_pad, as ONNX defines them.
-struct Axis {
-  int64_t in, kernel, stride, dilation, pad_begin, pad_end, out;
-};
-
-// The attribute's value for axis i, or `absent` where it has none: a list of the wrong length (a
-// must-reject case) is read as far as it goes, never beyond (the library is not the validator).
-int64_t At(const std::vector<int64_t>& values, size_t i, int64_t absent) {
-  return i < values.size() ? values[i] : absent;
-}
-
-Axis Geometry(const Node& node, int64_t in, int64_t kernel, size_t k, size_t axes) {
-  const std::vector<int64_t> strides = node.Ints("strides"), dilations = node.Ints("dilations"),
-                             pads = node.Ints("pads");
-  Axis a{in, kernel, At(strides, k, 1), At(dilations, k, 1), At(pads, k, 0), At(pads, k + axes, 0),
-         0};
-  if (a.stride < 1 || a.dilation < 1) {
-    RefuseAtLoad(std::string(kLibrary) + " convolution takes strides and dilations of at least 1");
-  }
-  const std::string auto_pad = node.String("auto_pad", "NOTSET");
-  const int64_t extent = (kernel - 1) * a.dilation + 1;
-  if (auto_pad == "VALID") a.pad_begin = a.pad_end = 0;
-  if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    const int64_t total =
-        std::max<int64_t>(0, ((in + a.stride - 1) / a.stride - 1) * a.stride + extent - in);
-    a.pad_begin = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
-    a.pad_end = total - a.pad_begin;
-  }
-  a.out = (in + a.pad_begin + a.pad_end - extent) / a.stride + 1;
-  if (a.out < 0) RejectAtRun("the kernel is larger than the padded input");
-  return a;
-}
-
 void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
   Initialize();
   const qconform_tensor& x = node.Required(0, "x");
@@ -241,9 +163,10 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
   const int64_t m = w.dims[0];
   const int64_t group = node.Int("group", 1);
   const size_t axes = one_d ? 1 : 2;
-  const Axis h =
-      one_d ? Axis{1, 1, 1, 1, 0, 0, 1} : Geometry(node, x.dims[first_spatial], w.dims[2], 0, axes);
-  const Axis wd = Geometry(node, x.dims[last_spatial], w.dims[w.rank - 1], axes - 1, axes);
+  const WindowAxis h = one_d ? WindowAxis{1, 1, 1, 1, 0, 0, 1}
+                             : Window(node, x.dims[first_spatial], w.dims[2], 0, axes, kLibrary);
+  const WindowAxis wd =
+      Window(node, x.dims[last_spatial], w.dims[w.rank - 1], axes - 1, axes, kLibrary);
   if (group <= 0 || channels % group != 0 || m % group != 0 || w.dims[1] * group != channels) {
     RejectAtRun("channels and group do not fit");
   }
@@ -329,125 +252,6 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
                    static_cast<size_t>(o)];
 }
 
-// com.microsoft QLinearAdd and QLinearMul: add_nd / multiply_nd, qs8 or qu8 (one type for A, B
-// and C), numpy broadcasting as XNNPACK's own; every scale and zero point per tensor. XNNPACK's
-// own limits on the scale ratios are refusals at load (xnn_status 4, unsupported parameter).
-void Binary(const Node& node, qconform_alloc_output alloc, void* context, bool add) {
-  Initialize();
-  const char* what = add ? "add" : "multiply";
-  const qconform_tensor& a = node.Required(0, "A");
-  const qconform_tensor& b = node.Required(3, "B");
-  const bool s8 = Signed(a.data_type, "input");
-  if (b.data_type != a.data_type) {
-    RefuseAtLoad(std::string(kLibrary) + " has no operator mixing qs8 and qu8");
-  }
-  const float as = PerTensorScale(node.Required(1, "A_scale"), "A_scale");
-  const float bs = PerTensorScale(node.Required(4, "B_scale"), "B_scale");
-  const float cs = PerTensorScale(node.Required(6, "C_scale"), "C_scale");
-  const int64_t az = PerTensorZeroPoint(node.Input(2), "A_zero_point");
-  const int64_t bz = PerTensorZeroPoint(node.Input(5), "B_zero_point");
-  const int64_t cz = PerTensorZeroPoint(node.Input(7), "C_zero_point");
-  if (a.rank > XNN_MAX_TENSOR_DIMS || b.rank > XNN_MAX_TENSOR_DIMS) {
-    RefuseAtLoad(std::string(kLibrary) + " " + what + " takes at most " +
-                 std::to_string(XNN_MAX_TENSOR_DIMS) + " dimensions");
-  }
-  // numpy broadcasting, right-aligned.
-  const std::vector<int64_t> da = Dims(a), db = Dims(b);
-  std::vector<int64_t> dims(std::max(da.size(), db.size()), 1);
-  for (size_t i = 0; i < dims.size(); ++i) {
-    const int64_t x = i < dims.size() - da.size() ? 1 : da[i - (dims.size() - da.size())];
-    const int64_t y = i < dims.size() - db.size() ? 1 : db[i - (dims.size() - db.size())];
-    if (x != y && x != 1 && y != 1) RejectAtRun("A and B do not broadcast");
-    dims[i] = x == 1 ? y : x;
-  }
-  // A scalar as XNNPACK's one-element tensor.
-  const auto shape = [](const std::vector<int64_t>& d) {
-    std::vector<size_t> s(std::max<size_t>(d.size(), 1), 1);
-    for (size_t i = 0; i < d.size(); ++i) s[i] = static_cast<size_t>(d[i]);
-    return s;
-  };
-  const std::vector<size_t> sa = shape(da), sb = shape(db);
-  xnn_operator_t raw = nullptr;
-  const auto i8 = [](int64_t v) { return static_cast<int8_t>(v); };
-  const auto u8 = [](int64_t v) { return static_cast<uint8_t>(v); };
-  Created(
-      add ? (s8 ? xnn_create_add_nd_qs8(i8(az), as, i8(bz), bs, i8(cz), cs, INT8_MIN, INT8_MAX, 0,
-                                        &raw)
-                : xnn_create_add_nd_qu8(u8(az), as, u8(bz), bs, u8(cz), cs, 0, UINT8_MAX, 0, &raw))
-          : (s8 ? xnn_create_multiply_nd_qs8(i8(az), as, i8(bz), bs, i8(cz), cs, INT8_MIN, INT8_MAX,
-                                             0, &raw)
-                : xnn_create_multiply_nd_qu8(u8(az), as, u8(bz), bs, u8(cz), cs, 0, UINT8_MAX, 0,
-                                             &raw)),
-      what);
-  Operator op(raw);
-  size_t n = 1;
-  for (int64_t d : dims) n *= static_cast<size_t>(d);
-  void* y = Output(alloc, context, 0, a.data_type, dims, n);
-  if (n == 0) return;
-  const auto* pa = a.data;
-  const auto* pb = b.data;
-  Ran(add ? (s8 ? xnn_setup_add_nd_qs8(op.get(), sa.size(), sa.data(), sb.size(), sb.data(),
-                                       static_cast<const int8_t*>(pa),
-                                       static_cast<const int8_t*>(pb), static_cast<int8_t*>(y),
-                                       nullptr)
-                : xnn_setup_add_nd_qu8(op.get(), sa.size(), sa.data(), sb.size(), sb.data(),
-                                       static_cast<const uint8_t*>(pa),
-                                       static_cast<const uint8_t*>(pb), static_cast<uint8_t*>(y),
-                                       nullptr))
-          : (s8 ? xnn_setup_multiply_nd_qs8(op.get(), sa.size(), sa.data(), sb.size(), sb.data(),
-                                            static_cast<const int8_t*>(pa),
-                                            static_cast<const int8_t*>(pb), static_cast<int8_t*>(y),
-                                            nullptr)
-                : xnn_setup_multiply_nd_qu8(op.get(), sa.size(), sa.data(), sb.size(), sb.data(),
-                                            static_cast<const uint8_t*>(pa),
-                                            static_cast<const uint8_t*>(pb),
-                                            static_cast<uint8_t*>(y), nullptr)),
-      add ? "add setup" : "multiply setup");
-  Ran(xnn_run_operator(op.get(), nullptr), what);
-}
-
-// com.microsoft QLinearSigmoid (sigmoid_nc qs8 / qu8) and QLinearLeakyRelu (leaky_relu_nc, qu8
-// only in this version; alpha 0.01 when absent, ONNX's LeakyRelu's): the tensor as one row of
-// channels. XNNPACK's sigmoid takes only its fixed output parameters (scale 1/256, zero point 0
-// for qu8 and -128 for qs8): others are refusals at load (xnn_status 4).
-void Unary(const Node& node, qconform_alloc_output alloc, void* context, bool sigmoid) {
-  Initialize();
-  const char* what = sigmoid ? "sigmoid" : "leaky relu";
-  const qconform_tensor& x = node.Required(0, "X");
-  const bool s8 = Signed(x.data_type, "input");
-  if (!sigmoid && s8) {
-    RefuseAtLoad(std::string(kLibrary) + " 2022.02 has leaky relu for qu8 only, not qs8");
-  }
-  const float xs = PerTensorScale(node.Required(1, "X_scale"), "X_scale");
-  const float ys = PerTensorScale(node.Required(3, "Y_scale"), "Y_scale");
-  const int64_t xz = PerTensorZeroPoint(node.Input(2), "X_zero_point");
-  const int64_t yz = PerTensorZeroPoint(node.Input(4), "Y_zero_point");
-  const size_t n = static_cast<size_t>(Count(x));
-  const size_t channels = std::max<size_t>(n, 1);
-  xnn_operator_t raw = nullptr;
-  const auto i8 = [](int64_t v) { return static_cast<int8_t>(v); };
-  const auto u8 = [](int64_t v) { return static_cast<uint8_t>(v); };
-  Created(sigmoid ? (s8 ? xnn_create_sigmoid_nc_qs8(channels, channels, channels, i8(xz), xs,
-                                                    i8(yz), ys, INT8_MIN, INT8_MAX, 0, &raw)
-                        : xnn_create_sigmoid_nc_qu8(channels, channels, channels, u8(xz), xs,
-                                                    u8(yz), ys, 0, UINT8_MAX, 0, &raw))
-                  : xnn_create_leaky_relu_nc_qu8(channels, channels, channels,
-                                                 static_cast<float>(node.Float("alpha", 0.01)),
-                                                 u8(xz), xs, u8(yz), ys, 0, UINT8_MAX, 0, &raw),
-          what);
-  Operator op(raw);
-  void* y = Output(alloc, context, 0, x.data_type, Dims(x), n);
-  if (n == 0) return;
-  Ran(sigmoid ? (s8 ? xnn_setup_sigmoid_nc_qs8(op.get(), 1, static_cast<const int8_t*>(x.data),
-                                               static_cast<int8_t*>(y), nullptr)
-                    : xnn_setup_sigmoid_nc_qu8(op.get(), 1, static_cast<const uint8_t*>(x.data),
-                                               static_cast<uint8_t*>(y), nullptr))
-              : xnn_setup_leaky_relu_nc_qu8(op.get(), 1, static_cast<const uint8_t*>(x.data),
-                                            static_cast<uint8_t*>(y), nullptr),
-      sigmoid ? "sigmoid setup" : "leaky relu setup");
-  Ran(xnn_run_operator(op.get(), nullptr), what);
-}
-
 // What the library offers, per operator; the others are not judged.
 constexpr MappingRow kRows[] = {
     {OperatorKind::kDequantizeLinear,
@@ -465,7 +269,10 @@ constexpr MappingRow kRows[] = {
      "QLinearSigmoid"},
     {OperatorKind::kQLinearGroup,
      [](const Node& n, qconform_alloc_output a, void* c) { Unary(n, a, c, false); },
-     "QLinearLeakyRelu"}};
+     "QLinearLeakyRelu"},
+    {OperatorKind::kQLinearGroup, AveragePool, "QLinearAveragePool"},
+    {OperatorKind::kQLinearGroup, GlobalAveragePool, "QLinearGlobalAveragePool"},
+    {OperatorKind::kQLinearGroup, Softmax, "QLinearSoftmax"}};
 constexpr LibraryPlugin kPlugin{kLibrary, kRows};
 
 }  // namespace
@@ -475,8 +282,10 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
       QCONFORM_PLUGIN_ABI, "xnnpack", "2022.02",
       "XNNPACK's converts (Q/DQ), qs8/qu8 fully-connected (QLinearMatMul) and convolution "
       "(QLinearConv, 1-D and 2-D; com.microsoft's channels_last as its own NHWC), add and "
-      "multiply, sigmoid and leaky relu (com.microsoft QLinearAdd, QLinearMul, QLinearSigmoid, "
-      "QLinearLeakyRelu); per-tensor zero points",
+      "multiply, sigmoid, leaky relu, average and global average pooling and softmax "
+      "(com.microsoft "
+      "QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu, QLinearAveragePool, "
+      "QLinearGlobalAveragePool, QLinearSoftmax); per-tensor zero points",
       RunPlugin<kPlugin>};
   return &plugin;
 }

@@ -1,0 +1,1 @@
+BYJ€[Wpˆ¡}iXX}¢«—f^s€¥®šiU\¨±lXaw¨´ o[d‰‘¦£r^gŒ±¬ˆuaj˜ Žqie~–“~x‚š—vVRiƒ˜¡\HQl¤_KTy‡œ“bNW|¡¡}eQZ¤­ _T]‚§°œ]`…ª³Ÿncqw¨¥„db”¬©ˆhd}…‘Ÿ‹wcl‘—sr^fo”•TDMr— ŒwSPuš£^Xmx¦’aMWˆ ©•dPYq¢ž~]Zr~”‚a^v¨¢ƒmYb‡¬µ¥d\eŠ¯¸¤‡ch²»§vh}™¡yeg˜œˆt`hq–‹ZFOt™œwWSl„›

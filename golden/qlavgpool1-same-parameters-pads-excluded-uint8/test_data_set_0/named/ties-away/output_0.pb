@@ -1,0 +1,1 @@
+BYJ€1DiŽ³­}OEX}¢«—fNm€¥®šiUK–¨±lXas¾´ o[d‰œ»£r^gŒ±ÄŽuaj˜ –a_Y~£˜€q„©£sC=O†˜¡\HQc®¤_KTyŒ«“bNW|¡´~eQZ¤­±PT]‚§°œ„M`…ª³ŸnVat™¾¸ˆX?²Ä¾Ž^X}›Ÿ‹wcl‘¤mr^fo”¡@DMr— Œs=Puš£^Fex¦’aMCŽ ©•dPYk¢´®~NHm€²„TNs˜½Ð†mYb‡¬µ¹X\eŠ¯¸¤ŒUh²»§v^~™¡ye[¦œˆt`hq„£‹ZFOt™¬¢tD>cˆ­À

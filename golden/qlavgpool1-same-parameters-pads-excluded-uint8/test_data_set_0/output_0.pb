@@ -1,0 +1,1 @@
+BYJ€1DiŽ³­}OEX}¢«—fNm€¥®šiUK•¨±lXas½´ o[d‰›»£r^gŒ±Ãuaj˜ –a_Y~£˜q„©£sC=O…˜¡\HQc­¤_KTy‹«“bNW|¡³}eQZ¤­±PT]‚§°œƒM`…ª³ŸnVat™¾¸ˆX?±Ä¾Ž^X}›Ÿ‹wcl‘£mr^fo”¡@DMr— Œs=Puš£^Fex¦’aMC ©•dPYk¡´®~NHm±„TNs˜½Ï…mYb‡¬µ¹X\eŠ¯¸¤‹Uh²»§v^}™¡ye[¥œˆt`hqƒ£‹ZFOt™«¡tD>cˆ­¿

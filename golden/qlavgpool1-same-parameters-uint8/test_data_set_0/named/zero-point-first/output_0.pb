@@ -1,0 +1,1 @@
+BYJÄ2V| ÆªPZ~¤È®R8‚¦Ì°V:`ªÎ´X>bˆÒ¶\@fŠ°º^DhŽ²ØbFl¶š€r–¼ F*Pš¾¤H.RxÂ¦L0Vz ªN4X~¢ÈR6\€¦Ê°:^„¨Î²Xb†¬Ð¶Z@²Ö¼`Fjš~dHn’¸B&Lp–º *Nt˜¾¢HRvœÀ¦J0zžÄ¨N2X¢Æ¬P6Z€²V<`†ªÐZ>dˆ®Ò¸BfŒ°Öº`jŽ´Ø¾bH’¶œ€fJpºžD(Nr˜¢F,PvšÀ

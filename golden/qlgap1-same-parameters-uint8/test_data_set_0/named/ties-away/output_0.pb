@@ -1,0 +1,1 @@
+@BYJ@B—j“f»N£v‹ŸrÇZnƒV«>“fzb·JŸr‡›nÃV«R§:bv‹^³F›nƒ—j¿R§z£v‹^r‡Z¯
