@@ -122,6 +122,8 @@ class QLinearGroups : public CatalogueBuilder {
       in = TieInputs(op, t, F(0.5));
       in[4] = in[2];
       Computed(op, t, "same-parameters", in);
+      in[2] = in[4] = MakeScalar(t, 0);
+      Computed(op, t, "same-parameters-zero-points", in);
       return;
     }
     const int64_t y_zp = t == D::kInt8 ? -128 : 0;

@@ -12,7 +12,7 @@
 //   - global-window: a kernel covering the whole 8 x 8 (ONNX Runtime takes its global-pool path);
 //   - saturate: a ratio of 2^12 past both ends of T; absent zero points (X's, and both);
 //   - same-parameters: Y's scale and zero point X's (the only pools PyTorch and TFLite have),
-//     2 x 2 windows, and 3 x 3 with padding excluded;
+//     2 x 2 windows, and 3 x 3 with padding excluded, also with zero points 0 (oneDNN's);
 //   - reciprocal: a 1 x 1 kernel (a requantization) with scales found by search whose float32
 //     reciprocal rounds some results the other way;
 // and one case per rule (must-reject and implementation-defined).
@@ -81,6 +81,10 @@ class QLinearPools : public CatalogueBuilder {
     same[4] = same[2];
     Computed(t, "same-parameters", same, {{"kernel_shape", k2}});
     Computed(t, "same-parameters-pads-excluded", same, {{"kernel_shape", k3}, {"pads", pads}});
+    // And zero points 0: a mean of codes, what a pool without quantization parameters computes
+    // (oneDNN's).
+    same[2] = same[4] = MakeScalar(t, 0);
+    Computed(t, "same-parameters-zero-points", same, {{"kernel_shape", k3}, {"pads", pads}});
     // Absent zero points read as 0: X's alone, and both.
     Inputs in = Nchw(t);
     in[2] = std::nullopt;

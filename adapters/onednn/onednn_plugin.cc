@@ -9,10 +9,16 @@
 //   QLinearMatMul     an int8 matmul to u8/s8 with output_scale = a_scale * b_scale / y_scale
 //                     (in float, per tensor or per column) and src, weights and dst zero points.
 //   MatMulInteger     the same matmul to s32, zero points only.
+//   com.microsoft QLinearAdd, QLinearMul, QLinearAveragePool, QLinearGlobalAveragePool
+//                     binary add / mul with source scales (C_scale folded in), average pooling of
+//                     codes; neither primitive takes zero points (a nonzero one is refused), and
+//                     pooling takes no scales (Y's parameters must be X's).
 // oneDNN follows the CPU's rounding mode; the plugin host sets round-to-nearest before each call.
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -216,6 +222,131 @@ void MatMul(const Node& node, qconform_alloc_output alloc, void* context, bool q
           {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, y_mem}});
 }
 
+// Every zero point among `inputs` is 0 (or absent): oneDNN 2.6's binary and pooling primitives
+// take none.
+void NoZeroPoints(const Node& node, std::initializer_list<int> inputs, const char* primitive) {
+  for (int k : inputs) {
+    if (!AllZero(node.Input(k))) {
+      RefuseAtLoad(std::string(kLibrary) + "'s " + primitive + " primitive takes no zero points");
+    }
+  }
+}
+float TensorScale(const qconform_tensor& t, const char* what) {
+  if (!Scalar(t)) RefuseAtLoad(std::string(kLibrary) + " takes " + what + " per tensor");
+  return LoadReal(t, 0, what, kLibrary);
+}
+
+// com.microsoft QLinearAdd and QLinearMul: a binary add or mul of the codes with a scale on each
+// source (dst = s0 src0 + s1 src1, or s0 src0 * s1 src1, rounded to the destination type), C's
+// scale folded into them in float as a oneDNN user does: s0 = A_scale / C_scale and s1 =
+// B_scale / C_scale (add) or B_scale (mul). Its second source broadcasts and its first does not:
+// when only A broadcasts the operands are swapped.
+void Binary(const Node& node, qconform_alloc_output alloc, void* context, bool add) {
+  const qconform_tensor& a = node.Required(0, "A");
+  const qconform_tensor& b = node.Required(3, "B");
+  if (b.data_type != a.data_type) RefuseAtLoad(std::string(kLibrary) + " binary: A and B differ");
+  const TypeRow& t = Type(a.data_type, "A");
+  NoZeroPoints(node, {2, 5, 7}, "binary");
+  const float as = TensorScale(node.Required(1, "A_scale"), "A_scale"),
+              bs = TensorScale(node.Required(4, "B_scale"), "B_scale"),
+              cs = TensorScale(node.Required(6, "C_scale"), "C_scale");
+  std::vector<int64_t> da = Dims(a), db = Dims(b);
+  const size_t rank = std::max<size_t>({da.size(), db.size(), 1});
+  da.insert(da.begin(), rank - da.size(), 1), db.insert(db.begin(), rank - db.size(), 1);
+  std::vector<int64_t> dims(rank);
+  bool a_broadcasts = false, b_broadcasts = false;
+  for (size_t k = 0; k < rank; ++k) {
+    if (da[k] != db[k] && da[k] != 1 && db[k] != 1) RejectAtRun("A and B do not broadcast");
+    dims[k] = std::max(da[k], db[k]);
+    a_broadcasts |= da[k] != dims[k], b_broadcasts |= db[k] != dims[k];
+  }
+  if (a_broadcasts && b_broadcasts) {
+    RefuseAtLoad(std::string(kLibrary) + " binary broadcasts its second source only");
+  }
+  float s0 = as / cs, s1 = add ? bs / cs : bs;
+  const qconform_tensor *src0 = &a, *src1 = &b;
+  if (a_broadcasts) {
+    std::swap(da, db), std::swap(src0, src1);
+    s0 = bs / cs, s1 = add ? as / cs : as;
+  }
+  dnnl::primitive_attr attr;
+  attr.set_scales(DNNL_ARG_SRC_0, 0, {s0});
+  attr.set_scales(DNNL_ARG_SRC_1, 0, {s1});
+  const memory::desc md0 = Desc(da, t.dnnl), md1 = Desc(db, t.dnnl), y_md = Desc(dims, t.dnnl);
+  auto pd = Create([&] {
+    return dnnl::binary::primitive_desc(
+        dnnl::binary::desc(add ? dnnl::algorithm::binary_add : dnnl::algorithm::binary_mul, md0,
+                           md1, y_md),
+        attr, Engine());
+  });
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  void* y = Output(alloc, context, 0, a.data_type, a.rank == 0 && b.rank == 0 ? Dims(a) : dims,
+                   static_cast<size_t>(n) * t.bytes);
+  if (n == 0) return;
+  memory m0(md0, Engine(), const_cast<void*>(src0->data)),
+      m1(md1, Engine(), const_cast<void*>(src1->data)), y_mem(y_md, Engine(), y);
+  Execute(dnnl::binary(pd), {{DNNL_ARG_SRC_0, m0}, {DNNL_ARG_SRC_1, m1}, {DNNL_ARG_DST, y_mem}});
+}
+
+// com.microsoft QLinearAveragePool and QLinearGlobalAveragePool: an average pooling of the codes
+// (pooling_avg_include_padding with count_include_pad 1, else exclude_padding; channels_last as
+// oneDNN's nwc/nhwc/ndhwc). oneDNN 2.6's pooling has no scales or zero points, so it computes
+// the operator only where Y's parameters are X's and the zero points 0; otherwise it refuses.
+void Pool(const Node& node, qconform_alloc_output alloc, void* context, bool global) {
+  const qconform_tensor& x = node.Required(0, "X");
+  const TypeRow& t = Type(x.data_type, "X");
+  NoZeroPoints(node, {2, 4}, "pooling");
+  if (TensorScale(node.Required(1, "x_scale"), "x_scale") !=
+      TensorScale(node.Required(3, "y_scale"), "y_scale")) {
+    RefuseAtLoad(std::string(kLibrary) +
+                 "'s pooling has no scales: it averages codes, so "
+                 "y_scale must be x_scale");
+  }
+  if (x.rank < 3 || x.rank > 5) RefuseAtLoad(std::string(kLibrary) + " pools 1-D to 3-D inputs");
+  if (node.Int("ceil_mode", 0) != 0) RefuseAtLoad(std::string(kLibrary) + " has no ceil_mode");
+  const bool last = node.Int("channels_last", 0) != 0;
+  const auto spatial = static_cast<size_t>(x.rank - 2);
+  std::vector<int64_t> dims = Dims(x);  // logical N, C, spatial...
+  if (last) dims.insert(dims.begin() + 1, dims.back()), dims.pop_back();
+  const std::vector<int64_t> kernel_shape = node.Ints("kernel_shape");
+  if (!global && kernel_shape.size() != spatial) RejectAtRun("kernel_shape does not fit X");
+  memory::dims kernel, strides, pad_l, pad_r;
+  std::vector<int64_t> y_dims = dims;
+  for (size_t k = 0; k < spatial; ++k) {
+    const int64_t in = dims[k + 2];
+    const WindowAxis w = global ? WindowAxis{in, in, 1, 1, 0, 0, 1}
+                                : Window(node, in, kernel_shape[k], k, spatial, kLibrary);
+    kernel.push_back(w.kernel), strides.push_back(w.stride);
+    pad_l.push_back(w.pad_begin), pad_r.push_back(w.pad_end), y_dims[k + 2] = w.out;
+  }
+  using tag = memory::format_tag;
+  const tag layout = !last ? (spatial == 1   ? tag::ncw
+                              : spatial == 2 ? tag::nchw
+                                             : tag::ncdhw)
+                           : (spatial == 1   ? tag::nwc
+                              : spatial == 2 ? tag::nhwc
+                                             : tag::ndhwc);
+  const memory::desc x_md(dims, t.dnnl, layout), y_md(y_dims, t.dnnl, layout);
+  const dnnl::algorithm algorithm = node.Int("count_include_pad", 0) != 0
+                                        ? dnnl::algorithm::pooling_avg_include_padding
+                                        : dnnl::algorithm::pooling_avg_exclude_padding;
+  auto pd = Create([&] {
+    return dnnl::pooling_forward::primitive_desc(
+        dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference, algorithm, x_md, y_md,
+                                    strides, kernel, pad_l, pad_r),
+        Engine());
+  });
+  std::vector<int64_t> onnx_y = y_dims;
+  if (last) onnx_y.push_back(onnx_y[1]), onnx_y.erase(onnx_y.begin() + 1);
+  int64_t n = 1;
+  for (int64_t d : y_dims) n *= d;
+  void* y = Output(alloc, context, 0, x.data_type, onnx_y, static_cast<size_t>(n) * t.bytes);
+  if (n == 0 || Count(x) == 0) return;
+  memory x_mem(x_md, Engine(), const_cast<void*>(x.data)), y_mem(y_md, Engine(), y);
+  Execute(dnnl::pooling_forward(pd), {{DNNL_ARG_SRC, x_mem}, {DNNL_ARG_DST, y_mem}});
+}
+
 // What the library offers, per operator; the others are not judged.
 constexpr MappingRow kRows[] = {
     {OperatorKind::kDequantizeLinear,
@@ -225,7 +356,17 @@ constexpr MappingRow kRows[] = {
     {OperatorKind::kQLinearMatMul,
      [](const Node& n, qconform_alloc_output a, void* c) { MatMul(n, a, c, true); }},
     {OperatorKind::kMatMulInteger,
-     [](const Node& n, qconform_alloc_output a, void* c) { MatMul(n, a, c, false); }}};
+     [](const Node& n, qconform_alloc_output a, void* c) { MatMul(n, a, c, false); }},
+    {OperatorKind::kQLinearGroup,
+     [](const Node& n, qconform_alloc_output a, void* c) { Binary(n, a, c, true); }, "QLinearAdd"},
+    {OperatorKind::kQLinearGroup,
+     [](const Node& n, qconform_alloc_output a, void* c) { Binary(n, a, c, false); }, "QLinearMul"},
+    {OperatorKind::kQLinearGroup,
+     [](const Node& n, qconform_alloc_output a, void* c) { Pool(n, a, c, false); },
+     "QLinearAveragePool"},
+    {OperatorKind::kQLinearGroup,
+     [](const Node& n, qconform_alloc_output a, void* c) { Pool(n, a, c, true); },
+     "QLinearGlobalAveragePool"}};
 constexpr LibraryPlugin kPlugin{kLibrary, kRows};
 
 }  // namespace
@@ -236,8 +377,9 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
                                      std::to_string(DNNL_VERSION_PATCH);
   static const qconform_plugin plugin = {
       QCONFORM_PLUGIN_ABI, "onednn", version.c_str(),
-      "oneDNN's reorder (Q/DQ, multiplier 1/y_scale) and int8 matmul (QLinearMatMul, "
-      "MatMulInteger); per-tensor zero points",
+      "oneDNN's reorder (Q/DQ, multiplier 1/y_scale), int8 matmul (QLinearMatMul, "
+      "MatMulInteger), binary add/mul and average pooling (com.microsoft QLinearAdd, QLinearMul, "
+      "QLinearAveragePool, QLinearGlobalAveragePool, without zero points); per-tensor zero points",
       RunPlugin<kPlugin>};
   return &plugin;
 }

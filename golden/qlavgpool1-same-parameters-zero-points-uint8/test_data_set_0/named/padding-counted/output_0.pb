@@ -1,0 +1,1 @@
+BYJ€-F_wtS#.X}¢«—f4I€¥®šiU2d¨±lXaM~´ o[d‰h}£r^gŒ±‚^uaj˜ d+?;Tmie92XqmM,)#Y˜¡\HQBt¤_KTy]r“bNW|¡xTeQZ¤­v5T]‚§°œX4`…ª³Ÿn9+Mf{[:Oƒ_>;S@gŸ‹wcl‘mIr^fo”k+DMr— ŒM)Puš£^/Dx¦’aM-^ ©•dPYHHxtT40I9OX84Me~\YmYb‡¬µ{;\eŠ¯¸¤]9h²»§v?T™¡ye=nœˆt`hqXm‹ZFOt™rHM-)B[sU

@@ -1,0 +1,1 @@
+BYJ€2DiŽ³­}PFX}¢«—fNn€¥®šiUL–¨±lXat¾´ o[d‰œ»£r^gŒ±ÄŽuaj˜ –b_Y~£˜€r„©£sC=P†˜¡\HQd®¤_KTyŒ«“bNW|¡´~eQZ¤­±PT]‚§°œ„N`…ª³ŸnVbt™¾¸ˆX@²Ä¾Ž^X}›Ÿ‹wcl‘¤nr^fo”¡@DMr— Œt>Puš£^Ffx¦’aMDŽ ©•dPYl¢´®~NHm€²„TNs˜½Ð†mYb‡¬µ¹X\eŠ¯¸¤ŒVh²»§v^~™¡ye\¦œˆt`hq„£‹ZFOt™¬¢tD>cˆ­À

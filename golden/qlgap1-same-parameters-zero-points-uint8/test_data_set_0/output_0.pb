@@ -1,0 +1,1 @@
+@BYJ@B–j~’fºN¢vŠžrÆZn‚Vª>’fzŽb¶Jžr†šnÂVª~R¦:ŽbvŠ^²Fšn‚–j¾R¦zŽ¢vŠ^r†Z®
