@@ -6,7 +6,8 @@
 //                        com.microsoft QGemm uint8 the same with transB;
 //   conv_workloads.cc:   QLinearConv 1x64x56x56, 64 output channels, 3x3, pads 1 (int8 and
 //                        uint8), ConvInteger the same;
-//   qlinear_group_workloads.cc: QLinearAdd and QLinearMul on 64x64 (an element is one operation).
+//   qlinear_group_workloads.cc: QLinearAdd and QLinearMul on 4096x4096 (an element is one
+//                               operation).
 #pragma once
 
 #include <cstdint>

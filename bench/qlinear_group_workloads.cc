@@ -1,8 +1,8 @@
 // The com.microsoft QLinear operators' benchmark rows (compute_workloads.h): QLinearAdd (uint8)
-// and QLinearMul (int8) on two 64x64 operands, per-tensor parameters as WorkloadCase sets them;
-// an element counts as one operation. The plain loop is the page's formula in float32 as a
-// runtime writes it: dequantize both, add (or multiply), divide by C_scale, std::nearbyint, the
-// zero point, a clamp.
+// and QLinearMul (int8) on two 4096x4096 operands (16,777,216 elements), per-tensor parameters as
+// WorkloadCase sets them; an element counts as one operation. The plain loop is the page's formula
+// in float32 as a runtime writes it: dequantize both, add (or multiply), divide by C_scale,
+// std::nearbyint, the zero point, a clamp.
 #include <algorithm>
 #include <cmath>
 
@@ -14,7 +14,7 @@ namespace qconform::bench {
 namespace {
 
 using D = DataType;
-constexpr int64_t kSide = 64;
+constexpr int64_t kSide = 4096;  // 16,777,216 elements
 
 float Scale(const Case& c, size_t k) {
   return static_cast<float>(DecodeDouble(ElementTypeOf(D::kFloat), c.input(k)->codes[0]));
@@ -46,8 +46,8 @@ int64_t PlainGroup(const ComputeWorkload& w, std::vector<int32_t>&, std::vector<
 std::vector<ComputeWorkload> QLinearGroupWorkloads() {
   std::vector<ComputeWorkload> out;
   for (const auto& [name, type, op] : std::vector<std::tuple<std::string, D, std::string>>{
-           {"QLinearAdd uint8 64x64", D::kUint8, "QLinearAdd"},
-           {"QLinearMul int8 64x64", D::kInt8, "QLinearMul"}}) {
+           {"QLinearAdd uint8 4096x4096", D::kUint8, "QLinearAdd"},
+           {"QLinearMul int8 4096x4096", D::kInt8, "QLinearMul"}}) {
     Prng p(static_cast<uint64_t>(name.size()) * 6151 + static_cast<uint64_t>(type));
     const Tensor a = RandomCodes(p, type, {kSide, kSide}), b = RandomCodes(p, type, {kSide, kSide});
     Case c = WorkloadCase("QLinearMatMul", a, b, 0.02f);  // the QLinear inputs' order and values

@@ -23,6 +23,10 @@ struct EvaluateOptions {
   // With fast_path off: Boost.Multiprecision's rationals (Exact) for every element instead of
   // the dyadic integers: the reference both are tested against.
   bool reference = false;
+  // The elementwise com.microsoft QLinear groups evaluated once per distinct tuple of operand
+  // codes and scattered (oracle/semantics/qlinear_group_tuples.h). Off: every element evaluated.
+  // Both must agree.
+  bool distinct_tuples = true;
 };
 
 // One strategy's result, stored in one of four ways (large tensors need the memory: most

@@ -14,6 +14,7 @@
 #include "oracle/semantics/node_validation.h"
 #include "oracle/semantics/oracle.h"
 #include "oracle/semantics/qlinear_group_strategies.h"
+#include "oracle/semantics/qlinear_group_tuples.h"
 
 namespace qconform {
 namespace {
@@ -300,8 +301,10 @@ Case QLinearGroupGraph(const Case& c, const OpSchema& schema) {
   return g;
 }
 
-OutputEvaluation EvaluateQLinearGroup(const Case& c, const OpSchema& schema,
-                                      const QuantizationPlan& /*plan: T, the graph output's type*/,
+namespace {
+
+// The group's graph over every element of the case.
+OutputEvaluation EvaluateEveryElement(const Case& c, const OpSchema& schema,
                                       const EvaluateOptions& options) {
   const Case graph = QLinearGroupGraph(c, schema);
   const Node& quantize = graph.graph.back();  // the body's QuantizeLinear writes the output
@@ -324,6 +327,22 @@ OutputEvaluation EvaluateQLinearGroup(const Case& c, const OpSchema& schema,
   };
   AppendNamedStrategies(c, schema, options, value, parameter(1), parameter(2), y);
   return y;
+}
+
+}  // namespace
+
+OutputEvaluation EvaluateQLinearGroup(const Case& c, const OpSchema& schema,
+                                      const QuantizationPlan& /*plan: T, the graph output's type*/,
+                                      const EvaluateOptions& options) {
+  if (options.distinct_tuples) {
+    EvaluateOptions each = options;
+    each.distinct_tuples = false;
+    std::optional<OutputEvaluation> y = EvaluateDistinctTuples(c, schema, [&](const Case& reduced) {
+      return EvaluateEveryElement(reduced, schema, each);
+    });
+    if (y) return std::move(*y);
+  }
+  return EvaluateEveryElement(c, schema, options);
 }
 
 }  // namespace qconform

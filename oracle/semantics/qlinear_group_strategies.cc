@@ -91,9 +91,10 @@ void ByAttribute(const AttributeStrategy& a, const Case& c, const OpSchema& sche
   }
 }
 
-// The output roundings, each from the exact value before the division.
-void ByRounding(Strategy strategy, const OpSchema& schema, const GraphValue& v, double scale,
-                double zero_point, const OutputEvaluation& y, StrategyOutput& out) {
+// The output roundings, each from the value before the division (`value`: one per element,
+// in double; NaN where the element is free or its value not finite).
+void ByRounding(Strategy strategy, const OpSchema& schema, const std::vector<double>& value,
+                double scale, double zero_point, const OutputEvaluation& y, StrategyOutput& out) {
   const ElementType& t = *FindElementType(y.data_type);
   const auto lo = static_cast<double>(IntegerMin(t)), hi = static_cast<double>(IntegerMax(t));
   const auto code = [&](double r) {
@@ -123,9 +124,9 @@ void ByRounding(Strategy strategy, const OpSchema& schema, const GraphValue& v, 
                                ", which its rounding does not compute");
     }
   };
-  for (size_t i = 0; i < y.exact.size() && i < v.size(); ++i) {
-    if (y.is_free(i) || !v.exact[i].is_finite()) continue;
-    Record(out, y, i, rounding(ApproximateDouble(v.exact[i])));
+  for (size_t i = 0; i < y.exact.size() && i < value.size(); ++i) {
+    if (std::isnan(value[i])) continue;
+    Record(out, y, i, rounding(value[i]));
   }
 }
 
@@ -142,7 +143,7 @@ void ByMultiplier(const MultiplierStrategy& m, const Case& c, const OpSchema& sc
     throw std::logic_error(schema.label() + "'s graph has no input " + name);
   };
   const auto value = [](const Tensor& t, size_t i) {
-    return static_cast<double>(Decode(*FindElementType(t.data_type), t.codes[i]).value());
+    return DecodeDouble(*FindElementType(t.data_type), t.codes[i]);
   };
   struct Term {
     const Tensor* x;
@@ -163,16 +164,16 @@ void ByMultiplier(const MultiplierStrategy& m, const Case& c, const OpSchema& sc
   const std::optional<std::vector<int64_t>> shape =
       BroadcastShape(terms[0].x->shape, terms[1].x->shape);
   if (!shape) return;
-  GraphValue v;  // the sum in units of 2^-shift output scales: integers below 2^32
+  // The sum in units of 2^-shift output scales: integers below 2^32, exact in double.
+  std::vector<double> sums(y.exact.size());
   for (size_t i = 0; i < y.exact.size(); ++i) {
-    double sum = 0;
     for (const Term& t : terms) {
-      const double x = value(*t.x, BroadcastIndex(t.x->shape, *shape, i));
-      sum += std::nearbyint(std::ldexp(t.ratio, shift)) * (x - t.zero_point);
+      const size_t at = t.x->shape == *shape ? i : BroadcastIndex(t.x->shape, *shape, i);
+      sums[i] += std::nearbyint(std::ldexp(t.ratio, shift)) * (value(*t.x, at) - t.zero_point);
     }
-    v.exact.push_back(Exact::Integer(static_cast<int64_t>(sum)));
+    if (y.is_free(i)) sums[i] = std::nan("");
   }
-  ByRounding(Strategy::kTiesUp, schema, v, std::ldexp(1.0, shift), zero_point, y, out);
+  ByRounding(Strategy::kTiesUp, schema, sums, std::ldexp(1.0, shift), zero_point, y, out);
 }
 
 }  // namespace
@@ -180,6 +181,11 @@ void ByMultiplier(const MultiplierStrategy& m, const Case& c, const OpSchema& sc
 void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
                            const GraphValue& v, double scale, double zero_point,
                            OutputEvaluation& y) {
+  std::vector<double> values(v.size());  // the value before the division, once
+  for (size_t i = 0; i < v.size(); ++i) {
+    const bool skip = (i < y.exact.size() && y.is_free(i)) || !v.exact[i].is_finite();
+    values[i] = skip ? std::nan("") : ApproximateDouble(v.exact[i]);
+  }
   for (Strategy strategy : schema.named_strategies) {
     StrategyOutput out = SameAsExact(std::string(StrategyName(strategy)));
     out.admitted = false;
@@ -188,7 +194,7 @@ void AppendNamedStrategies(const Case& c, const OpSchema& schema, const Evaluate
     } else if (const MultiplierStrategy* m = MultiplierStrategyOf(strategy)) {
       ByMultiplier(*m, c, schema, scale, zero_point, y, out);
     } else {
-      ByRounding(strategy, schema, v, scale, zero_point, y, out);
+      ByRounding(strategy, schema, values, scale, zero_point, y, out);
     }
     y.alternatives.push_back(std::move(out));
   }

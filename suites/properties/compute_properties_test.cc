@@ -2,7 +2,9 @@
 // reproducers as in dequantize_properties_test.cc), the matmul family, the convolution family and
 // com.microsoft QGemm alike: generated valid cases have no finding, and the fast path (int32 sums,
 // 128-bit requantization, the shortcut where every strategy agrees) equals the multiprecision path
-// (Boost.Multiprecision sums and rationals) in every element of every strategy.
+// (Boost.Multiprecision sums and rationals) in every element of every strategy; the elementwise
+// com.microsoft QLinear groups evaluated once per distinct tuple of codes equal every element
+// evaluated.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -42,11 +44,11 @@ void ExpectValid(const Case& c, const std::string& property) {
   }
 }
 
-void ExpectFastEqualsMultiprecision(const Case& c, const std::string& property) {
+// The oracle's default path equals its run with `other` options, element by element: exact
+// codes, free elements, every strategy and the admitted range.
+void ExpectSameAs(const Case& c, const EvaluateOptions& other, const std::string& property) {
   const OracleResult fast = RunOracle(c);
-  EvaluateOptions slow_options;
-  slow_options.fast_path = false;
-  const OracleResult slow = RunOracle(c, slow_options);
+  const OracleResult slow = RunOracle(c, other);
   RC_ASSERT(fast.outputs.size() == slow.outputs.size());
   for (size_t k = 0; k < fast.outputs.size(); ++k) {
     const OutputEvaluation &f = fast.outputs[k], &s = slow.outputs[k];
@@ -65,8 +67,16 @@ void ExpectFastEqualsMultiprecision(const Case& c, const std::string& property) 
           FailWith(c, property, f.alternatives[j].strategy + " differs at " + std::to_string(i));
         }
       }
+      if (f.range(i).lo != s.range(i).lo || f.range(i).hi != s.range(i).hi) {
+        FailWith(c, property, "the admitted range differs at " + std::to_string(i));
+      }
     }
   }
+}
+void ExpectFastEqualsMultiprecision(const Case& c, const std::string& property) {
+  EvaluateOptions slow;
+  slow.fast_path = false;
+  ExpectSameAs(c, slow, property);
 }
 
 RC_GTEST_PROP(MatMulProperties, GeneratedValidCasesAreValid, ()) {
@@ -96,6 +106,26 @@ RC_GTEST_PROP(QGemmProperties, GeneratedValidCasesAreValid, ()) {
 // strategies), C in the accumulator, transposes, b per column, and float32 Y.
 RC_GTEST_PROP(QGemmProperties, FastPathEqualsMultiprecision, ()) {
   ExpectFastEqualsMultiprecision(AnyValidQGemm(), "qgemm-fast-path");
+}
+
+// A valid com.microsoft QLinear group whose operands repeat three tuples of codes (each
+// operand's element i is its element i mod 3): the distinct-tuple evaluation has work to do.
+Case AnyRepeatingQLinearGroup() {
+  Case c = AnyValid({OperatorKind::kQLinearGroup});
+  const std::vector<InputSpec> inputs = OperatorOf(c).inputs_of(c.inputs.size());
+  for (size_t k = 0; k < inputs.size() && k < c.inputs.size(); ++k) {
+    if (!c.inputs[k] || inputs[k].role == Role::kScale || inputs[k].role == Role::kZeroPoint)
+      continue;
+    Codes& codes = c.inputs[k]->codes;
+    for (size_t i = 3; i < codes.size(); ++i) codes.set(i, codes[i % 3]);
+  }
+  return c;
+}
+
+RC_GTEST_PROP(QLinearGroupProperties, DistinctTuplesEqualEveryElement, ()) {
+  EvaluateOptions every;
+  every.distinct_tuples = false;
+  ExpectSameAs(AnyRepeatingQLinearGroup(), every, "qlinear-group-distinct-tuples");
 }
 
 }  // namespace

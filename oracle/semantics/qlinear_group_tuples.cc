@@ -1,0 +1,189 @@
+#include "oracle/semantics/qlinear_group_tuples.h"
+
+#include <algorithm>
+#include <bit>
+#include <memory>
+#include <stdexcept>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "oracle/core/broadcast.h"
+
+namespace qconform {
+namespace {
+
+// The body nodes whose output element i reads only element i of each input (scalars broadcast).
+constexpr std::string_view kElementwise[] = {"DequantizeLinear", "QuantizeLinear", "Add",  "Mul",
+                                             "LeakyRelu",        "Sigmoid",        "Where"};
+
+bool Elementwise(const Operator& op) {
+  return !op.body.empty() && op.variadic_group == 0 &&
+         std::all_of(op.body.begin(), op.body.end(), [](const BodyNode& b) {
+           return std::find(std::begin(kElementwise), std::end(kElementwise), b.op_type) !=
+                  std::end(kElementwise);
+         });
+}
+
+int KeyBits(const Tensor& t) {
+  const ElementType* type = FindElementType(t.data_type);
+  return type != nullptr ? type->bits : 8 * t.codes.width();  // bool: one byte
+}
+
+// u's per-tuple result as the full output: element i is tuple map[i]'s.
+OutputEvaluation Scatter(const OutputEvaluation& u, const std::vector<uint32_t>& map,
+                         std::vector<int64_t> shape, std::shared_ptr<const Case> reduced) {
+  if (u.alternatives.size() > 32) throw std::logic_error("more than 32 strategies to scatter");
+  const int bits = 8 * u.exact.width();
+  OutputEvaluation y = MakeOutput(u.name, u.data_type, std::move(shape), Codes(bits, map.size()));
+  if (u.has_range()) {
+    y.range_lo = Codes(8 * u.range_lo.width(), map.size());
+    y.range_hi = Codes(8 * u.range_hi.width(), map.size());
+  }
+  // Per tuple, a bit per alternative whose code there is not the exact one.
+  std::vector<Codes> codes;
+  std::vector<uint32_t> differs(u.exact.size(), 0);
+  for (size_t j = 0; j < u.alternatives.size(); ++j) {
+    const StrategyOutput& a = u.alternatives[j];
+    StrategyOutput s = SameAsExact(a.strategy);
+    s.admitted = a.admitted;
+    y.alternatives.push_back(std::move(s));
+    codes.push_back(a.same_as_exact ? Codes() : u.alternative_codes(j));
+    for (size_t t = 0; t < codes[j].size(); ++t) {
+      differs[t] |= static_cast<uint32_t>(codes[j][t] != u.exact[t]) << j;
+    }
+  }
+  // Every element's codes in one pass (bytes read directly where the codes are bytes: the
+  // group's T is int8 or uint8).
+  const bool bytes =
+      bits == 8 && (!u.has_range() || (u.range_lo.width() == 1 && u.range_hi.width() == 1));
+  for (size_t i = 0; i < map.size(); ++i) {
+    const uint32_t t = map[i];
+    if (bytes) {
+      y.exact.data()[i] = u.exact.data()[t];
+      if (u.has_range()) {
+        y.range_lo.data()[i] = u.range_lo.data()[t], y.range_hi.data()[i] = u.range_hi.data()[t];
+      }
+    } else {
+      y.exact.set(i, u.exact[t]);
+      if (u.has_range()) y.range_lo.set(i, u.range_lo[t]), y.range_hi.set(i, u.range_hi[t]);
+    }
+    for (uint32_t left = differs[t]; left != 0; left &= left - 1) {
+      const auto j = static_cast<size_t>(std::countr_zero(left));
+      StrategyOutput& s = y.alternatives[j];
+      s.same_as_exact = false, s.sparse = true;
+      s.sparse_index.push_back(static_cast<int64_t>(i));
+      s.sparse_code.push_back(codes[j][t]);
+    }
+  }
+  if (!u.implementation_defined.empty()) {
+    y.implementation_defined.resize(map.size());
+    for (size_t i = 0; i < map.size(); ++i) y.implementation_defined[i] = u.is_free(map[i]);
+  }
+  // The messages read the reduced case: it lives as long as they do.
+  const auto at = [map](int64_t i) { return static_cast<int64_t>(map[static_cast<size_t>(i)]); };
+  if (u.describe_range) {
+    y.describe_range = [f = u.describe_range, at, reduced](int64_t i) { return f(at(i)); };
+  }
+  if (u.describe_inputs) {
+    y.describe_inputs = [f = u.describe_inputs, at, reduced](int64_t i) { return f(at(i)); };
+  }
+  if (u.diagnose) {
+    y.diagnose = [f = u.diagnose, at, reduced](int64_t i, uint32_t code) { return f(at(i), code); };
+  }
+  return y;
+}
+
+}  // namespace
+
+std::optional<OutputEvaluation> EvaluateDistinctTuples(
+    const Case& c, const OpSchema& schema,
+    const std::function<OutputEvaluation(const Case&)>& evaluate) {
+  const Operator& op = schema.op();
+  if (!Elementwise(op)) return std::nullopt;
+  const std::vector<InputSpec> inputs = op.inputs_of(c.inputs.size());
+  std::vector<size_t> operands;
+  std::vector<int64_t> shape;
+  int bits = 0;
+  for (size_t k = 0; k < inputs.size() && k < c.inputs.size(); ++k) {
+    const Tensor* t = c.input(k);
+    if (t == nullptr) continue;
+    if (inputs[k].role == Role::kScale || inputs[k].role == Role::kZeroPoint) {
+      if (t->element_count() > 1) return std::nullopt;
+      continue;
+    }
+    if (!operands.empty()) {
+      const std::optional<std::vector<int64_t>> s = BroadcastShape(shape, t->shape);
+      if (!s) return std::nullopt;
+      shape = *s;
+    } else {
+      shape = t->shape;
+    }
+    operands.push_back(k);
+    bits += KeyBits(*t);
+  }
+  if (operands.empty() || bits > 32) return std::nullopt;  // keys are 32-bit
+  size_t total = 1;
+  for (int64_t d : shape) total *= static_cast<size_t>(d);
+  struct Operand {
+    const Tensor* t;
+    bool whole;  // of the output's shape: element i is its own
+    int shift;   // within the key
+  };
+  std::vector<Operand> ops;
+  for (int shift = 0; size_t k : operands) {
+    const Tensor* t = c.input(k);
+    ops.push_back({t, t->shape == shape, shift});
+    shift += KeyBits(*t);
+  }
+  // Each element's tuple as one key (first the keys, then their slots in first-seen order).
+  std::vector<uint32_t> map(total, 0);
+  const bool byte_pair = ops.size() == 2 && ops[0].whole && ops[1].whole &&
+                         ops[0].t->codes.width() == 1 && ops[1].t->codes.width() == 1;
+  if (byte_pair) {  // QLinearAdd's and QLinearMul's usual case
+    const uint8_t *a = ops[0].t->codes.data(), *b = ops[1].t->codes.data();
+    const int shift = ops[1].shift;
+    for (size_t i = 0; i < total; ++i) map[i] = a[i] | static_cast<uint32_t>(b[i]) << shift;
+  } else {
+    for (const Operand& o : ops) {
+      for (size_t i = 0; i < total; ++i) {
+        const size_t at = o.whole ? i : BroadcastIndex(o.t->shape, shape, i);
+        map[i] |= o.t->codes[at] << o.shift;
+      }
+    }
+  }
+  // A table for keys of up to 16 bits, a hash map beyond.
+  std::vector<int32_t> table(bits <= 16 ? size_t{1} << bits : 0, -1);
+  std::unordered_map<uint32_t, uint32_t> slots;
+  std::vector<uint32_t> keys;  // the distinct keys, in first-seen order
+  for (size_t i = 0; i < total; ++i) {
+    const uint32_t key = map[i], next = static_cast<uint32_t>(keys.size());
+    uint32_t slot = next;
+    if (!table.empty()) {
+      int32_t& entry = table[key];
+      if (entry < 0) entry = static_cast<int32_t>(next);
+      slot = static_cast<uint32_t>(entry);
+    } else {
+      slot = slots.try_emplace(key, next).first->second;
+    }
+    if (slot == next) keys.push_back(key);
+    map[i] = slot;
+  }
+  std::vector<std::vector<uint32_t>> distinct(operands.size());
+  for (size_t j = 0; j < ops.size(); ++j) {
+    const int width = KeyBits(*ops[j].t);
+    const uint32_t mask = width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1;
+    for (uint32_t key : keys) distinct[j].push_back(key >> ops[j].shift & mask);
+  }
+  const size_t unique = distinct[0].size();
+  if (unique == total) return std::nullopt;
+  auto reduced = std::make_shared<Case>(c);
+  for (size_t j = 0; j < operands.size(); ++j) {
+    Tensor& t = *reduced->inputs[operands[j]];
+    t.shape = {static_cast<int64_t>(unique)};
+    t.codes = Codes(8 * t.codes.width(), std::span<const uint32_t>(distinct[j]));
+  }
+  return Scatter(evaluate(*reduced), map, std::move(shape), reduced);
+}
+
+}  // namespace qconform
