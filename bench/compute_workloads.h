@@ -6,7 +6,8 @@
 //                        com.microsoft QGemm uint8 the same with transB;
 //   conv_workloads.cc:   QLinearConv 1x64x56x56, 64 output channels, 3x3, pads 1 (int8 and
 //                        uint8), ConvInteger the same;
-//   qlinear_group_workloads.cc: QLinearAdd and QLinearMul on 4096x4096 (an element is one
+//   qlinear_group_workloads.cc: QLinearAdd and QLinearMul on 4096x4096, QLinearAveragePool
+//                               1x64x112x112 3x3, QLinearSoftmax 4096x1000 (an element is one
 //                               operation).
 #pragma once
 
@@ -34,7 +35,7 @@ struct ComputeWorkload {
 
 std::vector<ComputeWorkload> MatMulWorkloads();
 std::vector<ComputeWorkload> ConvWorkloads();
-// QLinearAdd and QLinearMul (qlinear_group_workloads.cc): an element counts as one operation.
+// The com.microsoft QLinear rows (qlinear_group_workloads.cc): an element counts as one operation.
 std::vector<ComputeWorkload> QLinearGroupWorkloads();
 
 // Uniformly random 8-bit codes of a shape.

@@ -1,6 +1,7 @@
 // The com.microsoft QLinear operators' benchmark rows (compute_workloads.h): QLinearAdd (uint8)
 // and QLinearMul (int8) on two 4096x4096 operands (16,777,216 elements), per-tensor parameters as
-// WorkloadCase sets them; an element counts as one operation. The plain loop is the page's formula
+// WorkloadCase sets them, QLinearAveragePool (uint8, 1x64x112x112, 3x3) and QLinearSoftmax (uint8,
+// 4096 rows of 1000); an element counts as one operation. The plain loop is the page's formula
 // in float32 as a runtime writes it: dequantize both, add (or multiply), divide by C_scale,
 // std::nearbyint, the zero point, a clamp.
 #include <algorithm>
@@ -41,6 +42,69 @@ int64_t PlainGroup(const ComputeWorkload& w, std::vector<int32_t>&, std::vector<
   return sum;
 }
 
+// QLinearAveragePool, 3x3 windows, pads 1, count_include_pad 0, uint8: each window's codes less
+// the zero point summed in int32, the float32 mean times x_scale, over y_scale.
+constexpr int64_t kChannels = 64, kPixels = 112;
+int64_t PlainPool(const ComputeWorkload& w, std::vector<int32_t>&, std::vector<uint8_t>& y8) {
+  const Case& c = w.c;
+  const Tensor& x = *c.input(0);
+  const float xs = Scale(c, 1), ys = Scale(c, 3);
+  const int32_t xz = CodeValue(*c.input(2), 0), yz = CodeValue(*c.input(4), 0);
+  const uint8_t* xb = x.codes.data();
+  y8.resize(static_cast<size_t>(kChannels * kPixels * kPixels));
+  int64_t sum = 0;
+  for (int64_t k = 0; k < kChannels; ++k) {
+    for (int64_t i = 0; i < kPixels; ++i) {
+      for (int64_t j = 0; j < kPixels; ++j) {
+        int32_t total = 0, count = 0;
+        for (int64_t di = std::max<int64_t>(i - 1, 0); di <= std::min(i + 1, kPixels - 1); ++di) {
+          for (int64_t dj = std::max<int64_t>(j - 1, 0); dj <= std::min(j + 1, kPixels - 1); ++dj) {
+            total += xb[(k * kPixels + di) * kPixels + dj] - xz, ++count;
+          }
+        }
+        const float v = xs * static_cast<float>(total) / static_cast<float>(count);
+        const float q = std::nearbyint(v / ys) + static_cast<float>(yz);
+        const auto code = static_cast<uint8_t>(std::clamp(q, 0.0f, 255.0f));
+        y8[static_cast<size_t>((k * kPixels + i) * kPixels + j)] = code;
+        sum += code;
+      }
+    }
+  }
+  return sum;
+}
+
+// QLinearSoftmax along rows of 1000, uint8, Y's scale 1/256: the float32 exponentials of the
+// dequantized row less its maximum, their sum, each quotient over y_scale.
+constexpr int64_t kRows = 4096, kRow = 1000;
+int64_t PlainSoftmax(const ComputeWorkload& w, std::vector<int32_t>&, std::vector<uint8_t>& y8) {
+  const Case& c = w.c;
+  const Tensor& x = *c.input(0);
+  const float xs = Scale(c, 1), ys = Scale(c, 3);
+  const int32_t xz = CodeValue(*c.input(2), 0), yz = CodeValue(*c.input(4), 0);
+  const uint8_t* xb = x.codes.data();
+  y8.resize(static_cast<size_t>(kRows * kRow));
+  std::vector<float> e(static_cast<size_t>(kRow));
+  int64_t sum = 0;
+  for (int64_t r = 0; r < kRows; ++r) {
+    const uint8_t* row = xb + r * kRow;
+    const int32_t top = *std::max_element(row, row + kRow);
+    float total = 0;
+    for (int64_t j = 0; j < kRow; ++j) {
+      e[static_cast<size_t>(j)] = std::exp(xs * static_cast<float>(row[j] - top));
+      total += e[static_cast<size_t>(j)];
+    }
+    for (int64_t j = 0; j < kRow; ++j) {
+      const float q =
+          std::nearbyint(e[static_cast<size_t>(j)] / total / ys) + static_cast<float>(yz);
+      const auto code = static_cast<uint8_t>(std::clamp(q, 0.0f, 255.0f));
+      y8[static_cast<size_t>(r * kRow + j)] = code;
+      sum += code;
+    }
+  }
+  (void)xz;  // the maximum's code cancels the zero point
+  return sum;
+}
+
 }  // namespace
 
 std::vector<ComputeWorkload> QLinearGroupWorkloads() {
@@ -57,6 +121,26 @@ std::vector<ComputeWorkload> QLinearGroupWorkloads() {
     out.push_back(
         {name, std::move(c), kSide * kSide, static_cast<size_t>(3 * kSide * kSide), PlainGroup});
   }
+  Prng p(112);
+  const auto u8 = [](double v) { return MakeScalar(D::kUint8, v); };
+  const auto f32 = [](double v) { return MakeScalar(D::kFloat, v); };
+  Case pool =
+      MakeCase("QLinearAveragePool", 1,
+               {RandomCodes(p, D::kUint8, {1, kChannels, kPixels, kPixels}),
+                f32(static_cast<float>(0.0123)), u8(128), f32(static_cast<float>(0.02)), u8(126)},
+               {}, "com.microsoft");
+  pool.attributes = {{"kernel_shape", Attribute::Ints({3, 3})},
+                     {"pads", Attribute::Ints({1, 1, 1, 1})}};
+  const int64_t pixels = kChannels * kPixels * kPixels;
+  out.push_back({"QLinearAveragePool uint8 1x64x112x112 3x3", std::move(pool), pixels,
+                 static_cast<size_t>(2 * pixels), PlainPool});
+  Case softmax = MakeCase("QLinearSoftmax", 1,
+                          {RandomCodes(p, D::kUint8, {kRows, kRow}), f32(static_cast<float>(0.05)),
+                           u8(128), f32(1.0 / 256), u8(0)},
+                          {}, "com.microsoft");
+  softmax.attributes = {{"opset", Attribute::Int(13)}};
+  out.push_back({"QLinearSoftmax uint8 4096x1000", std::move(softmax), kRows * kRow,
+                 static_cast<size_t>(2 * kRows * kRow), PlainSoftmax});
   return out;
 }
 
