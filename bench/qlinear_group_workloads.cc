@@ -42,15 +42,27 @@ int64_t PlainGroup(const ComputeWorkload& w, std::vector<int32_t>&, std::vector<
   return sum;
 }
 
+// A uint8 unary operator's X codes and parameters (inputs 0-4), and its output rounding: the
+// float32 value over y_scale, std::nearbyint, the zero point, a clamp.
+struct Unary {
+  const uint8_t* x;
+  float scale, y_scale;
+  int32_t zp, y_zp;
+  uint8_t Requantize(float v) const {
+    const float q = std::nearbyint(v / y_scale) + static_cast<float>(y_zp);
+    return static_cast<uint8_t>(std::clamp(q, 0.0f, 255.0f));
+  }
+};
+Unary UnaryOf(const Case& c) {
+  return {c.input(0)->codes.data(), Scale(c, 1), Scale(c, 3), CodeValue(*c.input(2), 0),
+          CodeValue(*c.input(4), 0)};
+}
+
 // QLinearAveragePool, 3x3 windows, pads 1, count_include_pad 0, uint8: each window's codes less
 // the zero point summed in int32, the float32 mean times x_scale, over y_scale.
 constexpr int64_t kChannels = 64, kPixels = 112;
 int64_t PlainPool(const ComputeWorkload& w, std::vector<int32_t>&, std::vector<uint8_t>& y8) {
-  const Case& c = w.c;
-  const Tensor& x = *c.input(0);
-  const float xs = Scale(c, 1), ys = Scale(c, 3);
-  const int32_t xz = CodeValue(*c.input(2), 0), yz = CodeValue(*c.input(4), 0);
-  const uint8_t* xb = x.codes.data();
+  const Unary u = UnaryOf(w.c);
   y8.resize(static_cast<size_t>(kChannels * kPixels * kPixels));
   int64_t sum = 0;
   for (int64_t k = 0; k < kChannels; ++k) {
@@ -59,12 +71,11 @@ int64_t PlainPool(const ComputeWorkload& w, std::vector<int32_t>&, std::vector<u
         int32_t total = 0, count = 0;
         for (int64_t di = std::max<int64_t>(i - 1, 0); di <= std::min(i + 1, kPixels - 1); ++di) {
           for (int64_t dj = std::max<int64_t>(j - 1, 0); dj <= std::min(j + 1, kPixels - 1); ++dj) {
-            total += xb[(k * kPixels + di) * kPixels + dj] - xz, ++count;
+            total += u.x[(k * kPixels + di) * kPixels + dj] - u.zp, ++count;
           }
         }
-        const float v = xs * static_cast<float>(total) / static_cast<float>(count);
-        const float q = std::nearbyint(v / ys) + static_cast<float>(yz);
-        const auto code = static_cast<uint8_t>(std::clamp(q, 0.0f, 255.0f));
+        const uint8_t code =
+            u.Requantize(u.scale * static_cast<float>(total) / static_cast<float>(count));
         y8[static_cast<size_t>((k * kPixels + i) * kPixels + j)] = code;
         sum += code;
       }
@@ -74,34 +85,28 @@ int64_t PlainPool(const ComputeWorkload& w, std::vector<int32_t>&, std::vector<u
 }
 
 // QLinearSoftmax along rows of 1000, uint8, Y's scale 1/256: the float32 exponentials of the
-// dequantized row less its maximum, their sum, each quotient over y_scale.
+// dequantized row less its maximum (the zero point cancels), their sum, each quotient over
+// y_scale.
 constexpr int64_t kRows = 4096, kRow = 1000;
 int64_t PlainSoftmax(const ComputeWorkload& w, std::vector<int32_t>&, std::vector<uint8_t>& y8) {
-  const Case& c = w.c;
-  const Tensor& x = *c.input(0);
-  const float xs = Scale(c, 1), ys = Scale(c, 3);
-  const int32_t xz = CodeValue(*c.input(2), 0), yz = CodeValue(*c.input(4), 0);
-  const uint8_t* xb = x.codes.data();
+  const Unary u = UnaryOf(w.c);
   y8.resize(static_cast<size_t>(kRows * kRow));
   std::vector<float> e(static_cast<size_t>(kRow));
   int64_t sum = 0;
   for (int64_t r = 0; r < kRows; ++r) {
-    const uint8_t* row = xb + r * kRow;
+    const uint8_t* row = u.x + r * kRow;
     const int32_t top = *std::max_element(row, row + kRow);
     float total = 0;
     for (int64_t j = 0; j < kRow; ++j) {
-      e[static_cast<size_t>(j)] = std::exp(xs * static_cast<float>(row[j] - top));
+      e[static_cast<size_t>(j)] = std::exp(u.scale * static_cast<float>(row[j] - top));
       total += e[static_cast<size_t>(j)];
     }
     for (int64_t j = 0; j < kRow; ++j) {
-      const float q =
-          std::nearbyint(e[static_cast<size_t>(j)] / total / ys) + static_cast<float>(yz);
-      const auto code = static_cast<uint8_t>(std::clamp(q, 0.0f, 255.0f));
+      const uint8_t code = u.Requantize(e[static_cast<size_t>(j)] / total);
       y8[static_cast<size_t>(r * kRow + j)] = code;
       sum += code;
     }
   }
-  (void)xz;  // the maximum's code cancels the zero point
   return sum;
 }
 
