@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <stdexcept>
 #include <tuple>
 
@@ -10,6 +11,14 @@ namespace {
 
 using D = DataType;
 using K = OperatorKind;
+
+// A list, and these besides: how a version's types, a row's strategies or a row's constraints
+// grow from another's.
+template <class T>
+std::vector<T> Extended(std::vector<T> base, std::initializer_list<T> more) {
+  base.insert(base.end(), more);
+  return base;
+}
 
 // DequantizeLinear's T1 grows version by version (the ONNX DequantizeLinear page and, for 24 and
 // 25, the ONNX DequantizeLinear page (24, 25)).
@@ -20,17 +29,8 @@ const std::vector<D> kDqX19 = {D::kInt8,          D::kUint8,          D::kInt32,
 const std::vector<D> kDqX21 = {
     D::kInt8,           D::kUint8, D::kInt32,  D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2,
     D::kFloat8E5M2FNUZ, D::kInt16, D::kUint16, D::kInt4,         D::kUint4};
-const std::vector<D> kDqX23 = [] {
-  std::vector<D> v = kDqX21;
-  v.push_back(D::kFloat4E2M1);
-  return v;
-}();
-const std::vector<D> kDqX25 = [] {
-  std::vector<D> v = kDqX23;
-  v.push_back(D::kInt2);
-  v.push_back(D::kUint2);
-  return v;
-}();
+const std::vector<D> kDqX23 = Extended(kDqX21, {D::kFloat4E2M1});
+const std::vector<D> kDqX25 = Extended(kDqX23, {D::kInt2, D::kUint2});
 
 const std::vector<D> kFloatOnly = {D::kFloat};
 const std::vector<D> kFloats = {D::kBfloat16, D::kFloat, D::kFloat16};  // T2 19-23, T3 23+
@@ -64,22 +64,9 @@ const std::vector<D> kQlScale24 = {D::kFloat, D::kFloat16, D::kBfloat16, D::kInt
 const std::vector<D> kQlY10 = {D::kInt8, D::kUint8};
 const std::vector<D> kQlY19 = {D::kInt8,           D::kUint8,      D::kFloat8E4M3FN,
                                D::kFloat8E4M3FNUZ, D::kFloat8E5M2, D::kFloat8E5M2FNUZ};
-const std::vector<D> kQlY21 = [] {
-  std::vector<D> v = kQlY19;
-  for (D t : {D::kInt16, D::kUint16, D::kInt4, D::kUint4}) v.push_back(t);
-  return v;
-}();
-const std::vector<D> kQlY23 = [] {
-  std::vector<D> v = kQlY21;
-  v.push_back(D::kFloat4E2M1);
-  return v;
-}();
-const std::vector<D> kQlY25 = [] {
-  std::vector<D> v = kQlY23;
-  v.push_back(D::kInt2);
-  v.push_back(D::kUint2);
-  return v;
-}();
+const std::vector<D> kQlY21 = Extended(kQlY19, {D::kInt16, D::kUint16, D::kInt4, D::kUint4});
+const std::vector<D> kQlY23 = Extended(kQlY21, {D::kFloat4E2M1});
+const std::vector<D> kQlY25 = Extended(kQlY23, {D::kInt2, D::kUint2});
 // com.microsoft QuantizeLinear-1's T2 (ONNX Runtime's ContribOperators.md): 8-, 16- and 4-bit
 // integers; its T1 is float and float16 (kMsFloats).
 const std::vector<D> kQlYMicrosoft = {D::kInt8,   D::kUint8, D::kInt16,
@@ -131,11 +118,8 @@ const std::vector<AttributeSpec> kMsConvAttributes = [] {
 const std::vector<TypeConstraint> kQLinearTypes = {{"T", {D::kInt8, D::kUint8}},
                                                    {"scale", {D::kFloat}}};
 // QLinearWhere's: "B : tensor(bool)" for the condition besides.
-const std::vector<TypeConstraint> kQLinearWhereTypes = [] {
-  std::vector<TypeConstraint> v = kQLinearTypes;
-  v.push_back({"B", {D::kBool}});
-  return v;
-}();
+const std::vector<TypeConstraint> kQLinearWhereTypes =
+    Extended(kQLinearTypes, {TypeConstraint{"B", {D::kBool}}});
 // QLinearLeakyRelu's alpha: the page gives no default; ONNX LeakyRelu's and ONNX Runtime's
 // kernel's is 0.01 (docs/semantics.md#d35).
 const std::vector<AttributeSpec> kAlpha = {{"alpha", std::nullopt, AK::kFloat, 0.01}};
@@ -145,22 +129,12 @@ const std::vector<Strategy> kQLinearNamed = {Strategy::kZeroPointFirst, Strategy
                                              Strategy::kTiesUp, Strategy::kMinimumOnOverflow,
                                              Strategy::kReciprocal};
 // QLinearSoftmax's: the same, and the value times floor(1 / y_scale) (ONNX Runtime 1.30's).
-const std::vector<Strategy> kSoftmaxNamed = [] {
-  std::vector<Strategy> v = kQLinearNamed;
-  v.push_back(Strategy::kFloorReciprocal);
-  return v;
-}();
+const std::vector<Strategy> kSoftmaxNamed = Extended(kQLinearNamed, {Strategy::kFloorReciprocal});
 // QLinearAdd's: the same, and its fixed-point multipliers (XNNPACK's 21 bits, NEON's 22).
-const std::vector<Strategy> kAddNamed = [] {
-  std::vector<Strategy> v = kQLinearNamed;
-  v.push_back(Strategy::kFixedPoint21);
-  v.push_back(Strategy::kFixedPoint22);
-  return v;
-}();
+const std::vector<Strategy> kAddNamed =
+    Extended(kQLinearNamed, {Strategy::kFixedPoint21, Strategy::kFixedPoint22});
 // QLinearAveragePool's: the same, and its windows with every tap counted.
-const std::vector<Strategy> kPoolNamed = {Strategy::kZeroPointFirst, Strategy::kTiesAway,
-                                          Strategy::kTiesUp,         Strategy::kMinimumOnOverflow,
-                                          Strategy::kReciprocal,     Strategy::kPaddingCounted};
+const std::vector<Strategy> kPoolNamed = Extended(kQLinearNamed, {Strategy::kPaddingCounted});
 // QLinearGlobalAveragePool: "channels_last: int" (0: N x C x D1..., 1: N x D1... x C).
 const std::vector<AttributeSpec> kChannelsLast = {{"channels_last", 0}};
 // QLinearAveragePool: AveragePool's attributes without dilations ("kernel_shape (required)";
