@@ -44,4 +44,20 @@ int64_t PerTensorZeroPoint(const qconform_tensor* t, const char* what) {
   }
   return ZeroPoint(t);
 }
+
+std::vector<uint8_t> ToChannelsLast(const uint8_t* x, int64_t n, int64_t c, int64_t s) {
+  std::vector<uint8_t> y(static_cast<size_t>(n * c * s));
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t i = 0; i < s; ++i)
+        y[static_cast<size_t>((b * s + i) * c + k)] = x[(b * c + k) * s + i];
+  return y;
+}
+void FromChannelsLast(const std::vector<uint8_t>& x, int64_t n, int64_t c, int64_t s, uint8_t* y) {
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t i = 0; i < s; ++i)
+        y[(b * c + k) * s + i] = x[static_cast<size_t>((b * s + i) * c + k)];
+}
+
 }  // namespace qconform::xnnpack_adapter

@@ -31,6 +31,11 @@ bool Signed(int32_t type, const char* what);
 float PerTensorScale(const qconform_tensor& t, const char* what);
 int64_t PerTensorZeroPoint(const qconform_tensor* t, const char* what);
 
+// Bytes from channels-first to channels-last and back, for n blocks of c channels and s
+// positions: NCHW <-> NHWC (s pixels), and Conv's weights [M, C/g, kH x kW] -> [M, kH x kW, C/g].
+std::vector<uint8_t> ToChannelsLast(const uint8_t* x, int64_t n, int64_t c, int64_t s);
+void FromChannelsLast(const std::vector<uint8_t>& x, int64_t n, int64_t c, int64_t s, uint8_t* y);
+
 // The com.microsoft QLinear operators (xnnpack_qlinear.cc).
 void Binary(const Node& node, qconform_alloc_output alloc, void* context, bool add);
 void Unary(const Node& node, qconform_alloc_output alloc, void* context, bool sigmoid);

@@ -183,20 +183,10 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
   const int64_t cg = w.dims[1], kh = h.kernel, kw = wd.kernel;
   const auto* xb = static_cast<const uint8_t*>(x.data);
   const auto* wb = static_cast<const uint8_t*>(w.data);
-  std::vector<uint8_t> x_nhwc(static_cast<size_t>(Count(x))), kernel(static_cast<size_t>(Count(w)));
-  if (channels_last) {
-    std::copy(xb, xb + x_nhwc.size(), x_nhwc.begin());
-  } else {
-    for (int64_t n = 0; n < batch; ++n)
-      for (int64_t c = 0; c < channels; ++c)
-        for (int64_t i = 0; i < h.in * wd.in; ++i)
-          x_nhwc[static_cast<size_t>((n * h.in * wd.in + i) * channels + c)] =
-              xb[(n * channels + c) * h.in * wd.in + i];
-  }
-  for (int64_t o = 0; o < m; ++o)
-    for (int64_t c = 0; c < cg; ++c)
-      for (int64_t i = 0; i < kh * kw; ++i)
-        kernel[static_cast<size_t>((o * kh * kw + i) * cg + c)] = wb[(o * cg + c) * kh * kw + i];
+  const std::vector<uint8_t> x_nhwc = channels_last
+                                          ? std::vector<uint8_t>(xb, xb + Count(x))
+                                          : ToChannelsLast(xb, batch, channels, h.in * wd.in);
+  const std::vector<uint8_t> kernel = ToChannelsLast(wb, m, cg, kh * kw);
   const auto u32 = [](int64_t v) { return static_cast<uint32_t>(v); };
   xnn_operator_t raw = nullptr;
   const xnn_status created =
@@ -242,14 +232,9 @@ void Convolution(const Node& node, qconform_alloc_output alloc, void* context) {
   Ran(xnn_run_operator(op.get(), nullptr), "convolution");
   if (channels_last) {
     std::copy(y_nhwc.begin(), y_nhwc.end(), y);
-    return;
+  } else {
+    FromChannelsLast(y_nhwc, batch, m, static_cast<int64_t>(out_pixels), y);
   }
-  for (int64_t n = 0; n < batch; ++n)
-    for (size_t i = 0; i < out_pixels; ++i)
-      for (int64_t o = 0; o < m; ++o)
-        y[(static_cast<size_t>(n * m + o)) * out_pixels + i] =
-            y_nhwc[(static_cast<size_t>(n) * out_pixels + i) * static_cast<size_t>(m) +
-                   static_cast<size_t>(o)];
 }
 
 // What the library offers, per operator; the others are not judged.

@@ -22,22 +22,6 @@ using namespace plugin_kit;
 
 namespace {
 
-// NCHW <-> NHWC for n images of c channels and s pixels, bytes.
-std::vector<uint8_t> ToChannelsLast(const uint8_t* x, int64_t n, int64_t c, int64_t s) {
-  std::vector<uint8_t> y(static_cast<size_t>(n * c * s));
-  for (int64_t b = 0; b < n; ++b)
-    for (int64_t k = 0; k < c; ++k)
-      for (int64_t i = 0; i < s; ++i)
-        y[static_cast<size_t>((b * s + i) * c + k)] = x[(b * c + k) * s + i];
-  return y;
-}
-void FromChannelsLast(const std::vector<uint8_t>& x, int64_t n, int64_t c, int64_t s, uint8_t* y) {
-  for (int64_t b = 0; b < n; ++b)
-    for (int64_t k = 0; k < c; ++k)
-      for (int64_t i = 0; i < s; ++i)
-        y[(b * c + k) * s + i] = x[static_cast<size_t>((b * s + i) * c + k)];
-}
-
 // The pools' parameters: X and Y per tensor, one type (qs8 or qu8).
 struct PoolParameters {
   bool s8;
