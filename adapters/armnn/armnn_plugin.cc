@@ -45,11 +45,26 @@ armnn::IRuntime& Runtime() {
   return *runtime;
 }
 
-armnn::TensorShape Shape(const qconform_tensor& t) {
-  std::vector<unsigned int> dims;
-  for (int32_t k = 0; k < t.rank; ++k) dims.push_back(static_cast<unsigned int>(t.dims[k]));
+armnn::TensorShape ShapeOf(std::vector<int64_t> dims) {
   if (dims.empty()) dims.push_back(1);  // Arm NN has no rank-0 tensors
-  return armnn::TensorShape(static_cast<unsigned int>(dims.size()), dims.data());
+  std::vector<unsigned int> d(dims.begin(), dims.end());
+  return armnn::TensorShape(static_cast<unsigned int>(d.size()), d.data());
+}
+armnn::TensorShape Shape(const qconform_tensor& t) {
+  return ShapeOf(Dims(t));
+}
+
+// A quantized tensor's info of shape `dims`: its scale (input k) and offset (input k + 1, 0 when
+// absent), each one value for the tensor.
+armnn::TensorInfo QuantizedInfo(const Node& node, int k, armnn::DataType type,
+                                std::vector<int64_t> dims, const char* what) {
+  const qconform_tensor* zp = node.Input(k + 1);
+  if (zp != nullptr && !Scalar(*zp)) {
+    RefuseAtLoad(std::string(kLibrary) + " takes " + what + " per tensor");
+  }
+  return armnn::TensorInfo(ShapeOf(std::move(dims)), type,
+                           PerTensorReal(node.Required(k, what), what, kLibrary),
+                           static_cast<int32_t>(ZeroPoint(zp)));
 }
 
 // The network optimised for CpuRef and loaded (a refusal at load when it cannot be).
@@ -140,18 +155,6 @@ void Binary(const Node& node, qconform_alloc_output alloc, void* context, bool a
                  " adds and multiplies QAsymmU8 or QAsymmS8 tensors of "
                  "one type here");
   }
-  const auto info = [&](const qconform_tensor* scale, const qconform_tensor* zp, size_t rank,
-                        std::vector<int64_t> dims, const char* what) {
-    if (!Scalar(*scale) || (zp != nullptr && !Scalar(*zp))) {
-      RefuseAtLoad(std::string(kLibrary) + " takes " + what + " per tensor");
-    }
-    dims.insert(dims.begin(), rank - dims.size(), 1);
-    std::vector<unsigned int> d(dims.begin(), dims.end());
-    if (d.empty()) d.push_back(1);  // Arm NN has no rank-0 tensors
-    return armnn::TensorInfo(armnn::TensorShape(static_cast<unsigned int>(d.size()), d.data()),
-                             q.armnn, LoadReal(*scale, 0, what, kLibrary),
-                             static_cast<int32_t>(ZeroPoint(zp)));
-  };
   const std::vector<int64_t> da = Dims(a), db = Dims(b);
   const size_t rank = std::max(da.size(), db.size());
   std::vector<int64_t> dims(rank, 1);
@@ -170,12 +173,16 @@ void Binary(const Node& node, qconform_alloc_output alloc, void* context, bool a
   in_a->GetOutputSlot(0).Connect(layer->GetInputSlot(0));
   in_b->GetOutputSlot(0).Connect(layer->GetInputSlot(1));
   layer->GetOutputSlot(0).Connect(output->GetInputSlot(0));
+  // The operands' ranks made equal with leading 1s.
+  const auto padded = [rank](std::vector<int64_t> d) {
+    d.insert(d.begin(), rank - d.size(), 1);
+    return d;
+  };
   in_a->GetOutputSlot(0).SetTensorInfo(
-      info(&node.Required(1, "A_scale"), node.Input(2), rank, da, "A's parameters"));
+      QuantizedInfo(node, 1, q.armnn, padded(da), "A's parameters"));
   in_b->GetOutputSlot(0).SetTensorInfo(
-      info(&node.Required(4, "B_scale"), node.Input(5), rank, db, "B's parameters"));
-  layer->GetOutputSlot(0).SetTensorInfo(
-      info(&node.Required(6, "C_scale"), node.Input(7), rank, dims, "C's parameters"));
+      QuantizedInfo(node, 4, q.armnn, padded(db), "B's parameters"));
+  layer->GetOutputSlot(0).SetTensorInfo(QuantizedInfo(node, 6, q.armnn, dims, "C's parameters"));
   const armnn::NetworkId id = Load(std::move(network));
   size_t n = 1;
   for (int64_t d : dims) n *= static_cast<size_t>(d);
@@ -195,12 +202,6 @@ struct Layer {
 };
 using AddLayer = Layer (*)(armnn::INetwork& network, const Node& node, const qconform_tensor& x);
 
-armnn::TensorShape ShapeOf(std::vector<int64_t> dims) {
-  if (dims.empty()) dims.push_back(1);  // Arm NN has no rank-0 tensors
-  std::vector<unsigned int> d(dims.begin(), dims.end());
-  return armnn::TensorShape(static_cast<unsigned int>(d.size()), d.data());
-}
-
 // com.microsoft QLinearSigmoid, QLinearLeakyRelu, QLinearAveragePool, QLinearGlobalAveragePool
 // and QLinearSoftmax: Input -> one layer -> Output, X's scale and offset in the input's
 // TensorInfo, Y's in the layer's (inputs X, X_scale, X_zero_point, Y_scale, Y_zero_point).
@@ -208,24 +209,16 @@ void OneLayer(const Node& node, qconform_alloc_output alloc, void* context, AddL
   const qconform_tensor& x = node.Required(0, "X");
   const TypeRow& q = Quantized(x.data_type, "X");
   if (q.symmetric) RefuseAtLoad(std::string(kLibrary) + " takes QAsymmU8 or QAsymmS8 here");
-  const auto parameter = [&](int k, const char* what) {
-    const qconform_tensor& scale = node.Required(k, what);
-    const qconform_tensor* zp = node.Input(k + 1);
-    if (!Scalar(scale) || (zp != nullptr && !Scalar(*zp))) {
-      RefuseAtLoad(std::string(kLibrary) + " takes " + what + " per tensor");
-    }
-    return std::pair{LoadReal(scale, 0, what, kLibrary), static_cast<int32_t>(ZeroPoint(zp))};
-  };
-  const auto [xs, xz] = parameter(1, "X's parameters");
-  const auto [ys, yz] = parameter(3, "Y's parameters");
   armnn::INetworkPtr network = armnn::INetwork::Create();
   armnn::IConnectableLayer* input = network->AddInputLayer(0);
   const Layer l = add(*network, node, x);
   armnn::IConnectableLayer* output = network->AddOutputLayer(0);
   input->GetOutputSlot(0).Connect(l.layer->GetInputSlot(0));
   l.layer->GetOutputSlot(0).Connect(output->GetInputSlot(0));
-  input->GetOutputSlot(0).SetTensorInfo(armnn::TensorInfo(ShapeOf(l.x_dims), q.armnn, xs, xz));
-  l.layer->GetOutputSlot(0).SetTensorInfo(armnn::TensorInfo(ShapeOf(l.y_dims), q.armnn, ys, yz));
+  input->GetOutputSlot(0).SetTensorInfo(
+      QuantizedInfo(node, 1, q.armnn, l.x_dims, "X's parameters"));
+  l.layer->GetOutputSlot(0).SetTensorInfo(
+      QuantizedInfo(node, 3, q.armnn, l.y_dims, "Y's parameters"));
   const armnn::NetworkId id = Load(std::move(network));
   size_t n = 1;
   for (int64_t d : l.onnx_y_dims) n *= static_cast<size_t>(d);

@@ -231,10 +231,6 @@ void NoZeroPoints(const Node& node, std::initializer_list<int> inputs, const cha
     }
   }
 }
-float TensorScale(const qconform_tensor& t, const char* what) {
-  if (!Scalar(t)) RefuseAtLoad(std::string(kLibrary) + " takes " + what + " per tensor");
-  return LoadReal(t, 0, what, kLibrary);
-}
 
 // com.microsoft QLinearAdd and QLinearMul: a binary add or mul of the codes with a scale on each
 // source (dst = s0 src0 + s1 src1, or s0 src0 * s1 src1, rounded to the destination type), C's
@@ -247,9 +243,9 @@ void Binary(const Node& node, qconform_alloc_output alloc, void* context, bool a
   if (b.data_type != a.data_type) RefuseAtLoad(std::string(kLibrary) + " binary: A and B differ");
   const TypeRow& t = Type(a.data_type, "A");
   NoZeroPoints(node, {2, 5, 7}, "binary");
-  const float as = TensorScale(node.Required(1, "A_scale"), "A_scale"),
-              bs = TensorScale(node.Required(4, "B_scale"), "B_scale"),
-              cs = TensorScale(node.Required(6, "C_scale"), "C_scale");
+  const float as = PerTensorReal(node.Required(1, "A_scale"), "A_scale", kLibrary),
+              bs = PerTensorReal(node.Required(4, "B_scale"), "B_scale", kLibrary),
+              cs = PerTensorReal(node.Required(6, "C_scale"), "C_scale", kLibrary);
   std::vector<int64_t> da = Dims(a), db = Dims(b);
   const size_t rank = std::max<size_t>({da.size(), db.size(), 1});
   da.insert(da.begin(), rank - da.size(), 1), db.insert(db.begin(), rank - db.size(), 1);
@@ -297,8 +293,8 @@ void Pool(const Node& node, qconform_alloc_output alloc, void* context, bool glo
   const qconform_tensor& x = node.Required(0, "X");
   const TypeRow& t = Type(x.data_type, "X");
   NoZeroPoints(node, {2, 4}, "pooling");
-  if (TensorScale(node.Required(1, "x_scale"), "x_scale") !=
-      TensorScale(node.Required(3, "y_scale"), "y_scale")) {
+  if (PerTensorReal(node.Required(1, "x_scale"), "x_scale", kLibrary) !=
+      PerTensorReal(node.Required(3, "y_scale"), "y_scale", kLibrary)) {
     RefuseAtLoad(std::string(kLibrary) +
                  "'s pooling has no scales: it averages codes, so "
                  "y_scale must be x_scale");

@@ -198,6 +198,11 @@ int32_t DeclaredOutputType(const Node& node) {
   return zero_point != nullptr ? zero_point->data_type : QCONFORM_UINT8;
 }
 
+float PerTensorReal(const qconform_tensor& t, const char* what, const char* library) {
+  if (Count(t) != 1) RefuseAtLoad(std::string(library) + " takes " + what + " per tensor");
+  return LoadReal(t, 0, what, library);
+}
+
 namespace {
 int64_t At(const std::vector<int64_t>& values, size_t i, int64_t absent) {
   return i < values.size() ? values[i] : absent;

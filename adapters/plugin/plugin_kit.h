@@ -76,6 +76,9 @@ int64_t LoadInt(const qconform_tensor& t, int64_t i);
 // Element i of a float32, float16 or bfloat16 tensor, exactly as a float (every such value is
 // a float); refused at load, naming `what` and `library`, for another type.
 float LoadReal(const qconform_tensor& t, int64_t i, const char* what, const char* library);
+// A per-tensor parameter's value (one element); refused at load, "<library> takes <what> per
+// tensor", for more.
+float PerTensorReal(const qconform_tensor& t, const char* what, const char* library);
 // Every element of such a tensor.
 std::vector<float> Reals(const qconform_tensor& t, const char* what, const char* library);
 // True when t holds one element (a per-tensor parameter).

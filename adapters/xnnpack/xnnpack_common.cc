@@ -33,11 +33,6 @@ bool Signed(int32_t type, const char* what) {
   return type == QCONFORM_INT8;
 }
 
-float PerTensorScale(const qconform_tensor& t, const char* what) {
-  if (!Scalar(t)) RefuseAtLoad(std::string(kLibrary) + " takes " + what + " per tensor");
-  return LoadReal(t, 0, what, kLibrary);
-}
-
 int64_t PerTensorZeroPoint(const qconform_tensor* t, const char* what) {
   if (t != nullptr && !Scalar(*t) && !AllZero(t)) {
     RefuseAtLoad(std::string(kLibrary) + " takes " + what + " per tensor");

@@ -28,7 +28,6 @@ void Ran(xnn_status status, const char* what);
 void Initialize();
 // True for int8 (qs8), false for uint8 (qu8); any other type is refused at load.
 bool Signed(int32_t type, const char* what);
-float PerTensorScale(const qconform_tensor& t, const char* what);
 int64_t PerTensorZeroPoint(const qconform_tensor* t, const char* what);
 
 // Bytes from channels-first to channels-last and back, for n blocks of c channels and s

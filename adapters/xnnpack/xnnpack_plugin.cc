@@ -35,7 +35,7 @@ void Convert(const Node& node, qconform_alloc_output alloc, void* context, bool 
   const qconform_tensor& x = node.Required(0, "x");
   const int32_t out_type = DeclaredOutputType(node);
   const bool s8 = Signed(dequantize ? x.data_type : out_type, dequantize ? "x" : "y");
-  const float scale = PerTensorScale(node.Required(1, "scale"), "the scale");
+  const float scale = PerTensorReal(node.Required(1, "scale"), "the scale", kLibrary);
   const int64_t zp = PerTensorZeroPoint(node.Input(2), "the zero point");
   const size_t n = static_cast<size_t>(Count(x));
   const std::vector<int64_t> dims = Dims(x);
@@ -86,8 +86,8 @@ Quantized Parameters(const Node& node, int x, int w) {
   const int32_t w_type = node.Required(w, "w").data_type;
   const int32_t y_type = node.Required(w + 4, "y_zero_point").data_type;
   Quantized q{Signed(x_type, "input"),
-              PerTensorScale(node.Required(x + 1, "x_scale"), "x_scale"),
-              PerTensorScale(node.Required(w + 3, "y_scale"), "y_scale"),
+              PerTensorReal(node.Required(x + 1, "x_scale"), "x_scale", kLibrary),
+              PerTensorReal(node.Required(w + 3, "y_scale"), "y_scale", kLibrary),
               PerTensorZeroPoint(node.Input(x + 2), "x_zero_point"),
               PerTensorZeroPoint(node.Input(w + 2), "w_zero_point"),
               PerTensorZeroPoint(node.Input(w + 4), "y_zero_point"),

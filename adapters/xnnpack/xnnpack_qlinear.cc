@@ -30,8 +30,9 @@ struct PoolParameters {
 };
 PoolParameters Pooled(const Node& node) {
   const qconform_tensor& x = node.Required(0, "X");
-  return {Signed(x.data_type, "input"), PerTensorScale(node.Required(1, "x_scale"), "x_scale"),
-          PerTensorScale(node.Required(3, "y_scale"), "y_scale"),
+  return {Signed(x.data_type, "input"),
+          PerTensorReal(node.Required(1, "x_scale"), "x_scale", kLibrary),
+          PerTensorReal(node.Required(3, "y_scale"), "y_scale", kLibrary),
           PerTensorZeroPoint(node.Input(2), "x_zero_point"),
           PerTensorZeroPoint(node.Input(4), "y_zero_point")};
 }
@@ -50,9 +51,9 @@ void Binary(const Node& node, qconform_alloc_output alloc, void* context, bool a
   if (b.data_type != a.data_type) {
     RefuseAtLoad(std::string(kLibrary) + " has no operator mixing qs8 and qu8");
   }
-  const float as = PerTensorScale(node.Required(1, "A_scale"), "A_scale");
-  const float bs = PerTensorScale(node.Required(4, "B_scale"), "B_scale");
-  const float cs = PerTensorScale(node.Required(6, "C_scale"), "C_scale");
+  const float as = PerTensorReal(node.Required(1, "A_scale"), "A_scale", kLibrary);
+  const float bs = PerTensorReal(node.Required(4, "B_scale"), "B_scale", kLibrary);
+  const float cs = PerTensorReal(node.Required(6, "C_scale"), "C_scale", kLibrary);
   const int64_t az = PerTensorZeroPoint(node.Input(2), "A_zero_point");
   const int64_t bz = PerTensorZeroPoint(node.Input(5), "B_zero_point");
   const int64_t cz = PerTensorZeroPoint(node.Input(7), "C_zero_point");
@@ -127,8 +128,8 @@ void Unary(const Node& node, qconform_alloc_output alloc, void* context, bool si
   if (!sigmoid && s8) {
     RefuseAtLoad(std::string(kLibrary) + " 2022.02 has leaky relu for qu8 only, not qs8");
   }
-  const float xs = PerTensorScale(node.Required(1, "X_scale"), "X_scale");
-  const float ys = PerTensorScale(node.Required(3, "Y_scale"), "Y_scale");
+  const float xs = PerTensorReal(node.Required(1, "X_scale"), "X_scale", kLibrary);
+  const float ys = PerTensorReal(node.Required(3, "Y_scale"), "Y_scale", kLibrary);
   const int64_t xz = PerTensorZeroPoint(node.Input(2), "X_zero_point");
   const int64_t yz = PerTensorZeroPoint(node.Input(4), "Y_zero_point");
   const size_t n = static_cast<size_t>(Count(x));
