@@ -15,6 +15,7 @@
 #include "oracle/semantics/oracle.h"
 #include "oracle/semantics/qlinear_group_strategies.h"
 #include "oracle/semantics/qlinear_group_tuples.h"
+#include "oracle/semantics/qlinear_pool_windows.h"
 
 namespace qconform {
 namespace {
@@ -334,6 +335,11 @@ OutputEvaluation EvaluateEveryElement(const Case& c, const OpSchema& schema,
 OutputEvaluation EvaluateQLinearGroup(const Case& c, const OpSchema& schema,
                                       const QuantizationPlan& /*plan: T, the graph output's type*/,
                                       const EvaluateOptions& options) {
+  if (!options.reference) {
+    std::optional<OutputEvaluation> y =
+        EvaluatePoolWindows(c, schema, options, WindowArithmeticOf(options));
+    if (y) return std::move(*y);
+  }
   if (options.distinct_tuples) {
     EvaluateOptions each = options;
     each.distinct_tuples = false;

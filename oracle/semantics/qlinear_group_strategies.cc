@@ -91,42 +91,83 @@ void ByAttribute(const AttributeStrategy& a, const Case& c, const OpSchema& sche
   }
 }
 
+// round_half_even(y) by the double's own rounding where |y| < 2^51 (no library call).
+double Rint(double y) {
+  return std::fabs(y) < 0x1p51 ? (y + 0x1.8p52) - 0x1.8p52 : std::nearbyint(y);
+}
+double Floor(double y) {
+  const double r = Rint(y);
+  return r > y ? r - 1 : r;
+}
+
 // The output roundings, each from the value before the division (`value`: one per element,
-// in double; NaN where the element is free or its value not finite).
-void ByRounding(Strategy strategy, const OpSchema& schema, const std::vector<double>& value,
-                double scale, double zero_point, const OutputEvaluation& y, StrategyOutput& out) {
+// in double; NaN where the element is free or its value not finite), all in one pass: the
+// quotient once per element, each strategy's code from it.
+void ByRounding(const std::vector<std::pair<Strategy, StrategyOutput*>>& strategies,
+                const OpSchema& schema, const std::vector<double>& value, double scale,
+                double zero_point, const OutputEvaluation& y) {
   const ElementType& t = *FindElementType(y.data_type);
   const auto lo = static_cast<double>(IntegerMin(t)), hi = static_cast<double>(IntegerMax(t));
-  const auto code = [&](double r) {
-    return EncodeDouble(t, std::clamp(r, lo, hi), Saturation::kSaturate).value();
-  };
-  const auto away = [](double q) { return q < 0 ? -std::floor(-q + 0.5) : std::floor(q + 0.5); };
-  const auto reciprocal = [&](double x) {
-    return static_cast<double>(static_cast<float>(x) * (1.0f / static_cast<float>(scale)));
-  };
-  const auto rounding = [&](double x) -> uint32_t {
-    const double r = std::nearbyint(x / scale) + zero_point;
+  const uint32_t mask = t.bits >= 32 ? 0xFFFFFFFFu : (uint32_t{1} << t.bits) - 1;
+  for (const auto& [strategy, out] : strategies) {
     switch (strategy) {
       case Strategy::kZeroPointFirst:
-        return code(std::nearbyint(x / scale + zero_point));
       case Strategy::kTiesAway:
-        return code(away(x / scale) + zero_point);
       case Strategy::kTiesUp:
-        return code(std::floor(x / scale + 0.5) + zero_point);
       case Strategy::kFloorReciprocal:
-        return code(std::nearbyint(x * std::floor(1.0f / static_cast<float>(scale))) + zero_point);
       case Strategy::kMinimumOnOverflow:
-        return code(r > hi ? lo : r);
       case Strategy::kReciprocal:
-        return code(std::nearbyint(reciprocal(x)) + zero_point);
+        break;
       default:
         throw std::logic_error(schema.label() + " names " + std::string(StrategyName(strategy)) +
                                ", which its rounding does not compute");
     }
-  };
+  }
+  const auto floor_reciprocal = static_cast<double>(std::floor(1.0f / static_cast<float>(scale)));
+  const float reciprocal = 1.0f / static_cast<float>(scale);
+  // Where every strategy is one that rounds the quotient (or a float32 product within 2^-22 of
+  // it) and differs from round_half_even only at or near a half-integer, an element whose
+  // quotient lies farther from one, within T's range, gets the exact code from each: nothing to
+  // record, nothing computed. Floor reciprocal multiplies by another number and is always
+  // computed.
+  const bool near_ties_only = std::none_of(strategies.begin(), strategies.end(), [](const auto& s) {
+    return s.first == Strategy::kFloorReciprocal;
+  });
+  const double slack = 0x1p-148 * std::fabs(static_cast<double>(reciprocal));
   for (size_t i = 0; i < y.exact.size() && i < value.size(); ++i) {
-    if (std::isnan(value[i])) continue;
-    Record(out, y, i, rounding(value[i]));
+    const double x = value[i];
+    if (std::isnan(x)) continue;
+    const double q = x / scale, r = Rint(q) + zero_point;
+    if (near_ties_only && std::fabs(x) < 0x1p126 &&
+        0.5 - std::fabs(q - (r - zero_point)) > std::fabs(q) * 0x1p-21 + slack + 0x1p-40 &&
+        r >= lo && r <= hi) {
+      continue;
+    }
+    for (const auto& [strategy, out] : strategies) {
+      double v = 0;
+      switch (strategy) {
+        case Strategy::kZeroPointFirst:
+          v = Rint(q + zero_point);
+          break;
+        case Strategy::kTiesAway:
+          v = (q < 0 ? -Floor(-q + 0.5) : Floor(q + 0.5)) + zero_point;
+          break;
+        case Strategy::kTiesUp:
+          v = Floor(q + 0.5) + zero_point;
+          break;
+        case Strategy::kFloorReciprocal:
+          v = Rint(x * floor_reciprocal) + zero_point;
+          break;
+        case Strategy::kMinimumOnOverflow:
+          v = r > hi ? lo : r;
+          break;
+        default:  // kReciprocal
+          v = Rint(static_cast<double>(static_cast<float>(x) * reciprocal)) + zero_point;
+          break;
+      }
+      if (std::isnan(v)) continue;
+      Record(*out, y, i, static_cast<uint32_t>(static_cast<int64_t>(std::clamp(v, lo, hi))) & mask);
+    }
   }
 }
 
@@ -173,10 +214,37 @@ void ByMultiplier(const MultiplierStrategy& m, const Case& c, const OpSchema& sc
     }
     if (y.is_free(i)) sums[i] = std::nan("");
   }
-  ByRounding(Strategy::kTiesUp, schema, sums, std::ldexp(1.0, shift), zero_point, y, out);
+  ByRounding({{Strategy::kTiesUp, &out}}, schema, sums, std::ldexp(1.0, shift), zero_point, y);
 }
 
 }  // namespace
+
+void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
+                           const std::vector<double>& values, double scale, double zero_point,
+                           OutputEvaluation& y, const std::vector<KnownStrategy>& known) {
+  std::vector<StrategyOutput> outs;
+  std::vector<std::pair<Strategy, StrategyOutput*>> roundings;
+  outs.reserve(schema.named_strategies.size());
+  for (Strategy strategy : schema.named_strategies) {
+    StrategyOutput& out = outs.emplace_back(SameAsExact(std::string(StrategyName(strategy))));
+    out.admitted = false;
+    const auto given = std::find_if(known.begin(), known.end(),
+                                    [&](const KnownStrategy& k) { return k.strategy == strategy; });
+    if (given != known.end()) {
+      for (size_t i = 0; i < y.exact.size(); ++i) {
+        if (!y.is_free(i)) Record(out, y, i, given->codes[i]);
+      }
+    } else if (const AttributeStrategy* a = AttributeStrategyOf(strategy)) {
+      ByAttribute(*a, c, schema, options, y, out);
+    } else if (const MultiplierStrategy* m = MultiplierStrategyOf(strategy)) {
+      ByMultiplier(*m, c, schema, scale, zero_point, y, out);
+    } else {
+      roundings.emplace_back(strategy, &out);
+    }
+  }
+  if (!roundings.empty()) ByRounding(roundings, schema, values, scale, zero_point, y);
+  for (StrategyOutput& out : outs) y.alternatives.push_back(std::move(out));
+}
 
 void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
                            const GraphValue& v, double scale, double zero_point,
@@ -186,18 +254,7 @@ void AppendNamedStrategies(const Case& c, const OpSchema& schema, const Evaluate
     const bool skip = (i < y.exact.size() && y.is_free(i)) || !v.exact[i].is_finite();
     values[i] = skip ? std::nan("") : ApproximateDouble(v.exact[i]);
   }
-  for (Strategy strategy : schema.named_strategies) {
-    StrategyOutput out = SameAsExact(std::string(StrategyName(strategy)));
-    out.admitted = false;
-    if (const AttributeStrategy* a = AttributeStrategyOf(strategy)) {
-      ByAttribute(*a, c, schema, options, y, out);
-    } else if (const MultiplierStrategy* m = MultiplierStrategyOf(strategy)) {
-      ByMultiplier(*m, c, schema, scale, zero_point, y, out);
-    } else {
-      ByRounding(strategy, schema, values, scale, zero_point, y, out);
-    }
-    y.alternatives.push_back(std::move(out));
-  }
+  AppendNamedStrategies(c, schema, options, values, scale, zero_point, y);
 }
 
 }  // namespace qconform

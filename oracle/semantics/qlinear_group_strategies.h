@@ -13,8 +13,20 @@
 
 namespace qconform {
 
-// Appends one alternative per strategy of schema.named_strategies to y, in their order: v is
-// what the output's QuantizeLinear quantizes, with its scale and zero point.
+// A strategy's codes for every element, computed by the caller (the pool windows' padding
+// counted), in place of evaluating the group again.
+struct KnownStrategy {
+  Strategy strategy;
+  Codes codes;
+};
+
+// Appends one alternative per strategy of schema.named_strategies to y, in their order: `values`
+// is what the output's QuantizeLinear quantizes, per element in double (NaN where the element is
+// free or its value not finite), with its scale and zero point.
+void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
+                           const std::vector<double>& values, double scale, double zero_point,
+                           OutputEvaluation& y, const std::vector<KnownStrategy>& known = {});
+// The same from the graph's value v.
 void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
                            const GraphValue& v, double scale, double zero_point,
                            OutputEvaluation& y);

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "oracle/core/case_builder.h"
 #include "oracle/semantics/oracle.h"
+#include "oracle/semantics/qlinear_pool_windows.h"
 #include "suites/properties/rc_choices.h"
 
 namespace qconform {
@@ -46,13 +48,11 @@ void ExpectValid(const Case& c, const std::string& property) {
 
 // The oracle's default path equals its run with `other` options, element by element: exact
 // codes, free elements, every strategy and the admitted range.
-void ExpectSameAs(const Case& c, const EvaluateOptions& other, const std::string& property) {
-  const OracleResult fast = RunOracle(c);
-  const OracleResult slow = RunOracle(c, other);
-  RC_ASSERT(fast.outputs.size() == slow.outputs.size());
-  for (size_t k = 0; k < fast.outputs.size(); ++k) {
-    const OutputEvaluation &f = fast.outputs[k], &s = slow.outputs[k];
-    RC_ASSERT(f.shape == s.shape);
+void ExpectSameOutput(const Case& c, const OutputEvaluation& f, const OutputEvaluation& s,
+                      const std::string& property) {
+  RC_ASSERT(f.shape == s.shape);
+  RC_ASSERT(f.alternatives.size() == s.alternatives.size());
+  {
     for (size_t i = 0; i < f.exact.size(); ++i) {
       if (f.is_free(i) != s.is_free(i))
         FailWith(c, property, "free element differs at " + std::to_string(i));
@@ -71,6 +71,14 @@ void ExpectSameAs(const Case& c, const EvaluateOptions& other, const std::string
         FailWith(c, property, "the admitted range differs at " + std::to_string(i));
       }
     }
+  }
+}
+void ExpectSameAs(const Case& c, const EvaluateOptions& other, const std::string& property) {
+  const OracleResult fast = RunOracle(c);
+  const OracleResult slow = RunOracle(c, other);
+  RC_ASSERT(fast.outputs.size() == slow.outputs.size());
+  for (size_t k = 0; k < fast.outputs.size(); ++k) {
+    ExpectSameOutput(c, fast.outputs[k], slow.outputs[k], property);
   }
 }
 void ExpectFastEqualsMultiprecision(const Case& c, const std::string& property) {
@@ -126,6 +134,100 @@ RC_GTEST_PROP(QLinearGroupProperties, DistinctTuplesEqualEveryElement, ()) {
   EvaluateOptions every;
   every.distinct_tuples = false;
   ExpectSameAs(AnyRepeatingQLinearGroup(), every, "qlinear-group-distinct-tuples");
+}
+
+// A valid QLinearAveragePool or QLinearGlobalAveragePool: padding counted or not, windows at
+// the edges, channels_last, the generator's edge-biased scales and codes.
+Case AnyValidPool() {
+  return *rc::gen::exec([] {
+    RcChoices ch;
+    std::vector<const OpSchema*> pools;
+    for (const OpSchema* s : SchemasOf(OperatorKind::kQLinearGroup)) {
+      if (s->op().op_type.find("AveragePool") != std::string_view::npos) pools.push_back(s);
+    }
+    return GenerateValid(ch, *ch.Pick(pools));
+  });
+}
+
+// A larger QLinearAveragePool (up to 3 x 20 x 20, random codes, float32 scales with long
+// significands, random kernel, pads, strides, count_include_pad, channels_last): hundreds of
+// windows per case, so that the rare elements where an end of a bounded sum or a quotient sits
+// near a rounding boundary are met.
+Case AnyLargePool() {
+  return *rc::gen::exec([] {
+    const auto type = *rc::gen::element(DataType::kInt8, DataType::kUint8);
+    const int64_t channels = *rc::gen::inRange(1, 4), h = *rc::gen::inRange(3, 21),
+                  w = *rc::gen::inRange(3, 21);
+    const bool channels_last = *rc::gen::arbitrary<bool>();
+    std::vector<int64_t> shape = {1, channels, h, w};
+    if (channels_last) shape = {1, h, w, channels};
+    std::vector<uint32_t> codes(static_cast<size_t>(channels * h * w));
+    for (uint32_t& code : codes) code = *rc::gen::inRange(0u, 256u);
+    // A long significand (rounded terms, bounds that are not zero) or 4 bits (exact terms,
+    // exact ties); y_scale also x_scale times a power of two (dyadic ratios).
+    const auto scale = [] {
+      const int bits = *rc::gen::element(4, 23);
+      const float significand =
+          1.0f + std::ldexp(static_cast<float>(*rc::gen::inRange(0, 1 << bits)), -bits);
+      return std::ldexp(significand, *rc::gen::inRange(-12, 3));
+    };
+    const auto zero_point = [&] {
+      return static_cast<double>(type == DataType::kInt8 ? *rc::gen::inRange(-128, 128)
+                                                         : *rc::gen::inRange(0, 256));
+    };
+    const double x_scale = scale(), x_zero_point = zero_point(),
+                 y_scale = *rc::gen::arbitrary<bool>()
+                               ? scale()
+                               : std::ldexp(x_scale, *rc::gen::inRange(-3, 4)),
+                 y_zero_point = zero_point();
+    Case c = MakeCase("QLinearAveragePool", 1,
+                      {MakeTensorFromCodes(type, shape, codes),
+                       MakeScalar(DataType::kFloat, x_scale), MakeScalar(type, x_zero_point),
+                       MakeScalar(DataType::kFloat, y_scale), MakeScalar(type, y_zero_point)},
+                      {}, "com.microsoft");
+    const int64_t kh = *rc::gen::inRange<int64_t>(1, std::min<int64_t>(h, 4) + 1),
+                  kw = *rc::gen::inRange<int64_t>(1, std::min<int64_t>(w, 4) + 1);
+    std::vector<int64_t> pads;
+    for (int64_t k : {kh, kw, kh, kw}) pads.push_back(*rc::gen::inRange<int64_t>(0, k));
+    c.attributes = {{"kernel_shape", Attribute::Ints({kh, kw})},
+                    {"pads", Attribute::Ints(pads)},
+                    {"strides", Attribute::Ints({*rc::gen::inRange<int64_t>(1, 3),
+                                                 *rc::gen::inRange<int64_t>(1, 3)})},
+                    {"count_include_pad", Attribute::Int(*rc::gen::inRange(0, 2))},
+                    {"channels_last", Attribute::Int(channels_last ? 1 : 0)}};
+    return c;
+  });
+}
+
+// The pools' window path (oracle/semantics/qlinear_pool_windows.h) in each of its arithmetics
+// equals the group's graph (the reference options) element by element: exact, range, every
+// named strategy.
+RC_GTEST_PROP(QLinearGroupProperties, PoolWindowsEqualTheGraph, ()) {
+  const Case c = *rc::gen::oneOf(rc::gen::exec(AnyValidPool), rc::gen::exec(AnyLargePool));
+  EvaluateOptions graph, integer;
+  graph.reference = true;
+  integer.fast_path = false;
+  ExpectSameAs(c, graph, "qlinear-pool-windows-double");
+  ExpectSameAs(c, integer, "qlinear-pool-windows-integer");
+  // The three arithmetics' float32 ends of every mean, not only their codes: a wrong end shows
+  // here even where no code boundary lies near it.
+  const OpSchema& schema = *ResolveSchema(c.domain, c.op_type, c.opset);
+  const auto ends = [&](WindowArithmetic a) {
+    std::vector<std::pair<float, float>> out;
+    if (auto elements = PoolWindowElements(c, schema, a)) {
+      for (const PoolElement& e : *elements) out.emplace_back(e.lo_end, e.hi_end);
+    }
+    return out;
+  };
+  const auto by_exact = ends(WindowArithmetic::kExact);
+  if (ends(WindowArithmetic::kDouble) != by_exact || ends(WindowArithmetic::kInteger) != by_exact) {
+    FailWith(c, "qlinear-pool-windows-ends", "the float32 ends of a mean differ");
+  }
+  const OracleResult reference = RunOracle(c, graph);
+  RC_ASSERT(reference.outputs.size() == 1u);
+  const std::optional<OutputEvaluation> exact =
+      EvaluatePoolWindows(c, schema, {}, WindowArithmetic::kExact);
+  if (exact) ExpectSameOutput(c, *exact, reference.outputs[0], "qlinear-pool-windows-exact");
 }
 
 }  // namespace

@@ -1,0 +1,252 @@
+#include "oracle/semantics/qlinear_pool_windows.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "oracle/core/conv_shape.h"
+#include "oracle/core/dyadic.h"
+#include "oracle/core/fast_codec.h"
+#include "oracle/core/quotient.h"
+#include "oracle/semantics/float_op_kernels.h"
+#include "oracle/semantics/qlinear_group_strategies.h"
+#include "oracle/semantics/quantize_range.h"
+
+namespace qconform {
+namespace {
+
+std::array<int64_t, 5> Strides(const ConvDims& dims, int64_t c, bool channels_last) {
+  const int64_t spatial = dims[0] * dims[1] * dims[2];
+  if (channels_last) return {spatial * c, 1, dims[1] * dims[2] * c, dims[2] * c, c};
+  return {c * spatial, spatial, dims[1] * dims[2], dims[2], 1};
+}
+
+double ScalarOf(const Tensor& t) {
+  return DecodeDouble(*FindElementType(t.data_type), t.codes[0]);
+}
+
+std::optional<Pool> PoolOf(const Case& c, const OpSchema& schema) {
+  const Operator& op = schema.op();
+  if (op.body.size() != 3) return std::nullopt;
+  Pool p;
+  p.global = op.body[1].op_type == "GlobalAveragePool";
+  if (!p.global && op.body[1].op_type != "AveragePool") return std::nullopt;
+  p.x = c.input(0);
+  const Tensor *x_scale = c.input(1), *x_zp = c.input(2), *y_scale = c.input(3), *y_zp = c.input(4);
+  if (p.x == nullptr || x_scale == nullptr || y_scale == nullptr) return std::nullopt;
+  for (const Tensor* t : {x_scale, x_zp, y_scale, y_zp}) {
+    if (t != nullptr && t->codes.size() != 1) return std::nullopt;
+  }
+  const Attribute* ceil_mode = c.attribute("ceil_mode");
+  if (ceil_mode != nullptr && ceil_mode->i != 0) return std::nullopt;  // the graph says why
+  const bool channels_last = ChannelsLastOf(c);
+  std::vector<int64_t> shape = p.x->shape;
+  ConvGeometryResult geometry;
+  if (p.global) {
+    if (channels_last) shape = ChannelsFirstShape(shape);
+    if (shape.size() < 3) return std::nullopt;
+    ConvAttributes a;
+    a.kernel_shape = std::vector<int64_t>(shape.begin() + 2, shape.end());
+    geometry = MakePoolGeometry(shape, a);
+  } else {
+    geometry = CasePoolGeometry(c, shape);
+    const Attribute* include = c.attribute("count_include_pad");
+    p.include_pad = include != nullptr && include->i != 0;
+  }
+  if (!geometry.geometry) return std::nullopt;
+  p.g = *geometry.geometry;
+  if (p.g.kernel_size() >= (int64_t{1} << 20)) return std::nullopt;
+  p.x_strides = Strides(p.g.in, p.g.c, channels_last);
+  p.y_strides = Strides(p.g.out, p.g.c, channels_last);
+  p.t = FindElementType(p.x->data_type);
+  if (p.t == nullptr || !p.t->is_integer() || p.t->bits != 8) return std::nullopt;
+  p.lo = IntegerMin(*p.t), p.hi = IntegerMax(*p.t);
+  const auto zero_point = [&](const Tensor* z) {
+    return z == nullptr
+               ? 0
+               : static_cast<int64_t>(DecodeDouble(*FindElementType(z->data_type), z->codes[0]));
+  };
+  p.y_zero_point = zero_point(y_zp);
+  const double xs = ScalarOf(*x_scale);
+  p.y_scale = static_cast<float>(ScalarOf(*y_scale));
+  if (!std::isfinite(xs) || !std::isfinite(p.y_scale) || !(p.y_scale > 0)) return std::nullopt;
+  // The table: T = fl32(x_scale * (v - zero point)), exact in double before its one rounding.
+  const size_t codes = size_t{1} << p.t->bits;
+  std::vector<float> terms(codes);
+  int e = std::numeric_limits<int>::max();
+  double largest = 0;
+  for (size_t code = 0; code < codes; ++code) {
+    const double v =
+        DecodeDouble(*p.t, static_cast<uint32_t>(code)) - static_cast<double>(zero_point(x_zp));
+    const float term = static_cast<float>(xs * v);
+    if (!std::isfinite(term)) return std::nullopt;
+    terms[code] = term;
+    largest = std::max(largest, std::fabs(static_cast<double>(term)));
+    if (term == 0) continue;
+    const int top = std::ilogb(term);  // term = m * 2^(top - 23), m an integer below 2^24
+    const auto m =
+        static_cast<uint64_t>(std::fabs(std::ldexp(static_cast<double>(term), 23 - top)));
+    e = std::min(e, top - 23 + std::countr_zero(m));
+  }
+  p.e = e == std::numeric_limits<int>::max() ? 0 : e;
+  p.unit = std::ldexp(1.0, p.e);
+  // Every window's sums exact in a double, and finite in float32.
+  const auto window = static_cast<double>(p.g.kernel_size());
+  if (std::ldexp(largest, -p.e) * window >= 0x1p53 ||
+      largest * window >= static_cast<double>(std::numeric_limits<float>::max())) {
+    return std::nullopt;
+  }
+  for (int64_t k = 0; k <= p.g.kernel_size(); ++k) {
+    const auto d = static_cast<double>(k);
+    p.per_quotient.push_back(1 / (d * static_cast<double>(p.y_scale)));
+    p.per_count.push_back(1 / d);
+    p.per_gap.push_back(1 / (0x1p24 - d));
+  }
+  for (float term : terms) {
+    p.term.push_back(static_cast<int64_t>(std::ldexp(static_cast<double>(term), -p.e)));
+    p.magnitude.push_back(std::abs(p.term.back()));
+    p.value.push_back(Exact::FromDouble(static_cast<double>(term)));
+  }
+  return p;
+}
+
+// Output element (n, m, o) of the pool: its window's taps inside X, by X's flat index.
+struct Taps {
+  std::array<int64_t, 3> begin, end;
+  int64_t base, inside;
+};
+Taps TapsOf(const Pool& p, int64_t n, int64_t m, const ConvDims& o) {
+  Taps t{};
+  t.base = n * p.x_strides[0] + m * p.x_strides[1];
+  t.inside = 1;
+  for (size_t d = 0; d < kConvDims; ++d) {
+    const int64_t origin = p.g.origin(static_cast<int>(d), o[d]);
+    t.begin[d] = std::max<int64_t>(origin, 0);
+    t.end[d] = std::min(origin + p.g.kernel[d], p.g.in[d]);
+    t.inside *= std::max<int64_t>(t.end[d] - t.begin[d], 0);
+  }
+  return t;
+}
+template <class Visit>
+void ForEachCode(const Pool& p, const Taps& t, Visit visit) {
+  const uint8_t* codes = p.x->codes.data();
+  for (int64_t a = t.begin[0]; a < t.end[0]; ++a) {
+    for (int64_t b = t.begin[1]; b < t.end[1]; ++b) {
+      const int64_t row = t.base + a * p.x_strides[2] + b * p.x_strides[3];
+      for (int64_t k = t.begin[2]; k < t.end[2]; ++k) visit(codes[row + k * p.x_strides[4]]);
+    }
+  }
+}
+
+// Every element of the pool in Y's order (`ends`: L and H found for every element, the
+// shortcut of FarFromTies not taken), and (where `counted` is given) each element's exact
+// code with every tap of the kernel counted. False where a window lies wholly in the padding.
+std::vector<uint32_t> CodesOf(const Pool& p, const Taps& t) {
+  std::vector<uint32_t> codes;
+  ForEachCode(p, t, [&](uint32_t k) { codes.push_back(k); });
+  return codes;
+}
+
+template <class Store>
+bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store, Codes* counted) {
+  const ConvGeometry& g = p.g;
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t m = 0; m < g.m; ++m) {
+      for (int64_t o0 = 0; o0 < g.out[0]; ++o0) {
+        for (int64_t o1 = 0; o1 < g.out[1]; ++o1) {
+          for (int64_t o2 = 0; o2 < g.out[2]; ++o2) {
+            const Taps taps = TapsOf(p, n, m, {o0, o1, o2});
+            if (taps.inside == 0) return false;  // the graph says what it makes of it
+            Window w;
+            w.terms = taps.inside;
+            w.count = p.include_pad ? g.kernel_size() : taps.inside;
+            ForEachCode(p, taps, [&](uint32_t k) {
+              w.sum += p.term[k], w.magnitude += p.magnitude[k];
+              w.bits |= static_cast<uint64_t>(p.magnitude[k]);
+            });
+            std::optional<PoolElement> e;
+            if (arithmetic == WindowArithmetic::kDouble) e = DoubleElement(p, w, ends);
+            if (!e && arithmetic != WindowArithmetic::kExact) e = IntegerElement(p, w);
+            if (!e) e = ByExact(p, w.count, CodesOf(p, taps)).element;
+            const auto i =
+                static_cast<size_t>(n * p.y_strides[0] + m * p.y_strides[1] + o0 * p.y_strides[2] +
+                                    o1 * p.y_strides[3] + o2 * p.y_strides[4]);
+            store(i, *e);
+            if (counted == nullptr) continue;
+            // Padding counted: the exact code of the sum over every tap of the kernel.
+            const int64_t counted_code =
+                w.count == g.kernel_size() ? e->exact : CountedCode(p, w, g.kernel_size());
+            counted->set(i, static_cast<uint32_t>(counted_code));  // its low byte: the code
+          }
+        }
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+WindowArithmetic WindowArithmeticOf(const EvaluateOptions& options) {
+  return options.fast_path ? WindowArithmetic::kDouble : WindowArithmetic::kInteger;
+}
+
+std::optional<std::vector<PoolElement>> PoolWindowElements(const Case& c, const OpSchema& schema,
+                                                           WindowArithmetic arithmetic) {
+  const std::optional<Pool> p = PoolOf(c, schema);
+  std::vector<PoolElement> out;
+  if (!p) return std::nullopt;
+  out.resize(static_cast<size_t>(p->g.n * p->g.m * p->g.out_size()));
+  const auto store = [&](size_t i, const PoolElement& e) { out[i] = e; };
+  if (!Evaluate(*p, arithmetic, true, store, nullptr)) return std::nullopt;
+  return out;
+}
+
+std::optional<OutputEvaluation> EvaluatePoolWindows(const Case& c, const OpSchema& schema,
+                                                    const EvaluateOptions& options,
+                                                    WindowArithmetic arithmetic) {
+  std::optional<Pool> pool = PoolOf(c, schema);
+  if (!pool) return std::nullopt;
+  const auto p = std::make_shared<const Pool>(std::move(*pool));
+  const ConvGeometry& g = p->g;
+  const auto size = static_cast<size_t>(g.n * g.m * g.out_size());
+  const bool pad_counted = !p->include_pad && !p->global;
+  Codes counted(8, pad_counted ? size : 0, Codes::kUninitialized);
+  const auto code = [](int64_t v) { return static_cast<uint32_t>(v) & 0xFFu; };
+  Codes exact(8, size, Codes::kUninitialized), lo(8, size, Codes::kUninitialized),
+      hi(8, size, Codes::kUninitialized);
+  std::vector<double> means(size);
+  bool wider = false;
+  const auto store = [&](size_t i, const PoolElement& e) {
+    exact.set(i, code(e.exact));
+    lo.set(i, code(e.lo));
+    hi.set(i, code(e.hi));
+    wider = wider || e.lo != e.hi;
+    means[i] = e.mean;
+  };
+  if (!Evaluate(*p, arithmetic, false, store, pad_counted ? &counted : nullptr)) {
+    return std::nullopt;
+  }
+  OutputEvaluation y = MakeOutput(
+      std::string(schema.op().outputs.at(0)), p->x->data_type,
+      ChannelsLastOf(c) ? ChannelsLastShape(g.output_shape) : g.output_shape, std::move(exact));
+  if (wider) y.range_lo = std::move(lo), y.range_hi = std::move(hi);
+  y.describe_range = [p](int64_t i) {
+    // Element i's window, found again from its flat index in Y.
+    const ConvGeometry& g = p->g;
+    const std::array<int64_t, 5> extent{g.n, g.m, g.out[0], g.out[1], g.out[2]};
+    std::array<int64_t, 5> at{};
+    for (size_t d = 0; d < 5; ++d) at[d] = (i / p->y_strides[d]) % extent[d];
+    const Taps taps = TapsOf(*p, at[0], at[1], {at[2], at[3], at[4]});
+    return ByExact(*p, p->include_pad ? g.kernel_size() : taps.inside, CodesOf(*p, taps)).rule;
+  };
+  std::vector<KnownStrategy> known;
+  if (pad_counted) known.push_back({Strategy::kPaddingCounted, std::move(counted)});
+  AppendNamedStrategies(c, schema, options, means, p->y_scale, static_cast<double>(p->y_zero_point),
+                        y, known);
+  return y;
+}
+
+}  // namespace qconform
