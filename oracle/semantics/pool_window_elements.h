@@ -13,6 +13,7 @@
 #include "oracle/core/conv_shape.h"
 #include "oracle/core/element_type.h"
 #include "oracle/core/exact.h"
+#include "oracle/semantics/qlinear_group_strategies.h"
 
 namespace qconform {
 
@@ -21,7 +22,7 @@ enum class WindowArithmetic { kDouble, kInteger, kExact };
 
 // One output element as y's integer values (the exact one and its range's ends), the float32
 // ends L <= H of the mean that QuantizeLinear's range reads, and the mean as a double (the
-// named strategies' value), in Y's order.
+// named strategies' value; NaN where RoundingShortcut says they need none), in Y's order.
 struct PoolElement {
   int64_t exact = 0, lo = 0, hi = 0;
   float lo_end = 0, hi_end = 0;
@@ -35,12 +36,15 @@ struct Pool {
   ConvGeometry g;
   bool include_pad = false, global = false;
   float y_scale = 0;
+  uint64_t y_scale_m = 0;  // y_scale = y_scale_m * 2^y_scale_e
+  int y_scale_e = 0;
   int64_t y_zero_point = 0, lo = 0, hi = 0;  // T's range
   int e = 0;
   double unit = 1;  // 2^e
   // By a window's count k (up to the kernel's size): 1 / (k y_scale), 1 / k, and by its terms n
   // 1 / (2^24 - n), each rounded once.
   std::vector<double> per_quotient, per_count, per_gap;
+  RoundingShortcut roundings;            // where the named strategies need no value
   std::vector<int64_t> term, magnitude;  // by code
   std::vector<Exact> value;              // by code: the term as an Exact
   // Strides of n, c and the three canonical spatial dimensions, in X and in Y.
@@ -70,8 +74,9 @@ struct Window {
 // rounding boundary for a double to decide. `ends`: L and H found even where the element lies
 // far from every tie (else such an element is its exact code alone, L and H unset).
 std::optional<PoolElement> DoubleElement(const Pool& p, const Window& w, bool ends);
-// The element in 64- and 128-bit dyadic quotients; nullopt beyond them.
-std::optional<PoolElement> IntegerElement(const Pool& p, const Window& w);
+// The element in 64- and 128-bit dyadic quotients; nullopt beyond them. `ends` as above (the
+// shortcut decided by the exact quotient's remainder).
+std::optional<PoolElement> IntegerElement(const Pool& p, const Window& w, bool ends);
 // The graph's own steps for one window (float_op_kernels.h's SetMean, then QuantizeLinear's
 // range): the reference the other two are held to, and the words of describe_range.
 struct ExactElement {

@@ -125,24 +125,14 @@ void ByRounding(const std::vector<std::pair<Strategy, StrategyOutput*>>& strateg
   }
   const auto floor_reciprocal = static_cast<double>(std::floor(1.0f / static_cast<float>(scale)));
   const float reciprocal = 1.0f / static_cast<float>(scale);
-  // Where every strategy is one that rounds the quotient (or a float32 product within 2^-22 of
-  // it) and differs from round_half_even only at or near a half-integer, an element whose
-  // quotient lies farther from one, within T's range, gets the exact code from each: nothing to
-  // record, nothing computed. Floor reciprocal multiplies by another number and is always
-  // computed.
-  const bool near_ties_only = std::none_of(strategies.begin(), strategies.end(), [](const auto& s) {
-    return s.first == Strategy::kFloorReciprocal;
-  });
-  const double slack = 0x1p-148 * std::fabs(static_cast<double>(reciprocal));
+  std::vector<Strategy> named;
+  for (const auto& s : strategies) named.push_back(s.first);
+  const RoundingShortcut shortcut = RoundingShortcutOf(named, scale, zero_point, t);
   for (size_t i = 0; i < y.exact.size() && i < value.size(); ++i) {
     const double x = value[i];
     if (std::isnan(x)) continue;
     const double q = x / scale, r = Rint(q) + zero_point;
-    if (near_ties_only && std::fabs(x) < 0x1p126 &&
-        0.5 - std::fabs(q - (r - zero_point)) > std::fabs(q) * 0x1p-21 + slack + 0x1p-40 &&
-        r >= lo && r <= hi) {
-      continue;
-    }
+    if (shortcut.Agrees(q)) continue;
     for (const auto& [strategy, out] : strategies) {
       double v = 0;
       switch (strategy) {
@@ -218,6 +208,27 @@ void ByMultiplier(const MultiplierStrategy& m, const Case& c, const OpSchema& sc
 }
 
 }  // namespace
+
+RoundingShortcut RoundingShortcutOf(const std::vector<Strategy>& strategies, double scale,
+                                    double zero_point, const ElementType& t) {
+  RoundingShortcut s;
+  s.applies = std::none_of(strategies.begin(), strategies.end(),
+                           [](Strategy k) { return k == Strategy::kFloorReciprocal; }) &&
+              std::isfinite(scale) && scale != 0;
+  s.scale = scale, s.zero_point = zero_point;
+  s.lo = static_cast<double>(IntegerMin(t)), s.hi = static_cast<double>(IntegerMax(t));
+  s.slack = 0x1p-148 * std::fabs(static_cast<double>(1.0f / static_cast<float>(scale)));
+  return s;
+}
+
+bool RoundingShortcut::Agrees(double q) const {
+  // The float32 value and reciprocal (2^-22 |q|) and the caller's quotient (2^-48 |q|) within
+  // 2^-20 |q| of the half-integers' distance; subnormal products within `slack`.
+  if (!applies || !(std::fabs(q * scale) < 0x1p125)) return false;
+  const double rounded = Rint(q), r = rounded + zero_point;
+  return 0.5 - std::fabs(q - rounded) > std::fabs(q) * 0x1p-20 + slack + 0x1p-39 && r >= lo &&
+         r <= hi;
+}
 
 void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
                            const std::vector<double>& values, double scale, double zero_point,

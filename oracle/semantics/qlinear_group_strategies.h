@@ -20,6 +20,22 @@ struct KnownStrategy {
   Codes codes;
 };
 
+// Where every named rounding gives an element's exact code without being computed: each of
+// zero point first, ties away, ties up, the type's minimum and the float32 reciprocal rounds the
+// quotient q = value / scale (or a float32 product within 2^-22 |q| of it) and departs from
+// round_half_even(q) + zero point only at or near a half-integer, or above T's maximum. Floor
+// reciprocal multiplies by another number: where it is named, nothing is skipped. Agrees(q)
+// holds for every quotient within 2^-48 |q| of q, so a caller whose q is that close to
+// AppendNamedStrategies' own may give the element's value as NaN (nothing to compute).
+struct RoundingShortcut {
+  bool applies = false;
+  double scale = 1, zero_point = 0, lo = 0, hi = 0;
+  double slack = 0;  // a float32 reciprocal's subnormal error, in quotient units
+  bool Agrees(double q) const;
+};
+RoundingShortcut RoundingShortcutOf(const std::vector<Strategy>& strategies, double scale,
+                                    double zero_point, const ElementType& t);
+
 // Appends one alternative per strategy of schema.named_strategies to y, in their order: `values`
 // is what the output's QuantizeLinear quantizes, per element in double (NaN where the element is
 // free or its value not finite), with its scale and zero point.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string_view>
@@ -30,15 +31,19 @@ int KeyBits(const Tensor& t) {
   return type != nullptr ? type->bits : 8 * t.codes.width();  // bool: one byte
 }
 
-// u's per-tuple result as the full output: element i is tuple map[i]'s.
-OutputEvaluation Scatter(const OutputEvaluation& u, const std::vector<uint32_t>& map,
-                         std::vector<int64_t> shape, std::shared_ptr<const Case> reduced) {
+// u's per-tuple result as the full output of `total` elements: element i is tuple slot(i)'s;
+// `at` is the same, owning what it reads, for the messages.
+template <class Slot>
+OutputEvaluation Scatter(const OutputEvaluation& u, size_t total, Slot slot,
+                         std::function<int64_t(int64_t)> at, std::vector<int64_t> shape,
+                         std::shared_ptr<const Case> reduced) {
   if (u.alternatives.size() > 32) throw std::logic_error("more than 32 strategies to scatter");
   const int bits = 8 * u.exact.width();
-  OutputEvaluation y = MakeOutput(u.name, u.data_type, std::move(shape), Codes(bits, map.size()));
+  OutputEvaluation y =
+      MakeOutput(u.name, u.data_type, std::move(shape), Codes(bits, total, Codes::kUninitialized));
   if (u.has_range()) {
-    y.range_lo = Codes(8 * u.range_lo.width(), map.size());
-    y.range_hi = Codes(8 * u.range_hi.width(), map.size());
+    y.range_lo = Codes(8 * u.range_lo.width(), total, Codes::kUninitialized);
+    y.range_hi = Codes(8 * u.range_hi.width(), total, Codes::kUninitialized);
   }
   // Per tuple, a bit per alternative whose code there is not the exact one.
   std::vector<Codes> codes;
@@ -57,8 +62,8 @@ OutputEvaluation Scatter(const OutputEvaluation& u, const std::vector<uint32_t>&
   // group's T is int8 or uint8).
   const bool bytes =
       bits == 8 && (!u.has_range() || (u.range_lo.width() == 1 && u.range_hi.width() == 1));
-  for (size_t i = 0; i < map.size(); ++i) {
-    const uint32_t t = map[i];
+  for (size_t i = 0; i < total; ++i) {
+    const uint32_t t = slot(i);
     if (bytes) {
       y.exact.data()[i] = u.exact.data()[t];
       if (u.has_range()) {
@@ -77,11 +82,10 @@ OutputEvaluation Scatter(const OutputEvaluation& u, const std::vector<uint32_t>&
     }
   }
   if (!u.implementation_defined.empty()) {
-    y.implementation_defined.resize(map.size());
-    for (size_t i = 0; i < map.size(); ++i) y.implementation_defined[i] = u.is_free(map[i]);
+    y.implementation_defined.resize(total);
+    for (size_t i = 0; i < total; ++i) y.implementation_defined[i] = u.is_free(slot(i));
   }
   // The messages read the reduced case: it lives as long as they do.
-  const auto at = [map](int64_t i) { return static_cast<int64_t>(map[static_cast<size_t>(i)]); };
   if (u.describe_range) {
     y.describe_range = [f = u.describe_range, at, reduced](int64_t i) { return f(at(i)); };
   }
@@ -92,6 +96,53 @@ OutputEvaluation Scatter(const OutputEvaluation& u, const std::vector<uint32_t>&
     y.diagnose = [f = u.diagnose, at, reduced](int64_t i, uint32_t code) { return f(at(i), code); };
   }
   return y;
+}
+
+// The reduced case: c with each operand j holding the distinct tuples' codes `distinct[j]`.
+std::shared_ptr<const Case> Reduced(const Case& c, const std::vector<size_t>& operands,
+                                    const std::vector<std::vector<uint32_t>>& distinct) {
+  auto reduced = std::make_shared<Case>(c);
+  for (size_t j = 0; j < operands.size(); ++j) {
+    Tensor& t = *reduced->inputs[operands[j]];
+    t.shape = {static_cast<int64_t>(distinct[j].size())};
+    t.codes = Codes(8 * t.codes.width(), std::span<const uint32_t>(distinct[j]));
+  }
+  return reduced;
+}
+
+// QLinearAdd's and QLinearMul's usual case, two byte operands of the output's shape: a 16-bit
+// key a | b << 8 per element, the tuples that occur marked in one pass, taken in the keys' order,
+// and scattered in a second pass by key (no per-element map; the messages keep copies of the
+// two operands' codes to find an element's tuple again).
+std::optional<OutputEvaluation> ByBytePairs(
+    const Case& c, const std::vector<size_t>& operands, size_t total, std::vector<int64_t> shape,
+    const std::function<OutputEvaluation(const Case&)>& evaluate) {
+  const uint8_t *a = c.input(operands[0])->codes.data(), *b = c.input(operands[1])->codes.data();
+  std::vector<uint8_t> seen(size_t{1} << 16, 0);
+  for (size_t i = 0; i < total; ++i) seen[a[i] | static_cast<size_t>(b[i]) << 8] = 1;
+  auto slot_of_key = std::make_shared<std::vector<uint32_t>>(seen.size(), 0);
+  std::vector<std::vector<uint32_t>> distinct(2);
+  for (uint32_t key = 0; key < seen.size(); ++key) {
+    if (!seen[key]) continue;
+    (*slot_of_key)[key] = static_cast<uint32_t>(distinct[0].size());
+    distinct[0].push_back(key & 0xFFu);
+    distinct[1].push_back(key >> 8);
+  }
+  if (distinct[0].size() == total) return std::nullopt;
+  const std::shared_ptr<const Case> reduced = Reduced(c, operands, distinct);
+  const std::vector<uint32_t>& slots = *slot_of_key;
+  auto codes = std::make_shared<const std::pair<Codes, Codes>>(c.input(operands[0])->codes,
+                                                               c.input(operands[1])->codes);
+  return Scatter(
+      evaluate(*reduced), total,
+      [&](size_t i) { return slots[a[i] | static_cast<size_t>(b[i]) << 8]; },
+      [slot_of_key, codes](int64_t i) {
+        const auto at = static_cast<size_t>(i);
+        return static_cast<int64_t>(
+            (*slot_of_key)[codes->first.data()[at] | static_cast<size_t>(codes->second.data()[at])
+                                                         << 8]);
+      },
+      std::move(shape), reduced);
 }
 
 }  // namespace
@@ -136,20 +187,15 @@ std::optional<OutputEvaluation> EvaluateDistinctTuples(
     ops.push_back({t, t->shape == shape, shift});
     shift += KeyBits(*t);
   }
-  // Each element's tuple as one key (first the keys, then their slots in first-seen order).
-  std::vector<uint32_t> map(total, 0);
   const bool byte_pair = ops.size() == 2 && ops[0].whole && ops[1].whole &&
                          ops[0].t->codes.width() == 1 && ops[1].t->codes.width() == 1;
-  if (byte_pair) {  // QLinearAdd's and QLinearMul's usual case
-    const uint8_t *a = ops[0].t->codes.data(), *b = ops[1].t->codes.data();
-    const int shift = ops[1].shift;
-    for (size_t i = 0; i < total; ++i) map[i] = a[i] | static_cast<uint32_t>(b[i]) << shift;
-  } else {
-    for (const Operand& o : ops) {
-      for (size_t i = 0; i < total; ++i) {
-        const size_t at = o.whole ? i : BroadcastIndex(o.t->shape, shape, i);
-        map[i] |= o.t->codes[at] << o.shift;
-      }
+  if (byte_pair) return ByBytePairs(c, operands, total, std::move(shape), evaluate);
+  // Each element's tuple as one key (first the keys, then their slots in first-seen order).
+  std::vector<uint32_t> map(total, 0);
+  for (const Operand& o : ops) {
+    for (size_t i = 0; i < total; ++i) {
+      const size_t at = o.whole ? i : BroadcastIndex(o.t->shape, shape, i);
+      map[i] |= o.t->codes[at] << o.shift;
     }
   }
   // A table for keys of up to 16 bits, a hash map beyond.
@@ -177,13 +223,13 @@ std::optional<OutputEvaluation> EvaluateDistinctTuples(
   }
   const size_t unique = distinct[0].size();
   if (unique == total) return std::nullopt;
-  auto reduced = std::make_shared<Case>(c);
-  for (size_t j = 0; j < operands.size(); ++j) {
-    Tensor& t = *reduced->inputs[operands[j]];
-    t.shape = {static_cast<int64_t>(unique)};
-    t.codes = Codes(8 * t.codes.width(), std::span<const uint32_t>(distinct[j]));
-  }
-  return Scatter(evaluate(*reduced), map, std::move(shape), reduced);
+  const std::shared_ptr<const Case> reduced = Reduced(c, operands, distinct);
+  auto shared = std::make_shared<const std::vector<uint32_t>>(std::move(map));
+  const std::vector<uint32_t>& slots_of = *shared;
+  return Scatter(
+      evaluate(*reduced), total, [&](size_t i) { return slots_of[i]; },
+      [shared](int64_t i) { return static_cast<int64_t>((*shared)[static_cast<size_t>(i)]); },
+      std::move(shape), reduced);
 }
 
 }  // namespace qconform

@@ -98,6 +98,11 @@ std::optional<Pool> PoolOf(const Case& c, const OpSchema& schema) {
       largest * window >= static_cast<double>(std::numeric_limits<float>::max())) {
     return std::nullopt;
   }
+  const Dyadic ys =
+      *DecodeDyadic(ElementTypeOf(DataType::kFloat), std::bit_cast<uint32_t>(p.y_scale));
+  p.y_scale_m = ys.m, p.y_scale_e = ys.e;
+  p.roundings = RoundingShortcutOf(schema.named_strategies, static_cast<double>(p.y_scale),
+                                   static_cast<double>(p.y_zero_point), *p.t);
   for (int64_t k = 0; k <= p.g.kernel_size(); ++k) {
     const auto d = static_cast<double>(k);
     p.per_quotient.push_back(1 / (d * static_cast<double>(p.y_scale)));
@@ -168,7 +173,7 @@ bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store
             });
             std::optional<PoolElement> e;
             if (arithmetic == WindowArithmetic::kDouble) e = DoubleElement(p, w, ends);
-            if (!e && arithmetic != WindowArithmetic::kExact) e = IntegerElement(p, w);
+            if (!e && arithmetic != WindowArithmetic::kExact) e = IntegerElement(p, w, ends);
             if (!e) e = ByExact(p, w.count, CodesOf(p, taps)).element;
             const auto i =
                 static_cast<size_t>(n * p.y_strides[0] + m * p.y_strides[1] + o0 * p.y_strides[2] +
@@ -214,15 +219,14 @@ std::optional<OutputEvaluation> EvaluatePoolWindows(const Case& c, const OpSchem
   const auto size = static_cast<size_t>(g.n * g.m * g.out_size());
   const bool pad_counted = !p->include_pad && !p->global;
   Codes counted(8, pad_counted ? size : 0, Codes::kUninitialized);
-  const auto code = [](int64_t v) { return static_cast<uint32_t>(v) & 0xFFu; };
   Codes exact(8, size, Codes::kUninitialized), lo(8, size, Codes::kUninitialized),
       hi(8, size, Codes::kUninitialized);
   std::vector<double> means(size);
   bool wider = false;
   const auto store = [&](size_t i, const PoolElement& e) {
-    exact.set(i, code(e.exact));
-    lo.set(i, code(e.lo));
-    hi.set(i, code(e.hi));
+    exact.data()[i] = static_cast<uint8_t>(e.exact);  // one byte per code: T is 8 bits
+    lo.data()[i] = static_cast<uint8_t>(e.lo);
+    hi.data()[i] = static_cast<uint8_t>(e.hi);
     wider = wider || e.lo != e.hi;
     means[i] = e.mean;
   };
