@@ -58,53 +58,13 @@ float RoundedToFloat(double v, int sticky) {
   return sticky < 0 ? toward : std::nextafter(toward, std::copysign(INFINITY, toward));
 }
 
-// round_half_even(y) by the double's own rounding, for |y| < 2^51 (no library call).
-double Rint(double y) {
-  return (y + 0x1.8p52) - 0x1.8p52;
-}
-
-// Where an element's quotient t = mean / y_scale lies far enough from every half-integer, every
-// quotient its range reads (the float32 ends L and H of d30's interval, their float32 quotients)
-// lies within `radius` of it and rounds as it does: the exact code is the range, computed once.
-// The ends lie within D = (B + 2^-22 (|S| + B)) / count of the mean (two float32 roundings and
-// a division; 2^-140 for subnormal ends), their quotients within 2^-23 more; t itself, a
-// product by a reciprocal, within 2^-50 |t| of its double. The radius's own roundings are
-// covered by 2^-20 of it.
-double Radius(const Pool& p, const Window& w, double s, double b, double q) {
-  const double per_count = p.per_count[static_cast<size_t>(w.count)];
-  const double d = (b + (std::fabs(s) + b) * 0x1p-22) * per_count + 0x1p-140;
-  return ((d + std::fabs(s) * per_count * 0x1p-23 + d * 0x1p-23) * p.per_quotient[1]) *
-             (1 + 0x1p-20) +
-         std::fabs(q) * 0x1p-50 + 0x1p-100;
-}
-
-// An element far from ties: its exact code alone; the named roundings need the mean only where
-// they might depart from it.
-Element FarElement(const Pool& p, const Window& w, double s, double q, int64_t rounded) {
-  Element r;
-  r.exact = r.lo = r.hi = p.Code(rounded);
-  r.mean = p.roundings.Agrees(q) ? std::nan("") : s / static_cast<double>(w.count);
-  return r;
-}
-
-// t as a double: a product by a reciprocal, within 2^-50 |t|; nullopt beyond 2^50.
-std::optional<double> QuotientOf(const Pool& p, const Window& w, double s) {
-  const double q = s * p.per_quotient[static_cast<size_t>(w.count)];
-  return std::fabs(q) < 0x1p50 ? std::optional<double>(q) : std::nullopt;
-}
-
-std::optional<Element> FarFromTies(const Pool& p, const Window& w, double s, double b) {
-  const std::optional<double> q = QuotientOf(p, w, s);
-  if (!q) return std::nullopt;
-  const double rounded = Rint(*q);
-  if (0.5 - std::fabs(*q - rounded) <= Radius(p, w, s, b, *q)) return std::nullopt;
-  return FarElement(p, w, s, *q, static_cast<int64_t>(rounded));
-}
-
 // The same decided by the exact quotient's integer part and remainder: t = S 2^e / (count
 // m_y 2^e_y) in 128-bit integers, the remainder's distance from half the divisor compared in
 // double (within 2^-50) with the radius.
-std::optional<Element> FarFromTiesByRemainder(const Pool& p, const Window& w, double s, double b) {
+}  // namespace
+
+std::optional<Element> FarFromTiesByRemainder(const Pool& p, const Window& w) {
+  const double s = static_cast<double>(w.sum) * p.unit;
   const std::optional<double> q = QuotientOf(p, w, s);
   const int shift = p.e - p.y_scale_e;
   if (!q || shift > 60 || shift < -60) return std::nullopt;
@@ -116,12 +76,14 @@ std::optional<Element> FarFromTiesByRemainder(const Pool& p, const Window& w, do
   }
   const WideInt whole = num / den, rest = num - whole * den;  // rest has num's sign
   const double fraction = static_cast<double>(rest) / static_cast<double>(den);
-  if (std::fabs(std::fabs(fraction) - 0.5) - 0x1p-50 <= Radius(p, w, s, b, *q)) {
+  if (std::fabs(std::fabs(fraction) - 0.5) - 0x1p-50 <= Radius(p, w, *q)) {
     return std::nullopt;
   }
   const int64_t away = std::fabs(fraction) > 0.5 ? (fraction > 0 ? 1 : -1) : 0;
   return FarElement(p, w, s, *q, static_cast<int64_t>(whole) + away);
 }
+
+namespace {
 
 // d30's B for a window whose sum is not exact: gamma_n times the magnitudes' sum, in double
 // (three roundings, within 2^-51 B).
@@ -132,14 +94,11 @@ double BoundOf(const Pool& p, const Window& w) {
 
 }  // namespace
 
-std::optional<Element> DoubleElement(const Pool& p, const Window& w, bool ends) {
+std::optional<Element> DoubleElement(const Pool& p, const Window& w) {
   const double s = static_cast<double>(w.sum) * p.unit;  // exact: below 2^53 units
   const auto count = static_cast<double>(w.count);
   const double ys = p.y_scale;
   const double bound = w.exact_sum() ? 0 : BoundOf(p, w);
-  if (!ends) {
-    if (std::optional<Element> far = FarFromTies(p, w, s, bound)) return far;
-  }
   Element r;
   r.mean = s / count;
   const float mean = RoundedToFloat(r.mean, QuotientSticky(s, count, r.mean));
@@ -168,11 +127,7 @@ std::optional<Element> DoubleElement(const Pool& p, const Window& w, bool ends) 
   return r;
 }
 
-std::optional<Element> IntegerElement(const Pool& p, const Window& w, bool ends) {
-  if (!ends) {
-    const double s = static_cast<double>(w.sum) * p.unit, b = w.exact_sum() ? 0 : BoundOf(p, w);
-    if (std::optional<Element> far = FarFromTiesByRemainder(p, w, s, b)) return far;
-  }
+std::optional<Element> IntegerElement(const Pool& p, const Window& w) {
   const Dyadic sum = Signed(w.sum, p.e), count = Signed(w.count, 0), ys = DyadicOf(p.y_scale);
   const auto quotient = [](const Dyadic& num, const Dyadic& den) {
     return FloatOf(EncodeQuotient(F32(), num, den, Saturation::kNone));

@@ -44,6 +44,9 @@ struct Pool {
   // By a window's count k (up to the kernel's size): 1 / (k y_scale), 1 / k, and by its terms n
   // 1 / (2^24 - n), each rounded once.
   std::vector<double> per_quotient, per_count, per_gap;
+  // By a window's terms n: gamma_n 2^e (n 2^e / (2^24 - n)), so that B = M per_terms[n].
+  std::vector<double> per_terms;
+  double radius_floor = 0;               // 2^-139 / y_scale + 2^-100: subnormal ends (Radius)
   RoundingShortcut roundings;            // where the named strategies need no value
   std::vector<int64_t> term, magnitude;  // by code
   std::vector<Exact> value;              // by code: the term as an Exact
@@ -70,13 +73,55 @@ struct Window {
   }
 };
 
-// The element in doubles; nullopt where an end of a bounded sum sits too near a float32
-// rounding boundary for a double to decide. `ends`: L and H found even where the element lies
-// far from every tie (else such an element is its exact code alone, L and H unset).
-std::optional<PoolElement> DoubleElement(const Pool& p, const Window& w, bool ends);
-// The element in 64- and 128-bit dyadic quotients; nullopt beyond them. `ends` as above (the
-// shortcut decided by the exact quotient's remainder).
-std::optional<PoolElement> IntegerElement(const Pool& p, const Window& w, bool ends);
+// Where an element's quotient t = mean / y_scale lies far enough from every half-integer, every
+// quotient its range reads (the float32 ends L and H of d30's interval, their float32 quotients)
+// lies within `radius` of it and rounds as it does: the exact code is the range, computed once.
+// The ends lie within (B + 2^-22 (|S| + B)) / count of the mean (two float32 roundings and a
+// division; 2^-140 for subnormal ends), their quotients within 2^-23 |t| more, and t itself, a
+// product by a reciprocal, within 2^-50 |t| of its double: in all within
+// (B / (count y_scale) + 2^-21 |t|) (1 + 2^-19) + 2^-139 / y_scale + 2^-100, the factor
+// covering the terms dropped and this sum's own roundings. B is taken as gamma_n M even where
+// it is zero (a wider radius only sends more elements the long way).
+inline double Radius(const Pool& p, const Window& w, double q) {
+  const double b = static_cast<double>(w.magnitude) * p.per_terms[static_cast<size_t>(w.terms)];
+  return (b * p.per_quotient[static_cast<size_t>(w.count)] + std::fabs(q) * 0x1p-21) *
+             (1 + 0x1p-19) +
+         p.radius_floor;
+}
+
+// An element far from ties: its exact code alone; the named roundings need the mean only where
+// they might depart from it.
+inline PoolElement FarElement(const Pool& p, const Window& w, double s, double q, int64_t rounded) {
+  PoolElement r;
+  r.exact = r.lo = r.hi = p.Code(rounded);
+  r.mean = p.roundings.Agrees(q) ? std::nan("") : s / static_cast<double>(w.count);
+  return r;
+}
+
+// t as a double: a product by a reciprocal, within 2^-50 |t|; nullopt beyond 2^50.
+inline std::optional<double> QuotientOf(const Pool& p, const Window& w, double s) {
+  const double q = s * p.per_quotient[static_cast<size_t>(w.count)];
+  return std::fabs(q) < 0x1p50 ? std::optional<double>(q) : std::nullopt;
+}
+
+inline std::optional<PoolElement> FarFromTies(const Pool& p, const Window& w) {
+  const double s = static_cast<double>(w.sum) * p.unit;  // exact: below 2^53 units
+  const std::optional<double> q = QuotientOf(p, w, s);
+  if (!q) return std::nullopt;
+  const double rounded = RoundHalfEvenDouble(*q);
+  if (0.5 - std::fabs(*q - rounded) <= Radius(p, w, *q)) return std::nullopt;
+  return FarElement(p, w, s, *q, static_cast<int64_t>(rounded));
+}
+
+// The same decided by the exact quotient's integer part and remainder (128-bit integers).
+std::optional<PoolElement> FarFromTiesByRemainder(const Pool& p, const Window& w);
+
+// The element in doubles, its range's ends computed; nullopt where an end of a bounded sum sits
+// too near a float32 rounding boundary for a double to decide.
+std::optional<PoolElement> DoubleElement(const Pool& p, const Window& w);
+// The element in 64- and 128-bit dyadic quotients, its range's ends computed; nullopt beyond
+// them.
+std::optional<PoolElement> IntegerElement(const Pool& p, const Window& w);
 // The graph's own steps for one window (float_op_kernels.h's SetMean, then QuantizeLinear's
 // range): the reference the other two are held to, and the words of describe_range.
 struct ExactElement {

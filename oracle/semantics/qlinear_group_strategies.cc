@@ -91,12 +91,8 @@ void ByAttribute(const AttributeStrategy& a, const Case& c, const OpSchema& sche
   }
 }
 
-// round_half_even(y) by the double's own rounding where |y| < 2^51 (no library call).
-double Rint(double y) {
-  return std::fabs(y) < 0x1p51 ? (y + 0x1.8p52) - 0x1.8p52 : std::nearbyint(y);
-}
 double Floor(double y) {
-  const double r = Rint(y);
+  const double r = RoundHalfEvenDouble(y);
   return r > y ? r - 1 : r;
 }
 
@@ -128,16 +124,17 @@ void ByRounding(const std::vector<std::pair<Strategy, StrategyOutput*>>& strateg
   std::vector<Strategy> named;
   for (const auto& s : strategies) named.push_back(s.first);
   const RoundingShortcut shortcut = RoundingShortcutOf(named, scale, zero_point, t);
-  for (size_t i = 0; i < y.exact.size() && i < value.size(); ++i) {
+  const size_t size = std::min(y.exact.size(), value.size());
+  for (size_t i = 0; i < size; ++i) {
     const double x = value[i];
     if (std::isnan(x)) continue;
-    const double q = x / scale, r = Rint(q) + zero_point;
+    const double q = x / scale, r = RoundHalfEvenDouble(q) + zero_point;
     if (shortcut.Agrees(q)) continue;
     for (const auto& [strategy, out] : strategies) {
       double v = 0;
       switch (strategy) {
         case Strategy::kZeroPointFirst:
-          v = Rint(q + zero_point);
+          v = RoundHalfEvenDouble(q + zero_point);
           break;
         case Strategy::kTiesAway:
           v = (q < 0 ? -Floor(-q + 0.5) : Floor(q + 0.5)) + zero_point;
@@ -146,13 +143,14 @@ void ByRounding(const std::vector<std::pair<Strategy, StrategyOutput*>>& strateg
           v = Floor(q + 0.5) + zero_point;
           break;
         case Strategy::kFloorReciprocal:
-          v = Rint(x * floor_reciprocal) + zero_point;
+          v = RoundHalfEvenDouble(x * floor_reciprocal) + zero_point;
           break;
         case Strategy::kMinimumOnOverflow:
           v = r > hi ? lo : r;
           break;
         default:  // kReciprocal
-          v = Rint(static_cast<double>(static_cast<float>(x) * reciprocal)) + zero_point;
+          v = RoundHalfEvenDouble(static_cast<double>(static_cast<float>(x) * reciprocal)) +
+              zero_point;
           break;
       }
       if (std::isnan(v)) continue;
@@ -221,15 +219,6 @@ RoundingShortcut RoundingShortcutOf(const std::vector<Strategy>& strategies, dou
   return s;
 }
 
-bool RoundingShortcut::Agrees(double q) const {
-  // The float32 value and reciprocal (2^-22 |q|) and the caller's quotient (2^-48 |q|) within
-  // 2^-20 |q| of the half-integers' distance; subnormal products within `slack`.
-  if (!applies || !(std::fabs(q * scale) < 0x1p125)) return false;
-  const double rounded = Rint(q), r = rounded + zero_point;
-  return 0.5 - std::fabs(q - rounded) > std::fabs(q) * 0x1p-20 + slack + 0x1p-39 && r >= lo &&
-         r <= hi;
-}
-
 void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
                            const std::vector<double>& values, double scale, double zero_point,
                            OutputEvaluation& y, const std::vector<KnownStrategy>& known) {
@@ -242,8 +231,10 @@ void AppendNamedStrategies(const Case& c, const OpSchema& schema, const Evaluate
     const auto given = std::find_if(known.begin(), known.end(),
                                     [&](const KnownStrategy& k) { return k.strategy == strategy; });
     if (given != known.end()) {
-      for (size_t i = 0; i < y.exact.size(); ++i) {
-        if (!y.is_free(i)) Record(out, y, i, given->codes[i]);
+      std::vector<std::pair<int64_t, uint32_t>> differing = given->differing;
+      std::sort(differing.begin(), differing.end());
+      for (const auto& [i, code] : differing) {
+        if (!y.is_free(static_cast<size_t>(i))) Record(out, y, static_cast<size_t>(i), code);
       }
     } else if (const AttributeStrategy* a = AttributeStrategyOf(strategy)) {
       ByAttribute(*a, c, schema, options, y, out);

@@ -6,6 +6,9 @@
 // another attribute value (padding counted: QLinearAveragePool with count_include_pad 1).
 #pragma once
 
+#include <cmath>
+#include <vector>
+
 #include "oracle/core/case.h"
 #include "oracle/registry/schema.h"
 #include "oracle/semantics/evaluation.h"
@@ -13,11 +16,12 @@
 
 namespace qconform {
 
-// A strategy's codes for every element, computed by the caller (the pool windows' padding
-// counted), in place of evaluating the group again.
+// A strategy's codes computed by the caller (the pool windows' padding counted), in place of
+// evaluating the group again: the elements where it is not the exact code, with its code there,
+// in any order.
 struct KnownStrategy {
   Strategy strategy;
-  Codes codes;
+  std::vector<std::pair<int64_t, uint32_t>> differing;
 };
 
 // Where every named rounding gives an element's exact code without being computed: each of
@@ -27,11 +31,24 @@ struct KnownStrategy {
 // reciprocal multiplies by another number: where it is named, nothing is skipped. Agrees(q)
 // holds for every quotient within 2^-48 |q| of q, so a caller whose q is that close to
 // AppendNamedStrategies' own may give the element's value as NaN (nothing to compute).
+// round_half_even(y) by the double's own rounding where |y| < 2^51 (the processor's default
+// rounding mode; no library call), else std::nearbyint.
+inline double RoundHalfEvenDouble(double y) {
+  return std::fabs(y) < 0x1p51 ? (y + 0x1.8p52) - 0x1.8p52 : std::nearbyint(y);
+}
+
 struct RoundingShortcut {
   bool applies = false;
   double scale = 1, zero_point = 0, lo = 0, hi = 0;
   double slack = 0;  // a float32 reciprocal's subnormal error, in quotient units
-  bool Agrees(double q) const;
+  // The float32 value and reciprocal (2^-22 |q|) and the caller's quotient (2^-48 |q|) within
+  // 2^-20 |q| of the half-integers' distance; subnormal products within `slack`.
+  bool Agrees(double q) const {
+    if (!applies || !(std::fabs(q * scale) < 0x1p125)) return false;
+    const double rounded = RoundHalfEvenDouble(q), r = rounded + zero_point;
+    return 0.5 - std::fabs(q - rounded) > std::fabs(q) * 0x1p-20 + slack + 0x1p-39 && r >= lo &&
+           r <= hi;
+  }
 };
 RoundingShortcut RoundingShortcutOf(const std::vector<Strategy>& strategies, double scale,
                                     double zero_point, const ElementType& t);

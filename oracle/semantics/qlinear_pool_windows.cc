@@ -108,7 +108,9 @@ std::optional<Pool> PoolOf(const Case& c, const OpSchema& schema) {
     p.per_quotient.push_back(1 / (d * static_cast<double>(p.y_scale)));
     p.per_count.push_back(1 / d);
     p.per_gap.push_back(1 / (0x1p24 - d));
+    p.per_terms.push_back(d * p.unit / (0x1p24 - d));
   }
+  p.radius_floor = 0x1p-139 * p.per_quotient.at(1) + 0x1p-100;
   for (float term : terms) {
     p.term.push_back(static_cast<int64_t>(std::ldexp(static_cast<double>(term), -p.e)));
     p.magnitude.push_back(std::abs(p.term.back()));
@@ -146,8 +148,9 @@ void ForEachCode(const Pool& p, const Taps& t, Visit visit) {
 }
 
 // Every element of the pool in Y's order (`ends`: L and H found for every element, the
-// shortcut of FarFromTies not taken), and (where `counted` is given) each element's exact
-// code with every tap of the kernel counted. False where a window lies wholly in the padding.
+// shortcut of FarFromTies not taken), and (where `counted` is given) the elements whose exact
+// code with every tap of the kernel counted is another. False where a window lies wholly in
+// the padding.
 std::vector<uint32_t> CodesOf(const Pool& p, const Taps& t) {
   std::vector<uint32_t> codes;
   ForEachCode(p, t, [&](uint32_t k) { codes.push_back(k); });
@@ -155,7 +158,8 @@ std::vector<uint32_t> CodesOf(const Pool& p, const Taps& t) {
 }
 
 template <class Store>
-bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store, Codes* counted) {
+bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store,
+              std::vector<std::pair<int64_t, uint32_t>>* counted) {
   const ConvGeometry& g = p.g;
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t m = 0; m < g.m; ++m) {
@@ -172,18 +176,19 @@ bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store
               w.bits |= static_cast<uint64_t>(p.magnitude[k]);
             });
             std::optional<PoolElement> e;
-            if (arithmetic == WindowArithmetic::kDouble) e = DoubleElement(p, w, ends);
-            if (!e && arithmetic != WindowArithmetic::kExact) e = IntegerElement(p, w, ends);
+            if (!ends && arithmetic == WindowArithmetic::kDouble) e = FarFromTies(p, w);
+            if (!ends && arithmetic == WindowArithmetic::kInteger) e = FarFromTiesByRemainder(p, w);
+            if (!e && arithmetic == WindowArithmetic::kDouble) e = DoubleElement(p, w);
+            if (!e && arithmetic != WindowArithmetic::kExact) e = IntegerElement(p, w);
             if (!e) e = ByExact(p, w.count, CodesOf(p, taps)).element;
             const auto i =
                 static_cast<size_t>(n * p.y_strides[0] + m * p.y_strides[1] + o0 * p.y_strides[2] +
                                     o1 * p.y_strides[3] + o2 * p.y_strides[4]);
             store(i, *e);
-            if (counted == nullptr) continue;
+            if (counted == nullptr || w.count == g.kernel_size()) continue;
             // Padding counted: the exact code of the sum over every tap of the kernel.
-            const int64_t counted_code =
-                w.count == g.kernel_size() ? e->exact : CountedCode(p, w, g.kernel_size());
-            counted->set(i, static_cast<uint32_t>(counted_code));  // its low byte: the code
+            const int64_t code = CountedCode(p, w, g.kernel_size());
+            if (code != e->exact) counted->emplace_back(i, static_cast<uint32_t>(code) & 0xFFu);
           }
         }
       }
@@ -218,7 +223,7 @@ std::optional<OutputEvaluation> EvaluatePoolWindows(const Case& c, const OpSchem
   const ConvGeometry& g = p->g;
   const auto size = static_cast<size_t>(g.n * g.m * g.out_size());
   const bool pad_counted = !p->include_pad && !p->global;
-  Codes counted(8, pad_counted ? size : 0, Codes::kUninitialized);
+  std::vector<std::pair<int64_t, uint32_t>> counted;
   Codes exact(8, size, Codes::kUninitialized), lo(8, size, Codes::kUninitialized),
       hi(8, size, Codes::kUninitialized);
   std::vector<double> means(size);
