@@ -127,6 +127,12 @@ int QuotientSticky(double x, double s, double q) {
   return ((r > 0) == (s > 0)) == (q > 0) ? 1 : -1;
 }
 
+std::pair<double, double> RangeRoundings(float x, float s) {
+  const double t = static_cast<double>(x) / static_cast<double>(s);
+  return {RoundHalfEvenSticky(t, QuotientSticky(x, s, t)),
+          std::nearbyint(static_cast<double>(static_cast<float>(t)))};
+}
+
 bool ProductIsExact(double a, double b, double product) {
   if (!std::isfinite(product)) return false;
   // fma gives the exact residual a*b - product; a zero residual means no rounding happened,

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "oracle/core/codec.h"
 #include "oracle/core/element_type.h"
@@ -30,6 +31,13 @@ double RoundHalfEvenSticky(double v, int sticky);
 // The sticky half-unit of q = RN(x / s), a double quotient of finite x and nonzero finite s:
 // 0 when q is the exact quotient, +1 when the exact one is larger in magnitude, -1 smaller.
 int QuotientSticky(double x, double s, double q);
+
+// The two roundings QuantizeLinear's range reads for a float32 value x and a positive float32
+// scale s (oracle/semantics/quantize_range.h), both exact: round_half_even(x / s) of the exact
+// quotient (by its sign of remainder), and round_half_even of the float32 quotient fl32(x / s)
+// (a double quotient of two float32 values rounded to float32 is rounded once: 53 >= 2 * 24 + 2,
+// Figueroa, "When is double rounding innocuous?", 1995).
+std::pair<double, double> RangeRoundings(float x, float s);
 
 // True when a * b is exactly representable as a double (no rounding, no underflow).
 bool ProductIsExact(double a, double b, double product);

@@ -82,6 +82,23 @@ class Accumulator {
 void SetMean(GraphValue& out, size_t i, const Accumulator& sum, int64_t count,
              const std::string& op);
 
+// One softmax slice (docs/semantics.md#d30, TOSA's EXP bound per term, gamma_n for their sum,
+// one division) given as its distinct terms, each an exact value within [lo, hi] and the number
+// of the slice's elements that hold it: each term's exact quotient (a 100-bit approximation)
+// and the ends of its interval. The graph's Softmax calls it per slice (every count 1); the
+// QLinearSoftmax rows (qlinear_softmax_rows.h) with the codes of a row.
+struct SoftmaxTerm {
+  Exact exact, lo, hi;
+  int64_t count = 1;
+};
+struct SoftmaxResult {
+  Exact exact, lo, hi;
+};
+std::vector<SoftmaxResult> SoftmaxSlice(const std::vector<SoftmaxTerm>& terms,
+                                        const ElementType& t);
+// Why a slice of n elements has the interval it has, for messages.
+std::string SoftmaxRule(int64_t n);
+
 // An attribute's value, or `fallback` when the node does not set it.
 int64_t IntAttribute(const Node& node, const std::string& name, int64_t fallback);
 double FloatAttribute(const Node& node, const std::string& name, double fallback);

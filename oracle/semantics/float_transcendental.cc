@@ -79,6 +79,52 @@ GraphValue Sigmoid(const Node& node, const std::vector<const GraphValue*>& in) {
   return out;
 }
 
+std::string SoftmaxRule(int64_t n) {
+  return "Softmax of " + std::to_string(n) + ": TOSA's EXP bound per term, gamma_" +
+         std::to_string(n) + " for their sum, one division";
+}
+
+std::vector<SoftmaxResult> SoftmaxSlice(const std::vector<SoftmaxTerm>& terms,
+                                        const ElementType& t) {
+  int64_t n = 0;
+  for (const SoftmaxTerm& term : terms) n += term.count;
+  const Big unit = Unit(t);
+  const Big gamma = Big(n) / (boost::multiprecision::ldexp(Big(1), Precision(t)) - n);
+  Big largest = 0, top;  // max |x| over the slice; the largest exact value
+  for (size_t k = 0; k < terms.size(); ++k) {
+    largest = std::max({largest, boost::multiprecision::abs(ToBig(terms[k].lo)),
+                        boost::multiprecision::abs(ToBig(terms[k].hi))});
+    top = k == 0 ? ToBig(terms[k].exact) : std::max(top, ToBig(terms[k].exact));
+  }
+  // Per term, its exponential at the exact value and at each end, each end moved by EXP's bound
+  // down (lo) and up (hi): computed once, shared by every quotient.
+  std::vector<Big> exact(terms.size()), low(exact), high(exact);
+  Big exact_sum = 0, low_sum = 0, high_sum = 0;
+  for (size_t k = 0; k < terms.size(); ++k) {
+    const SoftmaxTerm& term = terms[k];
+    const auto bounded = [&](const Exact& v, int side) {
+      const Big b = ToBig(v);
+      const Big e = v == term.exact ? exact[k] : boost::multiprecision::exp(b - top);
+      return e * (1 + side * (3 + 3 * (boost::multiprecision::abs(b) + largest)) * unit);
+    };
+    exact[k] = boost::multiprecision::exp(ToBig(term.exact) - top);
+    low[k] = bounded(term.lo, -1);
+    high[k] = bounded(term.hi, +1);
+    exact_sum += exact[k] * term.count;
+    low_sum += low[k] * term.count;
+    high_sum += high[k] * term.count;
+  }
+  std::vector<SoftmaxResult> out;
+  for (size_t k = 0; k < terms.size(); ++k) {
+    // Lowest: this element at its lowest, every other at its highest, the sum's rounding up;
+    // highest: the reverse.
+    const Big lo = low[k] / ((high_sum - high[k] + low[k]) * (1 + gamma)) * (1 - kSlack);
+    const Big hi = high[k] / ((low_sum - low[k] + high[k]) * (1 - gamma)) * (1 + kSlack);
+    out.push_back({ToExact(exact[k] / exact_sum), ToExact(lo), ToExact(hi)});
+  }
+  return out;
+}
+
 GraphValue Softmax(const Node& node, const std::vector<const GraphValue*>& in) {
   RequireInputs(node, in, 1);
   const GraphValue& x = *in[0];
@@ -87,26 +133,18 @@ GraphValue Softmax(const Node& node, const std::vector<const GraphValue*>& in) {
   const int64_t n = x.shape[static_cast<size_t>(axis)];
   const int64_t inner = Strides(x.shape)[static_cast<size_t>(axis)];
   GraphValue out = Shaped(x, x.shape);
-  const ElementType& t = x.type();
-  const Big unit = Unit(t);
-  const Big gamma = Big(n) / (boost::multiprecision::ldexp(Big(1), Precision(t)) - n);
-  const std::string rule = "Softmax of " + std::to_string(n) +
-                           ": TOSA's EXP bound per term, gamma_" + std::to_string(n) +
-                           " for their sum, one division";
+  const std::string rule = SoftmaxRule(n);
   const int64_t slices = static_cast<int64_t>(out.size()) / std::max<int64_t>(n, 1);
   for (int64_t slice = 0; slice < slices; ++slice) {
     const int64_t outer = slice / inner, rest = slice % inner;
     const auto at = [&](int64_t j) { return static_cast<size_t>((outer * n + j) * inner + rest); };
     bool special = false;
-    Big largest = 0, top;  // max |x| over the slice; the largest exact value
+    std::vector<SoftmaxTerm> terms;
     for (int64_t j = 0; j < n && !special; ++j) {
       const size_t a = at(j);
       special =
           x.is_free(a) || !x.lo[a].is_finite() || !x.hi[a].is_finite() || !x.exact[a].is_finite();
-      if (special) break;
-      largest = std::max({largest, boost::multiprecision::abs(ToBig(x.lo[a])),
-                          boost::multiprecision::abs(ToBig(x.hi[a]))});
-      top = j == 0 ? ToBig(x.exact[a]) : std::max(top, ToBig(x.exact[a]));
+      terms.push_back({x.exact[a], x.lo[a], x.hi[a]});
     }
     if (special) {
       for (int64_t j = 0; j < n; ++j) {
@@ -114,31 +152,10 @@ GraphValue Softmax(const Node& node, const std::vector<const GraphValue*>& in) {
       }
       continue;
     }
-    // Per element of the slice, its exponential at the exact value and at each end, each end
-    // moved by EXP's bound down (lo) and up (hi): computed once, shared by every quotient.
-    std::vector<Big> exact(static_cast<size_t>(n)), low(exact), high(exact);
-    Big exact_sum = 0, low_sum = 0, high_sum = 0;
+    const std::vector<SoftmaxResult> results = SoftmaxSlice(terms, x.type());
     for (int64_t j = 0; j < n; ++j) {
-      const size_t a = at(j), k = static_cast<size_t>(j);
-      const auto bounded = [&](const Exact& v, int side) {
-        const Big b = ToBig(v);
-        const Big e = v == x.exact[a] ? exact[k] : boost::multiprecision::exp(b - top);
-        return e * (1 + side * (3 + 3 * (boost::multiprecision::abs(b) + largest)) * unit);
-      };
-      exact[k] = boost::multiprecision::exp(ToBig(x.exact[a]) - top);
-      low[k] = bounded(x.lo[a], -1);
-      high[k] = bounded(x.hi[a], +1);
-      exact_sum += exact[k];
-      low_sum += low[k];
-      high_sum += high[k];
-    }
-    for (int64_t j = 0; j < n; ++j) {
-      const auto k = static_cast<size_t>(j);
-      // Lowest: this element at its lowest, every other at its highest, the sum's rounding up;
-      // highest: the reverse.
-      const Big lo = low[k] / ((high_sum - high[k] + low[k]) * (1 + gamma)) * (1 - kSlack);
-      const Big hi = high[k] / ((low_sum - low[k] + high[k]) * (1 - gamma)) * (1 + kSlack);
-      Set(out, at(j), ToExact(exact[k] / exact_sum), ToExact(lo), ToExact(hi), rule);
+      const SoftmaxResult& r = results[static_cast<size_t>(j)];
+      Set(out, at(j), r.exact, r.lo, r.hi, rule);
     }
   }
   return out;

@@ -120,9 +120,8 @@ std::optional<Element> DoubleElement(const Pool& p, const Window& w) {
     }
   }
   Ends(r, lo, hi, [&](float end) {
-    const double t = static_cast<double>(end) / ys;
-    return std::pair{p.Code(RoundHalfEvenSticky(t, QuotientSticky(end, ys, t))),
-                     p.Code(std::nearbyint(static_cast<double>(static_cast<float>(t))))};
+    const auto [exact, float32] = RangeRoundings(end, p.y_scale);
+    return std::pair{p.Code(exact), p.Code(float32)};
   });
   return r;
 }

@@ -16,6 +16,7 @@
 #include "oracle/semantics/qlinear_group_strategies.h"
 #include "oracle/semantics/qlinear_group_tuples.h"
 #include "oracle/semantics/qlinear_pool_windows.h"
+#include "oracle/semantics/qlinear_softmax_rows.h"
 
 namespace qconform {
 namespace {
@@ -336,8 +337,10 @@ OutputEvaluation EvaluateQLinearGroup(const Case& c, const OpSchema& schema,
                                       const QuantizationPlan& /*plan: T, the graph output's type*/,
                                       const EvaluateOptions& options) {
   if (!options.reference) {
+    // The pools window by window, Softmax row by row (nullopt for the other operators).
     std::optional<OutputEvaluation> y =
         EvaluatePoolWindows(c, schema, options, WindowArithmeticOf(options));
+    if (!y) y = EvaluateSoftmaxRows(c, schema, options);
     if (y) return std::move(*y);
   }
   if (options.distinct_tuples) {

@@ -91,70 +91,24 @@ void ByAttribute(const AttributeStrategy& a, const Case& c, const OpSchema& sche
   }
 }
 
-double Floor(double y) {
-  const double r = RoundHalfEvenDouble(y);
-  return r > y ? r - 1 : r;
-}
-
 // The output roundings, each from the value before the division (`value`: one per element,
-// in double; NaN where the element is free or its value not finite), all in one pass: the
-// quotient once per element, each strategy's code from it.
+// in double; NaN where the element is free or its value not finite), all in one pass.
 void ByRounding(const std::vector<std::pair<Strategy, StrategyOutput*>>& strategies,
                 const OpSchema& schema, const std::vector<double>& value, double scale,
                 double zero_point, const OutputEvaluation& y) {
   const ElementType& t = *FindElementType(y.data_type);
-  const auto lo = static_cast<double>(IntegerMin(t)), hi = static_cast<double>(IntegerMax(t));
-  const uint32_t mask = t.bits >= 32 ? 0xFFFFFFFFu : (uint32_t{1} << t.bits) - 1;
-  for (const auto& [strategy, out] : strategies) {
-    switch (strategy) {
-      case Strategy::kZeroPointFirst:
-      case Strategy::kTiesAway:
-      case Strategy::kTiesUp:
-      case Strategy::kFloorReciprocal:
-      case Strategy::kMinimumOnOverflow:
-      case Strategy::kReciprocal:
-        break;
-      default:
-        throw std::logic_error(schema.label() + " names " + std::string(StrategyName(strategy)) +
-                               ", which its rounding does not compute");
-    }
-  }
-  const auto floor_reciprocal = static_cast<double>(std::floor(1.0f / static_cast<float>(scale)));
-  const float reciprocal = 1.0f / static_cast<float>(scale);
   std::vector<Strategy> named;
   for (const auto& s : strategies) named.push_back(s.first);
+  const NamedRoundings roundings(named, schema, scale, zero_point, t);
   const RoundingShortcut shortcut = RoundingShortcutOf(named, scale, zero_point, t);
+  std::vector<uint32_t> codes(named.size());
   const size_t size = std::min(y.exact.size(), value.size());
   for (size_t i = 0; i < size; ++i) {
     const double x = value[i];
-    if (std::isnan(x)) continue;
-    const double q = x / scale, r = RoundHalfEvenDouble(q) + zero_point;
-    if (shortcut.Agrees(q)) continue;
-    for (const auto& [strategy, out] : strategies) {
-      double v = 0;
-      switch (strategy) {
-        case Strategy::kZeroPointFirst:
-          v = RoundHalfEvenDouble(q + zero_point);
-          break;
-        case Strategy::kTiesAway:
-          v = (q < 0 ? -Floor(-q + 0.5) : Floor(q + 0.5)) + zero_point;
-          break;
-        case Strategy::kTiesUp:
-          v = Floor(q + 0.5) + zero_point;
-          break;
-        case Strategy::kFloorReciprocal:
-          v = RoundHalfEvenDouble(x * floor_reciprocal) + zero_point;
-          break;
-        case Strategy::kMinimumOnOverflow:
-          v = r > hi ? lo : r;
-          break;
-        default:  // kReciprocal
-          v = RoundHalfEvenDouble(static_cast<double>(static_cast<float>(x) * reciprocal)) +
-              zero_point;
-          break;
-      }
-      if (std::isnan(v)) continue;
-      Record(*out, y, i, static_cast<uint32_t>(static_cast<int64_t>(std::clamp(v, lo, hi))) & mask);
+    if (std::isnan(x) || shortcut.Agrees(x / scale)) continue;
+    roundings.CodesOf(x, codes.data());
+    for (size_t j = 0; j < codes.size(); ++j) {
+      if (codes[j] != NamedRoundings::kSame) Record(*strategies[j].second, y, i, codes[j]);
     }
   }
 }
@@ -206,6 +160,67 @@ void ByMultiplier(const MultiplierStrategy& m, const Case& c, const OpSchema& sc
 }
 
 }  // namespace
+
+NamedRoundings::NamedRoundings(std::vector<Strategy> strategies, const OpSchema& schema,
+                               double scale, double zero_point, const ElementType& t)
+    : strategies_(std::move(strategies)),
+      scale_(scale),
+      zero_point_(zero_point),
+      lo_(static_cast<double>(IntegerMin(t))),
+      hi_(static_cast<double>(IntegerMax(t))),
+      floor_reciprocal_(static_cast<double>(std::floor(1.0f / static_cast<float>(scale)))),
+      reciprocal_(1.0f / static_cast<float>(scale)),
+      mask_(t.bits >= 32 ? 0xFFFFFFFFu : (uint32_t{1} << t.bits) - 1) {
+  for (Strategy strategy : strategies_) {
+    switch (strategy) {
+      case Strategy::kZeroPointFirst:
+      case Strategy::kTiesAway:
+      case Strategy::kTiesUp:
+      case Strategy::kFloorReciprocal:
+      case Strategy::kMinimumOnOverflow:
+      case Strategy::kReciprocal:
+        break;
+      default:
+        throw std::logic_error(schema.label() + " names " + std::string(StrategyName(strategy)) +
+                               ", which its rounding does not compute");
+    }
+  }
+}
+
+void NamedRoundings::CodesOf(double x, uint32_t* out) const {
+  const auto floor = [](double y) {
+    const double r = RoundHalfEvenDouble(y);
+    return r > y ? r - 1 : r;
+  };
+  const double q = x / scale_, r = RoundHalfEvenDouble(q) + zero_point_;
+  for (size_t j = 0; j < strategies_.size(); ++j) {
+    double v = 0;
+    switch (strategies_[j]) {
+      case Strategy::kZeroPointFirst:
+        v = RoundHalfEvenDouble(q + zero_point_);
+        break;
+      case Strategy::kTiesAway:
+        v = (q < 0 ? -floor(-q + 0.5) : floor(q + 0.5)) + zero_point_;
+        break;
+      case Strategy::kTiesUp:
+        v = floor(q + 0.5) + zero_point_;
+        break;
+      case Strategy::kFloorReciprocal:
+        v = RoundHalfEvenDouble(x * floor_reciprocal_) + zero_point_;
+        break;
+      case Strategy::kMinimumOnOverflow:
+        v = r > hi_ ? lo_ : r;
+        break;
+      default:  // kReciprocal
+        v = RoundHalfEvenDouble(static_cast<double>(static_cast<float>(x) * reciprocal_)) +
+            zero_point_;
+        break;
+    }
+    out[j] = std::isnan(v)
+                 ? kSame
+                 : static_cast<uint32_t>(static_cast<int64_t>(std::clamp(v, lo_, hi_))) & mask_;
+  }
+}
 
 RoundingShortcut RoundingShortcutOf(const std::vector<Strategy>& strategies, double scale,
                                     double zero_point, const ElementType& t) {

@@ -16,6 +16,26 @@
 
 namespace qconform {
 
+// The named roundings' codes for one value x (before the division by scale), in the order
+// given, as AppendNamedStrategies computes them for every element: zero point first, ties away,
+// ties up, floor reciprocal, the type's minimum on overflow, the float32 reciprocal (each from
+// x in double: they diagnose, never admit). kSame where a strategy gives no code (a NaN).
+// std::logic_error for a strategy that is no rounding.
+class NamedRoundings {
+ public:
+  static constexpr uint32_t kSame = 0xFFFFFFFFu;
+  NamedRoundings(std::vector<Strategy> strategies, const OpSchema& schema, double scale,
+                 double zero_point, const ElementType& t);
+  size_t size() const { return strategies_.size(); }
+  void CodesOf(double x, uint32_t* out) const;
+
+ private:
+  std::vector<Strategy> strategies_;
+  double scale_, zero_point_, lo_, hi_, floor_reciprocal_;
+  float reciprocal_;
+  uint32_t mask_;
+};
+
 // A strategy's codes computed by the caller (the pool windows' padding counted), in place of
 // evaluating the group again: the elements where it is not the exact code, with its code there,
 // in any order.

@@ -11,6 +11,7 @@
 #include "oracle/core/case_builder.h"
 #include "oracle/semantics/oracle.h"
 #include "oracle/semantics/qlinear_pool_windows.h"
+#include "oracle/semantics/qlinear_softmax_rows.h"
 #include "suites/properties/rc_choices.h"
 
 namespace qconform {
@@ -228,6 +229,65 @@ RC_GTEST_PROP(QLinearGroupProperties, PoolWindowsEqualTheGraph, ()) {
   const std::optional<OutputEvaluation> exact =
       EvaluatePoolWindows(c, schema, {}, WindowArithmetic::kExact);
   if (exact) ExpectSameOutput(c, *exact, reference.outputs[0], "qlinear-pool-windows-exact");
+}
+
+// A valid QLinearSoftmax from the generator, or a larger one (up to 6 rows of 60: random
+// codes, float32 scales with long or 4-bit significands, Y at 1/256 or another scale, axis
+// first or last, opset 13 or 11).
+Case AnySoftmax() {
+  const auto generated = rc::gen::exec([] {
+    RcChoices ch;
+    std::vector<const OpSchema*> softmax;
+    for (const OpSchema* s : SchemasOf(OperatorKind::kQLinearGroup)) {
+      if (s->op().op_type == "QLinearSoftmax") softmax.push_back(s);
+    }
+    return GenerateValid(ch, *ch.Pick(softmax));
+  });
+  const auto large = rc::gen::exec([] {
+    const auto type = *rc::gen::element(DataType::kInt8, DataType::kUint8);
+    const int64_t rows = *rc::gen::inRange(1, 7), n = *rc::gen::inRange(1, 61);
+    std::vector<uint32_t> codes(static_cast<size_t>(rows * n));
+    const uint32_t spread = *rc::gen::element(4u, 32u, 256u);  // few codes make repeats
+    const uint32_t base = *rc::gen::inRange(0u, 256u);
+    for (uint32_t& code : codes) code = (base + *rc::gen::inRange(0u, spread)) & 0xFFu;
+    const auto scale = [] {
+      const int bits = *rc::gen::element(4, 23);
+      const float significand =
+          1.0f + std::ldexp(static_cast<float>(*rc::gen::inRange(0, 1 << bits)), -bits);
+      return std::ldexp(significand, *rc::gen::inRange(-10, 2));
+    };
+    const double y_scale = *rc::gen::arbitrary<bool>() ? 1.0 / 256 : scale();
+    const double y_zero_point = type == DataType::kInt8 ? -128 : 0;
+    const bool last = *rc::gen::arbitrary<bool>();
+    Case c = MakeCase(
+        "QLinearSoftmax", 1,
+        {MakeTensorFromCodes(
+             type, last ? std::vector<int64_t>{rows, n} : std::vector<int64_t>{n, rows}, codes),
+         MakeScalar(DataType::kFloat, scale()),
+         MakeScalar(type, static_cast<double>(*rc::gen::inRange(0, 128))),
+         MakeScalar(DataType::kFloat, y_scale), MakeScalar(type, y_zero_point)},
+        {}, "com.microsoft");
+    c.attributes = {{"opset", Attribute::Int(*rc::gen::element(11, 13))},
+                    {"axis", Attribute::Int(last ? 1 : 0)}};
+    if (c.attributes["opset"].i < 13 && !last) c.attributes["axis"] = Attribute::Int(1);
+    return c;
+  });
+  return *rc::gen::oneOf(generated, large);
+}
+
+// The Softmax rows (oracle/semantics/qlinear_softmax_rows.h), in doubles and in the 100-bit
+// reference, equal the group's graph element by element: exact, range, every named strategy.
+RC_GTEST_PROP(QLinearGroupProperties, SoftmaxRowsEqualTheGraph, ()) {
+  const Case c = AnySoftmax();
+  EvaluateOptions graph, reference_rows;
+  graph.reference = true;
+  reference_rows.fast_path = false;
+  ExpectSameAs(c, graph, "qlinear-softmax-rows-double");
+  ExpectSameAs(c, reference_rows, "qlinear-softmax-rows-reference");
+  const OpSchema& schema = *ResolveSchema(c.domain, c.op_type, c.opset);
+  if (SoftmaxRowEnds(c, schema, true) != SoftmaxRowEnds(c, schema, false)) {
+    FailWith(c, "qlinear-softmax-rows-ends", "the float32 ends of an element differ");
+  }
 }
 
 }  // namespace

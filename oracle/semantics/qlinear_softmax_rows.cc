@@ -1,0 +1,301 @@
+#include "oracle/semantics/qlinear_softmax_rows.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+
+#include "oracle/core/fast_codec.h"
+#include "oracle/semantics/float_op_kernels.h"
+#include "oracle/semantics/qlinear_group_strategies.h"
+#include "oracle/semantics/quantize_range.h"
+
+namespace qconform {
+namespace {
+
+const ElementType& F32() {
+  return ElementTypeOf(DataType::kFloat);
+}
+
+// The case as rows: X's codes, each row's n elements at (o n + j) inner + rest, the parameters,
+// and DequantizeLinear's float32 output for each code.
+struct Rows {
+  const Tensor* x = nullptr;
+  const ElementType* t = nullptr;
+  int64_t outer = 0, n = 0, inner = 0;
+  float y_scale = 0;
+  int64_t y_zero_point = 0, lo = 0, hi = 0;
+  std::array<float, 256> value{};
+  std::unique_ptr<NamedRoundings> roundings;
+
+  int64_t Code(double rounded) const {
+    return static_cast<int64_t>(std::clamp(rounded + static_cast<double>(y_zero_point),
+                                           static_cast<double>(lo), static_cast<double>(hi)));
+  }
+  size_t At(int64_t row, int64_t j) const {
+    return static_cast<size_t>(((row / inner) * n + j) * inner + row % inner);
+  }
+};
+
+double ScalarOf(const Tensor* t, double absent) {
+  return t == nullptr ? absent : DecodeDouble(*FindElementType(t->data_type), t->codes[0]);
+}
+
+// Softmax-13 reads along `axis` (default -1); 1 and 11 coerce X to a matrix at `axis` (default
+// 1) and read along its rows (the graph's Flatten and Reshape).
+std::optional<Rows> RowsOf(const Case& c, const OpSchema& schema) {
+  const Operator& op = schema.op();
+  if (op.body.size() != 3 || op.body[1].op_type != "Softmax") return std::nullopt;
+  Rows r;
+  r.x = c.input(0);
+  const Attribute* opset = c.attribute("opset");
+  if (r.x == nullptr || c.input(1) == nullptr || c.input(3) == nullptr || opset == nullptr) {
+    return std::nullopt;
+  }
+  for (size_t k = 1; k < 5; ++k) {
+    if (c.input(k) != nullptr && c.input(k)->codes.size() != 1) return std::nullopt;
+  }
+  r.t = FindElementType(r.x->data_type);
+  if (r.t == nullptr || !r.t->is_integer() || r.t->bits != 8) return std::nullopt;
+  const auto rank = static_cast<int64_t>(r.x->shape.size());
+  const Attribute* axis = c.attribute("axis");
+  const bool coerced = opset->i < 13;
+  int64_t a = axis != nullptr ? axis->i : (coerced ? 1 : -1);
+  if (a < -rank || a > (coerced ? rank : rank - 1)) return std::nullopt;
+  a = a < 0 ? a + rank : a;
+  int64_t total = 1, after = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    total *= r.x->shape[static_cast<size_t>(d)];
+    if (d > a) after *= r.x->shape[static_cast<size_t>(d)];
+  }
+  r.n = coerced ? (a < rank ? r.x->shape[static_cast<size_t>(a)] * after : 1)
+                : r.x->shape[static_cast<size_t>(a)];
+  r.inner = coerced ? 1 : after;
+  if (r.n <= 0 || total <= 0 || r.n >= (int64_t{1} << 24)) return std::nullopt;
+  r.outer = total / r.n;  // rows: outer blocks times inner positions
+  const double xs = ScalarOf(c.input(1), 0), x_zp = ScalarOf(c.input(2), 0);
+  r.y_scale = static_cast<float>(ScalarOf(c.input(3), 0));
+  r.y_zero_point = static_cast<int64_t>(ScalarOf(c.input(4), 0));
+  if (!std::isfinite(r.y_scale) || !(r.y_scale > 0)) return std::nullopt;
+  r.lo = IntegerMin(*r.t), r.hi = IntegerMax(*r.t);
+  for (uint32_t code = 0; code < 256; ++code) {
+    r.value[code] = static_cast<float>(xs * (DecodeDouble(*r.t, code) - x_zp));  // one rounding
+    if (!std::isfinite(r.value[code])) return std::nullopt;
+  }
+  r.roundings = std::make_unique<NamedRoundings>(schema.named_strategies, schema, r.y_scale,
+                                                 static_cast<double>(r.y_zero_point), *r.t);
+  return r;
+}
+
+// One distinct code of a row: y's integer values (exact, the range's ends) and each named
+// rounding's code.
+struct Result {
+  int64_t exact = 0, lo = 0, hi = 0;
+  float lo_end = 0, hi_end = 0;  // L and H
+  std::array<uint32_t, 16> named{};
+};
+
+// The row's terms: its distinct codes and how often each occurs.
+struct Terms {
+  std::vector<uint32_t> codes;
+  std::vector<int64_t> counts;
+};
+
+// Row `row`'s distinct codes in first-seen order and how often each occurs; slot[code] is each
+// code's index there (-1 for the others: the caller resets the row's codes after use).
+Terms TermsOf(const Rows& r, int64_t row, std::array<int32_t, 256>& slot) {
+  Terms terms;
+  const uint8_t* x = r.x->codes.data();
+  for (int64_t j = 0; j < r.n; ++j) {
+    const uint8_t code = x[r.At(row, j)];
+    if (slot[code] < 0) {
+      slot[code] = static_cast<int32_t>(terms.codes.size());
+      terms.codes.push_back(code), terms.counts.push_back(0);
+    }
+    ++terms.counts[static_cast<size_t>(slot[code])];
+  }
+  return terms;
+}
+
+// The graph's own arithmetic for one row (SoftmaxSlice, then Set's float32 ends and
+// QuantizeLinear's range); `rule`, when given, says why element `code`'s range is what it is.
+std::vector<Result> ByReference(const Rows& r, const Terms& terms, std::string* rule = nullptr,
+                                uint32_t code = 0) {
+  std::vector<float_ops::SoftmaxTerm> slice;
+  for (size_t k = 0; k < terms.codes.size(); ++k) {
+    const Exact v = Exact::FromDouble(r.value[terms.codes[k]]);
+    slice.push_back({v, v, v, terms.counts[k]});
+  }
+  const std::vector<float_ops::SoftmaxResult> results = float_ops::SoftmaxSlice(slice, F32());
+  QuantizeParameters q;
+  q.x_type = &F32();
+  q.scale = Exact::FromDouble(r.y_scale);
+  q.zero_point = Exact::Integer(r.y_zero_point);
+  q.y_type = r.t;
+  const auto value = [&](uint32_t c) { return static_cast<int64_t>(DecodeDouble(*r.t, c)); };
+  std::vector<Result> out(results.size());
+  for (size_t k = 0; k < results.size(); ++k) {
+    const float_ops::SoftmaxResult& s = results[k];
+    const Exact lo =
+        MinValue(RoundToType(F32(), s.lo), s.exact);  // copies: MinValue returns a reference
+    const Exact hi = MaxValue(RoundToType(F32(), s.hi), s.exact);
+    Result& o = out[k];
+    o.exact = value(*QuantizeCode(s.exact, q));
+    const CodeRange range = QuantizeRange({lo, hi, ""}, q);
+    o.lo = std::min(o.exact, value(range.lo)), o.hi = std::max(o.exact, value(range.hi));
+    o.lo_end = static_cast<float>(ApproximateDouble(RoundToType(F32(), lo)));
+    o.hi_end = static_cast<float>(ApproximateDouble(RoundToType(F32(), hi)));
+    r.roundings->CodesOf(ApproximateDouble(s.exact), o.named.data());
+    if (rule != nullptr && terms.codes[k] == code) {
+      *rule = float_ops::SoftmaxRule(r.n);
+      if (o.lo != o.exact || o.hi != o.exact) {
+        *rule += "; QuantizeLinear of [" + lo.ToString() + ", " + hi.ToString() + "] (d31)";
+      }
+    }
+  }
+  return out;
+}
+
+// The float32 rounding of every value within a relative `error` of v > 0, where they agree.
+std::optional<float> Float32Within(double v, double error) {
+  const auto a = static_cast<float>(v * (1 - error)), b = static_cast<float>(v * (1 + error));
+  return a == b ? std::optional<float>(a) : std::nullopt;
+}
+
+// The same row in doubles; nullopt where a rounding lies within the error bound of its
+// boundary. Each exponential exp(x - top) is within 2^-51 (two units) plus |x - top| 2^-53 (the
+// subtraction's rounding) of its value; the sums of n positive terms within that plus
+// (n + 2) 2^-53; the denominator's subtraction, of terms that are all in the sum, within four
+// times the sum's error; the quotient within the sum of its operands' and 2^-53: 8 times the
+// first two bounds covers all three results, and the 100-bit reference is within 2^-78 of each.
+std::optional<std::vector<Result>> ByDoubles(const Rows& r, const Terms& terms) {
+  const size_t m = terms.codes.size();
+  double top = -INFINITY, largest = 0;
+  for (uint32_t c : terms.codes) {
+    top = std::max(top, static_cast<double>(r.value[c]));
+    largest = std::max(largest, std::fabs(static_cast<double>(r.value[c])));
+  }
+  std::vector<double> exact(m), low(m), high(m);
+  double sum = 0, low_sum = 0, high_sum = 0, spread = 0;
+  for (size_t k = 0; k < m; ++k) {
+    const double x = r.value[terms.codes[k]], v = x - top;
+    const double bound = (3 + 3 * (std::fabs(x) + largest)) * 0x1p-23;  // TOSA's EXP bound
+    spread = std::max(spread, std::fabs(v));
+    exact[k] = std::exp(v);
+    low[k] = exact[k] * (1 - bound), high[k] = exact[k] * (1 + bound);
+    const auto count = static_cast<double>(terms.counts[k]);
+    sum += count * exact[k], low_sum += count * low[k], high_sum += count * high[k];
+  }
+  if (spread > 600) return std::nullopt;  // exponentials near the doubles' subnormals
+  const auto n = static_cast<double>(r.n);
+  const double gamma = n / (0x1p24 - n);
+  const double error = 8 * (0x1p-51 + spread * 0x1p-53 + (n + 8) * 0x1p-53);
+  std::vector<Result> out(m);
+  std::array<uint32_t, 16> below{};
+  for (size_t k = 0; k < m; ++k) {
+    const double e = exact[k] / sum;
+    const double lo = low[k] / ((high_sum - high[k] + low[k]) * (1 + gamma));
+    const double hi = high[k] / ((low_sum - low[k] + high[k]) * (1 - gamma));
+    const std::optional<float> e32 = Float32Within(e, error), lo32 = Float32Within(lo, error),
+                               hi32 = Float32Within(hi, error);
+    if (!e32 || !lo32 || !hi32) return std::nullopt;
+    const double ys = r.y_scale, t_lo = e * (1 - error) / ys, t_hi = e * (1 + error) / ys;
+    const double rounded = RoundHalfEvenDouble(t_lo);
+    if (rounded != RoundHalfEvenDouble(t_hi)) return std::nullopt;
+    Result& o = out[k];
+    o.exact = o.lo = o.hi = r.Code(rounded);
+    o.lo_end = std::min(*lo32, *e32), o.hi_end = std::max(*hi32, *e32);
+    for (float end : {o.lo_end, o.hi_end}) {
+      const auto [a, b] = RangeRoundings(end, r.y_scale);
+      o.lo = std::min({o.lo, r.Code(a), r.Code(b)}), o.hi = std::max({o.hi, r.Code(a), r.Code(b)});
+    }
+    // The named roundings of the graph's double, anywhere within the bound: piecewise monotone
+    // in the value, so the same codes at both ends hold between them.
+    r.roundings->CodesOf(e * (1 - error), below.data());
+    r.roundings->CodesOf(e * (1 + error), o.named.data());
+    if (below != o.named) return std::nullopt;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::pair<float, float>>> SoftmaxRowEnds(const Case& c,
+                                                                   const OpSchema& schema,
+                                                                   bool doubles) {
+  const std::optional<Rows> rows = RowsOf(c, schema);
+  if (!rows) return std::nullopt;
+  const Rows& r = *rows;
+  std::vector<std::pair<float, float>> out(static_cast<size_t>(r.outer * r.n));
+  std::array<int32_t, 256> slot{};
+  slot.fill(-1);
+  for (int64_t row = 0; row < r.outer; ++row) {
+    const Terms terms = TermsOf(r, row, slot);
+    std::optional<std::vector<Result>> results;
+    if (doubles) results = ByDoubles(r, terms);
+    if (!results) results = ByReference(r, terms);
+    for (int64_t j = 0; j < r.n; ++j) {
+      const size_t i = r.At(row, j);
+      const Result& o = (*results)[static_cast<size_t>(slot[r.x->codes.data()[i]])];
+      out[i] = {o.lo_end, o.hi_end};
+    }
+    for (uint32_t code : terms.codes) slot[code] = -1;
+  }
+  return out;
+}
+
+std::optional<OutputEvaluation> EvaluateSoftmaxRows(const Case& c, const OpSchema& schema,
+                                                    const EvaluateOptions& options) {
+  std::optional<Rows> rows = RowsOf(c, schema);
+  if (!rows || rows->roundings->size() > 16) return std::nullopt;
+  const auto shared = std::make_shared<const Rows>(std::move(*rows));
+  const Rows& r = *shared;
+  const auto size = static_cast<size_t>(r.outer * r.n);
+  Codes exact(8, size, Codes::kUninitialized), lo(8, size, Codes::kUninitialized),
+      hi(8, size, Codes::kUninitialized);
+  std::vector<KnownStrategy> known;
+  for (Strategy s : schema.named_strategies) known.push_back({s, {}});
+  const uint8_t* x = r.x->codes.data();
+  std::array<int32_t, 256> slot{};
+  slot.fill(-1);
+  bool wider = false;
+  for (int64_t row = 0; row < r.outer; ++row) {
+    const Terms terms = TermsOf(r, row, slot);
+    std::optional<std::vector<Result>> results;
+    if (options.fast_path) results = ByDoubles(r, terms);
+    if (!results) results = ByReference(r, terms);
+    for (int64_t j = 0; j < r.n; ++j) {
+      const size_t i = r.At(row, j);
+      const Result& o = (*results)[static_cast<size_t>(slot[x[i]])];
+      exact.data()[i] = static_cast<uint8_t>(o.exact);  // one byte per code: T is 8 bits
+      lo.data()[i] = static_cast<uint8_t>(o.lo), hi.data()[i] = static_cast<uint8_t>(o.hi);
+      wider = wider || o.lo != o.hi;
+      for (size_t s = 0; s < known.size(); ++s) {
+        const uint32_t named = o.named[s];
+        if (named != NamedRoundings::kSame && named != exact.data()[i]) {
+          known[s].differing.emplace_back(static_cast<int64_t>(i), named);
+        }
+      }
+    }
+    for (uint32_t code : terms.codes) slot[code] = -1;
+  }
+  OutputEvaluation y = MakeOutput(std::string(schema.op().outputs.at(0)), r.x->data_type,
+                                  r.x->shape, std::move(exact));
+  if (wider) y.range_lo = std::move(lo), y.range_hi = std::move(hi);
+  y.describe_range = [shared](int64_t i) {
+    const Rows& r = *shared;
+    const auto at = static_cast<size_t>(i);
+    const int64_t row = (i / (r.n * r.inner)) * r.inner + i % r.inner;
+    std::array<int32_t, 256> slot{};
+    slot.fill(-1);
+    const Terms terms = TermsOf(r, row, slot);
+    std::string rule;
+    ByReference(r, terms, &rule, r.x->codes.data()[at]);
+    return rule;
+  };
+  AppendNamedStrategies(c, schema, options, std::vector<double>{}, r.y_scale,
+                        static_cast<double>(r.y_zero_point), y, known);
+  return y;
+}
+
+}  // namespace qconform
