@@ -166,20 +166,13 @@ ExactElement ByExact(const Pool& p, int64_t count, const std::vector<uint32_t>& 
   v.shape = {1};
   v.exact.resize(1), v.lo.resize(1), v.hi.resize(1);
   float_ops::SetMean(v, 0, sum, count, p.global ? "GlobalAveragePool" : "AveragePool");
-  QuantizeParameters q;
-  q.x_type = &F32();
-  q.scale = Exact::FromDouble(p.y_scale);
-  q.zero_point = Exact::Integer(p.y_zero_point);
-  q.y_type = p.t;
-  const auto value = [&](uint32_t code) { return static_cast<int64_t>(DecodeDouble(*p.t, code)); };
   ExactElement r;
   r.element.mean = ApproximateDouble(v.exact[0]);
-  r.element.exact = value(*QuantizeCode(v.exact[0], q));
-  const CodeRange range = QuantizeRange({v.lo[0], v.hi[0], ""}, q);
+  const IntegerCodes quantized =
+      QuantizeToIntegers(v.exact[0], v.lo[0], v.hi[0], p.y_scale, p.y_zero_point, *p.t);
+  r.element.exact = quantized.exact, r.element.lo = quantized.lo, r.element.hi = quantized.hi;
   r.element.lo_end = static_cast<float>(ApproximateDouble(RoundToType(F32(), v.lo[0])));
   r.element.hi_end = static_cast<float>(ApproximateDouble(RoundToType(F32(), v.hi[0])));
-  r.element.lo = std::min(r.element.exact, value(range.lo));
-  r.element.hi = std::max(r.element.exact, value(range.hi));
   r.rule = v.rule(0);
   if (r.element.lo != r.element.exact || r.element.hi != r.element.exact) {
     r.rule += (r.rule.empty() ? "" : "; ") + std::string("QuantizeLinear of [") +

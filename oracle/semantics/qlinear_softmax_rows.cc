@@ -127,12 +127,6 @@ std::vector<Result> ByReference(const Rows& r, const Terms& terms, std::string* 
     slice.push_back({v, v, v, terms.counts[k]});
   }
   const std::vector<float_ops::SoftmaxResult> results = float_ops::SoftmaxSlice(slice, F32());
-  QuantizeParameters q;
-  q.x_type = &F32();
-  q.scale = Exact::FromDouble(r.y_scale);
-  q.zero_point = Exact::Integer(r.y_zero_point);
-  q.y_type = r.t;
-  const auto value = [&](uint32_t c) { return static_cast<int64_t>(DecodeDouble(*r.t, c)); };
   std::vector<Result> out(results.size());
   for (size_t k = 0; k < results.size(); ++k) {
     const float_ops::SoftmaxResult& s = results[k];
@@ -140,9 +134,8 @@ std::vector<Result> ByReference(const Rows& r, const Terms& terms, std::string* 
         MinValue(RoundToType(F32(), s.lo), s.exact);  // copies: MinValue returns a reference
     const Exact hi = MaxValue(RoundToType(F32(), s.hi), s.exact);
     Result& o = out[k];
-    o.exact = value(*QuantizeCode(s.exact, q));
-    const CodeRange range = QuantizeRange({lo, hi, ""}, q);
-    o.lo = std::min(o.exact, value(range.lo)), o.hi = std::max(o.exact, value(range.hi));
+    const IntegerCodes codes = QuantizeToIntegers(s.exact, lo, hi, r.y_scale, r.y_zero_point, *r.t);
+    o.exact = codes.exact, o.lo = codes.lo, o.hi = codes.hi;
     o.lo_end = static_cast<float>(ApproximateDouble(RoundToType(F32(), lo)));
     o.hi_end = static_cast<float>(ApproximateDouble(RoundToType(F32(), hi)));
     r.roundings->CodesOf(ApproximateDouble(s.exact), o.named.data());

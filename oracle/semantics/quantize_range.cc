@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "oracle/core/fast_codec.h"
 #include "oracle/core/quotient.h"
 #include "oracle/semantics/quantize.h"
 
@@ -121,6 +122,22 @@ CodeRange QuantizeRange(const ValueRange& values, const QuantizeParameters& q) {
     if (std::optional<CodeRange> fast = IntegerCodesOf(x, q)) return *fast;
     return RationalCodesOf(x, q);
   });
+}
+
+IntegerCodes QuantizeToIntegers(const Exact& exact, const Exact& lo, const Exact& hi, float scale,
+                                int64_t zero_point, const ElementType& y) {
+  QuantizeParameters q;
+  q.x_type = &Float32();
+  q.scale = Exact::FromDouble(scale);
+  q.zero_point = Exact::Integer(zero_point);
+  q.y_type = &y;
+  const auto value = [&](uint32_t code) { return static_cast<int64_t>(DecodeDouble(y, code)); };
+  IntegerCodes out;
+  out.exact = value(*QuantizeCode(exact, q));
+  const CodeRange range = QuantizeRange({lo, hi, ""}, q);
+  out.lo = std::min(out.exact, value(range.lo));
+  out.hi = std::max(out.exact, value(range.hi));
+  return out;
 }
 
 CodeRange QuantizeRangeByRationals(const ValueRange& values, const QuantizeParameters& q) {

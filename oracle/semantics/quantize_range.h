@@ -35,4 +35,13 @@ std::optional<uint32_t> QuantizeQuotient(const Exact& x, const QuantizeParameter
 // for NaN).
 std::optional<uint32_t> QuantizeCode(const Exact& x, const QuantizeParameters& q);
 
+// Q of a value within [lo, hi] (the value a float operator of a group gives, and its interval)
+// as y's integer values, for an integer y (saturating) and a per-tensor float32 scale and
+// integer zero point: the exact code of `exact`, and the hull of it with QuantizeRange's codes.
+struct IntegerCodes {
+  int64_t exact = 0, lo = 0, hi = 0;
+};
+IntegerCodes QuantizeToIntegers(const Exact& exact, const Exact& lo, const Exact& hi, float scale,
+                                int64_t zero_point, const ElementType& y);
+
 }  // namespace qconform

@@ -82,6 +82,15 @@ void ExpectSameAs(const Case& c, const EvaluateOptions& other, const std::string
     ExpectSameOutput(c, fast.outputs[k], slow.outputs[k], property);
   }
 }
+// The default path equals the group's graph (the reference options) and the multiprecision
+// path.
+void ExpectEqualsGraphAndMultiprecision(const Case& c, const std::string& property) {
+  EvaluateOptions graph, multiprecision;
+  graph.reference = true;
+  multiprecision.fast_path = false;
+  ExpectSameAs(c, graph, property + "-graph");
+  ExpectSameAs(c, multiprecision, property + "-multiprecision");
+}
 void ExpectFastEqualsMultiprecision(const Case& c, const std::string& property) {
   EvaluateOptions slow;
   slow.fast_path = false;
@@ -150,6 +159,15 @@ Case AnyValidPool() {
   });
 }
 
+// A float32 scale 2^e (1 + m) with e in [low, high): a long significand (rounded products,
+// bounds that are not zero) or one of 4 bits (exact products, exact ties). Inside a generator.
+double AnyScale(int low, int high) {
+  const int bits = *rc::gen::element(4, 23);
+  const float significand =
+      1.0f + std::ldexp(static_cast<float>(*rc::gen::inRange(0, 1 << bits)), -bits);
+  return std::ldexp(significand, *rc::gen::inRange(low, high));
+}
+
 // A larger QLinearAveragePool (up to 3 x 20 x 20, random codes, float32 scales with long
 // significands, random kernel, pads, strides, count_include_pad, channels_last): hundreds of
 // windows per case, so that the rare elements where an end of a bounded sum or a quotient sits
@@ -164,14 +182,8 @@ Case AnyLargePool() {
     if (channels_last) shape = {1, h, w, channels};
     std::vector<uint32_t> codes(static_cast<size_t>(channels * h * w));
     for (uint32_t& code : codes) code = *rc::gen::inRange(0u, 256u);
-    // A long significand (rounded terms, bounds that are not zero) or 4 bits (exact terms,
-    // exact ties); y_scale also x_scale times a power of two (dyadic ratios).
-    const auto scale = [] {
-      const int bits = *rc::gen::element(4, 23);
-      const float significand =
-          1.0f + std::ldexp(static_cast<float>(*rc::gen::inRange(0, 1 << bits)), -bits);
-      return std::ldexp(significand, *rc::gen::inRange(-12, 3));
-    };
+    // y_scale also x_scale times a power of two (dyadic ratios).
+    const auto scale = [] { return AnyScale(-12, 3); };
     const auto zero_point = [&] {
       return static_cast<double>(type == DataType::kInt8 ? *rc::gen::inRange(-128, 128)
                                                          : *rc::gen::inRange(0, 256));
@@ -205,11 +217,7 @@ Case AnyLargePool() {
 // named strategy.
 RC_GTEST_PROP(QLinearGroupProperties, PoolWindowsEqualTheGraph, ()) {
   const Case c = *rc::gen::oneOf(rc::gen::exec(AnyValidPool), rc::gen::exec(AnyLargePool));
-  EvaluateOptions graph, integer;
-  graph.reference = true;
-  integer.fast_path = false;
-  ExpectSameAs(c, graph, "qlinear-pool-windows-double");
-  ExpectSameAs(c, integer, "qlinear-pool-windows-integer");
+  ExpectEqualsGraphAndMultiprecision(c, "qlinear-pool-windows");
   // The three arithmetics' float32 ends of every mean, not only their codes: a wrong end shows
   // here even where no code boundary lies near it.
   const OpSchema& schema = *ResolveSchema(c.domain, c.op_type, c.opset);
@@ -224,6 +232,8 @@ RC_GTEST_PROP(QLinearGroupProperties, PoolWindowsEqualTheGraph, ()) {
   if (ends(WindowArithmetic::kDouble) != by_exact || ends(WindowArithmetic::kInteger) != by_exact) {
     FailWith(c, "qlinear-pool-windows-ends", "the float32 ends of a mean differ");
   }
+  EvaluateOptions graph;
+  graph.reference = true;
   const OracleResult reference = RunOracle(c, graph);
   RC_ASSERT(reference.outputs.size() == 1u);
   const std::optional<OutputEvaluation> exact =
@@ -250,12 +260,7 @@ Case AnySoftmax() {
     const uint32_t spread = *rc::gen::element(4u, 32u, 256u);  // few codes make repeats
     const uint32_t base = *rc::gen::inRange(0u, 256u);
     for (uint32_t& code : codes) code = (base + *rc::gen::inRange(0u, spread)) & 0xFFu;
-    const auto scale = [] {
-      const int bits = *rc::gen::element(4, 23);
-      const float significand =
-          1.0f + std::ldexp(static_cast<float>(*rc::gen::inRange(0, 1 << bits)), -bits);
-      return std::ldexp(significand, *rc::gen::inRange(-10, 2));
-    };
+    const auto scale = [] { return AnyScale(-10, 2); };
     const double y_scale = *rc::gen::arbitrary<bool>() ? 1.0 / 256 : scale();
     const double y_zero_point = type == DataType::kInt8 ? -128 : 0;
     const bool last = *rc::gen::arbitrary<bool>();
@@ -279,11 +284,7 @@ Case AnySoftmax() {
 // reference, equal the group's graph element by element: exact, range, every named strategy.
 RC_GTEST_PROP(QLinearGroupProperties, SoftmaxRowsEqualTheGraph, ()) {
   const Case c = AnySoftmax();
-  EvaluateOptions graph, reference_rows;
-  graph.reference = true;
-  reference_rows.fast_path = false;
-  ExpectSameAs(c, graph, "qlinear-softmax-rows-double");
-  ExpectSameAs(c, reference_rows, "qlinear-softmax-rows-reference");
+  ExpectEqualsGraphAndMultiprecision(c, "qlinear-softmax-rows");
   const OpSchema& schema = *ResolveSchema(c.domain, c.op_type, c.opset);
   if (SoftmaxRowEnds(c, schema, true) != SoftmaxRowEnds(c, schema, false)) {
     FailWith(c, "qlinear-softmax-rows-ends", "the float32 ends of an element differ");
