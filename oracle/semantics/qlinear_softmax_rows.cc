@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "oracle/core/fast_codec.h"
@@ -155,13 +156,17 @@ std::optional<float> Float32Within(double v, double error) {
   return a == b ? std::optional<float>(a) : std::nullopt;
 }
 
-// The same row in doubles; nullopt where a rounding lies within the error bound of its
-// boundary. Each exponential exp(x - top) is within 2^-51 (two units) plus |x - top| 2^-53 (the
-// subtraction's rounding) of its value; the sums of n positive terms within that plus
-// (n + 2) 2^-53; the denominator's subtraction, of terms that are all in the sum, within four
-// times the sum's error; the quotient within the sum of its operands' and 2^-53: 8 times the
-// first two bounds covers all three results, and the 100-bit reference is within 2^-78 of each.
+// The same row in doubles, its sums in long double; nullopt where a rounding lies within the
+// error bound of its boundary. Each exponential exp(x - top) is within 2^-51 (two units) plus
+// |x - top| 2^-53 (the subtraction's rounding) of its value, and each end of it within 2^-52
+// more; the sums of m distinct terms times their counts within that plus (m + 1) units of the
+// long double; the denominator's subtraction, of terms that are all in the sum, within four
+// times the sum's error; each quotient within the sum of its operands' and a unit of the double
+// it is rounded to: 8 times the per-term and per-sum bounds covers all three results, and the
+// 100-bit reference is within 2^-78 of each.
 std::optional<std::vector<Result>> ByDoubles(const Rows& r, const Terms& terms) {
+  using Wide = long double;
+  constexpr double kWideUnit = std::numeric_limits<Wide>::epsilon() / 2;
   const size_t m = terms.codes.size();
   double top = -INFINITY, largest = 0;
   for (uint32_t c : terms.codes) {
@@ -169,26 +174,29 @@ std::optional<std::vector<Result>> ByDoubles(const Rows& r, const Terms& terms) 
     largest = std::max(largest, std::fabs(static_cast<double>(r.value[c])));
   }
   std::vector<double> exact(m), low(m), high(m);
-  double sum = 0, low_sum = 0, high_sum = 0, spread = 0;
+  Wide sum = 0, low_sum = 0, high_sum = 0;
+  double spread = 0;
   for (size_t k = 0; k < m; ++k) {
     const double x = r.value[terms.codes[k]], v = x - top;
     const double bound = (3 + 3 * (std::fabs(x) + largest)) * 0x1p-23;  // TOSA's EXP bound
     spread = std::max(spread, std::fabs(v));
     exact[k] = std::exp(v);
     low[k] = exact[k] * (1 - bound), high[k] = exact[k] * (1 + bound);
-    const auto count = static_cast<double>(terms.counts[k]);
+    const auto count = static_cast<Wide>(terms.counts[k]);
     sum += count * exact[k], low_sum += count * low[k], high_sum += count * high[k];
   }
   if (spread > 600) return std::nullopt;  // exponentials near the doubles' subnormals
-  const auto n = static_cast<double>(r.n);
-  const double gamma = n / (0x1p24 - n);
-  const double error = 8 * (0x1p-51 + spread * 0x1p-53 + (n + 8) * 0x1p-53);
+  const auto n = static_cast<Wide>(r.n);
+  const Wide gamma = n / (0x1p24L - n);
+  const double error =
+      8 * (0x1p-51 + spread * 0x1p-53 + 0x1p-52 + (static_cast<double>(m) + 8) * kWideUnit) +
+      0x1p-52;
   std::vector<Result> out(m);
   std::array<uint32_t, 16> below{};
   for (size_t k = 0; k < m; ++k) {
-    const double e = exact[k] / sum;
-    const double lo = low[k] / ((high_sum - high[k] + low[k]) * (1 + gamma));
-    const double hi = high[k] / ((low_sum - low[k] + high[k]) * (1 - gamma));
+    const auto e = static_cast<double>(exact[k] / sum);
+    const auto lo = static_cast<double>(low[k] / ((high_sum - high[k] + low[k]) * (1 + gamma)));
+    const auto hi = static_cast<double>(high[k] / ((low_sum - low[k] + high[k]) * (1 - gamma)));
     const std::optional<float> e32 = Float32Within(e, error), lo32 = Float32Within(lo, error),
                                hi32 = Float32Within(hi, error);
     if (!e32 || !lo32 || !hi32) return std::nullopt;
