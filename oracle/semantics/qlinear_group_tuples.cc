@@ -58,22 +58,34 @@ OutputEvaluation Scatter(const OutputEvaluation& u, size_t total, Slot slot,
       differs[t] |= static_cast<uint32_t>(codes[j][t] != u.exact[t]) << j;
     }
   }
-  // Every element's codes in one pass (bytes read directly where the codes are bytes: the
-  // group's T is int8 or uint8).
+  // Every element's codes in one pass. Where the codes are bytes (the group's T is int8 or
+  // uint8), each tuple's exact code, range and differing strategies are packed in one word, so
+  // that an element reads one word.
   const bool bytes =
       bits == 8 && (!u.has_range() || (u.range_lo.width() == 1 && u.range_hi.width() == 1));
+  std::vector<uint64_t> packed(bytes ? u.exact.size() : 0);
+  for (size_t t = 0; t < packed.size(); ++t) {
+    const uint64_t lo = u.has_range() ? u.range_lo.data()[t] : 0,
+                   hi = u.has_range() ? u.range_hi.data()[t] : 0;
+    packed[t] = u.exact.data()[t] | lo << 8 | hi << 16 | uint64_t{differs[t]} << 32;
+  }
+  uint8_t *exact = y.exact.data(), *range_lo = y.range_lo.data(), *range_hi = y.range_hi.data();
   for (size_t i = 0; i < total; ++i) {
     const uint32_t t = slot(i);
+    uint32_t left = 0;
     if (bytes) {
-      y.exact.data()[i] = u.exact.data()[t];
-      if (u.has_range()) {
-        y.range_lo.data()[i] = u.range_lo.data()[t], y.range_hi.data()[i] = u.range_hi.data()[t];
+      const uint64_t v = packed[t];
+      exact[i] = static_cast<uint8_t>(v);
+      if (range_lo != nullptr) {
+        range_lo[i] = static_cast<uint8_t>(v >> 8), range_hi[i] = static_cast<uint8_t>(v >> 16);
       }
+      left = static_cast<uint32_t>(v >> 32);
     } else {
       y.exact.set(i, u.exact[t]);
       if (u.has_range()) y.range_lo.set(i, u.range_lo[t]), y.range_hi.set(i, u.range_hi[t]);
+      left = differs[t];
     }
-    for (uint32_t left = differs[t]; left != 0; left &= left - 1) {
+    for (; left != 0; left &= left - 1) {
       const auto j = static_cast<size_t>(std::countr_zero(left));
       StrategyOutput& s = y.alternatives[j];
       s.same_as_exact = false, s.sparse = true;
@@ -131,18 +143,19 @@ std::optional<OutputEvaluation> ByBytePairs(
   if (distinct[0].size() == total) return std::nullopt;
   const std::shared_ptr<const Case> reduced = Reduced(c, operands, distinct);
   const std::vector<uint32_t>& slots = *slot_of_key;
+  const bool every_key = distinct[0].size() == seen.size();  // then a key is its own slot
   auto codes = std::make_shared<const std::pair<Codes, Codes>>(c.input(operands[0])->codes,
                                                                c.input(operands[1])->codes);
+  const std::function<int64_t(int64_t)> at = [slot_of_key, codes](int64_t i) {
+    const auto e = static_cast<size_t>(i);
+    return static_cast<int64_t>(
+        (*slot_of_key)[codes->first.data()[e] | static_cast<size_t>(codes->second.data()[e]) << 8]);
+  };
+  const OutputEvaluation u = evaluate(*reduced);
+  const auto key = [&](size_t i) { return a[i] | static_cast<uint32_t>(b[i]) << 8; };
+  if (every_key) return Scatter(u, total, key, at, std::move(shape), reduced);
   return Scatter(
-      evaluate(*reduced), total,
-      [&](size_t i) { return slots[a[i] | static_cast<size_t>(b[i]) << 8]; },
-      [slot_of_key, codes](int64_t i) {
-        const auto at = static_cast<size_t>(i);
-        return static_cast<int64_t>(
-            (*slot_of_key)[codes->first.data()[at] | static_cast<size_t>(codes->second.data()[at])
-                                                         << 8]);
-      },
-      std::move(shape), reduced);
+      u, total, [&](size_t i) { return slots[key(i)]; }, at, std::move(shape), reduced);
 }
 
 }  // namespace
