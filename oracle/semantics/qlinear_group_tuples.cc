@@ -124,8 +124,8 @@ std::shared_ptr<const Case> Reduced(const Case& c, const std::vector<size_t>& op
 
 // QLinearAdd's and QLinearMul's usual case, two byte operands of the output's shape: a 16-bit
 // key a | b << 8 per element, the tuples that occur marked in one pass, taken in the keys' order,
-// and scattered in a second pass by key (no per-element map; the messages keep copies of the
-// two operands' codes to find an element's tuple again).
+// and scattered in a second pass by key (no per-element map: the messages find an element's
+// tuple again from the evaluated case's operands).
 std::optional<OutputEvaluation> ByBytePairs(
     const Case& c, const std::vector<size_t>& operands, size_t total, std::vector<int64_t> shape,
     const std::function<OutputEvaluation(const Case&)>& evaluate) {
@@ -144,12 +144,11 @@ std::optional<OutputEvaluation> ByBytePairs(
   const std::shared_ptr<const Case> reduced = Reduced(c, operands, distinct);
   const std::vector<uint32_t>& slots = *slot_of_key;
   const bool every_key = distinct[0].size() == seen.size();  // then a key is its own slot
-  auto codes = std::make_shared<const std::pair<Codes, Codes>>(c.input(operands[0])->codes,
-                                                               c.input(operands[1])->codes);
-  const std::function<int64_t(int64_t)> at = [slot_of_key, codes](int64_t i) {
+  // The messages read the evaluated case's operands (they are called only while it lives,
+  // evaluation.h) and the per-key slots.
+  const std::function<int64_t(int64_t)> at = [slot_of_key, a, b](int64_t i) {
     const auto e = static_cast<size_t>(i);
-    return static_cast<int64_t>(
-        (*slot_of_key)[codes->first.data()[e] | static_cast<size_t>(codes->second.data()[e]) << 8]);
+    return static_cast<int64_t>((*slot_of_key)[a[e] | static_cast<size_t>(b[e]) << 8]);
   };
   const OutputEvaluation u = evaluate(*reduced);
   const auto key = [&](size_t i) { return a[i] | static_cast<uint32_t>(b[i]) << 8; };
