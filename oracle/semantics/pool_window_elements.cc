@@ -65,7 +65,7 @@ float RoundedToFloat(double v, int sticky) {
 
 std::optional<Element> FarFromTiesByRemainder(const Pool& p, const Window& w) {
   const double s = static_cast<double>(w.sum) * p.unit;
-  const std::optional<double> q = QuotientOf(p, w, s);
+  const std::optional<double> q = QuotientOf(p, w);
   const int shift = p.e - p.y_scale_e;
   if (!q || shift > 60 || shift < -60) return std::nullopt;
   WideInt num = w.sum, den = static_cast<WideInt>(w.count) * static_cast<WideInt>(p.y_scale_m);

@@ -44,12 +44,14 @@ struct Pool {
   // By a window's count k (up to the kernel's size): 1 / (k y_scale), 1 / k, and by its terms n
   // 1 / (2^24 - n), each rounded once.
   std::vector<double> per_quotient, per_count, per_gap;
-  // By a window's terms n: gamma_n 2^e (n 2^e / (2^24 - n)), so that B = M per_terms[n].
+  // By a window's terms n: gamma_n 2^e (n 2^e / (2^24 - n)) (1 + 2^-19), so that
+  // B (1 + 2^-19) = M per_terms[n]; by its count k: 2^e / (k y_scale), so that t = sum per_sum[k].
+  std::vector<double> per_sum;
   std::vector<double> per_terms;
-  double radius_floor = 0;               // 2^-139 / y_scale + 2^-100: subnormal ends (Radius)
-  RoundingShortcut roundings;            // where the named strategies need no value
-  std::vector<int64_t> term, magnitude;  // by code
-  std::vector<Exact> value;              // by code: the term as an Exact
+  double radius_floor = 0;     // 2^-139 / y_scale + 2^-100: subnormal ends (Radius)
+  RoundingShortcut roundings;  // where the named strategies need no value
+  std::vector<int64_t> term;   // by code
+  std::vector<Exact> value;    // by code: the term as an Exact
   // Strides of n, c and the three canonical spatial dimensions, in X and in Y.
   std::array<int64_t, 5> x_strides{}, y_strides{};
 
@@ -84,9 +86,8 @@ struct Window {
 // it is zero (a wider radius only sends more elements the long way).
 inline double Radius(const Pool& p, const Window& w, double q) {
   const double b = static_cast<double>(w.magnitude) * p.per_terms[static_cast<size_t>(w.terms)];
-  return (b * p.per_quotient[static_cast<size_t>(w.count)] + std::fabs(q) * 0x1p-21) *
-             (1 + 0x1p-19) +
-         p.radius_floor;
+  return b * p.per_quotient[static_cast<size_t>(w.count)] +
+         std::fabs(q) * (0x1p-21 * (1 + 0x1p-19)) + p.radius_floor;
 }
 
 // An element far from ties: its exact code alone; the named roundings need the mean only where
@@ -99,14 +100,15 @@ inline PoolElement FarElement(const Pool& p, const Window& w, double s, double q
 }
 
 // t as a double: a product by a reciprocal, within 2^-50 |t|; nullopt beyond 2^50.
-inline std::optional<double> QuotientOf(const Pool& p, const Window& w, double s) {
-  const double q = s * p.per_quotient[static_cast<size_t>(w.count)];
+inline std::optional<double> QuotientOf(const Pool& p, const Window& w) {
+  // sum 2^e / (count y_scale): 2^e folded into the reciprocal exactly, one rounding as before.
+  const double q = static_cast<double>(w.sum) * p.per_sum[static_cast<size_t>(w.count)];
   return std::fabs(q) < 0x1p50 ? std::optional<double>(q) : std::nullopt;
 }
 
 inline std::optional<PoolElement> FarFromTies(const Pool& p, const Window& w) {
   const double s = static_cast<double>(w.sum) * p.unit;  // exact: below 2^53 units
-  const std::optional<double> q = QuotientOf(p, w, s);
+  const std::optional<double> q = QuotientOf(p, w);
   if (!q) return std::nullopt;
   const double rounded = RoundHalfEvenDouble(*q);
   if (0.5 - std::fabs(*q - rounded) <= Radius(p, w, *q)) return std::nullopt;

@@ -91,10 +91,10 @@ void ByAttribute(const AttributeStrategy& a, const Case& c, const OpSchema& sche
   }
 }
 
-// The output roundings, each from the value before the division (`value`: one per element,
-// in double; NaN where the element is free or its value not finite), all in one pass.
+// The output roundings, each from the value before the division (`values`: the elements that
+// need one, by index, in double), all in one pass.
 void ByRounding(const std::vector<std::pair<Strategy, StrategyOutput*>>& strategies,
-                const OpSchema& schema, const std::vector<double>& value, double scale,
+                const OpSchema& schema, const IndexedValues& values, double scale,
                 double zero_point, const OutputEvaluation& y) {
   const ElementType& t = *FindElementType(y.data_type);
   std::vector<Strategy> named;
@@ -102,10 +102,12 @@ void ByRounding(const std::vector<std::pair<Strategy, StrategyOutput*>>& strateg
   const NamedRoundings roundings(named, schema, scale, zero_point, t);
   const RoundingShortcut shortcut = RoundingShortcutOf(named, scale, zero_point, t);
   std::vector<uint32_t> codes(named.size());
-  const size_t size = std::min(y.exact.size(), value.size());
-  for (size_t i = 0; i < size; ++i) {
-    const double x = value[i];
-    if (std::isnan(x) || shortcut.Agrees(x / scale)) continue;
+  IndexedValues sorted;  // Record keeps each strategy's elements in ascending order
+  const bool ascending = std::is_sorted(values.begin(), values.end());
+  if (!ascending) sorted = values, std::sort(sorted.begin(), sorted.end());
+  for (const auto& [index, x] : ascending ? values : sorted) {
+    const auto i = static_cast<size_t>(index);
+    if (i >= y.exact.size() || std::isnan(x) || shortcut.Agrees(x / scale)) continue;
     roundings.CodesOf(x, codes.data());
     for (size_t j = 0; j < codes.size(); ++j) {
       if (codes[j] != NamedRoundings::kSame) Record(*strategies[j].second, y, i, codes[j]);
@@ -149,14 +151,15 @@ void ByMultiplier(const MultiplierStrategy& m, const Case& c, const OpSchema& sc
   if (!shape) return;
   // The sum in units of 2^-shift output scales: integers below 2^32, exact in double.
   std::vector<double> sums(y.exact.size());
+  IndexedValues indexed;
   for (size_t i = 0; i < y.exact.size(); ++i) {
     for (const Term& t : terms) {
       const size_t at = t.x->shape == *shape ? i : BroadcastIndex(t.x->shape, *shape, i);
       sums[i] += std::nearbyint(std::ldexp(t.ratio, shift)) * (value(*t.x, at) - t.zero_point);
     }
-    if (y.is_free(i)) sums[i] = std::nan("");
+    if (!y.is_free(i)) indexed.emplace_back(static_cast<int64_t>(i), sums[i]);
   }
-  ByRounding({{Strategy::kTiesUp, &out}}, schema, sums, std::ldexp(1.0, shift), zero_point, y);
+  ByRounding({{Strategy::kTiesUp, &out}}, schema, indexed, std::ldexp(1.0, shift), zero_point, y);
 }
 
 }  // namespace
@@ -235,7 +238,7 @@ RoundingShortcut RoundingShortcutOf(const std::vector<Strategy>& strategies, dou
 }
 
 void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
-                           const std::vector<double>& values, double scale, double zero_point,
+                           const IndexedValues& values, double scale, double zero_point,
                            OutputEvaluation& y, const std::vector<KnownStrategy>& known) {
   std::vector<StrategyOutput> outs;
   std::vector<std::pair<Strategy, StrategyOutput*>> roundings;
@@ -266,10 +269,11 @@ void AppendNamedStrategies(const Case& c, const OpSchema& schema, const Evaluate
 void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
                            const GraphValue& v, double scale, double zero_point,
                            OutputEvaluation& y) {
-  std::vector<double> values(v.size());  // the value before the division, once
+  IndexedValues values;  // the value before the division, once
+  values.reserve(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     const bool skip = (i < y.exact.size() && y.is_free(i)) || !v.exact[i].is_finite();
-    values[i] = skip ? std::nan("") : ApproximateDouble(v.exact[i]);
+    if (!skip) values.emplace_back(static_cast<int64_t>(i), ApproximateDouble(v.exact[i]));
   }
   AppendNamedStrategies(c, schema, options, values, scale, zero_point, y);
 }

@@ -50,7 +50,7 @@ struct KnownStrategy {
 // round_half_even(q) + zero point only at or near a half-integer, or above T's maximum. Floor
 // reciprocal multiplies by another number: where it is named, nothing is skipped. Agrees(q)
 // holds for every quotient within 2^-48 |q| of q, so a caller whose q is that close to
-// AppendNamedStrategies' own may give the element's value as NaN (nothing to compute).
+// AppendNamedStrategies' own may leave the element out of its values (nothing to compute).
 // round_half_even(y) by the double's own rounding where |y| < 2^51 (the processor's default
 // rounding mode; no library call), else std::nearbyint.
 inline double RoundHalfEvenDouble(double y) {
@@ -73,11 +73,15 @@ struct RoundingShortcut {
 RoundingShortcut RoundingShortcutOf(const std::vector<Strategy>& strategies, double scale,
                                     double zero_point, const ElementType& t);
 
-// Appends one alternative per strategy of schema.named_strategies to y, in their order: `values`
-// is what the output's QuantizeLinear quantizes, per element in double (NaN where the element is
-// free or its value not finite), with its scale and zero point.
+// What the output's QuantizeLinear quantizes, in double, for the elements whose named roundings
+// are to be computed (the others take the exact code: free elements, values that are not
+// finite, and those RoundingShortcut says agree), by index.
+using IndexedValues = std::vector<std::pair<int64_t, double>>;
+
+// Appends one alternative per strategy of schema.named_strategies to y, in their order, from
+// `values` and the output's scale and zero point.
 void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,
-                           const std::vector<double>& values, double scale, double zero_point,
+                           const IndexedValues& values, double scale, double zero_point,
                            OutputEvaluation& y, const std::vector<KnownStrategy>& known = {});
 // The same from the graph's value v.
 void AppendNamedStrategies(const Case& c, const OpSchema& schema, const EvaluateOptions& options,

@@ -108,12 +108,12 @@ std::optional<Pool> PoolOf(const Case& c, const OpSchema& schema) {
     p.per_quotient.push_back(1 / (d * static_cast<double>(p.y_scale)));
     p.per_count.push_back(1 / d);
     p.per_gap.push_back(1 / (0x1p24 - d));
-    p.per_terms.push_back(d * p.unit / (0x1p24 - d));
+    p.per_terms.push_back(d * p.unit / (0x1p24 - d) * (1 + 0x1p-19));
+    p.per_sum.push_back(p.unit * p.per_quotient.back());  // exact: a power of two
   }
   p.radius_floor = 0x1p-139 * p.per_quotient.at(1) + 0x1p-100;
   for (float term : terms) {
     p.term.push_back(static_cast<int64_t>(std::ldexp(static_cast<double>(term), -p.e)));
-    p.magnitude.push_back(std::abs(p.term.back()));
     p.value.push_back(Exact::FromDouble(static_cast<double>(term)));
   }
   return p;
@@ -151,6 +151,29 @@ void ForEachCode(const Pool& p, const Taps& t, Visit visit) {
 // shortcut of FarFromTies not taken), and (where `counted` is given) the elements whose exact
 // code with every tap of the kernel counted is another. False where a window lies wholly in
 // the padding.
+// The window's three integer sums, in locals (a function of its own, so that the loop keeps
+// them in registers).
+[[gnu::noinline]] Window SumWindow(const Pool& p, const Taps& t) {
+  const uint8_t* codes = p.x->codes.data();
+  const int64_t* term = p.term.data();
+  const std::array<int64_t, 5>& stride = p.x_strides;
+  int64_t sum = 0, magnitudes = 0;
+  uint64_t bits = 0;
+  for (int64_t a = t.begin[0]; a < t.end[0]; ++a) {
+    for (int64_t b = t.begin[1]; b < t.end[1]; ++b) {
+      const uint8_t* row = codes + t.base + a * stride[2] + b * stride[3];
+      for (int64_t k = t.begin[2]; k < t.end[2]; ++k) {
+        const uint8_t code = row[k * stride[4]];
+        const int64_t v = term[code], m = v < 0 ? -v : v;
+        sum += v, magnitudes += m, bits |= static_cast<uint64_t>(m);
+      }
+    }
+  }
+  Window w;
+  w.sum = sum, w.magnitude = magnitudes, w.bits = bits, w.terms = t.inside;
+  return w;
+}
+
 std::vector<uint32_t> CodesOf(const Pool& p, const Taps& t) {
   std::vector<uint32_t> codes;
   ForEachCode(p, t, [&](uint32_t k) { codes.push_back(k); });
@@ -168,13 +191,8 @@ bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store
           for (int64_t o2 = 0; o2 < g.out[2]; ++o2) {
             const Taps taps = TapsOf(p, n, m, {o0, o1, o2});
             if (taps.inside == 0) return false;  // the graph says what it makes of it
-            Window w;
-            w.terms = taps.inside;
+            Window w = SumWindow(p, taps);
             w.count = p.include_pad ? g.kernel_size() : taps.inside;
-            ForEachCode(p, taps, [&](uint32_t k) {
-              w.sum += p.term[k], w.magnitude += p.magnitude[k];
-              w.bits |= static_cast<uint64_t>(p.magnitude[k]);
-            });
             std::optional<PoolElement> e;
             if (!ends && arithmetic == WindowArithmetic::kDouble) e = FarFromTies(p, w);
             if (!ends && arithmetic == WindowArithmetic::kInteger) e = FarFromTiesByRemainder(p, w);
@@ -226,14 +244,14 @@ std::optional<OutputEvaluation> EvaluatePoolWindows(const Case& c, const OpSchem
   std::vector<std::pair<int64_t, uint32_t>> counted;
   Codes exact(8, size, Codes::kUninitialized), lo(8, size, Codes::kUninitialized),
       hi(8, size, Codes::kUninitialized);
-  std::vector<double> means(size);
+  IndexedValues means;  // the elements whose named roundings need their mean
   bool wider = false;
   const auto store = [&](size_t i, const PoolElement& e) {
     exact.data()[i] = static_cast<uint8_t>(e.exact);  // one byte per code: T is 8 bits
     lo.data()[i] = static_cast<uint8_t>(e.lo);
     hi.data()[i] = static_cast<uint8_t>(e.hi);
     wider = wider || e.lo != e.hi;
-    means[i] = e.mean;
+    if (!std::isnan(e.mean)) means.emplace_back(static_cast<int64_t>(i), e.mean);
   };
   if (!Evaluate(*p, arithmetic, false, store, pad_counted ? &counted : nullptr)) {
     return std::nullopt;

@@ -294,7 +294,7 @@ std::optional<OutputEvaluation> EvaluateSoftmaxRows(const Case& c, const OpSchem
     ByReference(r, terms, &rule, r.x->codes.data()[at]);
     return rule;
   };
-  AppendNamedStrategies(c, schema, options, std::vector<double>{}, r.y_scale,
+  AppendNamedStrategies(c, schema, options, IndexedValues{}, r.y_scale,
                         static_cast<double>(r.y_zero_point), y, known);
   return y;
 }
