@@ -228,8 +228,14 @@ void NamedRoundings::CodesOf(double x, uint32_t* out) const {
 RoundingShortcut RoundingShortcutOf(const std::vector<Strategy>& strategies, double scale,
                                     double zero_point, const ElementType& t) {
   RoundingShortcut s;
-  s.applies = std::none_of(strategies.begin(), strategies.end(),
-                           [](Strategy k) { return k == Strategy::kFloorReciprocal; }) &&
+  // Floor reciprocal multiplies by floor(1 / scale), the same number as the division where
+  // 1 / scale is an integer (scale 1/256, say).
+  const double reciprocal = 1 / scale;
+  const bool floor_is_reciprocal =
+      static_cast<double>(std::floor(1.0f / static_cast<float>(scale))) == reciprocal;
+  s.applies = (floor_is_reciprocal ||
+               std::none_of(strategies.begin(), strategies.end(),
+                            [](Strategy k) { return k == Strategy::kFloorReciprocal; })) &&
               std::isfinite(scale) && scale != 0;
   s.scale = scale, s.zero_point = zero_point;
   s.lo = static_cast<double>(IntegerMin(t)), s.hi = static_cast<double>(IntegerMax(t));

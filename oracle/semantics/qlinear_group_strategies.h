@@ -44,30 +44,32 @@ struct KnownStrategy {
   std::vector<std::pair<int64_t, uint32_t>> differing;
 };
 
-// Where every named rounding gives an element's exact code without being computed: each of
-// zero point first, ties away, ties up, the type's minimum and the float32 reciprocal rounds the
-// quotient q = value / scale (or a float32 product within 2^-22 |q| of it) and departs from
-// round_half_even(q) + zero point only at or near a half-integer, or above T's maximum. Floor
-// reciprocal multiplies by another number: where it is named, nothing is skipped. Agrees(q)
-// holds for every quotient within 2^-48 |q| of q, so a caller whose q is that close to
-// AppendNamedStrategies' own may leave the element out of its values (nothing to compute).
 // round_half_even(y) by the double's own rounding where |y| < 2^51 (the processor's default
 // rounding mode; no library call), else std::nearbyint.
 inline double RoundHalfEvenDouble(double y) {
   return std::fabs(y) < 0x1p51 ? (y + 0x1.8p52) - 0x1.8p52 : std::nearbyint(y);
 }
 
+// Where every named rounding gives an element's exact code without being computed: each of
+// zero point first, ties away, ties up, the type's minimum and the float32 reciprocal rounds the
+// quotient q = value / scale (or a float32 product within 2^-22 |q| of it) and departs from
+// round_half_even(q) + zero point only at or near a half-integer, or above T's maximum. Floor
+// reciprocal does too where 1 / scale is an integer, and else multiplies by another number:
+// there nothing is skipped. Agrees(q) holds for every quotient within 2^-48 |q| of q, so a
+// caller whose q is that close to AppendNamedStrategies' own may leave the element out of its
+// values (nothing to compute).
 struct RoundingShortcut {
   bool applies = false;
   double scale = 1, zero_point = 0, lo = 0, hi = 0;
   double slack = 0;  // a float32 reciprocal's subnormal error, in quotient units
-  // The float32 value and reciprocal (2^-22 |q|) and the caller's quotient (2^-48 |q|) within
-  // 2^-20 |q| of the half-integers' distance; subnormal products within `slack`.
-  bool Agrees(double q) const {
+  // The float32 value and reciprocal (2^-22 |q|) and the caller's quotient (2^-48 |q|, and
+  // `error` |q| more where the caller's is less close) within 2^-20 |q| of the half-integers'
+  // distance; subnormal products within `slack`.
+  bool Agrees(double q, double error = 0) const {
     if (!applies || !(std::fabs(q * scale) < 0x1p125)) return false;
     const double rounded = RoundHalfEvenDouble(q), r = rounded + zero_point;
-    return 0.5 - std::fabs(q - rounded) > std::fabs(q) * 0x1p-20 + slack + 0x1p-39 && r >= lo &&
-           r <= hi;
+    return 0.5 - std::fabs(q - rounded) > std::fabs(q) * (0x1p-20 + error) + slack + 0x1p-39 &&
+           r >= lo && r <= hi;
   }
 };
 RoundingShortcut RoundingShortcutOf(const std::vector<Strategy>& strategies, double scale,

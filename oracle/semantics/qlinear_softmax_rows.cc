@@ -28,6 +28,7 @@ struct Rows {
   int64_t y_zero_point = 0, lo = 0, hi = 0;
   std::array<float, 256> value{};
   std::unique_ptr<NamedRoundings> roundings;
+  RoundingShortcut shortcut;
 
   int64_t Code(double rounded) const {
     return static_cast<int64_t>(std::clamp(rounded + static_cast<double>(y_zero_point),
@@ -83,6 +84,8 @@ std::optional<Rows> RowsOf(const Case& c, const OpSchema& schema) {
     r.value[code] = static_cast<float>(xs * (DecodeDouble(*r.t, code) - x_zp));  // one rounding
     if (!std::isfinite(r.value[code])) return std::nullopt;
   }
+  r.shortcut = RoundingShortcutOf(schema.named_strategies, r.y_scale,
+                                  static_cast<double>(r.y_zero_point), *r.t);
   r.roundings = std::make_unique<NamedRoundings>(schema.named_strategies, schema, r.y_scale,
                                                  static_cast<double>(r.y_zero_point), *r.t);
   return r;
@@ -92,8 +95,9 @@ std::optional<Rows> RowsOf(const Case& c, const OpSchema& schema) {
 // rounding's code.
 struct Result {
   int64_t exact = 0, lo = 0, hi = 0;
-  float lo_end = 0, hi_end = 0;  // L and H
+  float lo_end = 0, hi_end = 0;  // L and H (unset where `far`)
   std::array<uint32_t, 16> named{};
+  bool far = false;  // far from every tie: the range and every named rounding are the exact code
 };
 
 // The row's terms: its distinct codes and how often each occurs.
@@ -164,7 +168,7 @@ std::optional<float> Float32Within(double v, double error) {
 // times the sum's error; each quotient within the sum of its operands' and a unit of the double
 // it is rounded to: 8 times the per-term and per-sum bounds covers all three results, and the
 // 100-bit reference is within 2^-78 of each.
-std::optional<std::vector<Result>> ByDoubles(const Rows& r, const Terms& terms) {
+std::optional<std::vector<Result>> ByDoubles(const Rows& r, const Terms& terms, bool ends) {
   using Wide = long double;
   constexpr double kWideUnit = std::numeric_limits<Wide>::epsilon() / 2;
   const size_t m = terms.codes.size();
@@ -191,10 +195,25 @@ std::optional<std::vector<Result>> ByDoubles(const Rows& r, const Terms& terms) 
   const double error =
       8 * (0x1p-51 + spread * 0x1p-53 + 0x1p-52 + (static_cast<double>(m) + 8) * kWideUnit) +
       0x1p-52;
+  // Far from ties (ends not asked for): every end lies within a relative 2 c u + 3 gamma of e
+  // (c = 3 + 3 (|x| + max |x|), the largest EXP bound) and its float32 roundings within 2^-21
+  // more (2^-149 absolute near zero); with the double's error, within `radius` of t = e / y_scale.
+  const double reach =
+      2 * (3 + 6 * largest) * 0x1p-23 + 3 * static_cast<double>(gamma) + 0x1p-21 + 2 * error;
   std::vector<Result> out(m);
   std::array<uint32_t, 16> below{};
   for (size_t k = 0; k < m; ++k) {
     const auto e = static_cast<double>(exact[k] / sum);
+    if (!ends) {
+      const double t = e / r.y_scale, rounded = RoundHalfEvenDouble(t);
+      const double radius = t * reach * (1 + 0x1p-10) + 0x1p-148 / r.y_scale + 0x1p-100;
+      if (0.5 - std::fabs(t - rounded) > radius && r.shortcut.Agrees(t, 2 * error)) {
+        Result& o = out[k];
+        o.exact = o.lo = o.hi = r.Code(rounded);
+        o.far = true;
+        continue;
+      }
+    }
     const auto lo = static_cast<double>(low[k] / ((high_sum - high[k] + low[k]) * (1 + gamma)));
     const auto hi = static_cast<double>(high[k] / ((low_sum - low[k] + high[k]) * (1 - gamma)));
     const std::optional<float> e32 = Float32Within(e, error), lo32 = Float32Within(lo, error),
@@ -233,7 +252,7 @@ std::optional<std::vector<std::pair<float, float>>> SoftmaxRowEnds(const Case& c
   for (int64_t row = 0; row < r.outer; ++row) {
     const Terms terms = TermsOf(r, row, slot);
     std::optional<std::vector<Result>> results;
-    if (doubles) results = ByDoubles(r, terms);
+    if (doubles) results = ByDoubles(r, terms, true);
     if (!results) results = ByReference(r, terms);
     for (int64_t j = 0; j < r.n; ++j) {
       const size_t i = r.At(row, j);
@@ -263,7 +282,7 @@ std::optional<OutputEvaluation> EvaluateSoftmaxRows(const Case& c, const OpSchem
   for (int64_t row = 0; row < r.outer; ++row) {
     const Terms terms = TermsOf(r, row, slot);
     std::optional<std::vector<Result>> results;
-    if (options.fast_path) results = ByDoubles(r, terms);
+    if (options.fast_path) results = ByDoubles(r, terms, false);
     if (!results) results = ByReference(r, terms);
     for (int64_t j = 0; j < r.n; ++j) {
       const size_t i = r.At(row, j);
@@ -271,6 +290,7 @@ std::optional<OutputEvaluation> EvaluateSoftmaxRows(const Case& c, const OpSchem
       exact.data()[i] = static_cast<uint8_t>(o.exact);  // one byte per code: T is 8 bits
       lo.data()[i] = static_cast<uint8_t>(o.lo), hi.data()[i] = static_cast<uint8_t>(o.hi);
       wider = wider || o.lo != o.hi;
+      if (o.far) continue;
       for (size_t s = 0; s < known.size(); ++s) {
         const uint32_t named = o.named[s];
         if (named != NamedRoundings::kSame && named != exact.data()[i]) {

@@ -216,7 +216,8 @@ Case AnyLargePool() {
 // equals the group's graph (the reference options) element by element: exact, range, every
 // named strategy.
 RC_GTEST_PROP(QLinearGroupProperties, PoolWindowsEqualTheGraph, ()) {
-  const Case c = *rc::gen::oneOf(rc::gen::exec(AnyValidPool), rc::gen::exec(AnyLargePool));
+  const Case c = *rc::gen::oneOf(rc::gen::exec(AnyValidPool),
+                                 rc::gen::resize(100, rc::gen::exec(AnyLargePool)));
   ExpectEqualsGraphAndMultiprecision(c, "qlinear-pool-windows");
   // The three arithmetics' float32 ends of every mean, not only their codes: a wrong end shows
   // here even where no code boundary lies near it.
@@ -241,7 +242,7 @@ RC_GTEST_PROP(QLinearGroupProperties, PoolWindowsEqualTheGraph, ()) {
   if (exact) ExpectSameOutput(c, *exact, reference.outputs[0], "qlinear-pool-windows-exact");
 }
 
-// A valid QLinearSoftmax from the generator, or a larger one (up to 6 rows of 60: random
+// A valid QLinearSoftmax from the generator, or a larger one (up to 8 rows of 200: random
 // codes, float32 scales with long or 4-bit significands, Y at 1/256 or another scale, axis
 // first or last, opset 13 or 11).
 Case AnySoftmax() {
@@ -255,7 +256,8 @@ Case AnySoftmax() {
   });
   const auto large = rc::gen::exec([] {
     const auto type = *rc::gen::element(DataType::kInt8, DataType::kUint8);
-    const int64_t rows = *rc::gen::inRange(1, 7), n = *rc::gen::inRange(1, 61);
+    const int64_t rows = *rc::gen::element<int64_t>(1, 3, 8),
+                  n = *rc::gen::element<int64_t>(1, 7, 64, 200);  // uniform whatever the size
     std::vector<uint32_t> codes(static_cast<size_t>(rows * n));
     const uint32_t spread = *rc::gen::element(4u, 32u, 256u);  // few codes make repeats
     const uint32_t base = *rc::gen::inRange(0u, 256u);
@@ -277,7 +279,7 @@ Case AnySoftmax() {
     if (c.attributes["opset"].i < 13 && !last) c.attributes["axis"] = Attribute::Int(1);
     return c;
   });
-  return *rc::gen::oneOf(generated, large);
+  return *rc::gen::oneOf(generated, rc::gen::resize(100, large));  // large at full size
 }
 
 // The Softmax rows (oracle/semantics/qlinear_softmax_rows.h), in doubles and in the 100-bit
