@@ -180,22 +180,64 @@ std::vector<uint32_t> CodesOf(const Pool& p, const Taps& t) {
   return codes;
 }
 
+// The sums over the first two spatial dimensions of a row of windows, prefix-summed along the
+// third: a window's sum of terms and of their magnitudes is a difference of two entries.
+struct RowSums {
+  std::vector<int64_t> sum, magnitude;  // [k]: over the row's columns before k
+  void Fill(const Pool& p, const Taps& t) {
+    const auto in = static_cast<size_t>(p.g.in[2]);
+    sum.assign(in + 1, 0), magnitude.assign(in + 1, 0);
+    const uint8_t* codes = p.x->codes.data();
+    const int64_t* term = p.term.data();
+    const std::array<int64_t, 5>& stride = p.x_strides;
+    for (int64_t a = t.begin[0]; a < t.end[0]; ++a) {
+      for (int64_t b = t.begin[1]; b < t.end[1]; ++b) {
+        const uint8_t* row = codes + t.base + a * stride[2] + b * stride[3];
+        for (size_t k = 0; k < in; ++k) {
+          const int64_t v = term[row[static_cast<int64_t>(k) * stride[4]]];
+          sum[k + 1] += v, magnitude[k + 1] += v < 0 ? -v : v;
+        }
+      }
+    }
+    for (size_t k = 0; k < in; ++k) sum[k + 1] += sum[k], magnitude[k + 1] += magnitude[k];
+  }
+};
+
 template <class Store>
 bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store,
               std::vector<std::pair<int64_t, uint32_t>>* counted) {
   const ConvGeometry& g = p.g;
+  RowSums rows;
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t m = 0; m < g.m; ++m) {
       for (int64_t o0 = 0; o0 < g.out[0]; ++o0) {
         for (int64_t o1 = 0; o1 < g.out[1]; ++o1) {
+          Taps taps = TapsOf(p, n, m, {o0, o1, 0});
+          const int64_t plane = (taps.end[0] - taps.begin[0]) * (taps.end[1] - taps.begin[1]);
+          if (!ends) rows.Fill(p, taps);
           for (int64_t o2 = 0; o2 < g.out[2]; ++o2) {
-            const Taps taps = TapsOf(p, n, m, {o0, o1, o2});
+            const int64_t origin = g.origin(2, o2);
+            taps.begin[2] = std::max<int64_t>(origin, 0);
+            taps.end[2] = std::min(origin + g.kernel[2], g.in[2]);
+            taps.inside =
+                std::max<int64_t>(plane, 0) * std::max<int64_t>(taps.end[2] - taps.begin[2], 0);
             if (taps.inside == 0) return false;  // the graph says what it makes of it
-            Window w = SumWindow(p, taps);
-            w.count = p.include_pad ? g.kernel_size() : taps.inside;
+            const int64_t count = p.include_pad ? g.kernel_size() : taps.inside;
             std::optional<PoolElement> e;
-            if (!ends && arithmetic == WindowArithmetic::kDouble) e = FarFromTies(p, w);
-            if (!ends && arithmetic == WindowArithmetic::kInteger) e = FarFromTiesByRemainder(p, w);
+            Window w;
+            if (!ends) {  // the far-from-tie shortcuts read no grid
+              const auto from = static_cast<size_t>(taps.begin[2]),
+                         to = static_cast<size_t>(taps.end[2]);
+              w.sum = rows.sum[to] - rows.sum[from];
+              w.magnitude = rows.magnitude[to] - rows.magnitude[from];
+              w.terms = taps.inside, w.count = count;
+              if (arithmetic == WindowArithmetic::kDouble) e = FarFromTies(p, w);
+              if (arithmetic == WindowArithmetic::kInteger) e = FarFromTiesByRemainder(p, w);
+            }
+            if (!e) {
+              w = SumWindow(p, taps);
+              w.count = count;
+            }
             if (!e && arithmetic == WindowArithmetic::kDouble) e = DoubleElement(p, w);
             if (!e && arithmetic != WindowArithmetic::kExact) e = IntegerElement(p, w);
             if (!e) e = ByExact(p, w.count, CodesOf(p, taps)).element;
