@@ -34,8 +34,9 @@ struct Rows {
     return static_cast<int64_t>(std::clamp(rounded + static_cast<double>(y_zero_point),
                                            static_cast<double>(lo), static_cast<double>(hi)));
   }
-  size_t At(int64_t row, int64_t j) const {
-    return static_cast<size_t>(((row / inner) * n + j) * inner + row % inner);
+  // Row `row`'s first element; its element j is j * inner further.
+  size_t First(int64_t row) const {
+    return static_cast<size_t>((row / inner) * n * inner + row % inner);
   }
 };
 
@@ -106,13 +107,24 @@ struct Terms {
   std::vector<int64_t> counts;
 };
 
-// Row `row`'s distinct codes in first-seen order and how often each occurs; slot[code] is each
-// code's index there (-1 for the others: the caller resets the row's codes after use).
+// Row `row`'s distinct codes (in first-seen order, or the codes' order for long rows) and how
+// often each occurs; slot[code] is each code's index there (-1 for the others: the caller
+// resets the row's codes after use).
 Terms TermsOf(const Rows& r, int64_t row, std::array<int32_t, 256>& slot) {
   Terms terms;
-  const uint8_t* x = r.x->codes.data();
+  const uint8_t* x = r.x->codes.data() + r.First(row);
+  if (r.n >= 256) {  // long rows: counted without a branch, then taken in the codes' order
+    std::array<int64_t, 256> counts{};
+    for (int64_t j = 0; j < r.n; ++j) ++counts[x[j * r.inner]];
+    for (uint32_t code = 0; code < 256; ++code) {
+      if (counts[code] == 0) continue;
+      slot[code] = static_cast<int32_t>(terms.codes.size());
+      terms.codes.push_back(code), terms.counts.push_back(counts[code]);
+    }
+    return terms;
+  }
   for (int64_t j = 0; j < r.n; ++j) {
-    const uint8_t code = x[r.At(row, j)];
+    const uint8_t code = x[j * r.inner];
     if (slot[code] < 0) {
       slot[code] = static_cast<int32_t>(terms.codes.size());
       terms.codes.push_back(code), terms.counts.push_back(0);
@@ -200,12 +212,16 @@ std::optional<std::vector<Result>> ByDoubles(const Rows& r, const Terms& terms, 
   // more (2^-149 absolute near zero); with the double's error, within `radius` of t = e / y_scale.
   const double reach =
       2 * (3 + 6 * largest) * 0x1p-23 + 3 * static_cast<double>(gamma) + 0x1p-21 + 2 * error;
+  // e as a product by the sum's reciprocal (two more units of the long double, inside the
+  // bound's eight), t as a product by y_scale's (a unit of the double, inside its radius).
+  const Wide inverse = 1 / sum;
+  const double per_scale = 1 / static_cast<double>(r.y_scale);
   std::vector<Result> out(m);
   std::array<uint32_t, 16> below{};
   for (size_t k = 0; k < m; ++k) {
-    const auto e = static_cast<double>(exact[k] / sum);
+    const auto e = static_cast<double>(exact[k] * inverse);
     if (!ends) {
-      const double t = e / r.y_scale, rounded = RoundHalfEvenDouble(t);
+      const double t = e * per_scale, rounded = RoundHalfEvenDouble(t);
       const double radius = t * reach * (1 + 0x1p-10) + 0x1p-148 / r.y_scale + 0x1p-100;
       if (0.5 - std::fabs(t - rounded) > radius && r.shortcut.Agrees(t, 2 * error)) {
         Result& o = out[k];
@@ -254,8 +270,9 @@ std::optional<std::vector<std::pair<float, float>>> SoftmaxRowEnds(const Case& c
     std::optional<std::vector<Result>> results;
     if (doubles) results = ByDoubles(r, terms, true);
     if (!results) results = ByReference(r, terms);
+    const size_t first = r.First(row);
     for (int64_t j = 0; j < r.n; ++j) {
-      const size_t i = r.At(row, j);
+      const size_t i = first + static_cast<size_t>(j * r.inner);
       const Result& o = (*results)[static_cast<size_t>(slot[r.x->codes.data()[i]])];
       out[i] = {o.lo_end, o.hi_end};
     }
@@ -284,8 +301,9 @@ std::optional<OutputEvaluation> EvaluateSoftmaxRows(const Case& c, const OpSchem
     std::optional<std::vector<Result>> results;
     if (options.fast_path) results = ByDoubles(r, terms, false);
     if (!results) results = ByReference(r, terms);
+    const size_t first = r.First(row);
     for (int64_t j = 0; j < r.n; ++j) {
-      const size_t i = r.At(row, j);
+      const size_t i = first + static_cast<size_t>(j * r.inner);
       const Result& o = (*results)[static_cast<size_t>(slot[x[i]])];
       exact.data()[i] = static_cast<uint8_t>(o.exact);  // one byte per code: T is 8 bits
       lo.data()[i] = static_cast<uint8_t>(o.lo), hi.data()[i] = static_cast<uint8_t>(o.hi);
