@@ -14,6 +14,7 @@
 #include "oracle/core/element_type.h"
 #include "oracle/core/exact.h"
 #include "oracle/semantics/qlinear_group_strategies.h"
+#include "oracle/semantics/qlinear_unary_inputs.h"
 
 namespace qconform {
 
@@ -28,22 +29,18 @@ struct PoolElement {
   float lo_end = 0, hi_end = 0;
   double mean = 0;
 };
-// The case as a pool: X's codes and layout, the windows' geometry, the parameters, and the table
-// of terms: DequantizeLinear's float32 output for each code, as term[code] * 2^e.
-struct Pool {
-  const Tensor* x = nullptr;
-  const ElementType* t = nullptr;
+// The case as a pool: its inputs, X's layout, the windows' geometry, and the table of terms:
+// DequantizeLinear's float32 output for each code, as term[code] * 2^e.
+struct Pool : UnaryInputs {
   ConvGeometry g;
   bool include_pad = false, global = false;
-  float y_scale = 0;
   uint64_t y_scale_m = 0;  // y_scale = y_scale_m * 2^y_scale_e
   int y_scale_e = 0;
-  int64_t y_zero_point = 0, lo = 0, hi = 0;  // T's range
   int e = 0;
   double unit = 1;  // 2^e
-  // By a window's count k (up to the kernel's size): 1 / (k y_scale), 1 / k, and by its terms n
+  // By a window's count k (up to the kernel's size): 1 / (k y_scale), and by its terms n
   // 1 / (2^24 - n), each rounded once.
-  std::vector<double> per_quotient, per_count, per_gap;
+  std::vector<double> per_quotient, per_gap;
   // By a window's terms n: gamma_n 2^e (n 2^e / (2^24 - n)) (1 + 2^-19), so that
   // B (1 + 2^-19) = M per_terms[n]; by its count k: 2^e / (k y_scale), so that t = sum per_sum[k].
   std::vector<double> per_sum;
@@ -54,12 +51,6 @@ struct Pool {
   std::vector<Exact> value;    // by code: the term as an Exact
   // Strides of n, c and the three canonical spatial dimensions, in X and in Y.
   std::array<int64_t, 5> x_strides{}, y_strides{};
-
-  int64_t Code(double rounded) const {
-    return static_cast<int64_t>(std::clamp(rounded + static_cast<double>(y_zero_point),
-                                           static_cast<double>(lo), static_cast<double>(hi)));
-  }
-  int64_t Code(int64_t rounded) const { return std::clamp(rounded + y_zero_point, lo, hi); }
 };
 
 // One window: its terms' integer sum, magnitudes' sum and OR, their count, the divisor.

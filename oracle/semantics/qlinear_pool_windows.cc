@@ -23,22 +23,16 @@ std::array<int64_t, 5> Strides(const ConvDims& dims, int64_t c, bool channels_la
   return {c * spatial, spatial, dims[1] * dims[2], dims[2], 1};
 }
 
-double ScalarOf(const Tensor& t) {
-  return DecodeDouble(*FindElementType(t.data_type), t.codes[0]);
-}
-
 std::optional<Pool> PoolOf(const Case& c, const OpSchema& schema) {
   const Operator& op = schema.op();
   if (op.body.size() != 3) return std::nullopt;
+  const bool global = op.body[1].op_type == "GlobalAveragePool";
+  if (!global && op.body[1].op_type != "AveragePool") return std::nullopt;
+  std::optional<UnaryInputs> inputs = ReadUnaryInputs(c);
+  if (!inputs) return std::nullopt;
   Pool p;
-  p.global = op.body[1].op_type == "GlobalAveragePool";
-  if (!p.global && op.body[1].op_type != "AveragePool") return std::nullopt;
-  p.x = c.input(0);
-  const Tensor *x_scale = c.input(1), *x_zp = c.input(2), *y_scale = c.input(3), *y_zp = c.input(4);
-  if (p.x == nullptr || x_scale == nullptr || y_scale == nullptr) return std::nullopt;
-  for (const Tensor* t : {x_scale, x_zp, y_scale, y_zp}) {
-    if (t != nullptr && t->codes.size() != 1) return std::nullopt;
-  }
+  static_cast<UnaryInputs&>(p) = *inputs;
+  p.global = global;
   const Attribute* ceil_mode = c.attribute("ceil_mode");
   if (ceil_mode != nullptr && ceil_mode->i != 0) return std::nullopt;  // the graph says why
   const bool channels_last = ChannelsLastOf(c);
@@ -60,32 +54,13 @@ std::optional<Pool> PoolOf(const Case& c, const OpSchema& schema) {
   if (p.g.kernel_size() >= (int64_t{1} << 20)) return std::nullopt;
   p.x_strides = Strides(p.g.in, p.g.c, channels_last);
   p.y_strides = Strides(p.g.out, p.g.c, channels_last);
-  p.t = FindElementType(p.x->data_type);
-  if (p.t == nullptr || !p.t->is_integer() || p.t->bits != 8) return std::nullopt;
-  p.lo = IntegerMin(*p.t), p.hi = IntegerMax(*p.t);
-  const auto zero_point = [&](const Tensor* z) {
-    return z == nullptr
-               ? 0
-               : static_cast<int64_t>(DecodeDouble(*FindElementType(z->data_type), z->codes[0]));
-  };
-  p.y_zero_point = zero_point(y_zp);
-  const double xs = ScalarOf(*x_scale);
-  p.y_scale = static_cast<float>(ScalarOf(*y_scale));
-  if (!std::isfinite(xs) || !std::isfinite(p.y_scale) || !(p.y_scale > 0)) return std::nullopt;
-  // The table: T = fl32(x_scale * (v - zero point)), exact in double before its one rounding.
-  const size_t codes = size_t{1} << p.t->bits;
-  std::vector<float> terms(codes);
+  // The table: each term m 2^(top - 23), m an integer below 2^24; e the lowest set bit's.
   int e = std::numeric_limits<int>::max();
   double largest = 0;
-  for (size_t code = 0; code < codes; ++code) {
-    const double v =
-        DecodeDouble(*p.t, static_cast<uint32_t>(code)) - static_cast<double>(zero_point(x_zp));
-    const float term = static_cast<float>(xs * v);
-    if (!std::isfinite(term)) return std::nullopt;
-    terms[code] = term;
+  for (float term : p.dequantized) {
     largest = std::max(largest, std::fabs(static_cast<double>(term)));
     if (term == 0) continue;
-    const int top = std::ilogb(term);  // term = m * 2^(top - 23), m an integer below 2^24
+    const int top = std::ilogb(term);
     const auto m =
         static_cast<uint64_t>(std::fabs(std::ldexp(static_cast<double>(term), 23 - top)));
     e = std::min(e, top - 23 + std::countr_zero(m));
@@ -106,13 +81,12 @@ std::optional<Pool> PoolOf(const Case& c, const OpSchema& schema) {
   for (int64_t k = 0; k <= p.g.kernel_size(); ++k) {
     const auto d = static_cast<double>(k);
     p.per_quotient.push_back(1 / (d * static_cast<double>(p.y_scale)));
-    p.per_count.push_back(1 / d);
     p.per_gap.push_back(1 / (0x1p24 - d));
     p.per_terms.push_back(d * p.unit / (0x1p24 - d) * (1 + 0x1p-19));
     p.per_sum.push_back(p.unit * p.per_quotient.back());  // exact: a power of two
   }
   p.radius_floor = 0x1p-139 * p.per_quotient.at(1) + 0x1p-100;
-  for (float term : terms) {
+  for (float term : p.dequantized) {
     p.term.push_back(static_cast<int64_t>(std::ldexp(static_cast<double>(term), -p.e)));
     p.value.push_back(Exact::FromDouble(static_cast<double>(term)));
   }

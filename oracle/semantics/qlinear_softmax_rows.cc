@@ -9,6 +9,7 @@
 #include "oracle/core/fast_codec.h"
 #include "oracle/semantics/float_op_kernels.h"
 #include "oracle/semantics/qlinear_group_strategies.h"
+#include "oracle/semantics/qlinear_unary_inputs.h"
 #include "oracle/semantics/quantize_range.h"
 
 namespace qconform {
@@ -18,48 +19,28 @@ const ElementType& F32() {
   return ElementTypeOf(DataType::kFloat);
 }
 
-// The case as rows: X's codes, each row's n elements at (o n + j) inner + rest, the parameters,
-// and DequantizeLinear's float32 output for each code.
-struct Rows {
-  const Tensor* x = nullptr;
-  const ElementType* t = nullptr;
+// The case as rows: its inputs, and each row's n elements at (o n + j) inner + rest.
+struct Rows : UnaryInputs {
   int64_t outer = 0, n = 0, inner = 0;
-  float y_scale = 0;
-  int64_t y_zero_point = 0, lo = 0, hi = 0;
-  std::array<float, 256> value{};
   std::unique_ptr<NamedRoundings> roundings;
   RoundingShortcut shortcut;
 
-  int64_t Code(double rounded) const {
-    return static_cast<int64_t>(std::clamp(rounded + static_cast<double>(y_zero_point),
-                                           static_cast<double>(lo), static_cast<double>(hi)));
-  }
   // Row `row`'s first element; its element j is j * inner further.
   size_t First(int64_t row) const {
     return static_cast<size_t>((row / inner) * n * inner + row % inner);
   }
 };
 
-double ScalarOf(const Tensor* t, double absent) {
-  return t == nullptr ? absent : DecodeDouble(*FindElementType(t->data_type), t->codes[0]);
-}
-
 // Softmax-13 reads along `axis` (default -1); 1 and 11 coerce X to a matrix at `axis` (default
 // 1) and read along its rows (the graph's Flatten and Reshape).
 std::optional<Rows> RowsOf(const Case& c, const OpSchema& schema) {
   const Operator& op = schema.op();
   if (op.body.size() != 3 || op.body[1].op_type != "Softmax") return std::nullopt;
-  Rows r;
-  r.x = c.input(0);
   const Attribute* opset = c.attribute("opset");
-  if (r.x == nullptr || c.input(1) == nullptr || c.input(3) == nullptr || opset == nullptr) {
-    return std::nullopt;
-  }
-  for (size_t k = 1; k < 5; ++k) {
-    if (c.input(k) != nullptr && c.input(k)->codes.size() != 1) return std::nullopt;
-  }
-  r.t = FindElementType(r.x->data_type);
-  if (r.t == nullptr || !r.t->is_integer() || r.t->bits != 8) return std::nullopt;
+  std::optional<UnaryInputs> inputs = ReadUnaryInputs(c);
+  if (!inputs || opset == nullptr) return std::nullopt;
+  Rows r;
+  static_cast<UnaryInputs&>(r) = *inputs;
   const auto rank = static_cast<int64_t>(r.x->shape.size());
   const Attribute* axis = c.attribute("axis");
   const bool coerced = opset->i < 13;
@@ -76,15 +57,6 @@ std::optional<Rows> RowsOf(const Case& c, const OpSchema& schema) {
   r.inner = coerced ? 1 : after;
   if (r.n <= 0 || total <= 0 || r.n >= (int64_t{1} << 24)) return std::nullopt;
   r.outer = total / r.n;  // rows: outer blocks times inner positions
-  const double xs = ScalarOf(c.input(1), 0), x_zp = ScalarOf(c.input(2), 0);
-  r.y_scale = static_cast<float>(ScalarOf(c.input(3), 0));
-  r.y_zero_point = static_cast<int64_t>(ScalarOf(c.input(4), 0));
-  if (!std::isfinite(r.y_scale) || !(r.y_scale > 0)) return std::nullopt;
-  r.lo = IntegerMin(*r.t), r.hi = IntegerMax(*r.t);
-  for (uint32_t code = 0; code < 256; ++code) {
-    r.value[code] = static_cast<float>(xs * (DecodeDouble(*r.t, code) - x_zp));  // one rounding
-    if (!std::isfinite(r.value[code])) return std::nullopt;
-  }
   r.shortcut = RoundingShortcutOf(schema.named_strategies, r.y_scale,
                                   static_cast<double>(r.y_zero_point), *r.t);
   r.roundings = std::make_unique<NamedRoundings>(schema.named_strategies, schema, r.y_scale,
@@ -140,7 +112,7 @@ std::vector<Result> ByReference(const Rows& r, const Terms& terms, std::string* 
                                 uint32_t code = 0) {
   std::vector<float_ops::SoftmaxTerm> slice;
   for (size_t k = 0; k < terms.codes.size(); ++k) {
-    const Exact v = Exact::FromDouble(r.value[terms.codes[k]]);
+    const Exact v = Exact::FromDouble(r.dequantized[terms.codes[k]]);
     slice.push_back({v, v, v, terms.counts[k]});
   }
   const std::vector<float_ops::SoftmaxResult> results = float_ops::SoftmaxSlice(slice, F32());
@@ -186,14 +158,14 @@ std::optional<std::vector<Result>> ByDoubles(const Rows& r, const Terms& terms, 
   const size_t m = terms.codes.size();
   double top = -INFINITY, largest = 0;
   for (uint32_t c : terms.codes) {
-    top = std::max(top, static_cast<double>(r.value[c]));
-    largest = std::max(largest, std::fabs(static_cast<double>(r.value[c])));
+    top = std::max(top, static_cast<double>(r.dequantized[c]));
+    largest = std::max(largest, std::fabs(static_cast<double>(r.dequantized[c])));
   }
   std::vector<double> exact(m), low(m), high(m);
   Wide sum = 0, low_sum = 0, high_sum = 0;
   double spread = 0;
   for (size_t k = 0; k < m; ++k) {
-    const double x = r.value[terms.codes[k]], v = x - top;
+    const double x = r.dequantized[terms.codes[k]], v = x - top;
     const double bound = (3 + 3 * (std::fabs(x) + largest)) * 0x1p-23;  // TOSA's EXP bound
     spread = std::max(spread, std::fabs(v));
     exact[k] = std::exp(v);
@@ -254,6 +226,27 @@ std::optional<std::vector<Result>> ByDoubles(const Rows& r, const Terms& terms, 
   return out;
 }
 
+// Every element's result in turn, row by row: store(i, result), by the doubles where `doubles`
+// lets them decide (`ends`: L and H found for every code) and by the 100-bit reference otherwise.
+template <class Store>
+void ForEachElement(const Rows& r, bool doubles, bool ends, Store store) {
+  const uint8_t* x = r.x->codes.data();
+  std::array<int32_t, 256> slot{};
+  slot.fill(-1);
+  for (int64_t row = 0; row < r.outer; ++row) {
+    const Terms terms = TermsOf(r, row, slot);
+    std::optional<std::vector<Result>> results;
+    if (doubles) results = ByDoubles(r, terms, ends);
+    if (!results) results = ByReference(r, terms);
+    const size_t first = r.First(row);
+    for (int64_t j = 0; j < r.n; ++j) {
+      const size_t i = first + static_cast<size_t>(j * r.inner);
+      store(i, (*results)[static_cast<size_t>(slot[x[i]])]);
+    }
+    for (uint32_t code : terms.codes) slot[code] = -1;
+  }
+}
+
 }  // namespace
 
 std::optional<std::vector<std::pair<float, float>>> SoftmaxRowEnds(const Case& c,
@@ -261,23 +254,10 @@ std::optional<std::vector<std::pair<float, float>>> SoftmaxRowEnds(const Case& c
                                                                    bool doubles) {
   const std::optional<Rows> rows = RowsOf(c, schema);
   if (!rows) return std::nullopt;
-  const Rows& r = *rows;
-  std::vector<std::pair<float, float>> out(static_cast<size_t>(r.outer * r.n));
-  std::array<int32_t, 256> slot{};
-  slot.fill(-1);
-  for (int64_t row = 0; row < r.outer; ++row) {
-    const Terms terms = TermsOf(r, row, slot);
-    std::optional<std::vector<Result>> results;
-    if (doubles) results = ByDoubles(r, terms, true);
-    if (!results) results = ByReference(r, terms);
-    const size_t first = r.First(row);
-    for (int64_t j = 0; j < r.n; ++j) {
-      const size_t i = first + static_cast<size_t>(j * r.inner);
-      const Result& o = (*results)[static_cast<size_t>(slot[r.x->codes.data()[i]])];
-      out[i] = {o.lo_end, o.hi_end};
-    }
-    for (uint32_t code : terms.codes) slot[code] = -1;
-  }
+  std::vector<std::pair<float, float>> out(static_cast<size_t>(rows->outer * rows->n));
+  ForEachElement(*rows, doubles, true, [&](size_t i, const Result& o) {
+    out[i] = {o.lo_end, o.hi_end};
+  });
   return out;
 }
 
@@ -292,32 +272,19 @@ std::optional<OutputEvaluation> EvaluateSoftmaxRows(const Case& c, const OpSchem
       hi(8, size, Codes::kUninitialized);
   std::vector<KnownStrategy> known;
   for (Strategy s : schema.named_strategies) known.push_back({s, {}});
-  const uint8_t* x = r.x->codes.data();
-  std::array<int32_t, 256> slot{};
-  slot.fill(-1);
   bool wider = false;
-  for (int64_t row = 0; row < r.outer; ++row) {
-    const Terms terms = TermsOf(r, row, slot);
-    std::optional<std::vector<Result>> results;
-    if (options.fast_path) results = ByDoubles(r, terms, false);
-    if (!results) results = ByReference(r, terms);
-    const size_t first = r.First(row);
-    for (int64_t j = 0; j < r.n; ++j) {
-      const size_t i = first + static_cast<size_t>(j * r.inner);
-      const Result& o = (*results)[static_cast<size_t>(slot[x[i]])];
-      exact.data()[i] = static_cast<uint8_t>(o.exact);  // one byte per code: T is 8 bits
-      lo.data()[i] = static_cast<uint8_t>(o.lo), hi.data()[i] = static_cast<uint8_t>(o.hi);
-      wider = wider || o.lo != o.hi;
-      if (o.far) continue;
-      for (size_t s = 0; s < known.size(); ++s) {
-        const uint32_t named = o.named[s];
-        if (named != NamedRoundings::kSame && named != exact.data()[i]) {
-          known[s].differing.emplace_back(static_cast<int64_t>(i), named);
-        }
+  ForEachElement(r, options.fast_path, false, [&](size_t i, const Result& o) {
+    exact.data()[i] = static_cast<uint8_t>(o.exact);  // one byte per code: T is 8 bits
+    lo.data()[i] = static_cast<uint8_t>(o.lo), hi.data()[i] = static_cast<uint8_t>(o.hi);
+    wider = wider || o.lo != o.hi;
+    if (o.far) return;
+    for (size_t s = 0; s < known.size(); ++s) {
+      const uint32_t named = o.named[s];
+      if (named != NamedRoundings::kSame && named != exact.data()[i]) {
+        known[s].differing.emplace_back(static_cast<int64_t>(i), named);
       }
     }
-    for (uint32_t code : terms.codes) slot[code] = -1;
-  }
+  });
   OutputEvaluation y = MakeOutput(std::string(schema.op().outputs.at(0)), r.x->data_type,
                                   r.x->shape, std::move(exact));
   if (wider) y.range_lo = std::move(lo), y.range_hi = std::move(hi);
