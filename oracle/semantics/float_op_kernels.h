@@ -12,6 +12,7 @@
 
 #include "oracle/core/broadcast.h"
 #include "oracle/core/case.h"
+#include "oracle/core/double_double.h"
 #include "oracle/core/float_bound.h"
 #include "oracle/semantics/graph_value.h"
 
@@ -98,6 +99,9 @@ std::vector<SoftmaxResult> SoftmaxSlice(const std::vector<SoftmaxTerm>& terms,
                                         const ElementType& t);
 // Why a slice of n elements has the interval it has, for messages.
 std::string SoftmaxRule(int64_t n);
+// The slice's exponential exp(x - top) of two float32 values, as SoftmaxSlice computes it (its
+// 100-bit approximation), held exactly as a double-word; for the rows' multiprecision path.
+DoubleDouble SoftmaxExponential(double x, double top);
 
 // An attribute's value, or `fallback` when the node does not set it.
 int64_t IntAttribute(const Node& node, const std::string& name, int64_t fallback);

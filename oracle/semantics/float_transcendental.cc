@@ -125,6 +125,12 @@ std::vector<SoftmaxResult> SoftmaxSlice(const std::vector<SoftmaxTerm>& terms,
   return out;
 }
 
+DoubleDouble SoftmaxExponential(double x, double top) {
+  const Big e = boost::multiprecision::exp(Big(x) - Big(top));
+  const auto hi = e.convert_to<double>();
+  return double_double::FastTwoSum(hi, static_cast<Big>(e - hi).convert_to<double>());
+}
+
 GraphValue Softmax(const Node& node, const std::vector<const GraphValue*>& in) {
   RequireInputs(node, in, 1);
   const GraphValue& x = *in[0];

@@ -15,10 +15,6 @@
 namespace qconform {
 namespace {
 
-const ElementType& F32() {
-  return ElementTypeOf(DataType::kFloat);
-}
-
 // The case as rows: its inputs, and each row's n elements at (o n + j) inner + rest.
 struct Rows : UnaryInputs {
   int64_t outer = 0, n = 0, inner = 0;
@@ -106,34 +102,95 @@ Terms TermsOf(const Rows& r, int64_t row, std::array<int32_t, 256>& slot) {
   return terms;
 }
 
-// The graph's own arithmetic for one row (SoftmaxSlice, then Set's float32 ends and
-// QuantizeLinear's range); `rule`, when given, says why element `code`'s range is what it is.
-std::vector<Result> ByReference(const Rows& r, const Terms& terms, std::string* rule = nullptr,
-                                uint32_t code = 0) {
-  std::vector<float_ops::SoftmaxTerm> slice;
-  for (size_t k = 0; k < terms.codes.size(); ++k) {
-    const Exact v = Exact::FromDouble(r.dequantized[terms.codes[k]]);
-    slice.push_back({v, v, v, terms.counts[k]});
-  }
-  const std::vector<float_ops::SoftmaxResult> results = float_ops::SoftmaxSlice(slice, F32());
-  std::vector<Result> out(results.size());
-  for (size_t k = 0; k < results.size(); ++k) {
-    const float_ops::SoftmaxResult& s = results[k];
-    const Exact lo =
-        MinValue(RoundToType(F32(), s.lo), s.exact);  // copies: MinValue returns a reference
-    const Exact hi = MaxValue(RoundToType(F32(), s.hi), s.exact);
-    Result& o = out[k];
-    const IntegerCodes codes = QuantizeToIntegers(s.exact, lo, hi, r.y_scale, r.y_zero_point, *r.t);
-    o.exact = codes.exact, o.lo = codes.lo, o.hi = codes.hi;
-    o.lo_end = static_cast<float>(ApproximateDouble(RoundToType(F32(), lo)));
-    o.hi_end = static_cast<float>(ApproximateDouble(RoundToType(F32(), hi)));
-    r.roundings->CodesOf(ApproximateDouble(s.exact), o.named.data());
-    if (rule != nullptr && terms.codes[k] == code) {
-      *rule = float_ops::SoftmaxRule(r.n);
-      if (o.lo != o.exact || o.hi != o.exact) {
-        *rule += "; QuantizeLinear of [" + lo.ToString() + ", " + hi.ToString() + "] (d31)";
-      }
+// exp(x - top) for each (top, code) pair of the case, from the 100-bit reference, each once.
+class Exponentials {
+ public:
+  explicit Exponentials(const Rows& r) : r_(r), by_top_(256) {}
+  DoubleDouble At(uint32_t top, uint32_t code) {
+    std::vector<DoubleDouble>& row = by_top_[top];
+    if (row.empty()) row.assign(256, DoubleDouble{NAN, 0});
+    DoubleDouble& e = row[code];
+    if (std::isnan(e.hi)) {
+      e = float_ops::SoftmaxExponential(r_.dequantized[code], r_.dequantized[top]);
     }
+    return e;
+  }
+
+ private:
+  const Rows& r_;
+  std::vector<std::vector<DoubleDouble>> by_top_;
+};
+
+// round_half_even(e / y_scale) for e >= 0, decided exactly: (k + 1/2) y_scale is a double for k
+// below 2^28, and beyond 2^20 every code saturates.
+double RoundedQuotient(DoubleDouble e, double y_scale) {
+  const double t = e.hi / y_scale;
+  if (t >= 0x1p20) return t;
+  auto k = std::floor(t);
+  while (k > 0 && double_double::Less(e, k * y_scale)) --k;
+  while (!double_double::Less(e, (k + 1) * y_scale)) ++k;
+  const double middle = (k + 0.5) * y_scale;
+  if (double_double::Greater(e, middle)) return k + 1;
+  if (double_double::Less(e, middle)) return k;
+  return std::fmod(k, 2) == 0 ? k : k + 1;
+}
+
+// The multiprecision path: the graph's arithmetic for one row (SoftmaxSlice's exponentials,
+// sums and quotients, then Set's float32 ends and QuantizeLinear's range) in double-words.
+// SoftmaxSlice carries 100 bits and widens its ends by 2^-80; the double-words hold its
+// exponentials exactly, and each sum of m terms, each difference of sums (never below half its
+// sum) and each quotient adds at most (5m + 40) u^2 (u = 2^-53, m <= 256: below 2^-91), so every
+// decision is taken from a value within 2^-90 of the reference's, as the reference's own is.
+std::vector<Result> ByMultiprecision(const Rows& r, const Terms& terms, Exponentials& exps) {
+  namespace dd = double_double;
+  const size_t m = terms.codes.size();
+  uint32_t top = terms.codes[0];
+  double largest = 0;
+  for (uint32_t c : terms.codes) {
+    if (r.dequantized[c] > r.dequantized[top]) top = c;
+    largest = std::max(largest, std::fabs(static_cast<double>(r.dequantized[c])));
+  }
+  const auto n = static_cast<double>(r.n);
+  const DoubleDouble one{1, 0}, gamma = dd::Divide({n, 0}, {0x1p24 - n, 0});
+  const DoubleDouble up = dd::Add(one, gamma), down = dd::Add(one, dd::Negate(gamma));
+  std::vector<DoubleDouble> exact(m), low(m), high(m);
+  DoubleDouble exact_sum, low_sum, high_sum;
+  for (size_t k = 0; k < m; ++k) {
+    // TOSA's EXP bound (3 + 3 (|x| + max |x|)) 2^-23; |x| + max |x| is exact: both are float32
+    // values of the same table, within 2^8 of each other or zero.
+    const double x = std::fabs(static_cast<double>(r.dequantized[terms.codes[k]]));
+    const DoubleDouble bound = dd::Multiply(dd::TwoSum(3, 3 * (x + largest)), 0x1p-23);
+    exact[k] = exps.At(top, terms.codes[k]);
+    low[k] = dd::Multiply(exact[k], dd::Add(one, dd::Negate(bound)));
+    high[k] = dd::Multiply(exact[k], dd::Add(one, bound));
+    const auto count = static_cast<double>(terms.counts[k]);
+    exact_sum = dd::Add(exact_sum, dd::Multiply(exact[k], count));
+    low_sum = dd::Add(low_sum, dd::Multiply(low[k], count));
+    high_sum = dd::Add(high_sum, dd::Multiply(high[k], count));
+  }
+  // Lowest: this element at its lowest, every other at its highest, the sum's rounding up;
+  // highest: the reverse; each widened by the reference's 2^-80.
+  const DoubleDouble below{1, -0x1p-80}, above{1, 0x1p-80};
+  std::vector<Result> out(m);
+  for (size_t k = 0; k < m; ++k) {
+    const DoubleDouble e = dd::Divide(exact[k], exact_sum);
+    const DoubleDouble lo = dd::Multiply(
+        dd::Divide(low[k],
+                   dd::Multiply(dd::Add(dd::Add(high_sum, dd::Negate(high[k])), low[k]), up)),
+        below);
+    const DoubleDouble hi = dd::Multiply(
+        dd::Divide(high[k],
+                   dd::Multiply(dd::Add(dd::Add(low_sum, dd::Negate(low[k])), high[k]), down)),
+        above);
+    const float e32 = dd::RoundToFloat(e);
+    Result& o = out[k];
+    o.exact = o.lo = o.hi = r.Code(RoundedQuotient(e, r.y_scale));
+    o.lo_end = std::min(dd::RoundToFloat(lo), e32), o.hi_end = std::max(dd::RoundToFloat(hi), e32);
+    for (float end : {o.lo_end, o.hi_end}) {
+      const auto [a, b] = RangeRoundings(end, r.y_scale);
+      o.lo = std::min({o.lo, r.Code(a), r.Code(b)}), o.hi = std::max({o.hi, r.Code(a), r.Code(b)});
+    }
+    r.roundings->CodesOf(e.hi, o.named.data());
   }
   return out;
 }
@@ -226,18 +283,40 @@ std::optional<std::vector<Result>> ByDoubles(const Rows& r, const Terms& terms, 
   return out;
 }
 
-// Every element's result in turn, row by row: store(i, result), by the doubles where `doubles`
-// lets them decide (`ends`: L and H found for every code) and by the 100-bit reference otherwise.
+// The float32 ends only, from SoftmaxSlice itself (the graph's 100-bit arithmetic): what the
+// property tests hold the other two arithmetics' ends to.
+std::vector<Result> EndsByReference(const Rows& r, const Terms& terms) {
+  const ElementType& f32 = ElementTypeOf(DataType::kFloat);
+  std::vector<float_ops::SoftmaxTerm> slice;
+  for (size_t k = 0; k < terms.codes.size(); ++k) {
+    const Exact v = Exact::FromDouble(r.dequantized[terms.codes[k]]);
+    slice.push_back({v, v, v, terms.counts[k]});
+  }
+  std::vector<Result> out;
+  for (const float_ops::SoftmaxResult& s : float_ops::SoftmaxSlice(slice, f32)) {
+    const auto end = [&](const Exact& v) {
+      return static_cast<float>(ApproximateDouble(RoundToType(f32, v)));
+    };
+    Result& o = out.emplace_back();
+    o.lo_end = std::min(end(s.lo), end(s.exact)), o.hi_end = std::max(end(s.hi), end(s.exact));
+  }
+  return out;
+}
+
+// Every element's result in turn, row by row: store(i, result), by `arithmetic` (kDoubles: where
+// the doubles decide, the multiprecision path elsewhere; `ends`: L and H found for every code).
 template <class Store>
-void ForEachElement(const Rows& r, bool doubles, bool ends, Store store) {
+void ForEachElement(const Rows& r, RowArithmetic arithmetic, bool ends, Store store) {
   const uint8_t* x = r.x->codes.data();
   std::array<int32_t, 256> slot{};
   slot.fill(-1);
+  Exponentials exps(r);
   for (int64_t row = 0; row < r.outer; ++row) {
     const Terms terms = TermsOf(r, row, slot);
     std::optional<std::vector<Result>> results;
-    if (doubles) results = ByDoubles(r, terms, ends);
-    if (!results) results = ByReference(r, terms);
+    if (arithmetic == RowArithmetic::kDoubles) results = ByDoubles(r, terms, ends);
+    if (arithmetic == RowArithmetic::kReferenceEnds) results = EndsByReference(r, terms);
+    if (!results) results = ByMultiprecision(r, terms, exps);
     const size_t first = r.First(row);
     for (int64_t j = 0; j < r.n; ++j) {
       const size_t i = first + static_cast<size_t>(j * r.inner);
@@ -251,11 +330,11 @@ void ForEachElement(const Rows& r, bool doubles, bool ends, Store store) {
 
 std::optional<std::vector<std::pair<float, float>>> SoftmaxRowEnds(const Case& c,
                                                                    const OpSchema& schema,
-                                                                   bool doubles) {
+                                                                   RowArithmetic arithmetic) {
   const std::optional<Rows> rows = RowsOf(c, schema);
   if (!rows) return std::nullopt;
   std::vector<std::pair<float, float>> out(static_cast<size_t>(rows->outer * rows->n));
-  ForEachElement(*rows, doubles, true, [&](size_t i, const Result& o) {
+  ForEachElement(*rows, arithmetic, true, [&](size_t i, const Result& o) {
     out[i] = {o.lo_end, o.hi_end};
   });
   return out;
@@ -273,18 +352,20 @@ std::optional<OutputEvaluation> EvaluateSoftmaxRows(const Case& c, const OpSchem
   std::vector<KnownStrategy> known;
   for (Strategy s : schema.named_strategies) known.push_back({s, {}});
   bool wider = false;
-  ForEachElement(r, options.fast_path, false, [&](size_t i, const Result& o) {
-    exact.data()[i] = static_cast<uint8_t>(o.exact);  // one byte per code: T is 8 bits
-    lo.data()[i] = static_cast<uint8_t>(o.lo), hi.data()[i] = static_cast<uint8_t>(o.hi);
-    wider = wider || o.lo != o.hi;
-    if (o.far) return;
-    for (size_t s = 0; s < known.size(); ++s) {
-      const uint32_t named = o.named[s];
-      if (named != NamedRoundings::kSame && named != exact.data()[i]) {
-        known[s].differing.emplace_back(static_cast<int64_t>(i), named);
-      }
-    }
-  });
+  ForEachElement(
+      r, options.fast_path ? RowArithmetic::kDoubles : RowArithmetic::kMultiprecision, false,
+      [&](size_t i, const Result& o) {
+        exact.data()[i] = static_cast<uint8_t>(o.exact);  // one byte per code: T is 8 bits
+        lo.data()[i] = static_cast<uint8_t>(o.lo), hi.data()[i] = static_cast<uint8_t>(o.hi);
+        wider = wider || o.lo != o.hi;
+        if (o.far) return;
+        for (size_t s = 0; s < known.size(); ++s) {
+          const uint32_t named = o.named[s];
+          if (named != NamedRoundings::kSame && named != exact.data()[i]) {
+            known[s].differing.emplace_back(static_cast<int64_t>(i), named);
+          }
+        }
+      });
   OutputEvaluation y = MakeOutput(std::string(schema.op().outputs.at(0)), r.x->data_type,
                                   r.x->shape, std::move(exact));
   if (wider) y.range_lo = std::move(lo), y.range_hi = std::move(hi);
@@ -295,8 +376,14 @@ std::optional<OutputEvaluation> EvaluateSoftmaxRows(const Case& c, const OpSchem
     std::array<int32_t, 256> slot{};
     slot.fill(-1);
     const Terms terms = TermsOf(r, row, slot);
-    std::string rule;
-    ByReference(r, terms, &rule, r.x->codes.data()[at]);
+    Exponentials exps(r);
+    const Result o =
+        ByMultiprecision(r, terms, exps)[static_cast<size_t>(slot[r.x->codes.data()[at]])];
+    std::string rule = float_ops::SoftmaxRule(r.n);
+    if (o.lo != o.exact || o.hi != o.exact) {
+      rule += "; QuantizeLinear of [" + Exact::FromDouble(o.lo_end).ToString() + ", " +
+              Exact::FromDouble(o.hi_end).ToString() + "] (d31)";
+    }
     return rule;
   };
   AppendNamedStrategies(c, schema, options, IndexedValues{}, r.y_scale,

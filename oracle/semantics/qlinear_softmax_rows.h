@@ -8,8 +8,10 @@
 //   result kept wherever every rounding it decides (the exact code, the float32 ends of the
 //   range, each named rounding) lies farther than the bound from its boundary: the same codes
 //   at both ends of the bound;
-// - else, and for every row with the fast path off, in SoftmaxSlice's 100-bit arithmetic, the
-//   graph's own.
+// - else, and for every row with the fast path off (the multiprecision path), in double-words
+//   (106 bits, oracle/core/double_double.h) from SoftmaxSlice's own 100-bit exponentials, each
+//   computed once per case: its sums and quotients within 2^-90 of the graph's, inside the
+//   2^-80 by which the graph widens its ends.
 // QLinearGroupProperties.SoftmaxRowsEqualTheGraph holds both equal to the graph.
 #pragma once
 
@@ -31,12 +33,16 @@ namespace qconform {
 std::optional<OutputEvaluation> EvaluateSoftmaxRows(const Case& c, const OpSchema& schema,
                                                     const EvaluateOptions& options);
 
-// Every element's float32 ends L <= H of its range (what QuantizeLinear's range reads), by the
-// doubles where they decide (`doubles`) and by the 100-bit reference otherwise; nullopt where the
-// row path does not apply. The property tests compare the two arithmetics here, where a wrong
-// end shows even when no code boundary lies near it.
+// How the rows are computed: the fast path (doubles where they decide, else double-words), the
+// multiprecision path (double-words), or, for the float32 ends only, SoftmaxSlice's 100-bit
+// arithmetic itself.
+enum class RowArithmetic { kDoubles, kMultiprecision, kReferenceEnds };
+
+// Every element's float32 ends L <= H of its range (what QuantizeLinear's range reads) by
+// `arithmetic`; nullopt where the row path does not apply. The property tests compare the three
+// arithmetics here, where a wrong end shows even when no code boundary lies near it.
 std::optional<std::vector<std::pair<float, float>>> SoftmaxRowEnds(const Case& c,
                                                                    const OpSchema& schema,
-                                                                   bool doubles);
+                                                                   RowArithmetic arithmetic);
 
 }  // namespace qconform

@@ -264,6 +264,22 @@ TEST(QLinearGroupSoftmax, EqualInputsShareOneOpsetIsRequiredAndBefore13CoercesTo
       Group("QLinearSoftmax", cube, {{"opset", Attribute::Int(13)}, {"axis", Attribute::Int(1)}}));
   EXPECT_EQ(Values(pairs), (std::vector<double>{128, 128, 128, 128}));
   EXPECT_EQ(pairs.outputs.at(0).shape, (std::vector<int64_t>{1, 2, 2}));
+  // Over Y's scale 1/2 each 1/4 is a tie: exactly the even 0, and TOSA's bound admits 1 too.
+  // The range's words give its float32 ends either side of 1/4, on both paths: 1/4 (1 -+ (3/2 b
+  // + gamma_4)), b = (3 + 3 (9/16 + 9/16)) 2^-23 the EXP bound, each rounded to float32.
+  std::vector<std::optional<Tensor>> tie = in;
+  tie[3] = F(0.5);
+  for (const bool fast : {true, false}) {
+    const Case c = Group("QLinearSoftmax", tie, {{"opset", Attribute::Int(13)}});
+    const OracleResult r = RunOracle(c, {.fast_path = fast});  // its messages read c
+    EXPECT_EQ(Values(r), (std::vector<double>{0, 0, 0, 0}));
+    const OutputEvaluation& y = r.outputs.at(0);
+    ASSERT_TRUE(y.has_range() && y.describe_range);
+    EXPECT_EQ(y.range_hi[2], 1u);
+    EXPECT_EQ(y.describe_range(2),
+              "Softmax of 4: TOSA's EXP bound per term, gamma_4 for their sum, one division; "
+              "QuantizeLinear of [0.24999965727329254150390625, 0.25000035762786865234375] (d31)");
+  }
 }
 
 TEST(QLinearGroupConcat, EachOperandRequantizedToYAlongTheAxis) {
