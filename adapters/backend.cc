@@ -94,10 +94,7 @@ std::string NamedPluginPath(const std::string& name) {
 
 std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptions& options) {
   if (spec == "oracle") return std::make_unique<OracleBackend>();
-  if (spec == "onnxruntime") return std::make_unique<OnnxRuntimeBackend>(options);
-  if (spec == "onnxruntime-web") {
-    return std::make_unique<OnnxRuntimeBackend>(options, "onnxruntime-web");
-  }
+  if (std::unique_ptr<Backend> ort = OnnxRuntimeBackend::FromSpec(spec, options)) return ort;
   if (spec == "exec:pytorch") {  // PyTorch on the Python kit, with Debian's interpreter
     return std::make_unique<ExecBackend>(
         "/usr/bin/python3 " + ShellQuote(DataFile("adapters/python/pytorch_backend.py")), options,
@@ -116,7 +113,8 @@ std::unique_ptr<Backend> MakeBackend(const std::string& spec, const BackendOptio
   std::string names;
   for (const std::string& name : NamedPlugins()) names += (names.empty() ? "" : ", ") + name;
   throw std::invalid_argument("unknown backend '" + spec +
-                              "': use oracle, onnxruntime, onnxruntime-web, exec:COMMAND, "
+                              "': use oracle, onnxruntime, onnxruntime-web (either also as "
+                              "onnxruntime:LEVEL[,KEY=VALUE...]), exec:COMMAND, "
                               "exec:pytorch, plugin:LIB.so, plugin:example or plugin:NAME (" +
                               names + ")");
 }

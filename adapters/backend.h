@@ -54,6 +54,9 @@ class Backend {
 //   oracle               the oracle itself
 //   onnxruntime          ONNX Runtime 1.30 (CPU) through onnxruntime-node
 //   onnxruntime-web      ONNX Runtime Web 1.30 (its WebAssembly build) in Node
+//   onnxruntime:LEVEL[,KEY=VALUE...], onnxruntime-web:LEVEL[,...]
+//                        either at a graph optimization level (all: ORT's default, as users run
+//                        models) with session config entries (session.disable_quant_qdq=1)
 //   exec:COMMAND         any command speaking adapters/PROTOCOL.md
 //   exec:pytorch         PyTorch through adapters/python/pytorch_backend.py (Debian's python3)
 //   plugin:PATH.so       a shared library implementing adapters/plugin/qconform_plugin.h

@@ -51,11 +51,18 @@ double SecondsUntil(double deadline) {
 }
 
 // The answer's output_K.pb, one per graph output and no other: an extra one means the backend
-// answered for a different model than the one it was sent.
+// answered for a different model than the one it was sent. An optional ran.txt says what the
+// backend ran (its first line, at most 1,000 bytes, kept as valid UTF-8).
 BackendResult OutputsFromFrames(const std::vector<Frame>& frames,
                                 const std::vector<std::string>& outputs) {
   std::vector<const Frame*> by_output(outputs.size(), nullptr);
+  std::string ran;
   for (const Frame& f : frames) {
+    if (f.name == "ran.txt") {
+      const std::string text(f.bytes.begin(), f.bytes.end());
+      ran = ValidUtf8(text.substr(0, std::min<size_t>(text.find('\n'), 1000)));
+      continue;
+    }
     size_t k = 0;
     while (k < outputs.size() && f.name != "output_" + std::to_string(k) + ".pb") ++k;
     if (k == outputs.size() || by_output[k] != nullptr) {
@@ -78,6 +85,7 @@ BackendResult OutputsFromFrames(const std::vector<Frame>& frames,
       return Failure(ErrorKind::kProtocolError, std::string("unreadable output: ") + e.what());
     }
   }
+  result.ran = std::move(ran);
   return result;
 }
 

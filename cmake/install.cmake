@@ -41,6 +41,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/golden/ DESTINATION ${qconform_data}/gol
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/expectations/ DESTINATION ${qconform_data}/expectations)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/onnxruntime/runner.js
               ${PROJECT_SOURCE_DIR}/adapters/onnxruntime/types.js
+              ${PROJECT_SOURCE_DIR}/adapters/onnxruntime/rewritten.js
         DESTINATION ${qconform_data}/adapters/onnxruntime)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/python/qconform_exec.py
               ${PROJECT_SOURCE_DIR}/adapters/python/pytorch_backend.py

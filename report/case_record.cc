@@ -36,6 +36,7 @@ CaseRecord RecordOf(const CaseResult& r, Gate g) {
   c.nearest = r.nearest;
   c.deviation = r.deviation;
   c.widened = r.widened;
+  c.ran = r.ran;
   return c;
 }
 
@@ -66,6 +67,7 @@ CaseRecord RecordFromJson(const JsonValue& v) {
   if (v.has("nearest_strategy")) c.nearest = v.at("nearest_strategy").as_string();
   if (v.has("deviation")) c.deviation = v.at("deviation").as_string();
   if (v.has("widened")) c.widened = v.at("widened").as_string();
+  if (v.has("ran")) c.ran = v.at("ran").as_string();
   return c;
 }
 

@@ -24,6 +24,7 @@ struct CaseRecord {
   std::string nearest;                  // the strategy nearest the backend's value there
   std::string deviation;                // the known deviation behind it ("" when none is named)
   std::string widened;                  // outputs carried widened ("y: int4 carried as int8")
+  std::string ran;                      // what the backend ran, where it says
 
   Outcome outcome() const { return OutcomeOf(kind); }
   // The operator version that judged it (the newest since_version <= the opset), 0 when the

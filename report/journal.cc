@@ -80,6 +80,7 @@ RecordedResult Record(const JsonValue& line, const std::string& where) {
   for (const JsonValue& o : line.at("outputs").as_array()) {
     r.observed.outputs.push_back(TensorFromBytes(FromBase64(o.as_string()), where));
   }
+  if (line.has("ran")) r.observed.ran = line.at("ran").as_string();
   return r;
 }
 
@@ -108,6 +109,7 @@ std::string JournalLine(const std::string& id, const BackendResult& observed, do
       }
       line += "]";
     }
+    if (!observed.ran.empty()) line += ", \"ran\": " + Json(observed.ran);
   }
   return line + "}";
 }

@@ -246,11 +246,19 @@ CaseResult Judged(const Case& c, const OracleResult& oracle, const BackendResult
   return r;
 }
 
+// A wrong result says what the backend ran where it said: a rewritten graph's kernels are the
+// first thing to look at when the graph's own nodes would have been right.
+CaseResult WithRan(CaseResult r, const BackendResult& observed) {
+  r.ran = observed.ran;
+  if (!r.ran.empty() && r.outcome() == Outcome::kFail) r.detail += " [ran as " + r.ran + "]";
+  return r;
+}
+
 }  // namespace
 
 CaseResult JudgeCase(const Case& c, const OracleResult& oracle, const BackendResult& observed,
                      const CompareOptions& options) {
-  CaseResult r = Judged(c, oracle, observed, options);
+  CaseResult r = WithRan(Judged(c, oracle, observed, options), observed);
   // Kept for the reproducer; a refused valid case (thousands on a first run) has none.
   if (r.outcome() == Outcome::kFail && r.kind != Kind::kRejectedValid) {
     r.oracle = std::make_shared<const OracleResult>(oracle);

@@ -47,6 +47,9 @@ struct BackendResult {
   std::optional<BackendError> error;  // set: no outputs
   std::vector<Tensor> outputs;
   std::vector<Widening> widened;  // outputs that came back widened
+  // What the backend ran, where it says: ONNX Runtime at an optimization level names the kernels
+  // of its rewritten graph ("com.microsoft.QLinearAdd"). Empty when it does not say.
+  std::string ran;
 };
 
 }  // namespace qconform

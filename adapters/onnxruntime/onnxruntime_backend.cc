@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 
 #include "adapters/install_paths.h"
 #include "onnx_io/model_builder.h"
@@ -57,16 +58,71 @@ std::string OnnxRuntimeBackend::RunnerScript() {
   return DataFile("adapters/onnxruntime/runner.js");
 }
 
-OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options, const std::string& package)
-    : ExecBackend("NODE_PATH=" + ShellQuote(ModulesDir()) + " QCONFORM_ORT_PACKAGE=" +
-                      ShellQuote(package) + " exec node " + ShellQuote(RunnerScript()),
-                  options, "onnxruntime") {
+namespace {
+
+constexpr std::string_view kLevels[] = {"disabled", "basic", "extended", "all"};
+
+std::string Command(const std::string& package, const std::string& level,
+                    const std::vector<std::string>& config) {
+  if (std::find(std::begin(kLevels), std::end(kLevels), level) == std::end(kLevels)) {
+    throw std::invalid_argument("onnxruntime: unknown optimization level '" + level +
+                                "': use disabled, basic, extended or all");
+  }
+  std::string entries;
+  for (const std::string& e : config) {
+    const size_t eq = e.find('=');
+    if (eq == 0 || eq == std::string::npos ||
+        e.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") <
+            eq ||
+        e.find(';') != std::string::npos) {
+      throw std::invalid_argument("onnxruntime: session config entry '" + e +
+                                  "' is not KEY=VALUE (e.g. session.disable_quant_qdq=1)");
+    }
+    entries += (entries.empty() ? "" : ";") + e;
+  }
+  return "NODE_PATH=" + ShellQuote(OnnxRuntimeBackend::ModulesDir()) +
+         " QCONFORM_ORT_PACKAGE=" + ShellQuote(package) +
+         " QCONFORM_ORT_LEVEL=" + ShellQuote(level) +
+         " QCONFORM_ORT_CONFIG=" + ShellQuote(entries) + " exec node " +
+         ShellQuote(OnnxRuntimeBackend::RunnerScript());
+}
+
+}  // namespace
+
+OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options, const std::string& package,
+                                       const std::string& level,
+                                       const std::vector<std::string>& config)
+    : ExecBackend(Command(package, level, config), options, "onnxruntime") {
   if (!std::filesystem::exists(ModulesDir() + "/" + package + "/package.json")) {
     throw std::runtime_error(package + " is not installed in " + ModulesDir() +
                              ": run tools/setup.sh (or set QCONFORM_ORT_MODULES)");
   }
-  // runner.js maps any model's graph inputs and outputs: several cases share one session.
-  merge_batches_ = true;
+  // runner.js maps any model's graph inputs and outputs: several cases share one session, with
+  // optimizations disabled. Rewritten, each case runs alone, so that the kernels its own graph
+  // became are the ones it reports.
+  merge_batches_ = level == "disabled";
+}
+
+std::unique_ptr<Backend> OnnxRuntimeBackend::FromSpec(const std::string& spec,
+                                                      const BackendOptions& options) {
+  for (const std::string package : {"onnxruntime-web", "onnxruntime"}) {
+    if (spec.rfind(package, 0) != 0) continue;
+    const std::string rest = spec.substr(package.size());
+    const std::string npm = package == "onnxruntime" ? "onnxruntime-node" : package;
+    if (rest.empty()) return std::make_unique<OnnxRuntimeBackend>(options, npm);
+    if (rest[0] != ':' || rest.size() == 1) return nullptr;
+    std::vector<std::string> parts;
+    for (size_t at = 1;;) {
+      const size_t comma = rest.find(',', at);
+      parts.push_back(rest.substr(at, comma == std::string::npos ? comma : comma - at));
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    const std::string level = parts.front();
+    parts.erase(parts.begin());
+    return std::make_unique<OnnxRuntimeBackend>(options, npm, level, parts);
+  }
+  return nullptr;
 }
 
 Case OnnxRuntimeBackend::Adapt(const Case& c) const {

@@ -3,6 +3,10 @@
 // the binding's limits; everything else is the exec adapter.
 #pragma once
 
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "adapters/exec_backend.h"
 #include "adapters/onnxruntime/kernel_lookup_memo.h"
 
@@ -13,8 +17,17 @@ class OnnxRuntimeBackend : public ExecBackend {
   // package: onnxruntime-node (ORT's native CPU kernels) or onnxruntime-web (its WebAssembly
   // build, wasm execution provider). Throws std::runtime_error when the package is not installed
   // where the build expects it.
+  // level: ORT's graph optimization level, "disabled" (its kernels one node at a time, the
+  // default), "basic", "extended" or "all" (ORT's own default, as users run models); config:
+  // session config entries ("session.disable_quant_qdq=1"), each switching one rewrite off.
+  // Throws std::invalid_argument for another level or an entry that is not key=value.
   explicit OnnxRuntimeBackend(const BackendOptions& options,
-                              const std::string& package = "onnxruntime-node");
+                              const std::string& package = "onnxruntime-node",
+                              const std::string& level = "disabled",
+                              const std::vector<std::string>& config = {});
+
+  // "onnxruntime[-web][:LEVEL[,KEY=VALUE...]]" as a backend, or nullptr for another spelling.
+  static std::unique_ptr<Backend> FromSpec(const std::string& spec, const BackendOptions& options);
 
   // The node_modules directory that holds onnxruntime-node ($QCONFORM_ORT_MODULES overrides).
   static std::string ModulesDir();

@@ -8,15 +8,46 @@
 //   node runner.js                       serve the protocol on stdin/stdout
 //   node runner.js --once CASE_DIR OUT   run one case directory (for reproducers), then exit
 //
-// Sessions are created with graph optimizations disabled (ORT's graph rewrites have changed
-// quantization numerics in the past) and one intra-op thread (deterministic, comparable runs).
+// Sessions are created with one intra-op thread (deterministic, comparable runs) and, by
+// default, with graph optimizations disabled: ORT's kernels, one node at a time. With
+// QCONFORM_ORT_LEVEL=basic|extended|all the session runs at that optimization level, as users run
+// models ("all" is ORT's default), and QCONFORM_ORT_CONFIG="key=value;..." sets session config
+// entries (session.disable_quant_qdq=1, ...) to switch single rewrites off. The backend's name
+// then says so (onnxruntime-all, onnxruntime-all+disable_quant_qdq), so each configuration has
+// its own baseline, and the native build answers each case with ran.txt: the kernels of the
+// rewritten graph (its optimized model; onnxruntime-web cannot write one).
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
 
+const os = require('os');
+const {readVarint, ranAs} = require('./rewritten.js');
+
 const kPackage = process.env.QCONFORM_ORT_PACKAGE || 'onnxruntime-node';
 const kWeb = kPackage === 'onnxruntime-web';
+const kLevel = process.env.QCONFORM_ORT_LEVEL || 'disabled';
+if (!['disabled', 'basic', 'extended', 'all'].includes(kLevel)) {
+  process.stderr.write('qconform onnxruntime adapter: QCONFORM_ORT_LEVEL=' + kLevel +
+                       ' is not disabled, basic, extended or all\n');
+  process.exit(3);
+}
+// Session config entries, "key=value;key=value", as the binding's nested `extra` object.
+const kConfig = (process.env.QCONFORM_ORT_CONFIG || '').split(';').filter((e) => e !== '');
+const kExtra = {};
+for (const entry of kConfig) {
+  const m = /^([A-Za-z0-9_.]+)=([^;]*)$/.exec(entry);
+  if (!m) {
+    process.stderr.write('qconform onnxruntime adapter: QCONFORM_ORT_CONFIG entry "' + entry +
+                         '" is not key=value\n');
+    process.exit(3);
+  }
+  const keys = m[1].split('.');
+  let at = kExtra;
+  keys.slice(0, -1).forEach((k) => at = at[k] = at[k] || {});
+  at[keys[keys.length - 1]] = m[2];
+}
+const kOptimized = kLevel !== 'disabled';
 let ort;
 try {
   ort = require(kPackage);
@@ -39,17 +70,6 @@ const kArrays = {
   float16: Uint16Array, float64: Float64Array, uint32: Uint32Array, uint64: BigUint64Array,
   uint4: Uint8Array, int4: Uint8Array,
 };
-
-function readVarint(buf, pos) {
-  let value = 0n, shift = 0n;
-  for (;;) {
-    if (pos.at >= buf.length) throw new Error('truncated varint');
-    const b = buf[pos.at++];
-    value |= BigInt(b & 0x7f) << shift;
-    if ((b & 0x80) === 0) return value;
-    shift += 7n;
-  }
-}
 
 function decodeTensor(buf) {
   const t = {dims: [], dataType: 0, name: '', raw: Buffer.alloc(0)};
@@ -146,20 +166,27 @@ function loadErrorKind(message) {
 }
 
 // Runs one case whose files `read(name)` gives (a Buffer, or undefined when absent); returns
-// output_K.pb's bytes in graph-output order.
+// output_K.pb's bytes in graph-output order, and what the rewritten graph ran (or '').
 async function runCase(read) {
-  let session;
+  let session, ran = '';
+  const rewritten = path.join(os.tmpdir(), 'qconform-ort-' + process.pid + '.onnx');
   try {
     const model = read('model.onnx');
     if (!model) throw new Error('the case has no model.onnx');
     session = await ort.InferenceSession.create(model, {
       executionProviders: [kWeb ? 'wasm' : 'cpu'],
-      graphOptimizationLevel: 'disabled',
+      graphOptimizationLevel: kLevel,
       intraOpNumThreads: 1,
       interOpNumThreads: 1,
       executionMode: 'sequential',
       logSeverityLevel: 4,  // errors come back as exceptions; ORT's own log would repeat them
+      extra: kExtra,
+      ...(kOptimized && !kWeb ? {optimizedModelFilePath: rewritten} : {}),
     });
+    if (kOptimized && !kWeb && fs.existsSync(rewritten)) {
+      ran = ranAs(fs.readFileSync(rewritten));
+      fs.unlinkSync(rewritten);
+    }
   } catch (e) {
     throw new CaseError(loadErrorKind(e.message), oneLine(e.message));
   }
@@ -178,7 +205,7 @@ async function runCase(read) {
       const kind = /Unsupported (tensor|data) type/i.test(e.message) ? 'unsupported' : 'rejected-at-run';
       throw new CaseError(kind, oneLine(e.message));
     }
-    return session.outputNames.map((name) => fromOrtTensor(name, results[name]));
+    return {outputs: session.outputNames.map((name) => fromOrtTensor(name, results[name])), ran};
   } finally {
     if (session.release) await session.release();
   }
@@ -258,11 +285,20 @@ async function readFrames(input, count) {
 }
 
 async function serve() {
-  answer(kWeb ? 'hello 3 onnxruntime-web ' + ort.env.versions.common +
-                   ' WebAssembly kernels via onnxruntime-web in Node; graph optimizations ' +
-                   'disabled; one thread'
-              : 'hello 3 onnxruntime ' + ort.env.versions.common +
-                   ' CPU kernels via onnxruntime-node; graph optimizations disabled; one thread');
+  // The name: the package's, the level where it is not "disabled", each config entry's last key
+  // part (and its value where it is not 1).
+  const tags = kConfig.map((e) => {
+    const [key, value] = e.split('=');
+    return '+' + key.split('.').pop() + (value === '1' ? '' : '=' + value);
+  });
+  const name = (kWeb ? 'onnxruntime-web' : 'onnxruntime') + (kOptimized ? '-' + kLevel : '') +
+               tags.join('');
+  const how = kOptimized ? 'graph optimizations at level ' + kLevel +
+                               (kConfig.length ? ' (' + kConfig.join(', ') + ')' : '')
+                         : 'graph optimizations disabled';
+  answer('hello 3 ' + name + ' ' + ort.env.versions.common + ' ' +
+         (kWeb ? 'WebAssembly kernels via onnxruntime-web in Node; '
+               : 'CPU kernels via onnxruntime-node; ') + how + '; one thread');
   const input = byteReader(process.stdin);
   for (let line; (line = await input.line()) !== null;) {
     const words = line.trim().split(/\s+/);
@@ -279,8 +315,10 @@ async function serve() {
       break;
     }
     try {
-      const outputs = await runCase((name) => files.get(name));
-      answer('ok ' + id + ' ' + outputs.length, outputs.map((bytes, k) => ['output_' + k + '.pb', bytes]));
+      const {outputs, ran} = await runCase((name) => files.get(name));
+      const frames = outputs.map((bytes, k) => ['output_' + k + '.pb', bytes]);
+      if (ran) frames.push(['ran.txt', Buffer.from(ran, 'utf8')]);
+      answer('ok ' + id + ' ' + frames.length, frames);
     } catch (e) {
       answer('error ' + id + ' ' + (e.kind || 'rejected-at-run') + ' ' + oneLine(e.message));
     }
@@ -300,9 +338,11 @@ async function main() {
         const file = path.join(args[1], name);
         return fs.existsSync(file) ? fs.readFileSync(file) : undefined;
       };
-      (await runCase(read)).forEach((bytes, k) => {
+      const {outputs, ran} = await runCase(read);
+      outputs.forEach((bytes, k) => {
         fs.writeFileSync(path.join(args[2], 'output_' + k + '.pb'), bytes);
       });
+      if (ran) fs.writeFileSync(path.join(args[2], 'ran.txt'), ran + '\n');
       process.stdout.write('ok: outputs written to ' + args[2] + '\n');
     } catch (e) {
       process.stdout.write((e.kind || 'error') + ': ' + e.message + '\n');

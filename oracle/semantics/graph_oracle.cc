@@ -7,6 +7,7 @@
 #include "oracle/semantics/float_ops.h"
 #include "oracle/semantics/oracle.h"
 #include "oracle/semantics/quantize.h"
+#include "oracle/semantics/quantize_deviations.h"
 #include "oracle/semantics/quantize_range.h"
 
 namespace qconform {
@@ -173,6 +174,15 @@ class GraphEvaluation {
     for (size_t k = 0; k < node.outputs.size() && k < o.outputs.size(); ++k) {
       values_[node.outputs[k]] = FromEvaluation(o.outputs[k], node);
     }
+    // A per-tensor QuantizeLinear's output keeps what it quantized, for naming deviations.
+    const Operator* op = FindOperator(node.domain, node.op_type);
+    const ElementType* y = o.outputs.empty() ? nullptr : FindElementType(o.outputs[0].data_type);
+    if (op->kind == OperatorKind::kQuantizeLinear && y != nullptr && y->is_integer() &&
+        in.size() > 1 && in[1] != nullptr && in[1]->size() == 1) {
+      values_[node.outputs[0]].quantized = std::make_shared<const QuantizedFrom>(QuantizedFrom{
+          in[0]->exact, in[1]->exact[0],
+          in.size() > 2 && in[2] != nullptr ? in[2]->exact.at(0) : Exact::Integer(0), y});
+    }
     return true;
   }
 
@@ -225,6 +235,10 @@ class GraphEvaluation {
         y.AddRule(
             i, "QuantizeLinear of [" + x.lo[i].ToString() + ", " + x.hi[i].ToString() + "] (d31)");
       }
+    }
+    if (q.y_type->is_integer()) {
+      y.quantized = std::make_shared<const QuantizedFrom>(
+          QuantizedFrom{x.exact, q.scale, q.zero_point, q.y_type});
     }
     values_[node.outputs[0]] = std::move(y);
     return true;
@@ -286,6 +300,13 @@ OutputEvaluation AsOutput(const std::string& name, const GraphValue& v) {
   y.describe_range = [rules = v.rules](int64_t i) {
     return static_cast<size_t>(i) < rules.size() ? rules[static_cast<size_t>(i)] : "";
   };
+  if (v.quantized) {  // a rewrite's code named by what it did (d32)
+    y.diagnose = [from = v.quantized](int64_t i, uint32_t observed) {
+      const auto at = static_cast<size_t>(i);
+      if (at >= from->x.size()) return std::vector<std::string>{};
+      return QuantizeDeviations({from->x[at], from->scale, from->zero_point, from->y}, observed);
+    };
+  }
   return y;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,22 @@
 
 namespace qconform {
 
+// What a QuantizeLinear of a float range quantized (each element's exact value) and with which
+// parameters: a wrong code of the graph's output is then named by the known deviation that
+// gives it (quantize_deviations.h: "y_zero_point added before rounding").
+struct QuantizedFrom {
+  std::vector<Exact> x;
+  Exact scale, zero_point;
+  const ElementType* y = nullptr;
+};
+
 struct GraphValue {
   int32_t data_type = 0;
   std::vector<int64_t> shape;
   std::vector<Exact> exact, lo, hi;
   std::vector<uint8_t> free;       // 1 where any value is admitted (empty: none)
   std::vector<std::string> rules;  // per element, why its interval is wider (empty: none is)
+  std::shared_ptr<const QuantizedFrom> quantized;  // set by a QuantizeLinear of a float range
 
   size_t size() const { return exact.size(); }
   // An int64 or bool constant (oracle/core/index_tensor.h): integer points, no element type.

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "oracle/core/admitted_range.h"
 #include "oracle/semantics/quantize.h"
 
 namespace qconform {
@@ -83,6 +84,16 @@ Code WrapAround(const QuantizeOperands& o) {
   return static_cast<uint32_t>(v);  // two's complement bits for signed y
 }
 
+// A result above the type's maximum gives its minimum: x86 QLinearAdd and QLinearMul at a huge
+// scale ratio (the product's conversion overflows int32 to its "integer indefinite").
+Code MinimumOnOverflow(const QuantizeOperands& o) {
+  const Exact q = o.x / o.scale;
+  if (!q.is_finite()) return std::nullopt;
+  const Exact v = Exact::Finite(Rational(RoundHalfEven(q.value()))) + o.zero_point;
+  if (!LessThan(Exact::Integer(IntegerMax(*o.y)), v)) return std::nullopt;
+  return Saturate(o, Exact::Infinity(true));
+}
+
 struct Deviation {
   std::string_view name;
   Code (*code)(const QuantizeOperands&);
@@ -100,6 +111,7 @@ constexpr Deviation kDeviations[] = {
     {"reciprocal multiplier, y_zero_point added before rounding",
      ReciprocalZeroPointBeforeRounding},
     {"wrap-around instead of saturation", WrapAround},
+    {"the type's minimum where the result overflows", MinimumOnOverflow},
 };
 
 }  // namespace

@@ -53,6 +53,25 @@ TEST(GraphOracle, ExactTiesAdmitOneCodeZeroPointAfterRounding) {
   EXPECT_EQ(r.cell.operands, "uint8");  // the quantized operands: DequantizeLinear's x
 }
 
+// A wrong code of the group's output is named by the deviation that gives it: ONNX Runtime's
+// fused QLinearAdd adds the zero point before rounding, and on x86 gives the type's minimum for
+// a large positive result at a huge scale ratio.
+TEST(GraphOracle, AWrongCodeNamesTheDeviationThatGivesIt) {
+  const OracleResult ties = RunOracle(AddGroup({1, 3}, {0, 0}, 2, 1));
+  ASSERT_TRUE(ties.outputs.at(0).diagnose);
+  // 0.5 -> 0 + 1 = 1; with the zero point first, round(1.5) = 2.
+  EXPECT_EQ(ties.outputs[0].diagnose(0, 2),
+            (std::vector<std::string>{"y_zero_point added before rounding",
+                                      "ties rounded away from zero", "ties rounded towards +inf"}));
+  EXPECT_TRUE(ties.outputs[0].diagnose(0, 9).empty());
+  // 510 / (1/2) = 1020 saturates to 255 (wrapped, 252).
+  const OracleResult over = RunOracle(AddGroup({255}, {255}, 0.5, 0));
+  ASSERT_TRUE(over.outputs.at(0).diagnose);
+  EXPECT_EQ(over.outputs[0].exact[0], 255u);
+  EXPECT_EQ(over.outputs[0].diagnose(0, 0),
+            (std::vector<std::string>{"the type's minimum where the result overflows"}));
+}
+
 // The oracle refuses to judge c, with an error holding `words`.
 ::testing::AssertionResult OracleErrorSays(const Case& c, const std::string& words) {
   try {

@@ -86,6 +86,16 @@ const DeviationCase kCases[] = {
      "reciprocal multiplier, y_zero_point added before rounding"},
     // 200 saturates to 127; wrapped, 200 - 256 = -56.
     {"wrap", {200}, 1, 0, D::kInt8, {-56}, "wrap-around instead of saturation"},
+    // 255 * 255 over 1/64 saturates to 255; x86's fused QLinearMul gives the type's minimum, 0
+    // (uint8: a wrap gives 65025 * 64 mod 256 = 0 too, so int8 tells them apart: 300 saturates
+    // to 127, wraps to 44, and the minimum is -128).
+    {"minimum on overflow",
+     {300},
+     1,
+     0,
+     D::kInt8,
+     {-128},
+     "the type's minimum where the result overflows"},
     // One element that cannot tell three apart: 2.5 rounds to 2, plus 1 is 3; round(3.5),
     // round-away(2.5) + 1 and floor(3) + 1 are all 4.
     {"ambiguous",
