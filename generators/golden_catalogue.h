@@ -64,6 +64,9 @@ std::vector<GoldenCase> MicrosoftQLinearConvCatalogue();
 std::vector<GoldenCase> GraphBoundaryCatalogue();
 // Graph cases of the other float operators (graph_operator_catalogue.cc).
 std::vector<GoldenCase> GraphOperatorCatalogue();
+// The QDQ groups a runtime's optimizer rewrites, each where a rewrite of d32 computes another
+// function (qdq_rewrite_catalogue.cc).
+std::vector<GoldenCase> QdqRewriteCatalogue();
 // Which cases a catalogue builds: all of them, or only the ones that break a rule (what the rule
 // coverage test needs, without the boundary cells' searches).
 enum class CatalogueParts { kAll, kRules };

@@ -2,6 +2,7 @@
 // the same seed gives byte-identical files on any machine), each a case directory with the
 // oracle's outputs, or none and the rule id in the manifest for the deliberately invalid ones.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,13 +21,26 @@
 namespace qconform::tools {
 namespace fs = std::filesystem;
 
+// "--op Graph" (any case): the QDQ graph cases, which have no operator row.
+bool NamesGraphs(const std::string& name) {
+  const std::string graph = kGraphOpType;
+  return std::equal(name.begin(), name.end(), graph.begin(), graph.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  });
+}
+
 std::vector<const Operator*> SelectedOperators(const Args& args) {
   std::vector<const Operator*> out;
   for (const std::string& name : args.values("--op")) {
+    if (NamesGraphs(name)) {  // the null entry
+      if (std::find(out.begin(), out.end(), nullptr) == out.end()) out.push_back(nullptr);
+      continue;
+    }
     const std::vector<const OpSchema*> rows = SchemasNamed(name);
     if (rows.empty()) {
       throw UsageError("--op " + name + ": not an operator qconform knows (" + OperatorNames() +
-                       ", or all)");
+                       ", Graph for the QDQ graph cases, or all)");
     }
     for (const OpSchema* s : rows) {
       if (std::find(out.begin(), out.end(), &s->op()) == out.end()) out.push_back(&s->op());
@@ -57,8 +71,17 @@ BatchOptions ParseBatchOptions(const Args& args, int default_count) {
     throw UsageError("--profile " + options.profile +
                      " is not a profile (known: " + ProfileNames() + ")");
   }
-  // The operators the generators know; "all" is every one of them.
-  const std::string op = args.value("--op", "DequantizeLinear");
+  // The operators the generators know; "all" is every one of them. No generator writes graph
+  // cases: with --op Graph, a run selects among the catalogue's (and no generated ones).
+  std::string op = "DequantizeLinear";
+  const std::vector<std::string> named = args.values("--op");
+  const auto other = std::find_if_not(named.begin(), named.end(), NamesGraphs);
+  if (other != named.end()) op = *other;
+  if (!named.empty() && other == named.end()) {  // graphs alone
+    if (args.has("--version")) throw UsageError("--version: the graph cases have no versions");
+    options.count = 0;
+    return options;
+  }
   const std::vector<const OpSchema*> rows = SchemasNamed(op);
   if (rows.empty()) {
     throw UsageError("--op " + op + ": the generators know " + OperatorNames() + ", or all");
@@ -87,6 +110,10 @@ int RunGenerate(const std::vector<std::string>& argv) {
       {"--seed", "--count", "--out", "--op", "--version", "--invalid-percent", "--profile"});
   if (!args.positional().empty()) throw UsageError("unexpected argument " + args.positional()[0]);
   if (!args.has("--out")) throw UsageError("--out DIR is required");
+  if (NamesGraphs(args.value("--op", ""))) {
+    throw UsageError(
+        "--op Graph: no generator writes graph cases; the golden catalogue holds them");
+  }
   const BatchOptions options = ParseBatchOptions(args, 100);
   const fs::path out(args.value("--out"));
   fs::create_directories(out);

@@ -34,6 +34,7 @@ BatchOptions ParseBatchOptions(const Args& args, int default_count);
 // The operators --op names (repeatable; matched case-insensitively; "all" is every one), as
 // registry rows; empty when --op is not given. UsageError naming the known ones otherwise.
 std::vector<const Operator*> SelectedOperators(const Args& args);
+// "--op Graph" selects the graph cases (a null entry: they have no operator row).
 // Whether a case's operator is among them (every case when none is selected).
 bool OperatorSelected(const std::vector<const Operator*>& selected, const Case& c);
 // The golden catalogue (--golden, --filter, --op) plus the seeded generated batch (none for a

@@ -1,0 +1,174 @@
+// The QDQ groups a runtime's optimizer rewrites (docs/semantics.md#d33), each built so that one
+// rewrite of d32 computes another function on it, while the graph's own nodes, run one by one,
+// give the exact codes. Every scale is dyadic and every sum small, so each float step is exact
+// (B = 0): one code is admitted per element, and a rewrite's code is a wrong value.
+//   overflow      Add and Mul at a scale ratio of 2^24 with results far above T's range: they
+//                 saturate to T's maximum (x86's fused kernels give T's minimum);
+//   weight axis   Conv's weight quantized along its input channels (axis 1) and MatMul's along
+//                 K (axis 0): a fused kernel reading per output channel reads the wrong scales;
+//   two grids     Q -> DQ -> Q -> DQ on two grids, each rounding once: merged onto one grid, the
+//                 values of the second Q's ties move;
+//   clip          Clip with a lower bound a fraction of Q's scale above Q's lowest value: Clip
+//                 moves codes, so it cannot be dropped;
+//   per-axis Add  a per-axis DQ feeding Add: a fused QLinearAdd wants scalars (ORT then fails
+//                 to create the session: rejected-valid);
+//   int8          the Add and Mul ties with int8 activations and odd zero points.
+#include "generators/catalogue_builder.h"
+#include "generators/golden_catalogue.h"
+#include "generators/graph_builder.h"
+#include "oracle/core/case_builder.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+
+class RewriteCatalogue : public CatalogueBuilder {
+ public:
+  void Add(Case c, const std::string& pattern, const std::string& type, const std::string& y,
+           const std::string& boundary) {
+    CatalogueBuilder::Add(
+        std::move(c),
+        "graph:qdq,op:" + pattern + ",type:" + type + ",y:" + y + ",boundary:" + boundary,
+        "d32,d33");
+  }
+
+  // DQ(a) op DQ(b) -> Q, both per tensor with scale 1 and zero point 0, Y at 2^-24: every
+  // nonzero result is beyond T's range and saturates; 0 stays the zero point.
+  void Overflow(const std::string& op, D t) {
+    const bool s = t == D::kInt8;
+    const std::vector<double> a = s ? std::vector<double>{127, 100, 1, 0, -1, -128, 127, 3}
+                                    : std::vector<double>{255, 200, 1, 0, 128, 17, 255, 3};
+    const std::vector<double> b = s ? std::vector<double>{127, -100, 0, 0, -1, 127, -128, 5}
+                                    : std::vector<double>{255, 55, 0, 0, 2, 0, 1, 5};
+    GraphCaseBuilder g("qdq13-" + Lower(op) + "-overflow-" + TypeName(t));
+    const std::string x = g.Dequantize("a", MakeTensor(t, {8}, a), 1, 0);
+    const std::string w = g.Dequantize("b", MakeTensor(t, {8}, b), 1, 0);
+    g.Quantize(g.Op(op, {x, w}, {"y_real"}), "y", 0x1p-24f, 0, t, "q");
+    Add(g.Build(), op, TypeName(t), TypeName(t), "scale-ratio-2^24");
+  }
+
+  // DQ(x) -> Conv(DQ(w) along `axis`) -> Q: x [1, 2, 2, 2] uint8, w int8 [2, 2, 1, 1] with
+  // scales 1/4 and 1 along its axis (a per-output-channel reading swaps them when axis is 1).
+  void ConvWeightAxis(int64_t axis) {
+    GraphCaseBuilder g("qdq13-conv-weight-axis-" + std::to_string(axis) + "-uint8");
+    const std::string x = g.Dequantize(
+        "x", MakeTensor(D::kUint8, {1, 2, 2, 2}, {3, 5, 9, 13, 2, 7, 11, 16}), 0.5f, 1);
+    g.Constant("w", MakeTensor(D::kInt8, {2, 2, 1, 1}, {3, -5, 7, 2}));
+    g.Constant("w_scale", MakeTensor(D::kFloat, {2}, {0.25, 1}));
+    g.Constant("w_zero_point", MakeTensor(D::kInt8, {2}, {0, 0}));
+    const std::string w = g.Op("DequantizeLinear", {"w", "w_scale", "w_zero_point"}, {"w_real"},
+                               {{"axis", Attribute::Int(axis)}});
+    g.Quantize(g.Op("Conv", {x, w}, {"y_real"}, {}, "conv"), "y", 0.5f, 3, D::kUint8, "q");
+    Add(g.Build(), "Conv", "uint8", "uint8", "weight-axis-" + std::to_string(axis));
+  }
+
+  // DQ(a) -> MatMul(DQ(w) along `axis`) -> Q: a [2, 3], w int8 [3, 2], scales along K (axis 0:
+  // 1/4, 1, 2) or along N (axis 1: 1/4, 2).
+  void MatMulWeightAxis(int64_t axis) {
+    GraphCaseBuilder g("qdq13-matmul-weight-axis-" + std::to_string(axis) + "-uint8");
+    const std::string a =
+        g.Dequantize("a", MakeTensor(D::kUint8, {2, 3}, {3, 9, 14, 130, 7, 250}), 0.5f, 128);
+    g.Constant("w", MakeTensor(D::kInt8, {3, 2}, {3, -5, 7, 2, -1, 4}));
+    g.Constant("w_scale", axis == 0 ? MakeTensor(D::kFloat, {3}, {0.25, 1, 2})
+                                    : MakeTensor(D::kFloat, {2}, {0.25, 2}));
+    g.Constant("w_zero_point", axis == 0 ? MakeTensor(D::kInt8, {3}, {0, 0, 0})
+                                         : MakeTensor(D::kInt8, {2}, {0, 0}));
+    const std::string w = g.Op("DequantizeLinear", {"w", "w_scale", "w_zero_point"}, {"w_real"},
+                               {{"axis", Attribute::Int(axis)}});
+    g.Quantize(g.Op("MatMul", {a, w}, {"y_real"}, {}, "matmul"), "y", 0.5f, 3, D::kUint8, "q");
+    Add(g.Build(), "MatMul", "uint8", "uint8", "weight-axis-" + std::to_string(axis));
+  }
+
+  // DQ(a; 1/2, 128) -> Q(3/4, 1) -> DQ -> Q(1/2, 3) -> DQ: the first Q's codes k + 1/2 of 3/4
+  // round to even, and the second grid rounds those values again.
+  void TwoGrids() {
+    GraphCaseBuilder g("qdq13-two-grids-uint8");
+    std::vector<double> a;
+    for (int k = 0; k < 24; ++k) a.push_back(static_cast<double>(128 + (k - 12) * 3 + k % 2));
+    const std::string x = g.Dequantize("a", MakeTensor(D::kUint8, {24}, a), 0.5f, 128);
+    g.Constant("m_scale", MakeScalar(D::kFloat, 0.75));
+    g.Constant("m_zero_point", MakeScalar(D::kUint8, 1));
+    g.Op("QuantizeLinear", {x, "m_scale", "m_zero_point"}, {"m"}, {}, "q_m");
+    const std::string m =
+        g.Op("DequantizeLinear", {"m", "m_scale", "m_zero_point"}, {"m_real"}, {}, "dq_m");
+    g.Constant("n_scale", MakeScalar(D::kFloat, 0.5));
+    g.Constant("n_zero_point", MakeScalar(D::kUint8, 3));
+    g.Op("QuantizeLinear", {m, "n_scale", "n_zero_point"}, {"n"}, {}, "q_n");
+    g.Op("DequantizeLinear", {"n", "n_scale", "n_zero_point"}, {"y"}, {}, "dq_n");
+    g.Output("y");
+    Add(g.Build(), "QDQ-QDQ", "uint8", "float", "two-grids");
+  }
+
+  // DQ(x; 2^-20, 0) -> Clip(3 * 2^-22, 6) -> Q(2^-20, 0): Clip's lower bound is 3/4 of Q's
+  // scale, far below any absolute epsilon, and lifts x = 0 to code 1.
+  void ClipAtAFractionOfTheScale() {
+    GraphCaseBuilder g("qdq13-clip-fraction-uint8");
+    const std::string x =
+        g.Dequantize("x", MakeTensor(D::kUint8, {6}, {0, 1, 2, 0, 255, 128}), 0x1p-20f, 0);
+    g.Constant("clip_min", MakeScalar(D::kFloat, 0x3p-22));
+    g.Constant("clip_max", MakeScalar(D::kFloat, 6));
+    g.Quantize(g.Op("Clip", {x, "clip_min", "clip_max"}, {"y_real"}, {}, "clip"), "y", 0x1p-20f, 0,
+               D::kUint8, "q");
+    Add(g.Build(), "Clip", "uint8", "uint8", "clip-fraction");
+  }
+
+  // DQ(a [2, 3] along axis 1: 1/2, 1/4, 1) + DQ(b; 1/2) -> Q(1/2, 1).
+  void PerAxisAdd() {
+    GraphCaseBuilder g("qdq13-add-per-axis-uint8");
+    g.Input("a", MakeTensor(D::kUint8, {2, 3}, {3, 5, 7, 130, 1, 255}));
+    g.Constant("a_scale", MakeTensor(D::kFloat, {3}, {0.5, 0.25, 1}));
+    g.Constant("a_zero_point", MakeTensor(D::kUint8, {3}, {0, 1, 128}));
+    const std::string x = g.Op("DequantizeLinear", {"a", "a_scale", "a_zero_point"}, {"a_real"},
+                               {{"axis", Attribute::Int(1)}});
+    const std::string w =
+        g.Dequantize("b", MakeTensor(D::kUint8, {2, 3}, {0, 2, 4, 6, 8, 10}), 0.5f, 0);
+    g.Quantize(g.Op("Add", {x, w}, {"y_real"}), "y", 0.5f, 1, D::kUint8, "q");
+    Add(g.Build(), "Add", "uint8", "uint8", "per-axis");
+  }
+
+  // DQ(a) op DQ(b) -> Q at exact ties with int8 activations: scales 1/2, 1/4 (Add) or 1, 1
+  // (Mul), odd zero points, Y at 1/2 with zero point 1 (a zero point added before rounding
+  // moves every other tie).
+  void Int8Ties(const std::string& op) {
+    GraphCaseBuilder g("qdq13-" + Lower(op) + "-ties-int8");
+    std::vector<double> a, b;
+    for (int k = 0; k < 12; ++k) {
+      a.push_back(static_cast<double>(-11 + 2 * k));
+      b.push_back(op == "Mul" ? (k % 2 ? 1.0 : -1.0) : static_cast<double>(3 - k % 3));
+    }
+    const bool mul = op == "Mul";
+    const std::string x =
+        g.Dequantize("a", MakeTensor(D::kInt8, {12}, a), mul ? 1 : 0.5f, mul ? 0 : -3);
+    const std::string w =
+        g.Dequantize("b", MakeTensor(D::kInt8, {12}, b), mul ? 0.5f : 0.25f, mul ? 0 : 5);
+    g.Quantize(g.Op(op, {x, w}, {"y_real"}), "y", mul ? 1.0f : 0.5f, 1, D::kInt8, "q");
+    Add(g.Build(), op, "int8", "int8", "ties");
+  }
+
+ private:
+  static std::string Lower(std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  }
+};
+
+}  // namespace
+
+std::vector<GoldenCase> QdqRewriteCatalogue() {
+  RewriteCatalogue r;
+  for (const char* op : {"Add", "Mul"}) {
+    for (D t : {D::kUint8, D::kInt8}) r.Overflow(op, t);
+    r.Int8Ties(op);
+  }
+  r.ConvWeightAxis(0);
+  r.ConvWeightAxis(1);
+  r.MatMulWeightAxis(0);
+  r.MatMulWeightAxis(1);
+  r.TwoGrids();
+  r.ClipAtAFractionOfTheScale();
+  r.PerAxisAdd();
+  return std::move(r.cases);
+}
+
+}  // namespace qconform
