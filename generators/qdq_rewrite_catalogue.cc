@@ -12,7 +12,13 @@
 //                 moves codes, so it cannot be dropped;
 //   per-axis Add  a per-axis DQ feeding Add: a fused QLinearAdd wants scalars (ORT then fails
 //                 to create the session: rejected-valid);
-//   int8          the Add and Mul ties with int8 activations and odd zero points.
+//   int8          the Add and Mul ties with int8 activations and odd zero points;
+//   weight-only   float A times DQ(int8 W) without a Q, per column (opset 13) and in blocks of
+//                 32 along K (opset 21): the float result is exact (every product on the grid
+//                 2^-6, B = 0), and a rewrite into MatMulNBits that quantizes A to int8 per
+//                 block (scale max |A| / 127) moves it by far more than any bound.
+#include <map>
+
 #include "generators/catalogue_builder.h"
 #include "generators/golden_catalogue.h"
 #include "generators/graph_builder.h"
@@ -146,6 +152,34 @@ class RewriteCatalogue : public CatalogueBuilder {
     Add(g.Build(), op, "int8", "int8", "ties");
   }
 
+  // A [2, 32] float32 (a graph input) times DQ(W int8 [32, 4]) -> float Y. A's rows hold an
+  // outlier (100, 64) among small multiples of 1/8, so that int8 per block cannot hold them.
+  void WeightOnlyMatMul(bool blocked) {
+    GraphCaseBuilder g(std::string("qdq") + (blocked ? "21" : "13") + "-matmul-weight-only-" +
+                           (blocked ? "blocked" : "per-column") + "-int8",
+                       blocked ? 21 : 13);
+    std::vector<double> a, w;
+    for (int k = 0; k < 64; ++k)
+      a.push_back(k % 32 == 5 ? (k < 32 ? 100 : -64) : (k % 13 - 6) / 8.0);
+    for (int k = 0; k < 128; ++k) w.push_back(static_cast<double>((k * 37) % 255 - 127));
+    g.Input("a", MakeTensor(D::kFloat, {2, 32}, a));
+    g.Constant("w", MakeTensor(D::kInt8, {32, 4}, w));
+    if (blocked) {
+      g.Constant("w_scale", MakeTensor(D::kFloat, {1, 4}, {0.125, 0.25, 0.5, 0.0625}));
+      g.Constant("w_zero_point", MakeTensor(D::kInt8, {1, 4}, {0, 0, 0, 0}));
+    } else {
+      g.Constant("w_scale", MakeTensor(D::kFloat, {4}, {0.125, 0.25, 0.5, 0.0625}));
+      g.Constant("w_zero_point", MakeTensor(D::kInt8, {4}, {0, 0, 0, 0}));
+    }
+    std::map<std::string, Attribute> attrs = {{"axis", Attribute::Int(blocked ? 0 : 1)}};
+    if (blocked) attrs["block_size"] = Attribute::Int(32);
+    const std::string wr =
+        g.Op("DequantizeLinear", {"w", "w_scale", "w_zero_point"}, {"w_real"}, attrs);
+    g.Op("MatMul", {"a", wr}, {"y"}, {}, "matmul");
+    g.Output("y");
+    Add(g.Build(), "MatMul", "float x int8", "float", "weight-only");
+  }
+
  private:
   static std::string Lower(std::string s) {
     for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -168,6 +202,8 @@ std::vector<GoldenCase> QdqRewriteCatalogue() {
   r.TwoGrids();
   r.ClipAtAFractionOfTheScale();
   r.PerAxisAdd();
+  r.WeightOnlyMatMul(false);
+  r.WeightOnlyMatMul(true);
   return std::move(r.cases);
 }
 
