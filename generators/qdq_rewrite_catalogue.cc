@@ -56,17 +56,17 @@ class RewriteCatalogue : public CatalogueBuilder {
 
   // DQ(x) -> Conv(DQ(w) along `axis`) -> Q: x [1, 2, 2, 2] uint8, w int8 [2, 2, 1, 1] with
   // scales 1/4 and 1 along its axis (a per-output-channel reading swaps them when axis is 1).
-  void ConvWeightAxis(int64_t axis) {
-    GraphCaseBuilder g("qdq13-conv-weight-axis-" + std::to_string(axis) + "-uint8");
-    const std::string x = g.Dequantize(
-        "x", MakeTensor(D::kUint8, {1, 2, 2, 2}, {3, 5, 9, 13, 2, 7, 11, 16}), 0.5f, 1);
+  void ConvWeightAxis(int64_t axis, D t = D::kUint8) {
+    GraphCaseBuilder g("qdq13-conv-weight-axis-" + std::to_string(axis) + "-" + TypeName(t));
+    const std::string x =
+        g.Dequantize("x", MakeTensor(t, {1, 2, 2, 2}, {3, 5, 9, 13, 2, 7, 11, 16}), 0.5f, 1);
     g.Constant("w", MakeTensor(D::kInt8, {2, 2, 1, 1}, {3, -5, 7, 2}));
     g.Constant("w_scale", MakeTensor(D::kFloat, {2}, {0.25, 1}));
     g.Constant("w_zero_point", MakeTensor(D::kInt8, {2}, {0, 0}));
     const std::string w = g.Op("DequantizeLinear", {"w", "w_scale", "w_zero_point"}, {"w_real"},
                                {{"axis", Attribute::Int(axis)}});
-    g.Quantize(g.Op("Conv", {x, w}, {"y_real"}, {}, "conv"), "y", 0.5f, 3, D::kUint8, "q");
-    Add(g.Build(), "Conv", "uint8", "uint8", "weight-axis-" + std::to_string(axis));
+    g.Quantize(g.Op("Conv", {x, w}, {"y_real"}, {}, "conv"), "y", 0.5f, 3, t, "q");
+    Add(g.Build(), "Conv", TypeName(t), TypeName(t), "weight-axis-" + std::to_string(axis));
   }
 
   // DQ(a) -> MatMul(DQ(w) along `axis`) -> Q: a [2, 3], w int8 [3, 2], scales along K (axis 0:
@@ -86,24 +86,26 @@ class RewriteCatalogue : public CatalogueBuilder {
     Add(g.Build(), "MatMul", "uint8", "uint8", "weight-axis-" + std::to_string(axis));
   }
 
-  // DQ(a; 1/2, 128) -> Q(3/4, 1) -> DQ -> Q(1/2, 3) -> DQ: the first Q's codes k + 1/2 of 3/4
-  // round to even, and the second grid rounds those values again.
-  void TwoGrids() {
-    GraphCaseBuilder g("qdq13-two-grids-uint8");
+  // DQ(a; x_scale, z) -> Q(3/4, 1) -> DQ -> Q(second, 3) -> DQ: the first Q's ties of 3/4 round
+  // to even, and the second grid (1/2, or the coarser 5/4) rounds those values again.
+  void TwoGrids(D t, float x_scale, float second, const std::string& name) {
+    GraphCaseBuilder g("qdq13-" + name + "-" + TypeName(t));
+    const int64_t z = t == D::kUint8 ? 128 : 0;
     std::vector<double> a;
-    for (int k = 0; k < 24; ++k) a.push_back(static_cast<double>(128 + (k - 12) * 3 + k % 2));
-    const std::string x = g.Dequantize("a", MakeTensor(D::kUint8, {24}, a), 0.5f, 128);
+    for (int k = 0; k < 24; ++k) a.push_back(static_cast<double>(z + (k - 12) * 3 + k % 2));
+    const std::string x =
+        g.Dequantize("a", MakeTensor(t, {24}, a), x_scale, static_cast<double>(z));
     g.Constant("m_scale", MakeScalar(D::kFloat, 0.75));
-    g.Constant("m_zero_point", MakeScalar(D::kUint8, 1));
+    g.Constant("m_zero_point", MakeScalar(t, 1));
     g.Op("QuantizeLinear", {x, "m_scale", "m_zero_point"}, {"m"}, {}, "q_m");
     const std::string m =
         g.Op("DequantizeLinear", {"m", "m_scale", "m_zero_point"}, {"m_real"}, {}, "dq_m");
-    g.Constant("n_scale", MakeScalar(D::kFloat, 0.5));
-    g.Constant("n_zero_point", MakeScalar(D::kUint8, 3));
+    g.Constant("n_scale", MakeScalar(D::kFloat, second));
+    g.Constant("n_zero_point", MakeScalar(t, 3));
     g.Op("QuantizeLinear", {m, "n_scale", "n_zero_point"}, {"n"}, {}, "q_n");
     g.Op("DequantizeLinear", {"n", "n_scale", "n_zero_point"}, {"y"}, {}, "dq_n");
     g.Output("y");
-    Add(g.Build(), "QDQ-QDQ", "uint8", "float", "two-grids");
+    Add(g.Build(), "QDQ-QDQ", TypeName(t), "float", "two-grids");
   }
 
   // DQ(x; 2^-20, 0) -> Clip(3 * 2^-22, 6) -> Q(2^-20, 0): Clip's lower bound is 3/4 of Q's
@@ -154,22 +156,23 @@ class RewriteCatalogue : public CatalogueBuilder {
 
   // A [2, 32] float32 (a graph input) times DQ(W int8 [32, 4]) -> float Y. A's rows hold an
   // outlier (100, 64) among small multiples of 1/8, so that int8 per block cannot hold them.
-  void WeightOnlyMatMul(bool blocked) {
+  void WeightOnlyMatMul(bool blocked, D t = D::kInt8) {
     GraphCaseBuilder g(std::string("qdq") + (blocked ? "21" : "13") + "-matmul-weight-only-" +
-                           (blocked ? "blocked" : "per-column") + "-int8",
+                           (blocked ? "blocked" : "per-column") + "-" + TypeName(t),
                        blocked ? 21 : 13);
+    const double z = t == D::kUint8 ? 128 : 0;
     std::vector<double> a, w;
     for (int k = 0; k < 64; ++k)
       a.push_back(k % 32 == 5 ? (k < 32 ? 100 : -64) : (k % 13 - 6) / 8.0);
-    for (int k = 0; k < 128; ++k) w.push_back(static_cast<double>((k * 37) % 255 - 127));
+    for (int k = 0; k < 128; ++k) w.push_back(static_cast<double>((k * 37) % 255 - 127) + z);
     g.Input("a", MakeTensor(D::kFloat, {2, 32}, a));
-    g.Constant("w", MakeTensor(D::kInt8, {32, 4}, w));
+    g.Constant("w", MakeTensor(t, {32, 4}, w));
     if (blocked) {
       g.Constant("w_scale", MakeTensor(D::kFloat, {1, 4}, {0.125, 0.25, 0.5, 0.0625}));
-      g.Constant("w_zero_point", MakeTensor(D::kInt8, {1, 4}, {0, 0, 0, 0}));
+      g.Constant("w_zero_point", MakeTensor(t, {1, 4}, {z, z, z, z}));
     } else {
       g.Constant("w_scale", MakeTensor(D::kFloat, {4}, {0.125, 0.25, 0.5, 0.0625}));
-      g.Constant("w_zero_point", MakeTensor(D::kInt8, {4}, {0, 0, 0, 0}));
+      g.Constant("w_zero_point", MakeTensor(t, {4}, {z, z, z, z}));
     }
     std::map<std::string, Attribute> attrs = {{"axis", Attribute::Int(blocked ? 0 : 1)}};
     if (blocked) attrs["block_size"] = Attribute::Int(32);
@@ -177,7 +180,7 @@ class RewriteCatalogue : public CatalogueBuilder {
         g.Op("DequantizeLinear", {"w", "w_scale", "w_zero_point"}, {"w_real"}, attrs);
     g.Op("MatMul", {"a", wr}, {"y"}, {}, "matmul");
     g.Output("y");
-    Add(g.Build(), "MatMul", "float x int8", "float", "weight-only");
+    Add(g.Build(), "MatMul", "float x " + TypeName(t), "float", "weight-only");
   }
 
  private:
@@ -197,13 +200,17 @@ std::vector<GoldenCase> QdqRewriteCatalogue() {
   }
   r.ConvWeightAxis(0);
   r.ConvWeightAxis(1);
+  r.ConvWeightAxis(1, D::kInt8);
   r.MatMulWeightAxis(0);
   r.MatMulWeightAxis(1);
-  r.TwoGrids();
+  r.TwoGrids(D::kUint8, 0.5f, 0.5f, "two-grids");
+  r.TwoGrids(D::kInt8, 0.25f, 0.5f, "two-grids");  // finer: the grids differ without saturation
+  r.TwoGrids(D::kUint8, 0.5f, 1.25f, "two-grids-coarser");
   r.ClipAtAFractionOfTheScale();
   r.PerAxisAdd();
   r.WeightOnlyMatMul(false);
   r.WeightOnlyMatMul(true);
+  r.WeightOnlyMatMul(false, D::kUint8);
   return std::move(r.cases);
 }
 

@@ -132,7 +132,7 @@ expect "and what it was built with" 0 "built with ONNX 1\.12" -- "$qconform" ver
 expect "no cases under a path is an error" 2 "no cases under $golden/manifest.tsv" -- "$qconform" check "$golden/manifest.tsv"
 mkdir -p "$work/empty"
 expect "an empty directory is an error" 2 "no cases under" -- "$qconform" check "$work/empty"
-expect "an unknown --op is an error listing the operators" 2 "--op Foo: not an operator qconform knows \(DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, QLinearConv, QGemm, ConvInteger, QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, QLinearConcat, QLinearWhere, or all\)" -- "$qconform" check "$golden" --op Foo
+expect "an unknown --op is an error listing the operators" 2 "--op Foo: not an operator qconform knows \(DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, QLinearConv, QGemm, ConvInteger, QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, QLinearConcat, QLinearWhere, Graph for the QDQ graph cases, or all\)" -- "$qconform" check "$golden" --op Foo
 cp -r "$golden/dq13-seed-axis" "$work/axis2"
 expect "--op is matched case-insensitively" 0 "^1 passed, 0 failed" -- "$qconform" check "$work/axis2" --op dequantizelinear
 expect "an --op with no case under the path is an error" 2 "no cases of the selected --op" -- "$qconform" check "$work/axis2" --op QuantizeLinear
@@ -140,6 +140,10 @@ expect "run with a missing baseline file is an error" 2 "--expectations /nonexis
 expect "run with --expectations /dev/null has an empty baseline" 0 "baseline /dev/null: 2 pass -> MATCHES" -- "$qconform" run --backend oracle --expectations /dev/null --filter dq21-int8-pt --count 0 --report "$work/devnull"
 expect "a directory is no baseline" 2 "--expectations /tmp: a directory" -- "$qconform" run --backend oracle --expectations /tmp --filter dq21-int8-pt
 expect "run --op unknown is an error" 2 "not an operator qconform knows" -- "$qconform" run --backend oracle --op dequantize
+# --op Graph: the QDQ graph cases alone (no generated ones: no generator writes graphs).
+graphs=$(grep -c "	Graph	" "$golden/manifest.tsv")
+expect "run --op Graph runs the graph cases alone" 0 "oracle [0-9.]+: $graphs cases, $graphs conformant" -- "$qconform" run --backend oracle --op graph --report "$work/graphs"
+expect "generate --op Graph is an error" 2 "no generator writes graph cases" -- "$qconform" generate --op Graph --out "$work/generated-graphs"
 # --op selects the same cases in any order: the generated batch is the default one, selected from.
 for order in "DequantizeLinear QLinearMatMul" "QLinearMatMul DequantizeLinear"; do
   read -r first second <<<"$order"

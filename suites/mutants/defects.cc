@@ -16,6 +16,7 @@ constexpr std::string_view kQlc = "QLinearConv";
 constexpr std::string_view kCi = "ConvInteger";
 constexpr std::string_view kQlg = "QLinearGroup";
 constexpr std::string_view kQgemm = "QGemm";
+constexpr std::string_view kGraph = "QDQ groups";
 
 // clang-format off
 constexpr DefectRow kDefects[] = {
@@ -277,6 +278,16 @@ constexpr DefectRow kDefects[] = {
   {D::kQlgFixedPoint22, "qlg-fixed-point-22", kQlg,
    "QLinearAdd's scale ratios rounded to 22-bit multipliers, the sum rounded up at ties",
    "ONNX Runtime's QLinearAdd on ARM NEON"},
+  {D::kGraphZeroPointBeforeRounding, "graph-zero-point-before-rounding", kGraph,
+   "a DQ -> Add, Mul or AveragePool -> Q group fused into one kernel that adds the output zero point before rounding", "ONNX Runtime 1.30 at level all (QLinearAdd, QLinearMul, QLinearAveragePool)"},
+  {D::kGraphOverflowToMin, "graph-overflow-to-min", kGraph,
+   "a fused Add or Mul group giving the type's minimum for results above its maximum", "ONNX Runtime 1.30 at level all on x86"},
+  {D::kGraphWeightAxisAsOutputChannel, "graph-weight-axis-as-output-channel", kGraph,
+   "a Conv or MatMul weight's per-axis scales read per output channel, whatever the DQ's axis", "ONNX Runtime 1.30 at level all (QLinearConv; QLinearMatMul refuses at run)"},
+  {D::kGraphQdqPairsMerged, "graph-qdq-pairs-merged", kGraph,
+   "Q -> DQ -> Q -> DQ on two grids computed as one pair: the first rounding dropped", "ONNX Runtime 1.30 (DoubleQDQPairsRemover)"},
+  {D::kGraphActivationsInt8, "graph-activations-int8", kGraph,
+   "a weight-only DQ -> MatMul with its float activations quantized to int8 per block of 32", "ONNX Runtime 1.30 at level all (MatMulNBits, accuracy_level 4)"},
   {D::kRuleBlockSizeOnnxReference, "rule-block-size-onnx-reference", kRules,
    "a block_size accepted whenever S * block_size >= D (the check of ONNX's reference evaluator)",
    "ONNX reference evaluator"},

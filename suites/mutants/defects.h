@@ -151,6 +151,12 @@ enum class Defect {
   kQlgPaddingCounted,  // QLinearAveragePool's windows
   kQlgFixedPoint21,    // QLinearAdd's scale ratios as fixed-point multipliers
   kQlgFixedPoint22,
+  // QDQ groups (docs/semantics.md#d32), as an optimizer rewrites them (plain_graph.h).
+  kGraphZeroPointBeforeRounding,
+  kGraphOverflowToMin,
+  kGraphWeightAxisAsOutputChannel,
+  kGraphQdqPairsMerged,
+  kGraphActivationsInt8,
   // Rules: a must-reject case accepted.
   kRuleBlockSizeOnnxReference,
   kRuleAxisRangeUnchecked,

@@ -1,7 +1,8 @@
 // The mutation gate: every defect of the catalogue (defects.cc) against the golden catalogue
 // alone, no generated cases. The mutant backend without a defect must pass every case; with each
 // defect, at least --min-kills golden cases must fail. Both run in process through the plugin
-// ABI (adapters/plugin/plugin_call.h), judged by the one judge.
+// ABI (adapters/plugin/plugin_call.h), graph cases through the plain graph backend
+// (plain_graph.h: the plugin ABI takes single nodes), judged by the one judge.
 //
 //   mutation_gate --golden DIR [--min-kills 3] [--defect NAME] [--write docs/mutation-score.md]
 //                 [--check docs/mutation-score.md]
@@ -23,6 +24,7 @@
 #include "suites/mutants/defect_cells.h"
 #include "suites/mutants/defects.h"
 #include "suites/mutants/mutant_plugin.h"
+#include "suites/mutants/plain_graph.h"
 #include "suites/mutants/score_document.h"
 #include "verdict/judge.h"
 
@@ -50,7 +52,9 @@ std::vector<std::string> Kills(const Judged& j, Defect defect, std::vector<std::
   const CompareOptions compare;
   for (size_t i = 0; i < j.cases.size(); ++i) {
     const Case& c = j.cases[i].c;
-    const BackendResult observed = CallPlugin(*MutantPlugin(), c, OutputNames(c).size());
+    // Graph cases through the plain graph backend (the plugin ABI takes single nodes).
+    const BackendResult observed =
+        c.is_graph() ? RunPlainGraph(c) : CallPlugin(*MutantPlugin(), c, OutputNames(c).size());
     const CaseResult r = JudgeCase(c, j.oracles[i], observed, compare);
     if (r.outcome() != Outcome::kFail) continue;
     killed.push_back(c.id);
