@@ -1,4 +1,5 @@
-// What ONNX Runtime ran after its graph optimizations: the nodes of the optimized model it writes
+// Reading protobuf messages field by field (the TensorProtos of runner.js), and what ONNX Runtime
+// ran after its graph optimizations: the nodes of the optimized model it writes
 // (SessionOptions.optimizedModelFilePath), read from the ModelProto's bytes. Only the fields
 // needed are read (ModelProto.graph = 7, GraphProto.node = 1, NodeProto.op_type = 4 and
 // domain = 7); subgraphs are not entered.
@@ -15,14 +16,15 @@ function readVarint(buf, pos) {
   }
 }
 
-// Calls visit(field, bytes) for each length-delimited field of one message; skips the others.
-function eachField(buf, visit) {
+// Calls visit(field, bytes) for each length-delimited field of one message and, when given,
+// visitVarint(field, value) for each varint; skips the fixed-size ones.
+function eachField(buf, visit, visitVarint = () => {}) {
   const pos = {at: 0};
   while (pos.at < buf.length) {
     const key = Number(readVarint(buf, pos));
     const field = key >>> 3, wire = key & 7;
     if (wire === 0) {
-      readVarint(buf, pos);
+      visitVarint(field, readVarint(buf, pos));
     } else if (wire === 2) {
       const len = Number(readVarint(buf, pos));
       visit(field, buf.subarray(pos.at, pos.at + len));
@@ -64,4 +66,4 @@ function ranAs(model) {
   return [...counts].map(([n, k]) => (k > 1 ? n + ' x' + k : n)).join(', ');
 }
 
-module.exports = {readVarint, ranAs};
+module.exports = {readVarint, eachField, ranAs};

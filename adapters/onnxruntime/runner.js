@@ -22,7 +22,7 @@ const fs = require('fs');
 const path = require('path');
 
 const os = require('os');
-const {readVarint, ranAs} = require('./rewritten.js');
+const {readVarint, eachField, ranAs} = require('./rewritten.js');
 
 const kPackage = process.env.QCONFORM_ORT_PACKAGE || 'onnxruntime-node';
 const kWeb = kPackage === 'onnxruntime-web';
@@ -73,36 +73,21 @@ const kArrays = {
 
 function decodeTensor(buf) {
   const t = {dims: [], dataType: 0, name: '', raw: Buffer.alloc(0)};
-  const pos = {at: 0};
-  while (pos.at < buf.length) {
-    const key = Number(readVarint(buf, pos));
-    const field = key >>> 3, wire = key & 7;
-    if (wire === 0) {
-      const v = readVarint(buf, pos);
-      if (field === 1) t.dims.push(Number(BigInt.asIntN(64, v)));
-      if (field === 2) t.dataType = Number(v);
-    } else if (wire === 2) {
-      const len = Number(readVarint(buf, pos));
-      const bytes = buf.subarray(pos.at, pos.at + len);
-      pos.at += len;
-      if (field === 1) {  // packed dims
-        const inner = {at: 0};
-        while (inner.at < bytes.length) t.dims.push(Number(BigInt.asIntN(64, readVarint(bytes, inner))));
-      } else if (field === 8) {
-        t.name = bytes.toString('utf8');
-      } else if (field === 9) {
-        t.raw = Buffer.from(bytes);
-      } else if (field === 4 || field === 5 || field === 7) {
-        throw new Error('typed data fields are not supported by this adapter; write raw_data');
-      }
-    } else if (wire === 5) {
-      pos.at += 4;
-    } else if (wire === 1) {
-      pos.at += 8;
-    } else {
-      throw new Error('unsupported protobuf wire type ' + wire);
+  eachField(buf, (field, bytes) => {
+    if (field === 1) {  // packed dims
+      const inner = {at: 0};
+      while (inner.at < bytes.length) t.dims.push(Number(BigInt.asIntN(64, readVarint(bytes, inner))));
+    } else if (field === 8) {
+      t.name = bytes.toString('utf8');
+    } else if (field === 9) {
+      t.raw = Buffer.from(bytes);
+    } else if (field === 4 || field === 5 || field === 7) {
+      throw new Error('typed data fields are not supported by this adapter; write raw_data');
     }
-  }
+  }, (field, v) => {
+    if (field === 1) t.dims.push(Number(BigInt.asIntN(64, v)));
+    if (field === 2) t.dataType = Number(v);
+  });
   return t;
 }
 
