@@ -12,7 +12,8 @@
 //                 moves codes, so it cannot be dropped;
 //   per-axis Add  a per-axis DQ feeding Add: a fused QLinearAdd wants scalars (ORT then fails
 //                 to create the session: rejected-valid);
-//   int8          the Add and Mul ties with int8 activations and odd zero points;
+//   ties          the Add and Mul ties with int8 activations, and with 16-bit and 4-bit ones
+//                 (opset 21: groups ONNX Runtime leaves unfused), odd zero points;
 //   weight-only   float A times DQ(int8 W) without a Q, per column (opset 13) and in blocks of
 //                 32 along K (opset 21): the float result is exact (every product on the grid
 //                 2^-6, B = 0), and a rewrite into MatMulNBits that quantizes A to int8 per
@@ -138,20 +139,27 @@ class RewriteCatalogue : public CatalogueBuilder {
   // DQ(a) op DQ(b) -> Q at exact ties with int8 activations: scales 1/2, 1/4 (Add) or 1, 1
   // (Mul), odd zero points, Y at 1/2 with zero point 1 (a zero point added before rounding
   // moves every other tie).
-  void Int8Ties(const std::string& op) {
-    GraphCaseBuilder g("qdq13-" + Lower(op) + "-ties-int8");
+  void Ties(const std::string& op, D t) {
+    const ElementType& type = ElementTypeOf(t);
+    const bool narrow = type.bits != 8, small = type.bits == 4, mul = op == "Mul";
+    // Unsigned types hold the same values shifted by an offset (the zero points too).
+    const int64_t off = type.integer.is_signed ? 0 : small ? 8 : type.bits == 8 ? 128 : 32768;
+    const int n = small ? 8 : 12;
+    GraphCaseBuilder g(
+        std::string("qdq") + (narrow ? "21" : "13") + "-" + Lower(op) + "-ties-" + TypeName(t),
+        narrow ? 21 : 13);
     std::vector<double> a, b;
-    for (int k = 0; k < 12; ++k) {
-      a.push_back(static_cast<double>(-11 + 2 * k));
-      b.push_back(op == "Mul" ? (k % 2 ? 1.0 : -1.0) : static_cast<double>(3 - k % 3));
+    for (int k = 0; k < n; ++k) {
+      a.push_back(static_cast<double>((small ? -7 : -11) + 2 * k + off));
+      b.push_back(static_cast<double>((mul ? (k % 2 ? 1 : -1) : 3 - k % 3) + off));
     }
-    const bool mul = op == "Mul";
-    const std::string x =
-        g.Dequantize("a", MakeTensor(D::kInt8, {12}, a), mul ? 1 : 0.5f, mul ? 0 : -3);
-    const std::string w =
-        g.Dequantize("b", MakeTensor(D::kInt8, {12}, b), mul ? 0.5f : 0.25f, mul ? 0 : 5);
-    g.Quantize(g.Op(op, {x, w}, {"y_real"}), "y", mul ? 1.0f : 0.5f, 1, D::kInt8, "q");
-    Add(g.Build(), op, "int8", "int8", "ties");
+    const std::string x = g.Dequantize("a", MakeTensor(t, {n}, a), mul ? 1 : 0.5f,
+                                       static_cast<double>((mul ? 0 : -3) + off));
+    const std::string w = g.Dequantize("b", MakeTensor(t, {n}, b), mul ? 0.5f : 0.25f,
+                                       static_cast<double>((mul ? 0 : 5) + off));
+    g.Quantize(g.Op(op, {x, w}, {"y_real"}), "y", mul ? 1.0f : 0.5f, static_cast<double>(1 + off),
+               t, "q");
+    Add(g.Build(), op, TypeName(t), TypeName(t), "ties");
   }
 
   // A [2, 32] float32 (a graph input) times DQ(W int8 [32, 4]) -> float Y. A's rows hold an
@@ -196,7 +204,7 @@ std::vector<GoldenCase> QdqRewriteCatalogue() {
   RewriteCatalogue r;
   for (const char* op : {"Add", "Mul"}) {
     for (D t : {D::kUint8, D::kInt8}) r.Overflow(op, t);
-    r.Int8Ties(op);
+    for (D t : {D::kInt8, D::kUint16, D::kInt16, D::kUint4, D::kInt4}) r.Ties(op, t);
   }
   r.ConvWeightAxis(0);
   r.ConvWeightAxis(1);

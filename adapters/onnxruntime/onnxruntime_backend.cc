@@ -143,7 +143,7 @@ BackendResult OnnxRuntimeBackend::Run(const Case& c) {
 }
 
 std::vector<int32_t> OnnxRuntimeBackend::CarriedTypes(const Case& c) const {
-  if (FindOperator(c.domain, c.op_type) == nullptr) return {};
+  if (!c.is_graph() && FindOperator(c.domain, c.op_type) == nullptr) return {};
   std::vector<int32_t> carry;
   bool any = false;
   for (const OutputSpec& o : DeclaredOutputs(c)) {
