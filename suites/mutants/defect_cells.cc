@@ -25,6 +25,15 @@ struct Declaration {
 // catalogue's cells centre their zero points, so it is left undeclared); a float16 x's 16-bit
 // one does.
 constexpr Declaration kDeclaredCells[] = {
+    // The QDQ groups' rewrites (docs/semantics.md#d32), in every pattern and 8-bit type where the
+    // rewrite applies (graph cells are named by pattern: op:QDQ_Add; the plain graph backend
+    // computes the 8-bit groups).
+    {Defect::kGraphZeroPointBeforeRounding, "op:QDQ_Add,QDQ_Mul,QDQ_AveragePool x:uint8,int8"},
+    {Defect::kGraphOverflowToMin, "op:QDQ_Add,QDQ_Mul x:uint8,int8"},
+    {Defect::kGraphWeightAxisAsOutputChannel,
+     "op:QDQ_Conv,QDQ_MatMul x:int8_x_uint8,int8 y:uint8,int8"},
+    {Defect::kGraphQdqPairsMerged, "op:QDQ_chain x:uint8,int8"},
+    {Defect::kGraphActivationsInt8, "op:QDQ_MatMul x:uint8,int8 y:float"},
     {Defect::kQlReciprocal,
      "op:QuantizeLinear x:float y:int8,uint8,int16,uint16,int4,uint4,int2,uint2"},
     {Defect::kQlReciprocal,
@@ -336,7 +345,10 @@ bool Matches(const std::map<std::string, std::set<std::string>>& keys,
 }  // namespace
 
 std::string CellName(const OracleResult& oracle) {
-  const std::string op = oracle.schema != nullptr ? oracle.schema->label() : "?";
+  // A graph case's cell is its pattern ("QDQ Add"): it has no operator row.
+  const std::string op = oracle.schema != nullptr ? oracle.schema->label()
+                         : oracle.cell.op.empty() ? "?"
+                                                  : oracle.cell.op;
   if (const Finding* f = oracle.rejection()) return op + " rejects " + std::string(f->rule->id);
   return op + " " + oracle.cell.operands + " -> " + oracle.cell.output + ", " +
          oracle.cell.granularity;
@@ -351,8 +363,10 @@ std::vector<std::string_view> DeclaredCells(Defect defect) {
 }
 
 bool InScope(std::string_view scope, const OracleResult& oracle) {
-  if (oracle.schema == nullptr) return false;
+  const bool graph = oracle.schema == nullptr && oracle.cell.granularity == "graph";
+  if (oracle.schema == nullptr && !graph) return false;
   const std::map<std::string, std::set<std::string>> keys = Parse(scope);
+  if (graph && oracle.must_reject()) return false;
   // A must-reject case is in a scope that names its rule, and only in such a scope.
   if (oracle.must_reject() != (keys.count("rule") > 0)) return false;
   if (const Finding* f = oracle.rejection()) {
@@ -366,14 +380,14 @@ bool InScope(std::string_view scope, const OracleResult& oracle) {
   const std::string& operands = oracle.cell.operands;
   const size_t times = operands.find(" x ");
   const std::map<std::string, std::string> have = {
-      {"op", std::string(oracle.schema->op_type)},
+      {"op", graph ? ScopeWord(oracle.cell.op) : std::string(oracle.schema->op_type)},
       {"x", ScopeWord(operands)},
       {"a", operands.substr(0, times)},
       {"b", times == std::string::npos ? "" : operands.substr(times + 3)},
       {"y", oracle.cell.output},
       {"granularity", ScopeWord(oracle.cell.granularity)},
       {"scale", oracle.cell.scale},
-      {"version", std::to_string(oracle.schema->since_version)}};
+      {"version", graph ? "" : std::to_string(oracle.schema->since_version)}};
   return Matches(keys, have);
 }
 

@@ -22,7 +22,8 @@ std::string CellName(const OracleResult& oracle);
 // The cells `defect` declares it can change, as scopes such as "op:QuantizeLinear
 // x:float,float16 y:int8,uint8" (every key must match; a key lists the values it admits; a cell
 // is declared when any scope holds it); none when the defect declares none (it is then judged
-// by its total kills alone). Keys: op, version, x (the operands: "uint8_x_int8" for two), a and
+// by its total kills alone). Keys: op (a graph case's pattern, "QDQ_Add"), version (none for a
+// graph), x (the operands: "uint8_x_int8" for two), a and
 // b (the first and second operand's type), y, granularity ("a_per-row+b_per-column": a space is
 // written '_', ", " is '+'), scale (the scale's type, for the cases of a cell that have it:
 // the cell's name does not change), rule (the first rule a must-reject case breaks: a scope

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "generators/boundaries.h"
+#include "generators/graph_builder.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/codec.h"
 #include "oracle/registry/schema.h"
@@ -144,6 +145,22 @@ TEST(DefectCells, ScopesFilterByScaleTypeAndRule) {
   EXPECT_TRUE(InScope("op:DequantizeLinear version:13 rule:dq.axis.range", rejected));
   EXPECT_FALSE(InScope("rule:ql.axis.range", rejected));
   EXPECT_FALSE(InScope("op:DequantizeLinear", rejected));
+}
+
+// A graph case's cell is its pattern: "op:QDQ_Add" holds a DQ -> Add -> Q group, and no
+// operator's scope does.
+TEST(DefectCells, GraphCellsAreNamedByPattern) {
+  GraphCaseBuilder g("qdq-add");
+  const std::string a = g.Dequantize("a", MakeTensor(DataType::kUint8, {2}, {1, 3}), 0.5f, 0);
+  const std::string b = g.Dequantize("b", MakeTensor(DataType::kUint8, {2}, {0, 4}), 0.5f, 0);
+  g.Quantize(g.Op("Add", {a, b}, {"sum"}), "y", 1.0f, 1, DataType::kUint8);
+  const OracleResult r = RunOracle(g.Build());
+  ASSERT_FALSE(r.must_reject());
+  EXPECT_EQ(CellName(r), "QDQ Add uint8 -> uint8, graph");
+  EXPECT_TRUE(InScope("op:QDQ_Add,QDQ_Mul x:uint8,int8", r));
+  EXPECT_FALSE(InScope("op:QDQ_Mul", r));
+  EXPECT_FALSE(InScope("op:QDQ_Add x:int8", r));
+  EXPECT_FALSE(InScope("op:QuantizeLinear x:float", r));
 }
 
 }  // namespace
