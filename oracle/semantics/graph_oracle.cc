@@ -21,6 +21,19 @@ std::string Where(const Case& c, const Node& node) {
 
 // A node oracle's output as a value: the exact codes' values, widened to every admitted
 // strategy's and to the node's own range; free elements stay free.
+// What a per-tensor QuantizeLinear of inputs `in` to an integer y quantized, for naming a wrong
+// code's deviation; null for other parameters or types.
+std::shared_ptr<const QuantizedFrom> QuantizedBy(const std::vector<const GraphValue*>& in,
+                                                 const ElementType* y) {
+  if (y == nullptr || !y->is_integer() || in.size() < 2 || in[1] == nullptr || in[1]->size() != 1) {
+    return nullptr;
+  }
+  const Exact zero_point =
+      in.size() > 2 && in[2] != nullptr ? in[2]->exact.at(0) : Exact::Integer(0);
+  return std::make_shared<const QuantizedFrom>(
+      QuantizedFrom{in[0]->exact, in[1]->exact[0], zero_point, y});
+}
+
 GraphValue FromEvaluation(const OutputEvaluation& y, const Node& node) {
   GraphValue v;
   v.data_type = y.data_type;
@@ -176,12 +189,8 @@ class GraphEvaluation {
     }
     // A per-tensor QuantizeLinear's output keeps what it quantized, for naming deviations.
     const Operator* op = FindOperator(node.domain, node.op_type);
-    const ElementType* y = o.outputs.empty() ? nullptr : FindElementType(o.outputs[0].data_type);
-    if (op->kind == OperatorKind::kQuantizeLinear && y != nullptr && y->is_integer() &&
-        in.size() > 1 && in[1] != nullptr && in[1]->size() == 1) {
-      values_[node.outputs[0]].quantized = std::make_shared<const QuantizedFrom>(QuantizedFrom{
-          in[0]->exact, in[1]->exact[0],
-          in.size() > 2 && in[2] != nullptr ? in[2]->exact.at(0) : Exact::Integer(0), y});
+    if (op->kind == OperatorKind::kQuantizeLinear && !o.outputs.empty()) {
+      values_[node.outputs[0]].quantized = QuantizedBy(in, FindElementType(o.outputs[0].data_type));
     }
     return true;
   }
@@ -236,10 +245,7 @@ class GraphEvaluation {
             i, "QuantizeLinear of [" + x.lo[i].ToString() + ", " + x.hi[i].ToString() + "] (d31)");
       }
     }
-    if (q.y_type->is_integer()) {
-      y.quantized = std::make_shared<const QuantizedFrom>(
-          QuantizedFrom{x.exact, q.scale, q.zero_point, q.y_type});
-    }
+    y.quantized = QuantizedBy(in, q.y_type);
     values_[node.outputs[0]] = std::move(y);
     return true;
   }
