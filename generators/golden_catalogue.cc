@@ -1,5 +1,8 @@
 #include "generators/golden_catalogue.h"
 
+#include <set>
+#include <stdexcept>
+
 namespace qconform {
 
 std::vector<GoldenCase> GoldenCatalogue() {
@@ -15,6 +18,14 @@ std::vector<GoldenCase> GoldenCatalogue() {
   }
   for (GoldenCase& g : QLinearOperatorCatalogue()) all.push_back(std::move(g));
   for (GoldenCase& g : QGemmGoldenCatalogue()) all.push_back(std::move(g));
+  // A case is its directory: two cases of one id would overwrite each other.
+  std::set<std::string> ids;
+  for (const GoldenCase& g : all) {
+    if (!ids.insert(g.c.id).second) {
+      throw std::logic_error("the golden catalogue holds two cases named " + g.c.id +
+                             ": one would overwrite the other's directory");
+    }
+  }
   return all;
 }
 

@@ -1,6 +1,9 @@
 // The golden catalogue's graph cases for the float operators beyond graph_golden_catalogue.cc's
 // (docs/semantics.md#d32, #d33), each group DQ -> op -> Q built from the boundaries:
-//   arithmetic (Gemm, Conv with an int32 bias DQ, AveragePool, Resize linear): dyadic scales
+//   arithmetic (Gemm, Conv with an int32 bias DQ, AveragePool, Resize linear, and Conv and Gemm
+//     with float weights and bias between a DQ and a Q, each weight row spanning 2^-7 to 96, so
+//     that int8 cannot hold it; AveragePool with its window the whole spatial extent, the shape
+//     ONNX Runtime's fused kernel takes another path for): dyadic scales
 //     with y_scale found by search so that the most elements sit exactly on ties of Q (B = 0:
 //     one code, half to even, the odd zero point after); non-dyadic scales with y_scale found
 //     by search so that a tie falls inside an element's float range (both codes admitted);
@@ -55,7 +58,8 @@ class OperatorCatalogue : public CatalogueBuilder {
   // The group at a tie-making y_scale (dyadic body) or a straddling one; `body` builds
   // everything up to the float result.
   void Arithmetic(const std::string& id, const std::string& op, const Body& body,
-                  const std::string& boundary, double zero_point = 3) {
+                  const std::string& boundary, double zero_point = 3,
+                  const std::string& more = "") {
     GraphCaseBuilder probe(id + "-float");
     probe.Output(body(probe));
     const std::vector<FloatElement> elements = FloatOutput(probe.Build());
@@ -70,7 +74,7 @@ class OperatorCatalogue : public CatalogueBuilder {
         why << " " << elements[i].value << (elements[i].exact ? "" : "~");
       throw std::logic_error(why.str());
     }
-    Quantized(id, op, body, *scale, zero_point, D::kUint8, "boundary:" + boundary);
+    Quantized(id, op, body, *scale, zero_point, D::kUint8, "boundary:" + boundary + more);
   }
 
   void Quantized(const std::string& id, const std::string& op, const Body& body, float scale,
@@ -133,7 +137,47 @@ class OperatorCatalogue : public CatalogueBuilder {
                body(static_cast<float>(0.1), static_cast<float>(0.3)), "straddle");
   }
 
+  // DQ(x) -> Conv or Gemm with float32 weights and bias (initializers, no DQ) -> Q. Every
+  // product lies on the grid 2^-8 and every sum far below 2^16, so the float result is exact
+  // (B = 0); quantizing the weights to int8 (scale max |w| / 127) moves it by far more.
+  void FloatWeights() {
+    const std::vector<double> six = {96, 0x1p-7, -3, 0.375, 0.0625, -100};
+    const std::vector<double> bias = {0.125, -0.25, 3};
+    // A 1 x 1 Conv, with or without the bias, padded by p.
+    const auto conv = [&](bool with_bias, int64_t p) -> Body {
+      return [=](GraphCaseBuilder& b) {
+        const std::string x = b.Dequantize("x", Small(D::kUint8, {1, 2, 3, 3}, 0), 0.5f, 3);
+        std::vector<std::string> in = {x,
+                                       b.Constant("w", MakeTensor(D::kFloat, {3, 2, 1, 1}, six))};
+        if (with_bias) in.push_back(b.Constant("bias", MakeTensor(D::kFloat, {3}, bias)));
+        return b.Op("Conv", in, {"y_real"}, {{"pads", Attribute::Ints({p, p, p, p})}});
+      };
+    };
+    Arithmetic("qdq13-conv-float-weight-ties-uint8", "Conv", conv(true, 0), "ties", 129,
+               ",weights:float");
+    Arithmetic("qdq13-conv-float-weight-no-bias-ties-uint8", "Conv", conv(false, 0), "ties", 129,
+               ",weights:float");
+    Arithmetic("qdq13-conv-float-weight-padded-ties-uint8", "Conv", conv(true, 1), "ties", 129,
+               ",weights:float");
+    Arithmetic(
+        "qdq13-gemm-float-weight-ties-uint8", "Gemm",
+        [=](GraphCaseBuilder& b) {
+          const std::string a = b.Dequantize("a", Small(D::kUint8, {4, 2}, 0, 3), 0.5f, 3);
+          const std::string wr = b.Constant("w", MakeTensor(D::kFloat, {3, 2}, six));
+          const std::string br = b.Constant("c", MakeTensor(D::kFloat, {3}, bias));
+          return b.Op("Gemm", {a, wr, br}, {"y_real"}, {{"transB", Attribute::Int(1)}});
+        },
+        "ties", 129, ",weights:float");
+  }
+
   void Pools() {
+    Arithmetic(
+        "qdq13-average-pool-whole-extent-ties-uint8", "AveragePool",
+        [](GraphCaseBuilder& b) {
+          const std::string x = b.Dequantize("x", U8({1, 3, 2, 2}, 4), 0.5f, 3);
+          return b.Op("AveragePool", {x}, {"y_real"}, {{"kernel_shape", Attribute::Ints({2, 2})}});
+        },
+        "ties", 3, ",window:whole-extent");
     Arithmetic(
         "qdq13-average-pool-ties-uint8", "AveragePool",
         [](GraphCaseBuilder& b) {
@@ -254,6 +298,7 @@ std::vector<GoldenCase> GraphOperatorCatalogue() {
   OperatorCatalogue g;
   g.Gemm();
   g.Conv();
+  g.FloatWeights();
   g.Pools();
   g.Transcendental();
   g.Resize();

@@ -9,7 +9,11 @@
 //   two grids     Q -> DQ -> Q -> DQ on two grids, each rounding once: merged onto one grid, the
 //                 values of the second Q's ties move;
 //   clip          Clip with a lower bound a fraction of Q's scale above Q's lowest value: Clip
-//                 moves codes, so it cannot be dropped;
+//                 moves codes, so it cannot be dropped; at a tiny scale (2^-26) that fraction is
+//                 below float32's epsilon, the absolute tolerance ONNX Runtime's Clip removal uses;
+//   dropped       Relu and Clip(0, 6) before a Q whose scale is -1 and whose zero point is T's
+//                 minimum: Q reverses the order, so every value Relu or Clip keeps maps to the
+//                 zero point, and the negatives they remove would map above it;
 //   per-axis Add  a per-axis DQ feeding Add: a fused QLinearAdd wants scalars (ORT then fails
 //                 to create the session: rejected-valid);
 //   ties          the Add and Mul ties with int8 activations, and with 16-bit and 4-bit ones
@@ -122,9 +126,46 @@ class RewriteCatalogue : public CatalogueBuilder {
     Add(g.Build(), "Clip", "uint8", "uint8", "clip-fraction");
   }
 
-  // DQ(a [2, 3] along axis 1: 1/2, 1/4, 1) + DQ(b; 1/2) -> Q(1/2, 1).
-  void PerAxisAdd() {
-    GraphCaseBuilder g("qdq13-add-per-axis-uint8");
+  // DQ(x; 2^-26, 4) -> Clip(3 * 2^-27, 6) -> Q(2^-26, 0): Clip lifts every value at or below
+  // zero to a tie, 3/2 of Q's scale (code 2; truncated, 1). The lower bound lies 3 * 2^-27
+  // (about 2.2e-8) above Q's lowest value, inside float32's epsilon: a Clip removal with that
+  // absolute tolerance gives 0.
+  // With an int8 y, its zero point -128 keeps Q's lowest value at 0.
+  void ClipAtATinyScale(D y) {
+    std::string id = "qdq13-clip-tiny-scale-uint8";
+    if (y != D::kUint8) id.append("-").append(TypeName(y));
+    GraphCaseBuilder g(id);
+    const std::string x =
+        g.Dequantize("x", MakeTensor(D::kUint8, {8}, {0, 1, 3, 4, 5, 6, 255, 128}), 0x1p-26f, 4);
+    g.Constant("clip_min", MakeScalar(D::kFloat, 0x3p-27));
+    g.Constant("clip_max", MakeScalar(D::kFloat, 6));
+    g.Quantize(g.Op("Clip", {x, "clip_min", "clip_max"}, {"y_real"}, {}, "clip"), "y", 0x1p-26f,
+               y == D::kUint8 ? 0 : -128, y, "q");
+    Add(g.Build(), "Clip", "uint8", TypeName(y), "tiny-scale");
+  }
+
+  // DQ(x; 1, z) -> Relu or Clip(0, 6) -> Q(-1, T's minimum): the graph gives T's minimum for
+  // every element (what Relu or Clip keeps is >= 0, and Q of it is <= the zero point); without
+  // them the negative values -3, -100, -128, -1 give codes 3, 100, 128, 1 above the minimum.
+  void DroppedBeforeNegativeScale(const std::string& op, D t) {
+    const bool s = t == D::kInt8;
+    const double z = s ? 0 : 128, y_zero_point = s ? -128 : 0;
+    std::vector<double> x;
+    for (double v : {-3, -100, 0, 72, -128, 127, -1, 1}) x.push_back(v + z);
+    GraphCaseBuilder g("qdq13-" + Lower(op) + "-negative-scale-at-min-" + TypeName(t));
+    const std::string real = g.Dequantize("x", MakeTensor(t, {8}, x), 1, z);
+    std::vector<std::string> inputs = {real};
+    if (op == "Clip") {
+      inputs.push_back(g.Constant("clip_min", MakeScalar(D::kFloat, 0)));
+      inputs.push_back(g.Constant("clip_max", MakeScalar(D::kFloat, 6)));
+    }
+    g.Quantize(g.Op(op, inputs, {"y_real"}, {}, Lower(op)), "y", -1, y_zero_point, t, "q");
+    Add(g.Build(), op, TypeName(t), TypeName(t), "negative-scale");
+  }
+
+  // DQ(a [2, 3] along axis 1: 1/2, 1/4, 1) op DQ(b; 1/2) -> Q(1/2, 1).
+  void PerAxis(const std::string& op) {
+    GraphCaseBuilder g("qdq13-" + Lower(op) + "-per-axis-uint8");
     g.Input("a", MakeTensor(D::kUint8, {2, 3}, {3, 5, 7, 130, 1, 255}));
     g.Constant("a_scale", MakeTensor(D::kFloat, {3}, {0.5, 0.25, 1}));
     g.Constant("a_zero_point", MakeTensor(D::kUint8, {3}, {0, 1, 128}));
@@ -132,34 +173,37 @@ class RewriteCatalogue : public CatalogueBuilder {
                                {{"axis", Attribute::Int(1)}});
     const std::string w =
         g.Dequantize("b", MakeTensor(D::kUint8, {2, 3}, {0, 2, 4, 6, 8, 10}), 0.5f, 0);
-    g.Quantize(g.Op("Add", {x, w}, {"y_real"}), "y", 0.5f, 1, D::kUint8, "q");
-    Add(g.Build(), "Add", "uint8", "uint8", "per-axis");
+    g.Quantize(g.Op(op, {x, w}, {"y_real"}), "y", 0.5f, 1, D::kUint8, "q");
+    Add(g.Build(), op, TypeName(D::kUint8), "uint8", "per-axis");
   }
 
   // DQ(a) op DQ(b) -> Q at exact ties with int8 activations: scales 1/2, 1/4 (Add) or 1, 1
   // (Mul), odd zero points, Y at 1/2 with zero point 1 (a zero point added before rounding
   // moves every other tie).
-  void Ties(const std::string& op, D t) {
+  // `tiny`: the scales times f = 2^-100 (Add) or 2^-60 (Mul; y_scale times f^2 = 2^-120, still
+  // normal), the same codes.
+  void Ties(const std::string& op, D t, bool tiny = false) {
     const ElementType& type = ElementTypeOf(t);
     const bool narrow = type.bits != 8, small = type.bits == 4, mul = op == "Mul";
     // Unsigned types hold the same values shifted by an offset (the zero points too).
     const int64_t off = type.integer.is_signed ? 0 : small ? 8 : type.bits == 8 ? 128 : 32768;
     const int n = small ? 8 : 12;
-    GraphCaseBuilder g(
-        std::string("qdq") + (narrow ? "21" : "13") + "-" + Lower(op) + "-ties-" + TypeName(t),
-        narrow ? 21 : 13);
+    const float f = !tiny ? 1 : mul ? 0x1p-60f : 0x1p-100f;
+    GraphCaseBuilder g(std::string("qdq") + (narrow ? "21" : "13") + "-" + Lower(op) + "-ties-" +
+                           (tiny ? "tiny-scales-" : "") + TypeName(t),
+                       narrow ? 21 : 13);
     std::vector<double> a, b;
     for (int k = 0; k < n; ++k) {
       a.push_back(static_cast<double>((small ? -7 : -11) + 2 * k + off));
       b.push_back(static_cast<double>((mul ? (k % 2 ? 1 : -1) : 3 - k % 3) + off));
     }
-    const std::string x = g.Dequantize("a", MakeTensor(t, {n}, a), mul ? 1 : 0.5f,
+    const std::string x = g.Dequantize("a", MakeTensor(t, {n}, a), (mul ? 1 : 0.5f) * f,
                                        static_cast<double>((mul ? 0 : -3) + off));
-    const std::string w = g.Dequantize("b", MakeTensor(t, {n}, b), mul ? 0.5f : 0.25f,
+    const std::string w = g.Dequantize("b", MakeTensor(t, {n}, b), (mul ? 0.5f : 0.25f) * f,
                                        static_cast<double>((mul ? 0 : 5) + off));
-    g.Quantize(g.Op(op, {x, w}, {"y_real"}), "y", mul ? 1.0f : 0.5f, static_cast<double>(1 + off),
-               t, "q");
-    Add(g.Build(), op, TypeName(t), TypeName(t), "ties");
+    g.Quantize(g.Op(op, {x, w}, {"y_real"}), "y", (mul ? 1.0f : 0.5f) * (mul ? f * f : f),
+               static_cast<double>(1 + off), t, "q");
+    Add(g.Build(), op, TypeName(t), TypeName(t), tiny ? "ties-tiny-scales" : "ties");
   }
 
   // A [2, 32] float32 (a graph input) times DQ(W int8 [32, 4]) -> float Y. A's rows hold an
@@ -205,6 +249,11 @@ std::vector<GoldenCase> QdqRewriteCatalogue() {
   for (const char* op : {"Add", "Mul"}) {
     for (D t : {D::kUint8, D::kInt8}) r.Overflow(op, t);
     for (D t : {D::kInt8, D::kUint16, D::kInt16, D::kUint4, D::kInt4}) r.Ties(op, t);
+    r.Ties(op, D::kUint8, true);
+    r.PerAxis(op);
+  }
+  for (const char* op : {"Relu", "Clip"}) {
+    for (D t : {D::kUint8, D::kInt8}) r.DroppedBeforeNegativeScale(op, t);
   }
   r.ConvWeightAxis(0);
   r.ConvWeightAxis(1);
@@ -215,7 +264,8 @@ std::vector<GoldenCase> QdqRewriteCatalogue() {
   r.TwoGrids(D::kInt8, 0.25f, 0.5f, "two-grids");  // finer: the grids differ without saturation
   r.TwoGrids(D::kUint8, 0.5f, 1.25f, "two-grids-coarser");
   r.ClipAtAFractionOfTheScale();
-  r.PerAxisAdd();
+  r.ClipAtATinyScale(D::kUint8);
+  r.ClipAtATinyScale(D::kInt8);
   r.WeightOnlyMatMul(false);
   r.WeightOnlyMatMul(true);
   r.WeightOnlyMatMul(false, D::kUint8);

@@ -1,5 +1,7 @@
 #include "oracle/semantics/graph_oracle.h"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -14,6 +16,9 @@ namespace qconform {
 namespace {
 
 using Values = std::map<std::string, GraphValue>;
+
+// The float operators a rewrite may drop before a QuantizeLinear (d32).
+const std::string kDroppable[] = {"Relu", "Clip"};
 
 std::string Where(const Case& c, const Node& node) {
   return "case " + c.id + ": node '" + node.name + "' (" + node.op_type + ")";
@@ -31,7 +36,7 @@ std::shared_ptr<const QuantizedFrom> QuantizedBy(const std::vector<const GraphVa
   const Exact zero_point =
       in.size() > 2 && in[2] != nullptr ? in[2]->exact.at(0) : Exact::Integer(0);
   return std::make_shared<const QuantizedFrom>(
-      QuantizedFrom{in[0]->exact, in[1]->exact[0], zero_point, y});
+      QuantizedFrom{in[0]->exact, in[1]->exact[0], zero_point, y, in[0]->droppable});
 }
 
 GraphValue FromEvaluation(const OutputEvaluation& y, const Node& node) {
@@ -154,6 +159,12 @@ class GraphEvaluation {
                                       std::to_string(node.outputs.size()));
         }
         for (size_t k = 0; k < out.size(); ++k) values_[node.outputs[k]] = std::move(out[k]);
+        if (std::find(std::begin(kDroppable), std::end(kDroppable), node.op_type) !=
+                std::end(kDroppable) &&
+            !in.empty() && in[0] != nullptr) {
+          values_[node.outputs[0]].droppable =
+              std::make_shared<const Droppable>(Droppable{node.op_type, in[0]->exact});
+        }
       } catch (const std::invalid_argument& e) {
         throw OracleError(where + ": " + e.what());
       }
@@ -310,7 +321,14 @@ OutputEvaluation AsOutput(const std::string& name, const GraphValue& v) {
     y.diagnose = [from = v.quantized](int64_t i, uint32_t observed) {
       const auto at = static_cast<size_t>(i);
       if (at >= from->x.size()) return std::vector<std::string>{};
-      return QuantizeDeviations({from->x[at], from->scale, from->zero_point, from->y}, observed);
+      std::vector<std::string> names =
+          QuantizeDeviations({from->x[at], from->scale, from->zero_point, from->y}, observed);
+      if (from->dropped && at < from->dropped->x.size() && !from->dropped->x[at].is_nan() &&
+          QuantizeValue(from->dropped->x[at] / from->scale, from->zero_point, *from->y,
+                        Saturation::kSaturate) == observed) {
+        names.push_back(from->dropped->op + " dropped before QuantizeLinear");
+      }
+      return names;
     };
   }
   return y;

@@ -18,10 +18,18 @@ namespace qconform {
 // What a QuantizeLinear of a float range quantized (each element's exact value) and with which
 // parameters: a wrong code of the graph's output is then named by the known deviation that
 // gives it (quantize_deviations.h: "y_zero_point added before rounding").
+// A Relu or Clip a rewrite may drop before a QuantizeLinear: its name and its input's exact
+// values, so that a code Q gives without it is named "Relu dropped before QuantizeLinear".
+struct Droppable {
+  std::string op;
+  std::vector<Exact> x;
+};
+
 struct QuantizedFrom {
   std::vector<Exact> x;
   Exact scale, zero_point;
   const ElementType* y = nullptr;
+  std::shared_ptr<const Droppable> dropped;  // the Relu or Clip that gave x, if one did
 };
 
 struct GraphValue {
@@ -31,6 +39,7 @@ struct GraphValue {
   std::vector<uint8_t> free;       // 1 where any value is admitted (empty: none)
   std::vector<std::string> rules;  // per element, why its interval is wider (empty: none is)
   std::shared_ptr<const QuantizedFrom> quantized;  // set by a QuantizeLinear of a float range
+  std::shared_ptr<const Droppable> droppable;      // set by a Relu or Clip
 
   size_t size() const { return exact.size(); }
   // An int64 or bool constant (oracle/core/index_tensor.h): integer points, no element type.

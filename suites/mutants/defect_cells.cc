@@ -34,6 +34,8 @@ constexpr Declaration kDeclaredCells[] = {
      "op:QDQ_Conv,QDQ_MatMul x:int8_x_uint8,int8 y:uint8,int8"},
     {Defect::kGraphQdqPairsMerged, "op:QDQ_chain x:uint8,int8"},
     {Defect::kGraphActivationsInt8, "op:QDQ_MatMul x:uint8,int8 y:float"},
+    {Defect::kGraphClampDropped, "op:QDQ_Relu,QDQ_Clip x:uint8,int8"},
+    {Defect::kGraphFloatWeightsQuantized, "op:QDQ_Conv x:uint8"},
     {Defect::kQlReciprocal,
      "op:QuantizeLinear x:float y:int8,uint8,int16,uint16,int4,uint4,int2,uint2"},
     {Defect::kQlReciprocal,

@@ -157,6 +157,8 @@ enum class Defect {
   kGraphWeightAxisAsOutputChannel,
   kGraphQdqPairsMerged,
   kGraphActivationsInt8,
+  kGraphClampDropped,
+  kGraphFloatWeightsQuantized,
   // Rules: a must-reject case accepted.
   kRuleBlockSizeOnnxReference,
   kRuleAxisRangeUnchecked,

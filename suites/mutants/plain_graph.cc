@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "oracle/core/case_builder.h"
@@ -104,15 +105,63 @@ class Evaluation {
     return false;
   }
 
+  const ::qconform::Node* Consumer(const std::string& value, const std::string& op) const {
+    for (const ::qconform::Node& n : c_.graph) {
+      if (n.op_type == op && !n.inputs.empty() && n.inputs[0] == value) return &n;
+    }
+    return nullptr;
+  }
+
+  // ONNX Runtime's test for removing a Relu or Clip before a Q: Relu when Q's zero point is its
+  // type's minimum, Clip when its bounds lie within float32's epsilon outside Q's domain
+  // [scale * (lo - z), scale * (hi - z)]; the sign and size of the scale are not looked at.
+  bool Droppable(const ::qconform::Node& n, const std::vector<const GraphTensor*>& in) const {
+    const ::qconform::Node* q = Consumer(n.outputs.at(0), "QuantizeLinear");
+    if (q == nullptr || q->inputs.size() < 3) return false;
+    const GraphTensor *s = Find(q->inputs[1]), *zp = Find(q->inputs[2]);
+    if (s == nullptr || zp == nullptr || s->size() != 1 || zp->size() != 1) return false;
+    const std::optional<Range> range = IntegerRange(zp->type);
+    if (!range) return false;
+    const Real z = zp->v[0];
+    if (n.op_type == "Relu") return z == static_cast<Real>(range->lo);
+    const float lower = static_cast<float>(s->v[0] * (static_cast<Real>(range->lo) - z));
+    const float upper = static_cast<float>(s->v[0] * (static_cast<Real>(range->hi) - z));
+    const float min =
+        in.size() > 1 && in[1] != nullptr ? static_cast<float>(in[1]->v.at(0)) : -INFINITY;
+    const float max =
+        in.size() > 2 && in[2] != nullptr ? static_cast<float>(in[2]->v.at(0)) : INFINITY;
+    const float epsilon = std::numeric_limits<float>::epsilon();
+    return !(epsilon < min - lower) && !(epsilon < upper - max);
+  }
+
+  // A Conv's float weights to int8 per output channel (WeightBiasQuantization).
+  static GraphTensor Int8PerChannel(const GraphTensor& w) {
+    GraphTensor q = w;
+    const size_t per = w.size() / static_cast<size_t>(w.shape.at(0));
+    for (size_t start = 0; start < w.size(); start += per) Int8Symmetric(q.v, start, start + per);
+    return q;
+  }
+
   std::optional<BackendError> Compute(const ::qconform::Node& n,
                                       const std::vector<const GraphTensor*>& in) {
     if (n.op_type == "DequantizeLinear") return Dequantize(n, in);
     if (n.op_type == "QuantizeLinear") return Quantize(n, in);
+    if ((n.op_type == "Relu" || n.op_type == "Clip") && On(Defect::kGraphClampDropped) &&
+        Droppable(n, in)) {
+      values_[n.outputs.at(0)] = *in.at(0);
+      return std::nullopt;
+    }
     std::vector<const GraphTensor*> args = in;
     GraphTensor quantized;
+    if (n.op_type == "Conv" && On(Defect::kGraphFloatWeightsQuantized) && in.size() > 1 &&
+        Producer(n.inputs[1]) == nullptr && in[1]->type == D::kFloat &&
+        Producer(n.inputs[0]) != nullptr) {
+      quantized = Int8PerChannel(*in[1]);
+      args[1] = &quantized;
+    }
     if (n.op_type == "MatMul" && On(Defect::kGraphActivationsInt8) && in.size() == 2 &&
         Producer(n.inputs[0]) == nullptr && Producer(n.inputs[1]) != nullptr) {
-      quantized = Int8Blocks(*in[0]);  // MatMulNBits at accuracy level 4: A to int8 per block
+      quantized = Int8Blocks(*in[0]);
       args[0] = &quantized;
     }
     std::optional<GraphTensor> y = FloatOp(n, args);
@@ -121,20 +170,23 @@ class Evaluation {
     return std::nullopt;
   }
 
-  // A [M, K] quantized symmetrically to int8 per block of 32 along K (scale max |a| / 127, half
-  // to even) and dequantized.
+  // v[start, end) quantized symmetrically to int8 (scale max |v| / 127 in float32, half to even)
+  // and dequantized.
+  static void Int8Symmetric(std::vector<Real>& v, size_t start, size_t end) {
+    Real top = 0;
+    for (size_t i = start; i < end; ++i) top = std::max(top, std::fabs(v[i]));
+    const Real scale = static_cast<float>(top / 127);
+    for (size_t i = start; i < end; ++i)
+      v[i] = scale == 0 ? 0 : std::nearbyint(v[i] / scale) * scale;
+  }
+
+  // A [M, K] to int8 per block of 32 along K (MatMulNBits at accuracy level 4).
   static GraphTensor Int8Blocks(const GraphTensor& a) {
     GraphTensor q = a;
     const auto k = static_cast<size_t>(a.shape.back());
     for (size_t row = 0; row < a.size(); row += k) {
       for (size_t start = row; start < row + k; start += 32) {
-        const size_t end = std::min(row + k, start + 32);
-        Real top = 0;
-        for (size_t i = start; i < end; ++i) top = std::max(top, std::fabs(a.v[i]));
-        const Real scale = static_cast<float>(top / 127);
-        for (size_t i = start; i < end; ++i) {
-          q.v[i] = scale == 0 ? 0 : std::nearbyint(a.v[i] / scale) * scale;
-        }
+        Int8Symmetric(q.v, start, std::min(row + k, start + 32));
       }
     }
     return q;

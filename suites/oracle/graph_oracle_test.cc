@@ -72,6 +72,22 @@ TEST(GraphOracle, AWrongCodeNamesTheDeviationThatGivesIt) {
             (std::vector<std::string>{"the type's minimum where the result overflows"}));
 }
 
+// DQ(a) -> Relu -> Q(-1, 0), uint8: everything Relu keeps maps to 0; a kernel that dropped the
+// Relu (ONNX Runtime's removal checks the zero point, not the scale's sign) gives -x's code for
+// a negative x, and the wrong code is named so.
+TEST(GraphOracle, ADroppedReluIsNamed) {
+  Case c = AddGroup({125, 131}, {0, 0}, -1, 0);  // x = -3, 3 after DQ(a; 1, 128)
+  c.inputs[3] = MakeScalar(D::kUint8, 128);
+  c.graph = {N("DequantizeLinear", "dq_a", {"a", "s", "z"}, "x"), N("Relu", "relu", {"x"}, "r"),
+             N("QuantizeLinear", "q", {"r", "ys", "yz"}, "y")};
+  const OracleResult r = RunOracle(c);
+  ASSERT_TRUE(r.outputs.at(0).diagnose);
+  EXPECT_EQ(Codes8(r.outputs[0].exact), (std::vector<uint32_t>{0, 0}));
+  EXPECT_EQ(r.outputs[0].diagnose(0, 3),
+            (std::vector<std::string>{"Relu dropped before QuantizeLinear"}));
+  EXPECT_TRUE(r.outputs[0].diagnose(1, 3).empty()) << "Relu keeps 3: -3 saturates to 0 either way";
+}
+
 // The oracle refuses to judge c, with an error holding `words`.
 ::testing::AssertionResult OracleErrorSays(const Case& c, const std::string& words) {
   try {
