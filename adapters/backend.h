@@ -28,6 +28,10 @@ class Backend {
   virtual std::string version() const = 0;
   // What the backend claims to run, for the report ("DequantizeLinear 10-25", ...).
   virtual std::string capabilities() const = 0;
+  // The backend configuration that runs the same runtime's kernels one node at a time, where
+  // this one rewrites graphs first ("onnxruntime" for onnxruntime:all); "" when it does not. A
+  // failure that configuration's baseline does not hold is the rewrite's finding (d34).
+  virtual std::string kernels_alone() const { return ""; }
   // Gets ready (an exec backend starts its process and reads the handshake, which gives its
   // name and version). Returns why it cannot start, or nullopt. Run opens on demand too.
   virtual std::optional<std::string> Open() { return std::nullopt; }

@@ -37,6 +37,7 @@ CaseRecord RecordOf(const CaseResult& r, Gate g) {
   c.deviation = r.deviation;
   c.widened = r.widened;
   c.ran = r.ran;
+  c.attribution = r.attribution;
   return c;
 }
 
@@ -68,6 +69,7 @@ CaseRecord RecordFromJson(const JsonValue& v) {
   if (v.has("deviation")) c.deviation = v.at("deviation").as_string();
   if (v.has("widened")) c.widened = v.at("widened").as_string();
   if (v.has("ran")) c.ran = v.at("ran").as_string();
+  if (v.has("attribution")) c.attribution = v.at("attribution").as_string();
   return c;
 }
 

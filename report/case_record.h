@@ -25,6 +25,7 @@ struct CaseRecord {
   std::string deviation;                // the known deviation behind it ("" when none is named)
   std::string widened;                  // outputs carried widened ("y: int4 carried as int8")
   std::string ran;                      // what the backend ran, where it says
+  std::string attribution;              // a rewriting backend's failure: the rewrite's or not
 
   Outcome outcome() const { return OutcomeOf(kind); }
   // The operator version that judged it (the newest since_version <= the opset), 0 when the

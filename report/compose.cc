@@ -8,6 +8,7 @@
 #include "report/cause.h"
 #include "report/repro_writer.h"
 #include "report/text.h"
+#include "runner/attribution.h"
 
 namespace qconform::report {
 namespace {
@@ -52,6 +53,30 @@ std::string Plural(size_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+// A backend that rewrites graphs (d34): how many of its failures are the rewrites' findings,
+// right with its kernels alone, and what each rewrite did.
+void RewriteFindings(Document& d, const RunView& v) {
+  std::vector<ListItem> items;
+  size_t kernels_too = 0;
+  for (const CaseRecord& r : v.records) {
+    if (r.attribution.empty()) continue;
+    if (r.attribution.starts_with(runner::kKernelsAloneToo)) {
+      kernels_too += 1;
+      continue;
+    }
+    items.push_back(Item(r, v, r.attribution));
+  }
+  if (items.empty() && kernels_too == 0) return;
+  d.Paragraph(Plural(items.size(), "failure") +
+              " are the rewrites' findings: right with the kernels alone, wrong as the "
+              "optimizer rewrote the graph; " +
+              std::to_string(kernels_too) + " fail with the kernels alone too.");
+  if (!items.empty()) {
+    d.Heading("The rewrites' findings", "rewrites");
+    d.List(items);
+  }
+}
+
 void Verdict(Document& d, const RunView& v) {
   std::map<std::string, size_t> gates;
   for (const CaseRecord& r : v.records) gates[r.gate] += 1;
@@ -85,6 +110,7 @@ void Verdict(Document& d, const RunView& v) {
   d.Paragraph(std::to_string(v.records.size()) + " cases" + rate + ": " + std::to_string(pass) +
               " conformant, " + std::to_string(fail) + " failing, " + std::to_string(skip) +
               " unsupported by the harness. " + v.capabilities);
+  RewriteFindings(d, v);
   std::map<std::string, size_t> widened;
   for (const CaseRecord& r : v.records) {
     if (!r.widened.empty()) widened[r.widened.substr(r.widened.find(": ") + 2)] += 1;

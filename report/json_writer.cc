@@ -26,7 +26,8 @@ std::string JsonRecord(const CaseResult& r, Gate g) {
     << Join(strategies, ", ") << "], \"seconds\": " << seconds << ", \"detail\": " << Json(r.detail)
     << ", \"first_mismatch\": " << Json(r.mismatches.empty() ? "" : r.mismatches.front())
     << ", \"nearest_strategy\": " << Json(r.nearest) << ", \"deviation\": " << Json(r.deviation)
-    << ", \"widened\": " << Json(r.widened) << ", \"ran\": " << Json(r.ran) << "}";
+    << ", \"widened\": " << Json(r.widened) << ", \"ran\": " << Json(r.ran)
+    << ", \"attribution\": " << Json(r.attribution) << "}";
   return o.str();
 }
 

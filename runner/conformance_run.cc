@@ -13,6 +13,7 @@
 
 #include "adapters/interruption.h"
 #include "oracle/semantics/oracle.h"
+#include "runner/attribution.h"
 #include "runner/host_class.h"
 
 namespace qconform::runner {
@@ -21,7 +22,7 @@ OpenedBackend OpenBackend(const std::string& spec, const BackendOptions& options
   std::unique_ptr<Backend> b = MakeBackend(spec, options);
   // An exec backend names itself in its handshake.
   if (std::optional<std::string> error = b->Open()) throw std::runtime_error(*error);
-  BackendInfo info{b->name(), b->version(), b->capabilities()};
+  BackendInfo info{b->name(), b->version(), b->capabilities(), b->kernels_alone()};
   return {std::move(b), std::move(info)};
 }
 
@@ -188,6 +189,7 @@ RunSummary ExecuteRun(const std::vector<CatalogueCase>& cases, const RunOptions&
     s.results.push_back(std::move(*results[i]));
   }
   if (!unfinished.empty()) s.interrupted_by = InterruptionSignal();
+  Attribute(s.results, KernelsAloneBaseline(s.backend));
   GateVerdict v = ApplyGate(s.results, baseline, [&](const std::string& id) {
     return in_scope(id) && unfinished.count(id) == 0;
   });

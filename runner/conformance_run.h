@@ -36,6 +36,7 @@ struct RunOptions {
 };
 struct BackendInfo {
   std::string name, version, capabilities;
+  std::string kernels_alone;  // Backend::kernels_alone(): "onnxruntime" for onnxruntime:all
 };
 // A backend made and opened (an exec backend's process started, its handshake read), so that
 // its name and version are known before the run; the run's first worker then uses it.

@@ -35,6 +35,7 @@ class JournalledBackend : public Backend {
   std::string name() const override { return info_.name; }
   std::string version() const override { return info_.version; }
   std::string capabilities() const override { return info_.capabilities; }
+  std::string kernels_alone() const override { return info_.kernels_alone; }
   Case Adapt(const Case& c) const override { return adapter_ ? adapter_->Adapt(c) : c; }
   BackendResult Run(const Case& c) override {
     return {BackendError{ErrorKind::kProtocolError, "merge: " + c.id + " is in no journal"}, {}};
@@ -214,7 +215,8 @@ int RunMerge(const std::vector<std::string>& given) {
                                   " (did the catalogue change?)");
     }
   }
-  const BackendInfo info{first.run.backend_name, first.run.backend_version, first.capabilities};
+  const BackendInfo info{first.run.backend_name, first.run.backend_version, first.capabilities,
+                         first.run.kernels_alone};
   const Expectations baseline = LoadBaseline(run_args, info);
   fs::create_directories(report);
   WriteRunJson(report, argv, info);

@@ -165,7 +165,7 @@ void WriteRunJson(const fs::path& report, const std::vector<std::string>& argv,
   std::ofstream(report / "run.json")
       << "{\"qconform_run\": 1, \"args\": [" << Join(args, ", ") << "], \"cwd\": " << Json(cwd)
       << ", \"backend\": {\"name\": " << Json(info.name) << ", \"version\": " << Json(info.version)
-      << "}}\n";
+      << ", \"kernels_alone\": " << Json(info.kernels_alone) << "}}\n";
 }
 
 Resumed ReadRunJson(const fs::path& report) {
@@ -182,6 +182,9 @@ Resumed ReadRunJson(const fs::path& report) {
     for (const JsonValue& a : v.at("args").as_array()) r.argv.push_back(a.as_string());
     r.backend_name = v.at("backend").at("name").as_string();
     r.backend_version = v.at("backend").at("version").as_string();
+    if (v.at("backend").has("kernels_alone")) {
+      r.kernels_alone = v.at("backend").at("kernels_alone").as_string();
+    }
     if (v.has("cwd")) r.cwd = v.at("cwd").as_string();
     return r;
   } catch (const JsonError& e) {

@@ -60,7 +60,8 @@ int RunComparison(const Args& args);
 struct Resumed {
   std::vector<std::string> argv;
   std::string backend_name, backend_version;
-  std::string cwd;  // where the run was started ("" in run.json files older than it)
+  std::string kernels_alone;  // BackendInfo::kernels_alone ("" in older run.json files)
+  std::string cwd;            // where the run was started ("" in run.json files older than it)
 };
 void WriteRunJson(const std::filesystem::path& report, const std::vector<std::string>& argv,
                   const BackendInfo& info);

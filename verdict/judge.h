@@ -40,6 +40,7 @@ struct CaseResult {
   std::string deviation;  // wrong outputs: the known deviation behind them ("" when none is named)
   std::string widened;    // "y: float8e4m3fn carried as float" when the adapter widened an output
   std::string ran;        // what the backend ran ("com.microsoft.QLinearAdd"), where it says
+  std::string attribution;  // a rewriting backend's failure: the rewrite's or the kernels'
   std::vector<OutputComparison> outputs;  // per output, when the backend computed
   double seconds = 0;
   BackendResult observed;      // what the backend returned, for reproducers

@@ -101,6 +101,7 @@ OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options, const std:
   // optimizations disabled. Rewritten, each case runs alone, so that the kernels its own graph
   // became are the ones it reports.
   merge_batches_ = level == "disabled";
+  if (level != "disabled") kernels_alone_ = package == "onnxruntime-node" ? "onnxruntime" : package;
 }
 
 std::unique_ptr<Backend> OnnxRuntimeBackend::FromSpec(const std::string& spec,

@@ -34,6 +34,7 @@ class OnnxRuntimeBackend : public ExecBackend {
   // The runner script, for reproducers.
   static std::string RunnerScript();
 
+  std::string kernels_alone() const override { return kernels_alone_; }
   Case Adapt(const Case& c) const override;
   // The exec adapter's Run, except that a case of the signature (operator, opset, element types)
   // ORT already refused for want of a kernel gets that refusal at once (kernel_lookup_memo.h).
@@ -44,6 +45,7 @@ class OnnxRuntimeBackend : public ExecBackend {
 
  private:
   KernelLookupMemo refused_;
+  std::string kernels_alone_;  // "" with optimizations disabled
 };
 
 }  // namespace qconform

@@ -53,7 +53,8 @@ Shared& shared() {
     try {
       out.backend = MakeBackend(settings().backend, settings().backend_options);
       if (std::optional<std::string> e = out.backend->Open()) throw std::runtime_error(*e);
-      out.info = {out.backend->name(), out.backend->version(), out.backend->capabilities()};
+      out.info = {out.backend->name(), out.backend->version(), out.backend->capabilities(),
+                  out.backend->kernels_alone()};
       if (settings().expectations_given) {
         out.baseline_path = settings().expectations;
         out.baseline = LoadExpectations(out.baseline_path);
