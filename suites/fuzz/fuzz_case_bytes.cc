@@ -14,6 +14,7 @@
 #include "oracle/registry/operator.h"
 #include "oracle/registry/schema.h"
 #include "suites/fuzz/fuzz_boundary_moves.h"
+#include "suites/fuzz/fuzz_groups.h"
 
 namespace qconform {
 namespace {
@@ -28,7 +29,7 @@ std::string Id(const Case& c) {
 }
 
 // Byte 0: the source of the case.
-constexpr char kGenerated = 0, kGolden = 1;
+constexpr char kGenerated = 0, kGolden = 1, kGroup = 2;
 
 // An input of one choice after the source byte (appended byte by byte: GCC 12 warns of a
 // string concatenation here that cannot overlap).
@@ -112,6 +113,16 @@ std::optional<Case> CaseFromFuzzInput(const uint8_t* data, size_t size) {
       const char* env = std::getenv("QCONFORM_FUZZ_NO_GOLDEN");
       return env != nullptr && std::string(env) == "1";
     }();
+    // QCONFORM_FUZZ_GROUPS=1: a byte 0 of 2 (mod 4) makes a QDQ group (fuzz_groups.h).
+    static const bool groups = [] {
+      const char* env = std::getenv("QCONFORM_FUZZ_GROUPS");
+      return env != nullptr && std::string(env) == "1";
+    }();
+    if (groups && data[0] % 4 == kGroup) {
+      Case c = GroupFromFuzzInput(ch, tail);
+      c.id = Id(c);
+      return c;
+    }
     return data[0] % 2 == 0 || no_golden ? Generated(ch, tail) : Golden(ch, tail);
   } catch (const std::exception&) {
     return std::nullopt;  // bytes no generator turns into a case: nothing to compare
@@ -129,6 +140,9 @@ std::vector<std::pair<std::string, std::string>> MinimalCaseInputs() {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [label, index] : newest) {
     out.emplace_back(label, SourceInput(kGenerated, index, schemas.size()));
+  }
+  for (const auto& [label, choices] : MinimalGroupChoices()) {
+    out.emplace_back(label, std::string(1, kGroup) + choices);
   }
   return out;
 }

@@ -7,6 +7,8 @@
 //   odd:  a golden case (bytes 1-2 pick its directory), then up to 7 overwrites, each an input,
 //         an element and a code: one of the type's edge values (generators/edge_values.h) or a
 //         raw code.
+//   2 (mod 4), with QCONFORM_FUZZ_GROUPS=1: a QDQ group (fuzz_groups.h), its own boundary
+//         moves included; without it, a generated case as any even byte.
 //   Then the boundary moves of the case's operator (fuzz_boundary_moves.h: ties, wide
 //         accumulators, float8 operands, a bias onto a tie), their choices read from the
 //         input's end, so that a short input still reaches them.
@@ -49,7 +51,8 @@ std::string ChoiceBytes(uint64_t value, uint64_t n);
 // The case the bytes describe; nullopt when the generator cannot make one from them.
 std::optional<Case> CaseFromFuzzInput(const uint8_t* data, size_t size);
 
-// One plain valid case per operator (its newest version), as inputs: label -> bytes.
+// One plain valid case per operator (its newest version) and one plain group per pattern
+// (QDQ-Add, ...), as inputs: label -> bytes.
 std::vector<std::pair<std::string, std::string>> MinimalCaseInputs();
 // The golden case directories the odd inputs pick from ($QCONFORM_FUZZ_GOLDEN, else the source
 // tree's golden/), read one at a time; a pick of a case of more than 1,024 input elements, a

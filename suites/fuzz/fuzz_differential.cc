@@ -11,6 +11,8 @@
 // as `qconform generate` is; running out of bytes takes the simplest option), and a golden case
 // whose elements the following bytes overwrite with edge values or raw codes. A finding is any
 // failing verdict (wrong outputs, a must-reject case computed, a valid case refused);
+// QCONFORM_FUZZ_GROUPS=1 makes QDQ groups too (fuzz_groups.h), run in process by the mutants'
+// plain graph backend with QCONFORM_MUTANT's defect, since the plugin ABI takes single nodes.
 // QCONFORM_FUZZ_IGNORE_REFUSALS=1 leaves out refusals, for a library that refuses what its API
 // cannot say. The reproducer (DIR, default ./differential-finding) is the case directory plus
 // finding.txt with the verdict; `qconform run --golden DIR --backend plugin:LIB.so` replays it.
@@ -26,6 +28,8 @@
 #include "onnx_io/model_builder.h"
 #include "oracle/registry/operator.h"
 #include "suites/fuzz/fuzz_case_bytes.h"
+#include "suites/mutants/mutant_plugin.h"
+#include "suites/mutants/plain_graph.h"
 #include "verdict/judge.h"
 
 namespace qconform {
@@ -91,6 +95,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const std::variant<const qconform_plugin*, std::string> loaded = LoadPlugin(library);
   if (const std::string* why = std::get_if<std::string>(&loaded)) Fatal(*why);
   g_plugin = std::get<const qconform_plugin*>(loaded);
+  const char* defect = std::getenv("QCONFORM_MUTANT");
+  if (!mutants::SelectDefect(defect)) {
+    Fatal(std::string("unknown defect '") + defect + "' (QCONFORM_MUTANT)");
+  }
   if (const char* repro = std::getenv("QCONFORM_FUZZ_REPRO")) g_repro = repro;
   const char* ignore = std::getenv("QCONFORM_FUZZ_IGNORE_REFUSALS");
   g_ignore_refusals = ignore != nullptr && std::strcmp(ignore, "1") == 0;
@@ -103,7 +111,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!c) return 0;
   const OracleResult oracle = RunOracle(*c);
   if (oracle.op == nullptr || oracle.schema == nullptr) return 0;  // no verdict to compare with
-  const BackendResult observed = CallPlugin(*g_plugin, *c, OutputNames(*c).size());
+  // A group runs in the plain graph backend with the process's defect (the plugin ABI takes
+  // single nodes); only QCONFORM_FUZZ_GROUPS=1 makes groups.
+  const BackendResult observed = c->is_graph() ? mutants::RunPlainGraph(*c)
+                                               : CallPlugin(*g_plugin, *c, OutputNames(*c).size());
   const CaseResult r = JudgeCase(*c, oracle, observed, CompareOptions{});
   if (r.outcome() != Outcome::kFail || r.kind == Kind::kCaseError) return 0;
   if (g_ignore_refusals && r.kind == Kind::kRejectedValid) return 0;

@@ -5,7 +5,9 @@
 # the last section of the mutation score document.
 #   measure_defects.sh FUZZER MUTANTS_PLUGIN SECONDS WORK_DIR DOCUMENT
 # With DEFECTS="a b ..." only those are hunted (again), with this SECONDS; the others keep their
-# results from an earlier run in WORK_DIR (a second, longer pass for the ones not found).
+# results from an earlier run in WORK_DIR (a second, longer pass for the ones not found), or,
+# where WORK_DIR has none, their row of the document's table (a defect added since the last
+# full measurement is hunted alone).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/differential_flags.sh"
 fuzzer=$1 plugin=$2 seconds=$3 work=$4 document=$5
@@ -16,14 +18,26 @@ QCONFORM_FUZZ_WRITE_SEEDS="$work/seeds" "$fuzzer" >/dev/null
 # The catalogue's defects and operators: the first table of the document (the gate writes it).
 mapfile -t rows < <(awk '/^\| defect \|/ {t++} t == 1 && /^$/ {exit} t == 1' "$document" | grep '^| `' |
   sed -E 's/^\| `([^`]+)` \| ([^|]+) \|.*/\1 \2/' | sed 's/ *$//')
+if [[ -n ${DEFECTS:-} ]]; then  # earlier results from the document's own table
+  sed -n '/^## The differential fuzzer/,$p' "$document" | grep '^| `' |
+    while IFS='|' read -r _ defect _ time limit execs kind case _; do
+      defect=$(tr -d ' `' <<<"$defect")
+      [[ -e $work/$defect.result ]] && continue
+      trim() { sed -E 's/^ +| +$//g' <<<"$1"; }
+      printf '%s|%s|%s|%s|%s|%s\n' "$defect" "$(trim "$time")" "$(trim "$execs")" "$(trim "$kind")" \
+        "$(trim "$case")" "$(trim "$limit")" >"$work/$defect.result"
+    done
+fi
 
-one() {  # DEFECT: fuzz until the first finding or the time limit; DEFECT.result holds
-  local defect=$1 dir=$work/$1 start end status
+one() {  # DEFECT OPERATOR: fuzz until the first finding or the time limit; DEFECT.result holds
+  local defect=$1 dir=$work/$1 start end status groups=0
+  # The QDQ groups' defects are hunted with groups among the inputs (fuzz_groups.h).
+  [[ $2 == "QDQ groups" ]] && groups=1
   rm -rf "$dir"
   mkdir -p "$dir/corpus"
   start=$(date +%s.%N)
   QCONFORM_FUZZ_PLUGIN=$plugin QCONFORM_MUTANT=$defect QCONFORM_FUZZ_REPRO="$dir/repro" \
-    QCONFORM_FUZZ_NO_GOLDEN=1 \
+    QCONFORM_FUZZ_NO_GOLDEN=1 QCONFORM_FUZZ_GROUPS=$groups \
     "$fuzzer" "${differential_flags[@]}" -seed=1 -max_total_time="$seconds" \
     -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "$work/seeds/minimal" \
     >"$dir/log.txt" 2>&1
@@ -51,7 +65,7 @@ for row in "${rows[@]}"; do
   defect=${row%% *}
   [[ -z ${DEFECTS:-} || " $DEFECTS " == *" $defect "* ]] || continue
   while (($(jobs -rp | wc -l) >= $(nproc))); do sleep 0.2; done
-  one "$defect" &
+  one "$defect" "${row#* }" &
 done
 wait
 
@@ -79,8 +93,12 @@ generators' choices, moves them onto boundaries the bytes choose (\`suites/fuzz/
 x onto ties of x / y_scale and where a float y saturates; acc * M onto ties through QLinearConv's
 bias; a wide K past float32's exact integers; version 21's float8 operands), runs the mutant
 backend in process with one defect switched on, and stops at the first result the oracle does not
-admit. Each defect is hunted from the **minimal corpus** (one
-plain valid case per operator: 8 inputs of 2 bytes) with generated cases only
+admit. The QDQ groups' defects are hunted among groups too (\`QCONFORM_FUZZ_GROUPS=1\`,
+\`suites/fuzz/fuzz_groups.h\`: a pattern runtimes rewrite, its codes and dyadic scales, then
+ties with an odd zero point, a 2^-24 ratio, a negative or tiny scale, a weight's axis, a second
+grid, an outlier activation), run in process by the plain graph backend. Each defect is hunted
+from the **minimal corpus** (one plain valid case per operator and one plain group per pattern,
+inputs of 2 to 3 bytes) with generated cases only
 (\`QCONFORM_FUZZ_NO_GOLDEN=1\`: no input may pick a golden case), by one libFuzzer process
 (-seed=1, -len_control=0, ASan and UBSan on), $(nproc) at a time on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');
 a defect not found within its time limit says so (a first pass of every defect, then a longer
