@@ -13,6 +13,10 @@
 // failing verdict (wrong outputs, a must-reject case computed, a valid case refused);
 // QCONFORM_FUZZ_GROUPS=1 makes QDQ groups too (fuzz_groups.h), run in process by the mutants'
 // plain graph backend with QCONFORM_MUTANT's defect, since the plugin ABI takes single nodes.
+// QCONFORM_FUZZ_CLEAN_CHECK=1 (with the mutants' plugin, as the defect measurement runs it)
+// counts a finding only when the defect-free mutant backend does not fail the case too; a
+// shared one is logged (SHARED: a disagreement of the oracle and the mutants to look at) and
+// the hunt goes on.
 // QCONFORM_FUZZ_IGNORE_REFUSALS=1 leaves out refusals, for a library that refuses what its API
 // cannot say. The reproducer (DIR, default ./differential-finding) is the case directory plus
 // finding.txt with the verdict; `qconform run --golden DIR --backend plugin:LIB.so` replays it.
@@ -28,6 +32,7 @@
 #include "onnx_io/model_builder.h"
 #include "oracle/registry/operator.h"
 #include "suites/fuzz/fuzz_case_bytes.h"
+#include "suites/mutants/defects.h"
 #include "suites/mutants/mutant_plugin.h"
 #include "suites/mutants/plain_graph.h"
 #include "verdict/judge.h"
@@ -38,6 +43,8 @@ namespace fs = std::filesystem;
 
 const qconform_plugin* g_plugin = nullptr;
 bool g_ignore_refusals = false;
+bool g_clean_check = false;
+mutants::Defect g_defect = mutants::Defect::kNone;
 std::string g_repro = "differential-finding";
 
 [[noreturn]] void Fatal(const std::string& why) {
@@ -58,6 +65,17 @@ void WriteSeeds(const std::string& dir) {
   }
   std::printf("fuzz_differential: wrote %zu minimal and %zu golden seeds under %s\n",
               MinimalCaseInputs().size(), golden, dir.c_str());
+}
+
+// The case on the mutants' backend with no defect (in process), judged: a measurement of a
+// defect counts only findings the defect-free backend does not share.
+CaseResult Clean(const Case& c, const OracleResult& oracle) {
+  mutants::Activate(mutants::Defect::kNone);
+  const BackendResult observed =
+      c.is_graph() ? mutants::RunPlainGraph(c)
+                   : CallPlugin(*mutants::MutantPlugin(), c, OutputNames(c).size());
+  mutants::Activate(g_defect);
+  return JudgeCase(c, oracle, observed, CompareOptions{});
 }
 
 void Report(const Case& c, const CaseResult& r) {
@@ -96,9 +114,13 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (const std::string* why = std::get_if<std::string>(&loaded)) Fatal(*why);
   g_plugin = std::get<const qconform_plugin*>(loaded);
   const char* defect = std::getenv("QCONFORM_MUTANT");
+  mutants::MutantPlugin();  // reads QCONFORM_MUTANT itself first
   if (!mutants::SelectDefect(defect)) {
     Fatal(std::string("unknown defect '") + defect + "' (QCONFORM_MUTANT)");
   }
+  g_defect = mutants::Active();
+  const char* clean = std::getenv("QCONFORM_FUZZ_CLEAN_CHECK");
+  g_clean_check = clean != nullptr && std::strcmp(clean, "1") == 0;
   if (const char* repro = std::getenv("QCONFORM_FUZZ_REPRO")) g_repro = repro;
   const char* ignore = std::getenv("QCONFORM_FUZZ_IGNORE_REFUSALS");
   g_ignore_refusals = ignore != nullptr && std::strcmp(ignore, "1") == 0;
@@ -118,6 +140,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const CaseResult r = JudgeCase(*c, oracle, observed, CompareOptions{});
   if (r.outcome() != Outcome::kFail || r.kind == Kind::kCaseError) return 0;
   if (g_ignore_refusals && r.kind == Kind::kRejectedValid) return 0;
+  if (g_clean_check && Clean(*c, oracle).outcome() == Outcome::kFail) {
+    std::fprintf(
+        stderr,
+        "fuzz_differential: SHARED %s on %s (%s): the defect-free backend fails it too\n  %s\n",
+        std::string(KindName(r.kind)).c_str(), c->id.c_str(),
+        OperatorLabel(c->domain, c->op_type, c->opset).c_str(), r.detail.c_str());
+    return 0;  // not the defect's finding: an oracle or mutant disagreement, logged
+  }
   Report(*c, r);
   std::abort();  // libFuzzer keeps the input (crash-*) and stops
 }

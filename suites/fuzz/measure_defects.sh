@@ -37,7 +37,7 @@ one() {  # DEFECT OPERATOR: fuzz until the first finding or the time limit; DEFE
   mkdir -p "$dir/corpus"
   start=$(date +%s.%N)
   QCONFORM_FUZZ_PLUGIN=$plugin QCONFORM_MUTANT=$defect QCONFORM_FUZZ_REPRO="$dir/repro" \
-    QCONFORM_FUZZ_NO_GOLDEN=1 QCONFORM_FUZZ_GROUPS=$groups \
+    QCONFORM_FUZZ_NO_GOLDEN=1 QCONFORM_FUZZ_GROUPS=$groups QCONFORM_FUZZ_CLEAN_CHECK=1 \
     "$fuzzer" "${differential_flags[@]}" -seed=1 -max_total_time="$seconds" \
     -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "$work/seeds/minimal" \
     >"$dir/log.txt" 2>&1
@@ -82,6 +82,10 @@ missed=$(awk -F'|' '$2 == "-" {printf "%s`%s`", (n++ ? ", " : ""), $1}' "$work"/
 times=$(cut -d'|' -f2 "$work"/*.result | grep -v '^-$' | sort -g)
 median=$(awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}' <<<"$times")
 slowest=$(tail -1 <<<"$times")
+# Inputs the defect-free backend fails too (not counted for any defect): the oracle and the
+# mutants disagree there, which is a finding of its own.
+shared=$(cat "$work"/*/log.txt 2>/dev/null | grep -c 'fuzz_differential: SHARED')
+shared_first=$(cat "$work"/*/log.txt 2>/dev/null | grep -m1 -A1 'fuzz_differential: SHARED' | sed -E 's/^fuzz_differential: SHARED //; s/^ +//' | tr '\n' ' ')
 
 section=$(cat <<DOC
 
@@ -108,6 +112,8 @@ in its code) is a finding: through the plugin host it is the verdict \`crash\`.
 
 **Found: $found of $total defects; median time to the first finding ${median:-} s, slowest ${slowest:-} s.**
 ${missed:+Not found: $missed.}
+Inputs the defect-free backend fails too, so counted for no defect (\`QCONFORM_FUZZ_CLEAN_CHECK=1\`):
+${shared}${shared_first:+; the first: $shared_first}.
 
 | defect | operator | seconds to the first finding | time limit (s) | executions | verdict | the operator version of the case that found it |
 |---|---|---|---|---|---|---|
