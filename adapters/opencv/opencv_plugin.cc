@@ -3,7 +3,8 @@
 // memory: x is the network's input, and x_scale and x_zero_point (y_scale, y_zero_point) are
 // initializers, because OpenCV's importer needs them as constants. An exception while the model
 // is read is a rejection at load; while it runs, a rejection at run. Output Mats come back in
-// the type OpenCV made them.
+// the type OpenCV made them. Graph cases (QDQ groups) go through qconform_plugin_model_entry:
+// the case's own model, as a user's model goes through OpenCV's importer.
 #include <opencv2/core.hpp>
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/dnn.hpp>
@@ -211,6 +212,69 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   return QCONFORM_OK;
 }
 
+// A Mat over a tensor's bytes (not copied), or why not.
+bool AsMat(const qconform_tensor& t, cv::Mat& m) {
+  const TypePair* type = ByOnnx(t.data_type);
+  if (type == nullptr) return false;
+  std::vector<int> sizes;
+  for (int32_t k = 0; k < t.rank; ++k) sizes.push_back(static_cast<int>(t.dims[k]));
+  if (sizes.empty()) sizes.push_back(1);
+  m = cv::Mat(static_cast<int>(sizes.size()), sizes.data(), type->cv, const_cast<void*>(t.data));
+  return true;
+}
+
+// A whole model (a QDQ group): OpenCV's importer reads it as it would a user's, the graph inputs
+// are set by name, and the named outputs come back; each takes the shape the host expects when
+// its element count agrees (a Mat has two dimensions at least).
+int32_t RunModel(const void* model, size_t model_size, const char* const* input_names,
+                 const qconform_tensor* inputs, int32_t input_count,
+                 const char* const* output_names, const qconform_tensor* expected,
+                 int32_t output_count, qconform_alloc_output alloc, void* context, char* message,
+                 size_t message_size) {
+  cv::dnn::Net net;
+  try {
+    net = cv::dnn::readNetFromONNX(static_cast<const char*>(model), model_size);
+  } catch (const std::exception& e) {
+    return Fail(QCONFORM_REJECTED_AT_LOAD, message, message_size, e.what());
+  }
+  std::vector<cv::Mat> ys;
+  try {
+    for (int32_t k = 0; k < input_count; ++k) {
+      cv::Mat m;
+      if (!AsMat(inputs[k], m)) {
+        return Fail(QCONFORM_UNSUPPORTED, message, message_size,
+                    std::string("no Mat type for graph input ") + input_names[k]);
+      }
+      net.setInput(m, input_names[k]);
+    }
+    std::vector<std::string> names(output_names, output_names + output_count);
+    net.forward(ys, names);
+  } catch (const std::exception& e) {
+    return Fail(QCONFORM_REJECTED, message, message_size, e.what());
+  }
+  for (int32_t k = 0; k < output_count && static_cast<size_t>(k) < ys.size(); ++k) {
+    cv::Mat y = ys[static_cast<size_t>(k)].isContinuous() ? ys[static_cast<size_t>(k)]
+                                                          : ys[static_cast<size_t>(k)].clone();
+    const TypePair* y_type = ByCv(y.depth());
+    if (y_type == nullptr) {
+      return Fail(QCONFORM_REJECTED, message, message_size,
+                  "OpenCV produced a Mat of depth " + std::to_string(y.depth()));
+    }
+    std::vector<int64_t> dims(y.size.p, y.size.p + y.dims);
+    size_t count = 1;
+    for (int32_t d = 0; d < expected[k].rank; ++d)
+      count *= static_cast<size_t>(expected[k].dims[d]);
+    if (expected[k].dims != nullptr && count == y.total()) {
+      dims.assign(expected[k].dims, expected[k].dims + expected[k].rank);
+    }
+    void* out = alloc(context, k, y_type->onnx, static_cast<int32_t>(dims.size()), dims.data(),
+                      y.total() * y_type->bytes);
+    if (out == nullptr) return Fail(QCONFORM_REJECTED, message, message_size, "allocation refused");
+    if (y.total()) std::memcpy(out, y.data, y.total() * y_type->bytes);
+  }
+  return QCONFORM_OK;
+}
+
 const std::string& Version() {
   static const std::string v = std::to_string(CV_VERSION_MAJOR) + "." +
                                std::to_string(CV_VERSION_MINOR) + "." +
@@ -228,4 +292,10 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
       QCONFORM_PLUGIN_ABI, "opencv-dnn", Version().c_str(),
       "OpenCV DNN's ONNX importer and CPU backend; x_scale and x_zero_point as initializers", Run};
   return &plugin;
+}
+
+extern "C" __attribute__((visibility("default"))) const qconform_model_runner*
+qconform_plugin_model_entry() {
+  static const qconform_model_runner runner = {QCONFORM_PLUGIN_ABI, RunModel};
+  return &runner;
 }

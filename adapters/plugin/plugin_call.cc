@@ -4,6 +4,7 @@
 
 #include <cfenv>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,95 @@ BackendResult Failed(ErrorKind kind, std::string message) {
   return BackendResult(BackendError{kind, std::move(message)}, {});
 }
 
+// c's inputs as the ABI's tensors (`graph_inputs`: only those that are not initializers), their
+// bytes kept in `strings`; a refusal when an element type has no ABI code.
+std::optional<BackendResult> Pack(const Case& c, bool graph_inputs,
+                                  std::deque<std::string>& strings,
+                                  std::vector<qconform_tensor>& inputs) {
+  for (const std::optional<Tensor>& t : c.inputs) {
+    if (graph_inputs && (!t || t->is_initializer)) continue;
+    qconform_tensor in{};
+    if (t) {
+      const ElementType* type = FindElementType(t->data_type);
+      if (type == nullptr && !IsIndexType(t->data_type)) {
+        return Failed(ErrorKind::kUnsupported,
+                      "unsupported input data_type " + std::to_string(t->data_type));
+      }
+      const std::string& bytes =
+          strings.emplace_back(type ? PackRaw(*type, t->codes) : PackIndexRaw(*t));
+      in.data_type = t->data_type;
+      in.rank = static_cast<int32_t>(t->shape.size());
+      in.dims = t->shape.data();
+      in.data = bytes.data();
+      in.byte_size = bytes.size();
+    }
+    inputs.push_back(in);
+  }
+  return std::nullopt;
+}
+
+// The plugin's status and outputs as a result.
+BackendResult Finish(int32_t status, char* message, PluginOutputs& outputs) {
+  switch (status) {
+    case QCONFORM_OK:
+      break;
+    case QCONFORM_REJECTED:
+      return Failed(ErrorKind::kRejectedAtRun, message);
+    case QCONFORM_UNSUPPORTED:
+      return Failed(ErrorKind::kUnsupported, message);
+    case QCONFORM_REJECTED_AT_LOAD:
+      return Failed(ErrorKind::kRejectedAtLoad, message);
+    default:
+      return Failed(ErrorKind::kProtocolError,
+                    "the plugin returned status " + std::to_string(status));
+  }
+  std::string error;
+  std::vector<Tensor> tensors = outputs.Collect(error);
+  if (!error.empty()) return Failed(ErrorKind::kProtocolError, error);
+  return BackendResult(std::nullopt, std::move(tensors));
+}
+
 }  // namespace
+
+BackendResult CallModelRunner(const qconform_model_runner& runner, const std::string& model,
+                              const Case& c, const std::vector<std::string>& output_names,
+                              const std::vector<std::vector<int64_t>>& expected) {
+  std::deque<std::string> strings;
+  std::vector<qconform_tensor> inputs;
+  if (std::optional<BackendResult> refused = Pack(c, true, strings, inputs)) return *refused;
+  std::vector<const char*> input_names, names;
+  for (size_t k = 0; k < c.inputs.size() && k < c.input_names.size(); ++k) {
+    if (c.inputs[k] && !c.inputs[k]->is_initializer)
+      input_names.push_back(c.input_names[k].c_str());
+  }
+  std::vector<qconform_tensor> shapes(output_names.size());
+  for (size_t k = 0; k < output_names.size(); ++k) {
+    names.push_back(output_names[k].c_str());
+    if (k < expected.size()) {
+      shapes[k].rank = static_cast<int32_t>(expected[k].size());
+      shapes[k].dims = expected[k].data();
+    }
+  }
+  PluginOutputs outputs(output_names.size());
+  char message[1024] = {0};
+  std::fesetround(FE_TONEAREST);
+  const int32_t status = runner.run_model(
+      model.data(), model.size(), input_names.data(), inputs.data(),
+      static_cast<int32_t>(inputs.size()), names.data(), shapes.data(),
+      static_cast<int32_t>(names.size()), AllocOutput, &outputs, message, sizeof message - 1);
+  message[sizeof message - 1] = '\0';
+  return Finish(status, message, outputs);
+}
+
+const qconform_model_runner* LoadModelRunner(const std::string& library) {
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) return nullptr;
+  auto entry = reinterpret_cast<qconform_plugin_model_entry_fn>(
+      dlsym(handle, "qconform_plugin_model_entry"));
+  const qconform_model_runner* runner = entry ? entry() : nullptr;
+  return runner && runner->abi_version == QCONFORM_PLUGIN_ABI && runner->run_model ? runner
+                                                                                   : nullptr;
+}
 
 BackendResult CallPlugin(const qconform_plugin& plugin, const Case& c, size_t output_count) {
   if (c.is_graph()) {  // a QDQ group: the ABI has no way to say it
@@ -63,24 +152,7 @@ BackendResult CallPlugin(const qconform_plugin& plugin, const Case& c, size_t ou
     attributes.push_back(attr);
   }
   std::vector<qconform_tensor> inputs;
-  for (const std::optional<Tensor>& t : c.inputs) {
-    qconform_tensor in{};
-    if (t) {
-      const ElementType* type = FindElementType(t->data_type);
-      if (type == nullptr && !IsIndexType(t->data_type)) {
-        return Failed(ErrorKind::kUnsupported,
-                      "unsupported input data_type " + std::to_string(t->data_type));
-      }
-      const std::string& bytes =
-          strings.emplace_back(type ? PackRaw(*type, t->codes) : PackIndexRaw(*t));
-      in.data_type = t->data_type;
-      in.rank = static_cast<int32_t>(t->shape.size());
-      in.dims = t->shape.data();
-      in.data = bytes.data();
-      in.byte_size = bytes.size();
-    }
-    inputs.push_back(in);
-  }
+  if (std::optional<BackendResult> refused = Pack(c, false, strings, inputs)) return *refused;
   const qconform_node node{c.op_type.c_str(),
                            c.domain.c_str(),
                            c.opset,
@@ -96,23 +168,7 @@ BackendResult CallPlugin(const qconform_plugin& plugin, const Case& c, size_t ou
   std::fesetround(FE_TONEAREST);
   const int32_t status = plugin.run(&node, AllocOutput, &outputs, message, sizeof message - 1);
   message[sizeof message - 1] = '\0';
-  switch (status) {
-    case QCONFORM_OK:
-      break;
-    case QCONFORM_REJECTED:
-      return Failed(ErrorKind::kRejectedAtRun, message);
-    case QCONFORM_UNSUPPORTED:
-      return Failed(ErrorKind::kUnsupported, message);
-    case QCONFORM_REJECTED_AT_LOAD:
-      return Failed(ErrorKind::kRejectedAtLoad, message);
-    default:
-      return Failed(ErrorKind::kProtocolError,
-                    "the plugin returned status " + std::to_string(status));
-  }
-  std::string error;
-  std::vector<Tensor> tensors = outputs.Collect(error);
-  if (!error.empty()) return Failed(ErrorKind::kProtocolError, error);
-  return BackendResult(std::nullopt, std::move(tensors));
+  return Finish(status, message, outputs);
 }
 
 std::variant<const qconform_plugin*, std::string> LoadPlugin(const std::string& library) {

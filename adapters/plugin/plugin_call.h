@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "adapters/plugin/qconform_plugin.h"
 #include "oracle/core/case.h"
@@ -22,5 +23,16 @@ std::variant<const qconform_plugin*, std::string> LoadPlugin(const std::string& 
 // Runs `plugin` on c's node, which has `output_count` outputs. Never throws for what the
 // plugin does; an input of an element type qconform does not know is `unsupported`.
 BackendResult CallPlugin(const qconform_plugin& plugin, const Case& c, size_t output_count);
+
+// The library's optional runner of whole models (qconform_plugin_model_entry, this ABI
+// version), or nullptr when it exports none.
+const qconform_model_runner* LoadModelRunner(const std::string& library);
+
+// Runs graph case c through `runner`: `model` its model.onnx bytes, its graph inputs (the inputs
+// that are not initializers) by name, `expected` the shapes the host expects of the outputs
+// named `output_names`. Never throws for what the plugin does.
+BackendResult CallModelRunner(const qconform_model_runner& runner, const std::string& model,
+                              const Case& c, const std::vector<std::string>& output_names,
+                              const std::vector<std::vector<int64_t>>& expected);
 
 }  // namespace qconform

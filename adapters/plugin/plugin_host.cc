@@ -2,10 +2,13 @@
 // exec protocol (adapters/PROTOCOL.md) for it, version 3 (cases inline, so the host may run on
 // another machine behind any byte pipe: ssh, adb, socat) or, with --protocol 2, version 2. A
 // separate process, so that a plugin that crashes or hangs takes only this host down; qconform
-// restarts it and goes on.
+// restarts it and goes on. A graph case goes to the plugin's model runner where it exports one
+// (qconform_plugin_model_entry); else the plugin reports it unsupported.
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -13,20 +16,39 @@
 #include "adapters/plugin/plugin_call.h"
 #include "adapters/plugin/qconform_plugin.h"
 #include "onnx_io/case_io.h"
+#include "oracle/semantics/oracle.h"
 
 namespace qconform {
 namespace {
 
+// A graph case through the plugin's model runner: the model's own bytes, and the output shapes
+// the oracle gives (none where it cannot say).
+BackendResult RunModel(const qconform_model_runner& runner, const std::string& case_dir,
+                       const CaseDirectory& dir) {
+  const Case& c = dir.data_sets.at(0).c;
+  std::ifstream in(case_dir + "/model.onnx", std::ios::binary);
+  const std::string model((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::vector<int64_t>> expected;
+  try {
+    for (const OutputEvaluation& y : RunOracle(c).outputs) expected.push_back(y.shape);
+  } catch (const std::exception&) {  // the runtime's shapes as they come
+  }
+  return CallModelRunner(runner, model, c, dir.output_names, expected);
+}
+
 // Runs one case directory; returns the answer line (without the prefix).
-std::string RunCase(const qconform_plugin& plugin, const std::string& case_dir,
-                    const std::string& out_dir) {
+std::string RunCase(const qconform_plugin& plugin, const qconform_model_runner* runner,
+                    const std::string& case_dir, const std::string& out_dir) {
   CaseDirectory dir;
   try {
     dir = ReadCaseDirectory(case_dir);
   } catch (const std::exception& e) {
     return "error rejected-at-load " + OneLine(e.what());
   }
-  const BackendResult result = CallPlugin(plugin, dir.data_sets.at(0).c, dir.output_names.size());
+  const Case& c = dir.data_sets.at(0).c;
+  const BackendResult result = c.is_graph() && runner != nullptr
+                                   ? RunModel(*runner, case_dir, dir)
+                                   : CallPlugin(plugin, c, dir.output_names.size());
   if (result.error) {
     return "error " + std::string(ErrorKindName(result.error->kind)) + " " +
            OneLine(result.error->message);
@@ -45,6 +67,7 @@ int Serve(const char* library, int protocol) {
     return 3;
   }
   const qconform_plugin* plugin = std::get<const qconform_plugin*>(loaded);
+  const qconform_model_runner* runner = LoadModelRunner(library);
   ProtocolServer server(protocol);
   server.Hello(plugin->name, plugin->version, plugin->capabilities ? plugin->capabilities : "");
   for (Request r; (r = server.Next()).what != Request::What::kQuit;) {
@@ -55,7 +78,7 @@ int Serve(const char* library, int protocol) {
     }
     std::string answer;
     try {
-      answer = RunCase(*plugin, r.case_dir, r.out_dir);
+      answer = RunCase(*plugin, runner, r.case_dir, r.out_dir);
     } catch (const std::exception& e) {
       answer = "error protocol-error " + OneLine(e.what());
     }

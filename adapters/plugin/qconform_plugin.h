@@ -113,7 +113,26 @@ typedef struct qconform_plugin {
 
 /* The one exported symbol. */
 const qconform_plugin* qconform_plugin_entry(void);
+
+/* Optional, for a runtime that loads whole ONNX models: a plugin that also exports
+ * qconform_plugin_model_entry runs graph cases (QDQ groups, docs/semantics.md#d32), which a
+ * qconform_node cannot say. run_model gets the case's model.onnx as bytes (its initializers
+ * inside), the graph's inputs by name, and the names and shapes the host expects of the outputs
+ * (each `expected[k]` with data NULL: a runtime whose tensors come back in another rank may give
+ * them this shape when the element count agrees). Outputs are allocated by index, in the order
+ * of output_names, as run's are; the status and message as run's. */
+typedef struct qconform_model_runner {
+  int32_t abi_version; /* QCONFORM_PLUGIN_ABI */
+  int32_t (*run_model)(const void* model, size_t model_size, const char* const* input_names,
+                       const qconform_tensor* inputs, int32_t input_count,
+                       const char* const* output_names, const qconform_tensor* expected,
+                       int32_t output_count, qconform_alloc_output alloc, void* context,
+                       char* message, size_t message_size);
+} qconform_model_runner;
+
+const qconform_model_runner* qconform_plugin_model_entry(void);
 typedef const qconform_plugin* (*qconform_plugin_entry_fn)(void);
+typedef const qconform_model_runner* (*qconform_plugin_model_entry_fn)(void);
 
 #ifdef __cplusplus
 }
