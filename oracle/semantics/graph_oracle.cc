@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "oracle/core/codec.h"
+#include "oracle/semantics/exact_chain.h"
 #include "oracle/semantics/float_ops.h"
 #include "oracle/semantics/oracle.h"
 #include "oracle/semantics/quantize.h"
@@ -95,8 +97,12 @@ Case SubCase(const Case& c, const Node& node, const std::vector<const GraphValue
 
 class GraphEvaluation {
  public:
-  GraphEvaluation(const Case& c, const EvaluateOptions& options, OracleResult& result)
-      : c_(c), options_(options), result_(result) {}
+  // `unrounded`: every DequantizeLinear's output is its exact product (exact_chain.h).
+  GraphEvaluation(const Case& c, const EvaluateOptions& options, OracleResult& result,
+                  bool unrounded = false)
+      : c_(c), options_(options), result_(result), unrounded_(unrounded) {}
+  // Some DequantizeLinear's float32 result differs from its exact product.
+  bool rounded() const { return rounded_; }
 
   // False when a node's finding makes the graph must-reject.
   bool Run() {
@@ -198,8 +204,11 @@ class GraphEvaluation {
     for (size_t k = 0; k < node.outputs.size() && k < o.outputs.size(); ++k) {
       values_[node.outputs[k]] = FromEvaluation(o.outputs[k], node);
     }
-    // A per-tensor QuantizeLinear's output keeps what it quantized, for naming deviations.
     const Operator* op = FindOperator(node.domain, node.op_type);
+    if (op->kind == OperatorKind::kDequantizeLinear && o.plan && !node.outputs.empty()) {
+      rounded_ = ExactProducts(values_[node.outputs[0]], in, *o.plan, unrounded_) || rounded_;
+    }
+    // A per-tensor QuantizeLinear's output keeps what it quantized, for naming deviations.
     if (op->kind == OperatorKind::kQuantizeLinear && !o.outputs.empty()) {
       values_[node.outputs[0]].quantized = QuantizedBy(in, FindElementType(o.outputs[0].data_type));
     }
@@ -280,6 +289,7 @@ class GraphEvaluation {
     for (size_t i = 0; i < y.size(); ++i) {
       if (!x.rule(i).empty()) y.AddRule(i, x.rule(i));
     }
+    if (exact.plan) rounded_ = ExactProducts(y, in, *exact.plan, unrounded_) || rounded_;
     values_[node.outputs[0]] = std::move(y);
     return true;
   }
@@ -287,6 +297,7 @@ class GraphEvaluation {
   const Case& c_;
   const EvaluateOptions& options_;
   OracleResult& result_;
+  bool unrounded_ = false, rounded_ = false;
   Values values_;
 };
 
@@ -377,8 +388,22 @@ OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options, const
     r.cell = {};
     return r;
   }
-  for (const std::string& name : c.output_names)
-    r.outputs.push_back(AsOutput(name, graph.Output(name)));
+  // The chain once more with every DequantizeLinear unrounded, where one rounds (exact_chain.h).
+  // Not yet where the graph holds a Softmax: its rows' fast path (qlinear_softmax_rows.h) takes
+  // the graph's float32 DequantizeLinear, and must stay equal to it.
+  const bool softmax = std::any_of(c.graph.begin(), c.graph.end(),
+                                   [](const Node& n) { return n.op_type == "Softmax"; });
+  std::optional<GraphEvaluation> chain;
+  OracleResult chain_result;
+  if (graph.rounded() && !softmax) {
+    chain.emplace(c, options, chain_result, true);
+    if (!chain->Run()) chain.reset();
+  }
+  for (const std::string& name : c.output_names) {
+    GraphValue v = graph.Output(name);
+    if (chain) AdmitExactChain(v, chain->Output(name));
+    r.outputs.push_back(AsOutput(name, v));
+  }
   if (!r.outputs.empty()) r.cell.output = DataTypeName(r.outputs[0].data_type);
   return r;
 }

@@ -45,10 +45,11 @@ struct Pool : UnaryInputs {
   // B (1 + 2^-19) = M per_terms[n]; by its count k: 2^e / (k y_scale), so that t = sum per_sum[k].
   std::vector<double> per_sum;
   std::vector<double> per_terms;
-  double radius_floor = 0;     // 2^-139 / y_scale + 2^-100: subnormal ends (Radius)
-  RoundingShortcut roundings;  // where the named strategies need no value
-  std::vector<int64_t> term;   // by code
-  std::vector<Exact> value;    // by code: the term as an Exact
+  double radius_floor = 0;        // 2^-139 / y_scale + 2^-100: subnormal ends (Radius)
+  RoundingShortcut roundings;     // where the named strategies need no value
+  std::vector<int64_t> term;      // by code
+  std::vector<Exact> value;       // by code: the term as an Exact
+  std::vector<int64_t> centered;  // by code: its value less x_zero_point
   // Strides of n, c and the three canonical spatial dimensions, in X and in Y.
   std::array<int64_t, 5> x_strides{}, y_strides{};
 };

@@ -90,6 +90,9 @@ std::optional<Pool> PoolOf(const Case& c, const OpSchema& schema) {
     p.term.push_back(static_cast<int64_t>(std::ldexp(static_cast<double>(term), -p.e)));
     p.value.push_back(Exact::FromDouble(static_cast<double>(term)));
   }
+  for (uint32_t code = 0; code < p.dequantized.size(); ++code) {
+    p.centered.push_back(static_cast<int64_t>(DecodeDouble(*p.t, code)) - p.x_zero_point);
+  }
   return p;
 }
 
@@ -177,6 +180,21 @@ struct RowSums {
   }
 };
 
+// The chain in exact arithmetic (exact_chain.h): the window's codes less the zero point, summed,
+// times x_scale over count * y_scale, rounded once half to even; e's range widened to hold it.
+// (The sum times x_scale is exact in a double: 20 by 24 bits; count * y_scale too.)
+void AdmitExactChain(const Pool& p, const Taps& t, int64_t count, PoolElement& e) {
+  int64_t sum = 0;
+  ForEachCode(p, t, [&](uint32_t k) { sum += p.centered[k]; });
+  const std::optional<Dyadic> num =
+      SmallDyadic(Exact::FromDouble(static_cast<double>(sum) * p.x_scale));
+  const std::optional<Dyadic> den =
+      SmallDyadic(Exact::FromDouble(static_cast<double>(count) * static_cast<double>(p.y_scale)));
+  if (!num || !den) return;
+  const int64_t code = p.Code(RoundQuotientToInteger(*num, *den));
+  e.lo = std::min(e.lo, code), e.hi = std::max(e.hi, code);
+}
+
 template <class Store>
 bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store,
               std::vector<std::pair<int64_t, uint32_t>>* counted) {
@@ -215,6 +233,7 @@ bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store
             if (!e && arithmetic == WindowArithmetic::kDouble) e = DoubleElement(p, w);
             if (!e && arithmetic != WindowArithmetic::kExact) e = IntegerElement(p, w);
             if (!e) e = ByExact(p, w.count, CodesOf(p, taps)).element;
+            if (!p.dequantize_exact) AdmitExactChain(p, taps, w.count, *e);
             const auto i =
                 static_cast<size_t>(n * p.y_strides[0] + m * p.y_strides[1] + o0 * p.y_strides[2] +
                                     o1 * p.y_strides[3] + o2 * p.y_strides[4]);
@@ -283,7 +302,13 @@ std::optional<OutputEvaluation> EvaluatePoolWindows(const Case& c, const OpSchem
     std::array<int64_t, 5> at{};
     for (size_t d = 0; d < 5; ++d) at[d] = (i / p->y_strides[d]) % extent[d];
     const Taps taps = TapsOf(*p, at[0], at[1], {at[2], at[3], at[4]});
-    return ByExact(*p, p->include_pad ? g.kernel_size() : taps.inside, CodesOf(*p, taps)).rule;
+    std::string rule =
+        ByExact(*p, p->include_pad ? g.kernel_size() : taps.inside, CodesOf(*p, taps)).rule;
+    if (!p->dequantize_exact) {
+      rule += "; the code of the chain in exact arithmetic, every DequantizeLinear unrounded, is "
+              "admitted too (a kernel that computes more exactly, d30, d32)";
+    }
+    return rule;
   };
   std::vector<KnownStrategy> known;
   if (pad_counted) known.push_back({Strategy::kPaddingCounted, std::move(counted)});

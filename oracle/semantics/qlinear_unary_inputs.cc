@@ -20,6 +20,8 @@ std::optional<UnaryInputs> ReadUnaryInputs(const Case& c) {
     return t == nullptr ? 0.0 : DecodeDouble(*FindElementType(t->data_type), t->codes[0]);
   };
   const double x_scale = scalar(1), x_zero_point = scalar(2);
+  in.x_scale = x_scale;
+  in.x_zero_point = static_cast<int64_t>(x_zero_point);
   in.y_scale = static_cast<float>(scalar(3));
   in.y_zero_point = static_cast<int64_t>(scalar(4));
   if (!std::isfinite(in.y_scale) || !(in.y_scale > 0)) return std::nullopt;
@@ -29,6 +31,8 @@ std::optional<UnaryInputs> ReadUnaryInputs(const Case& c) {
     const double v = DecodeDouble(*in.t, code) - x_zero_point;
     in.dequantized[code] = static_cast<float>(x_scale * v);
     if (!std::isfinite(in.dequantized[code])) return std::nullopt;
+    in.dequantize_exact =
+        in.dequantize_exact && static_cast<double>(in.dequantized[code]) == x_scale * v;
   }
   return in;
 }

@@ -16,9 +16,14 @@ namespace qconform {
 
 struct UnaryInputs {
   const Tensor* x = nullptr;
-  const ElementType* t = nullptr;            // int8 or uint8
-  std::array<float, 256> dequantized{};      // fl32(x_scale * (code's value - x_zero_point))
-  float y_scale = 0;                         // positive and finite
+  const ElementType* t = nullptr;        // int8 or uint8
+  std::array<float, 256> dequantized{};  // fl32(x_scale * (code's value - x_zero_point))
+  float y_scale = 0;                     // positive and finite
+  double x_scale = 0;                    // as decoded
+  int64_t x_zero_point = 0;
+  // Every code's x_scale * (value - x_zero_point) is a float32: DequantizeLinear rounds none
+  // (else the chain in exact arithmetic may round elsewhere: exact_chain.h).
+  bool dequantize_exact = true;
   int64_t y_zero_point = 0, lo = 0, hi = 0;  // lo, hi: T's range
 
   // A rounded quotient as y's value: the zero point added, saturated to T.

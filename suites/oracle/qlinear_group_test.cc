@@ -183,6 +183,37 @@ TEST(QLinearGroup, GlobalAveragePoolMeansEachChannelInEitherLayout) {
   EXPECT_EQ(last.outputs[0].shape, (std::vector<int64_t>{1, 1, 1, 2}));
 }
 
+// Found by the differential fuzzer's groups: x_scale = y_scale = float32(1.8627451), zero points
+// 110, a window of 28, 28, 28, 110 (int8). In exact arithmetic the mean is the tie -61.5 -> -62
+// -> 48 (ONNX Runtime's kernel, native and web); with DequantizeLinear rounded to float32 the
+// chain lies just above it -> -61 -> 49. Both are admitted (d30: one product, the hull of its
+// float result and the exact value), on the window path and on the graph alike.
+TEST(QLinearGroup, GlobalAveragePoolAdmitsTheChainInExactArithmetic) {
+  const auto group = [] {
+    return Group("QLinearGlobalAveragePool",
+                 {MakeTensor(D::kInt8, {1, 1, 4}, {28, 28, 28, 110}), F(1.8627450466156006),
+                  MakeScalar(D::kInt8, 110), F(1.8627450466156006), MakeScalar(D::kInt8, 110)});
+  };
+  for (const bool reference : {false, true}) {
+    EvaluateOptions options;
+    options.reference = reference;
+    const OracleResult r = RunOracle(group(), options);
+    EXPECT_EQ(Values(r), (std::vector<double>{49})) << "reference " << reference;
+    ASSERT_TRUE(r.outputs[0].has_range());
+    const ElementType& t = ElementTypeOf(D::kInt8);
+    EXPECT_EQ(Decode(t, r.outputs[0].range_lo[0]).value(), Rational(48));
+    EXPECT_EQ(Decode(t, r.outputs[0].range_hi[0]).value(), Rational(49));
+  }
+  // With a dyadic scale every DequantizeLinear is exact: the tie keeps its teeth.
+  const OracleResult dyadic =
+      RunOracle(Group("QLinearGlobalAveragePool",
+                      {MakeTensor(D::kInt8, {1, 1, 4}, {28, 28, 28, 110}), F(2),
+                       MakeScalar(D::kInt8, 110), F(2), MakeScalar(D::kInt8, 110)}));
+  bool exact_only = false;
+  EXPECT_EQ(Values(dyadic, &exact_only), (std::vector<double>{48}));
+  EXPECT_TRUE(exact_only);
+}
+
 TEST(QLinearGroupAveragePool, WindowMeansRoundThenTheZeroPointAndPaddingCountsByAttribute) {
   // x_scale 0.5, zero point 1: X's real values [[1, 2, 3], [0, 4, 0.5], [1.5, 1.5, 0]].
   const auto in = [] {

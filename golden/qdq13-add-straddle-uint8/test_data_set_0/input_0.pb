@@ -1,1 +1,1 @@
-BaJNW]fiux„‡Š“–
+BaJ!0?NW]fiux„

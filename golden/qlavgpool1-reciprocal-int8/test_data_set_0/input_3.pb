@@ -1,1 +1,1 @@
-By_scaleJm¦Ú?
+By_scaleJ ¢?

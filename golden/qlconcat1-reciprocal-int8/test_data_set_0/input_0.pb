@@ -1,1 +1,1 @@
-BY_scaleJm¦Ú?
+BY_scaleJ ¢?

@@ -1,1 +1,1 @@
-BX0_scaleJù3'?
+BX0_scaleJr ?

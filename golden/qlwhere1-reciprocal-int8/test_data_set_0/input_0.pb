@@ -1,1 +1,1 @@
-	B	conditionJ
+	B	conditionJ

@@ -1,1 +1,1 @@
-Bx_scaleJù3'?
+Bx_scaleJr ?

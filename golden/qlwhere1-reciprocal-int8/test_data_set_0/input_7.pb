@@ -1,1 +1,1 @@
-Bz_scaleJm¦Ú?
+Bz_scaleJ ¢?
