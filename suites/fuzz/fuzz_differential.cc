@@ -78,14 +78,20 @@ CaseResult Clean(const Case& c, const OracleResult& oracle) {
   return JudgeCase(c, oracle, observed, CompareOptions{});
 }
 
-void Report(const Case& c, const CaseResult& r) {
-  const fs::path dir = fs::path(g_repro) / c.id;
+// The case directory and finding.txt under `dir`; returns where.
+fs::path WriteReproducer(const fs::path& under, const Case& c, const CaseResult& r) {
+  const fs::path dir = under / c.id;
   std::error_code ignored;
   fs::remove_all(dir, ignored);
   WriteCaseDirectory(dir.string(), c, DeclaredOutputs(c), {});
   std::ofstream note(dir / "finding.txt");
   note << KindName(r.kind) << ": " << r.detail << "\n";
   for (const std::string& m : r.mismatches) note << "  " << m << "\n";
+  return dir;
+}
+
+void Report(const Case& c, const CaseResult& r) {
+  const fs::path dir = WriteReproducer(g_repro, c, r);
   std::fprintf(stderr, "fuzz_differential: FINDING %s on %s (%s)\n  %s\n",
                std::string(KindName(r.kind)).c_str(), c.id.c_str(),
                OperatorLabel(c.domain, c.op_type, c.opset).c_str(), r.detail.c_str());
@@ -144,9 +150,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (g_clean_check && Clean(*c, oracle).outcome() == Outcome::kFail) {
     std::fprintf(
         stderr,
-        "fuzz_differential: SHARED %s on %s (%s): the defect-free backend fails it too\n  %s\n",
+        "fuzz_differential: SHARED %s on %s (%s): the defect-free backend fails it too\n  %s\n"
+        "  reproducer: %s\n",
         std::string(KindName(r.kind)).c_str(), c->id.c_str(),
-        OperatorLabel(c->domain, c->op_type, c->opset).c_str(), r.detail.c_str());
+        OperatorLabel(c->domain, c->op_type, c->opset).c_str(), r.detail.c_str(),
+        WriteReproducer(fs::path(g_repro) / "shared", *c, r).c_str());
     return 0;  // not the defect's finding: an oracle or mutant disagreement, logged
   }
   Report(*c, r);
