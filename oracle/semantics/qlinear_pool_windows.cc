@@ -161,9 +161,10 @@ std::vector<uint32_t> CodesOf(const Pool& p, const Taps& t) {
 // third: a window's sum of terms and of their magnitudes is a difference of two entries.
 struct RowSums {
   std::vector<int64_t> sum, magnitude;  // [k]: over the row's columns before k
+  std::vector<int64_t> centered;        // [k]: the codes less x_zero_point, likewise
   void Fill(const Pool& p, const Taps& t) {
     const auto in = static_cast<size_t>(p.g.in[2]);
-    sum.assign(in + 1, 0), magnitude.assign(in + 1, 0);
+    sum.assign(in + 1, 0), magnitude.assign(in + 1, 0), centered.assign(in + 1, 0);
     const uint8_t* codes = p.x->codes.data();
     const int64_t* term = p.term.data();
     const std::array<int64_t, 5>& stride = p.x_strides;
@@ -171,27 +172,40 @@ struct RowSums {
       for (int64_t b = t.begin[1]; b < t.end[1]; ++b) {
         const uint8_t* row = codes + t.base + a * stride[2] + b * stride[3];
         for (size_t k = 0; k < in; ++k) {
-          const int64_t v = term[row[static_cast<int64_t>(k) * stride[4]]];
+          const uint8_t code = row[static_cast<int64_t>(k) * stride[4]];
+          const int64_t v = term[code];
           sum[k + 1] += v, magnitude[k + 1] += v < 0 ? -v : v;
+          centered[k + 1] += p.centered[code];
         }
       }
     }
-    for (size_t k = 0; k < in; ++k) sum[k + 1] += sum[k], magnitude[k + 1] += magnitude[k];
+    for (size_t k = 0; k < in; ++k) {
+      sum[k + 1] += sum[k], magnitude[k + 1] += magnitude[k], centered[k + 1] += centered[k];
+    }
   }
 };
 
+// A finite double as a Dyadic (exactly: 53 significant bits).
+Dyadic DyadicOf(double v) {
+  int e = 0;
+  const double f = std::frexp(std::fabs(v), &e);
+  return Dyadic{std::signbit(v), static_cast<uint64_t>(std::ldexp(f, 53)), e - 53};
+}
+
 // The chain in exact arithmetic (exact_chain.h): the window's codes less the zero point, summed,
 // times x_scale over count * y_scale, rounded once half to even; e's range widened to hold it.
-// (The sum times x_scale is exact in a double: 20 by 24 bits; count * y_scale too.)
-void AdmitExactChain(const Pool& p, const Taps& t, int64_t count, PoolElement& e) {
-  int64_t sum = 0;
-  ForEachCode(p, t, [&](uint32_t k) { sum += p.centered[k]; });
-  const std::optional<Dyadic> num =
-      SmallDyadic(Exact::FromDouble(static_cast<double>(sum) * p.x_scale));
-  const std::optional<Dyadic> den =
-      SmallDyadic(Exact::FromDouble(static_cast<double>(count) * static_cast<double>(p.y_scale)));
-  if (!num || !den) return;
-  const int64_t code = p.Code(RoundQuotientToInteger(*num, *den));
+// The sum times x_scale is exact in a double (20 by 24 bits), count * y_scale too; their
+// quotient through the table of reciprocals is within 2^-51 of the exact one: away from a half
+// it rounds as that does, and near one the 128-bit integer quotient decides.
+void AdmitExactChain(const Pool& p, int64_t sum, int64_t count, PoolElement& e) {
+  const double num = static_cast<double>(sum) * p.x_scale;
+  const double den = static_cast<double>(count) * static_cast<double>(p.y_scale);
+  // per_quotient[count] is 1 / (count * y_scale) rounded once: q is within 2^-51 of num / den.
+  const double q = num * p.per_quotient[static_cast<size_t>(count)], nearest = std::nearbyint(q);
+  const double gap = std::fabs(std::fabs(q - nearest) - 0.5);
+  const int64_t code = gap > 0x1p-30 * std::max(1.0, std::fabs(q))
+                           ? p.Code(nearest)
+                           : p.Code(RoundQuotientToInteger(DyadicOf(num), DyadicOf(den)));
   e.lo = std::min(e.lo, code), e.hi = std::max(e.hi, code);
 }
 
@@ -233,7 +247,16 @@ bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store
             if (!e && arithmetic == WindowArithmetic::kDouble) e = DoubleElement(p, w);
             if (!e && arithmetic != WindowArithmetic::kExact) e = IntegerElement(p, w);
             if (!e) e = ByExact(p, w.count, CodesOf(p, taps)).element;
-            if (!p.dequantize_exact) AdmitExactChain(p, taps, w.count, *e);
+            if (!p.dequantize_exact) {
+              int64_t centered = 0;
+              if (ends) {
+                ForEachCode(p, taps, [&](uint32_t k) { centered += p.centered[k]; });
+              } else {
+                centered = rows.centered[static_cast<size_t>(taps.end[2])] -
+                           rows.centered[static_cast<size_t>(taps.begin[2])];
+              }
+              AdmitExactChain(p, centered, w.count, *e);
+            }
             const auto i =
                 static_cast<size_t>(n * p.y_strides[0] + m * p.y_strides[1] + o0 * p.y_strides[2] +
                                     o1 * p.y_strides[3] + o2 * p.y_strides[4]);
@@ -305,8 +328,9 @@ std::optional<OutputEvaluation> EvaluatePoolWindows(const Case& c, const OpSchem
     std::string rule =
         ByExact(*p, p->include_pad ? g.kernel_size() : taps.inside, CodesOf(*p, taps)).rule;
     if (!p->dequantize_exact) {
-      rule += "; the code of the chain in exact arithmetic, every DequantizeLinear unrounded, is "
-              "admitted too (a kernel that computes more exactly, d30, d32)";
+      rule +=
+          "; the code of the chain in exact arithmetic, every DequantizeLinear unrounded, is "
+          "admitted too (a kernel that computes more exactly, d30, d32)";
     }
     return rule;
   };
