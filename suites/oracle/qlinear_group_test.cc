@@ -205,10 +205,9 @@ TEST(QLinearGroup, GlobalAveragePoolAdmitsTheChainInExactArithmetic) {
     EXPECT_EQ(Decode(t, r.outputs[0].range_hi[0]).value(), Rational(49));
   }
   // With a dyadic scale every DequantizeLinear is exact: the tie keeps its teeth.
-  const OracleResult dyadic =
-      RunOracle(Group("QLinearGlobalAveragePool",
-                      {MakeTensor(D::kInt8, {1, 1, 4}, {28, 28, 28, 110}), F(2),
-                       MakeScalar(D::kInt8, 110), F(2), MakeScalar(D::kInt8, 110)}));
+  const OracleResult dyadic = RunOracle(Group(
+      "QLinearGlobalAveragePool", {MakeTensor(D::kInt8, {1, 1, 4}, {28, 28, 28, 110}), F(2),
+                                   MakeScalar(D::kInt8, 110), F(2), MakeScalar(D::kInt8, 110)}));
   bool exact_only = false;
   EXPECT_EQ(Values(dyadic, &exact_only), (std::vector<double>{48}));
   EXPECT_TRUE(exact_only);
