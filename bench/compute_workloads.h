@@ -37,6 +37,9 @@ std::vector<ComputeWorkload> MatMulWorkloads();
 std::vector<ComputeWorkload> ConvWorkloads();
 // The com.microsoft QLinear rows (qlinear_group_workloads.cc): an element counts as one operation.
 std::vector<ComputeWorkload> QLinearGroupWorkloads();
+// The float-output rows (nbits_workloads.cc): MatMulNBits 4-bit, block 32, M = 1 and 32, K = N =
+// 4096; a MAC is one term of a dot product.
+std::vector<ComputeWorkload> NBitsWorkloads();
 
 // Uniformly random 8-bit codes of a shape.
 Tensor RandomCodes(Prng& p, DataType type, std::vector<int64_t> shape);

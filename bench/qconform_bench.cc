@@ -102,6 +102,7 @@ std::vector<ComputeWorkload> ComputeWorkloads() {
   std::vector<ComputeWorkload> all = MatMulWorkloads();
   for (ComputeWorkload& w : ConvWorkloads()) all.push_back(std::move(w));
   for (ComputeWorkload& w : QLinearGroupWorkloads()) all.push_back(std::move(w));
+  for (ComputeWorkload& w : NBitsWorkloads()) all.push_back(std::move(w));
   return all;
 }
 

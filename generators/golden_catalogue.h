@@ -84,6 +84,10 @@ std::vector<GoldenCase> QLinearPoolCatalogue(CatalogueParts parts = CataloguePar
 std::vector<GoldenCase> QLinearOperatorCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // com.microsoft QGemm's (generators/qgemm_catalogue.cc).
 std::vector<GoldenCase> QGemmGoldenCatalogue(CatalogueParts parts = CatalogueParts::kAll);
+// com.microsoft MatMulNBits' (generators/matmul_nbits_catalogue.cc) and its must-reject cases
+// (matmul_nbits_rejects.cc).
+std::vector<GoldenCase> MatMulNBitsGoldenCatalogue(CatalogueParts parts = CatalogueParts::kAll);
+std::vector<GoldenCase> MatMulNBitsRejectCases();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

@@ -142,6 +142,7 @@ Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& s, const GeneratorLi
       }
       case Role::kReal:
       case Role::kBias:
+      case Role::kIndex:
         throw std::logic_error(s.label() + ": no generator for input " + in.name);
     }
   }

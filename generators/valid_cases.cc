@@ -154,6 +154,8 @@ Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& l
         return GenerateValidQLinearGroup(ch, schema, limits);
       case OperatorKind::kQGemm:
         return GenerateValidQGemm(ch, schema, limits);
+      case OperatorKind::kMatMulNBits:
+        return GenerateValidMatMulNBits(ch, schema, limits);
     }
     throw std::logic_error("no generator for " + schema.label());
   }();

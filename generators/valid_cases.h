@@ -20,6 +20,8 @@ Case GenerateValidMatMul(Choices& ch, const OpSchema& schema, const GeneratorLim
 // QLinearConv and ConvInteger (generators/conv_valid_cases.cc).
 Case GenerateValidConv(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
 Case GenerateValidQGemm(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
+Case GenerateValidMatMulNBits(Choices& ch, const OpSchema& schema,
+                              const GeneratorLimits& limits = {});
 // The com.microsoft QLinear operators (generators/qlinear_group_valid_cases.cc).
 Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& schema,
                                const GeneratorLimits& limits = {});

@@ -27,6 +27,16 @@ Tensor MakeTensor(DataType type, std::vector<int64_t> shape, const std::vector<d
   return tensor;
 }
 
+Tensor MakeRoundedTensor(DataType type, std::vector<int64_t> shape,
+                         const std::vector<double>& values) {
+  const ElementType& t = ElementTypeOf(type);
+  std::vector<uint32_t> codes(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    codes[i] = *Encode(t, Exact::FromDouble(values[i]), Saturation::kNone);
+  }
+  return MakeTensorFromCodes(type, std::move(shape), codes);
+}
+
 Tensor MakeScalar(DataType type, double value) {
   return MakeTensor(type, {}, {value});
 }

@@ -15,6 +15,10 @@ namespace qconform {
 // A tensor of `type` holding exactly these values (std::invalid_argument otherwise).
 Tensor MakeTensor(DataType type, std::vector<int64_t> shape, const std::vector<double>& values);
 Tensor MakeScalar(DataType type, double value);
+// A tensor of a float `type` holding each value rounded to the type once (to nearest, ties to
+// even): for building cases from values that need not be the type's.
+Tensor MakeRoundedTensor(DataType type, std::vector<int64_t> shape,
+                         const std::vector<double>& values);
 Tensor MakeTensorFromCodes(DataType type, std::vector<int64_t> shape,
                            const std::vector<uint32_t>& codes);
 

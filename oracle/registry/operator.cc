@@ -6,6 +6,7 @@
 #include "oracle/core/conv_shape.h"
 #include "oracle/core/element_type.h"
 #include "oracle/core/matmul_shape.h"
+#include "oracle/registry/float_output_rows.h"
 #include "oracle/registry/qlinear_group_rows.h"
 
 namespace qconform {
@@ -207,6 +208,7 @@ const std::vector<Operator> kOwnOperators = {
 const std::vector<Operator> kOperators = [] {
   std::vector<Operator> all = kOwnOperators;
   for (Operator& o : QLinearGroupRows()) all.push_back(std::move(o));
+  for (Operator& o : FloatOutputRows()) all.push_back(std::move(o));
   return all;
 }();
 
@@ -232,6 +234,8 @@ std::string_view OperatorKindName(OperatorKind kind) {
       return "QLinearGroup";
     case OperatorKind::kQGemm:
       return "QGemm";
+    case OperatorKind::kMatMulNBits:
+      return "MatMulNBits";
   }
   return "?";
 }

@@ -34,6 +34,9 @@ enum class OperatorKind {
   kQLinearGroup,
   // com.microsoft QGemm: alpha * A' B' + C in the quantized domain, an integer or a float32 Y.
   kQGemm,
+  // com.microsoft MatMulNBits: a float A times block-quantized 2-, 4- or 8-bit weights, a float
+  // Y judged by its proven bound (docs/semantics.md#d36).
+  kMatMulNBits,
 };
 inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLinear,
                                                      OperatorKind::kQuantizeLinear,
@@ -43,7 +46,8 @@ inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLi
                                                      OperatorKind::kQLinearConv,
                                                      OperatorKind::kConvInteger,
                                                      OperatorKind::kQLinearGroup,
-                                                     OperatorKind::kQGemm};
+                                                     OperatorKind::kQGemm,
+                                                     OperatorKind::kMatMulNBits};
 // "DequantizeLinear": the kind's name (a switch, so a new kind needs its case here too).
 std::string_view OperatorKindName(OperatorKind kind);
 
@@ -51,7 +55,8 @@ std::string_view OperatorKindName(OperatorKind kind);
 // scale, its zero point; `of` names the operand or output it belongs to: "x", "a", "y"), a bias,
 // or a bool condition that picks between operands (QLinearWhere's). "a's scale" and "b's scale"
 // are data, not positions the code knows.
-enum class Role { kQuantized, kReal, kScale, kZeroPoint, kBias, kCondition };
+// kIndex: an index tensor (MatMulNBits' g_idx).
+enum class Role { kQuantized, kReal, kScale, kZeroPoint, kBias, kCondition, kIndex };
 // `type` names the input's type constraint in the schema rows (OpSchema::type_constraints:
 // "T", "scale"); inputs naming one constraint share one type. "" for the operators whose rows
 // say their types per operand (x_types, scale_types, output_types).

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "oracle/registry/float_output_rows.h"
+
 namespace qconform {
 namespace {
 
@@ -270,6 +272,7 @@ const std::vector<OpSchema> kAllSchemas = [] {
   };
   // clang-format on
   for (const QLinearRowSpec& r : rows) all.push_back(QLinearRow(r));
+  for (OpSchema& r : FloatOutputSchemas()) all.push_back(std::move(r));
   return all;
 }();
 

@@ -54,6 +54,19 @@ CaseCell CellOf(const QGemmPlan& plan) {
           LayoutsOf({{"b", LayoutName(plan.b.layout, "per-column", "per-column")}}), ""};
 }
 
+// A's type times the weights' bits ("float x uint4"), blocked, by the zero points' form; level 4
+// apart (it admits another function).
+CaseCell CellOf(const MatMulNBitsPlan& plan) {
+  using ZP = MatMulNBitsPlan::ZeroPoints;
+  const char* zero_points = plan.zero_points == ZP::kPacked  ? "packed"
+                            : plan.zero_points == ZP::kFloat ? "unpacked"
+                                                             : "default";
+  return {"", Name(plan.t) + " x uint" + std::to_string(plan.bits), Name(plan.t),
+          std::string("blocked, zero points ") + zero_points +
+              (plan.accuracy_level == 4 ? ", accuracy_level 4" : ""),
+          ""};
+}
+
 CaseCell CellOf(const ConvPlan& plan) {
   return {"", Name(plan.x_type) + " x " + Name(plan.w_type), Name(plan.y_type),
           LayoutsOf({{"w", LayoutName(plan.w.layout, "per-channel", "per-channel")}}), ""};

@@ -8,6 +8,7 @@
 
 #include "oracle/registry/plan.h"
 #include "oracle/semantics/conv_validation.h"
+#include "oracle/semantics/matmul_nbits.h"
 #include "oracle/semantics/matmul_validation.h"
 #include "oracle/semantics/qgemm.h"
 
@@ -35,5 +36,6 @@ CaseCell CellOf(const QuantizationPlan& plan);
 CaseCell CellOf(const MatMulPlan& plan);
 CaseCell CellOf(const ConvPlan& plan);
 CaseCell CellOf(const QGemmPlan& plan);
+CaseCell CellOf(const MatMulNBitsPlan& plan);
 
 }  // namespace qconform

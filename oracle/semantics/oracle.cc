@@ -8,6 +8,7 @@
 #include "oracle/semantics/dynamic_quantize.h"
 #include "oracle/semantics/graph_oracle.h"
 #include "oracle/semantics/matmul_integer.h"
+#include "oracle/semantics/matmul_nbits.h"
 #include "oracle/semantics/qgemm.h"
 #include "oracle/semantics/qlinear_conv.h"
 #include "oracle/semantics/qlinear_group.h"
@@ -89,6 +90,9 @@ void Keep(OracleResult& r, const ConvPlan& p) {
 void Keep(OracleResult& r, const QGemmPlan& p) {
   r.qgemm_plan = p;
 }
+void Keep(OracleResult& r, const MatMulNBitsPlan& p) {
+  r.nbits_plan = p;
+}
 
 // The compute families: one validation per family, then the operator's evaluation of its plan
 // (QLinearMatMul's or MatMulInteger's, QLinearConv's or ConvInteger's); the com.microsoft QLinear
@@ -142,6 +146,8 @@ OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOption
       return RunValidated<ValidateQLinearGroup, EvaluateQLinearGroup>(c, schema, options);
     case OperatorKind::kQGemm:
       return RunValidated<ValidateQGemm, EvaluateQGemm>(c, schema, options);
+    case OperatorKind::kMatMulNBits:
+      return RunValidated<ValidateMatMulNBits, EvaluateMatMulNBits>(c, schema, options);
   }
   throw OracleError("case " + c.id + ": no oracle for " + schema.label());
 }
@@ -197,7 +203,7 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
     for (Finding& f : profile->check(c)) r.findings.push_back(std::move(f));
     if (r.must_reject())
       r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset(),
-          r.cell = {}, r.matmul_plan.reset(), r.conv_plan.reset(), r.qgemm_plan.reset();
+          r.cell = {}, r.matmul_plan.reset(), r.conv_plan.reset(), r.qgemm_plan.reset(), r.nbits_plan.reset();
     return r;
   }
   if (c.is_graph()) {

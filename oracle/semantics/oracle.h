@@ -36,6 +36,7 @@ struct OracleResult {
   std::optional<MatMulPlan> matmul_plan;
   std::optional<ConvPlan> conv_plan;
   std::optional<QGemmPlan> qgemm_plan;
+  std::optional<MatMulNBitsPlan> nbits_plan;
   // The case's cell (operand types, output type, granularity or layout) from any kind's plan;
   // unknown (empty) for a must-reject case.
   CaseCell cell;

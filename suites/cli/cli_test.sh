@@ -40,6 +40,8 @@ expect "and its requantizations" 0 "\[onnx-reference\] \(named, not admitted\)" 
 expect "explain reads a channels-last QLinearConv element through its channels-first place" 0 "element 5 of y is element 37 there" -- "$qconform" explain "$golden/msqlc1-nhwc-layout-3x3-s1-p1-uint8-int8" --index 5
 expect "explain shows a quantized QGemm element's acc with C and alpha" 0 "C's term -52" -- "$qconform" explain "$golden/qgemm1-cell-pt-uint8-int8-uint8" --index 1
 expect "explain shows a float32 QGemm element's bound" 0 "bound: four float32 products" -- "$qconform" explain "$golden/qgemm1-inexact-pt-float" --index 2
+expect "explain shows a MatMulNBits element's bound and terms" 0 "bound: gamma_39" -- "$qconform" explain "$golden/mnb1-inexact-float" --index 0
+expect "explain shows level 4's block-int8 function" 0 "accuracy_level 4's block-int8 function" -- "$qconform" explain "$golden/mnb1-outlier-level4" --index 0
 expect "help for every command" 0 "usage: qconform check" -- "$qconform" check --help
 
 # A wrong element: flip the low bit of the last float of the stored output.
@@ -132,7 +134,7 @@ expect "and what it was built with" 0 "built with ONNX 1\.12" -- "$qconform" ver
 expect "no cases under a path is an error" 2 "no cases under $golden/manifest.tsv" -- "$qconform" check "$golden/manifest.tsv"
 mkdir -p "$work/empty"
 expect "an empty directory is an error" 2 "no cases under" -- "$qconform" check "$work/empty"
-expect "an unknown --op is an error listing the operators" 2 "--op Foo: not an operator qconform knows \(DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, QLinearConv, QGemm, ConvInteger, QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, QLinearConcat, QLinearWhere, Graph for the QDQ graph cases, or all\)" -- "$qconform" check "$golden" --op Foo
+expect "an unknown --op is an error listing the operators" 2 "--op Foo: not an operator qconform knows \(DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, QLinearConv, QGemm, ConvInteger, QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, QLinearConcat, QLinearWhere, MatMulNBits, Graph for the QDQ graph cases, or all\)" -- "$qconform" check "$golden" --op Foo
 cp -r "$golden/dq13-seed-axis" "$work/axis2"
 expect "--op is matched case-insensitively" 0 "^1 passed, 0 failed" -- "$qconform" check "$work/axis2" --op dequantizelinear
 expect "an --op with no case under the path is an error" 2 "no cases of the selected --op" -- "$qconform" check "$work/axis2" --op QuantizeLinear
@@ -158,6 +160,6 @@ expect "and junit.xml says so, as the exit status does" 0 'type="stale"' -- cat 
 expect "junit.xml names the unexpected pass" 0 'failure type="unexpected-pass"' -- cat "$work/stale/junit.xml"
 mkdir -p "$work/mine" && cp -r "$golden/dq13-seed-axis" "$work/mine/my-case"
 expect "a catalogue of one's own gets no generated cases" 0 "^qconform run: 1 cases against oracle" -- "$qconform" run --backend oracle --golden "$work/mine" --report "$work/mine-report"
-expect "unless --count asks for them (half as many QuantizeLinear, a fifth as many of each compute operator, a tenth as many com.microsoft QLinear ones and QGemm)" 0 "^qconform run: 26 cases against oracle" -- "$qconform" run --backend oracle --golden "$work/mine" --count 10 --report "$work/mine-report"
+expect "unless --count asks for them (half as many QuantizeLinear, a fifth as many of each compute operator, a tenth as many com.microsoft QLinear ones, QGemm and MatMulNBits)" 0 "^qconform run: 27 cases against oracle" -- "$qconform" run --backend oracle --golden "$work/mine" --count 10 --report "$work/mine-report"
 
 finish

@@ -72,7 +72,7 @@ TEST(ModelValidity, GeneratedCasesOfEveryOperatorSatisfyAStrictLoader) {
     }
   }
   EXPECT_GE(checked, 2950);  // a draw that repeats a case's content is dropped (generators/batch.h)
-  EXPECT_GT(invalid, 300);
+  EXPECT_GT(invalid, 250);   // a tenth of the draws, or so: every operator's share counts
 }
 
 // The ONNX Runtime adapters carry some output types through an appended Cast (BuildWidenedModel),

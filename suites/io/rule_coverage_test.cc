@@ -135,6 +135,7 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
   }
   for (GoldenCase& g : QGemmGoldenCatalogue(CatalogueParts::kRules))
     with_rules.push_back(std::move(g));
+  for (GoldenCase& g : MatMulNBitsRejectCases()) with_rules.push_back(std::move(g));
   for (const GoldenCase& g : with_rules) {
     if (g.intended_rule.empty() && g.features.find("implementation-defined:") == std::string::npos)
       continue;
@@ -168,6 +169,14 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
   out["qgemm.shape.negative_dim"] = [=] {
     const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);
     return MakeCase("QGemm", 1, {negative, s, z, u8, s, z}, {}, "com.microsoft");
+  };
+  out["mnb.shape.negative_dim"] = [=] {
+    Case c = MakeCase(
+        "MatMulNBits", 1,
+        {Tensor{static_cast<int32_t>(D::kFloat), {-1, 16}, Codes(32, 0), false},
+         MakeTensor(D::kUint8, {1, 1, 8}, std::vector<double>(8, 0)), MakeScalar(D::kFloat, 1)},
+        {{"K", 16}, {"N", 1}, {"block_size", 16}}, "com.microsoft");
+    return c;
   };
   out["qlmm.shape.negative_dim"] = [=] {
     const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);

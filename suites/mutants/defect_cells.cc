@@ -169,6 +169,23 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kQgemmAlphaIgnored, "op:QGemm"},
     {Defect::kQgemmTransBIgnored, "op:QGemm"},
     {Defect::kQgemmPerColumnAsPerTensor, "op:QGemm granularity:b_per-column"},
+    // com.microsoft MatMulNBits: every cell holds probe rows (each element one dequantized
+    // weight) and dense dyadic rows, every step exact (matmul_nbits_catalogue.cc).
+    {Defect::kMnbInt8Activations,
+     "op:MatMulNBits granularity:blocked+zero_points_packed,blocked+zero_points_default,"
+     "blocked+zero_points_unpacked"},
+    {Defect::kMnbZeroPointNibblesSwapped,
+     "op:MatMulNBits x:float_x_uint4,float16_x_uint4,bfloat16_x_uint4,float_x_uint2,"
+     "float16_x_uint2,bfloat16_x_uint2 granularity:blocked+zero_points_packed,"
+     "blocked+zero_points_packed+accuracy_level_4"},
+    {Defect::kMnbCodesHighFirst,
+     "op:MatMulNBits x:float_x_uint4,float16_x_uint4,bfloat16_x_uint4,float_x_uint2,"
+     "float16_x_uint2,bfloat16_x_uint2"},
+    {Defect::kMnbDefaultZeroPointZero,
+     "op:MatMulNBits granularity:blocked+zero_points_default,"
+     "blocked+zero_points_default+accuracy_level_4"},
+    {Defect::kMnbScalePerColumn, "op:MatMulNBits"},
+    {Defect::kMnbBiasTwice, "op:MatMulNBits"},
     // com.microsoft QLinearConv's channels_last cells: w read in x's layout moves every kernel
     // wider than 1 x 1 over more than one channel (the cell cases' 3 x 3 over two per group).
     {Defect::kMsqlcWeightsChannelsLast,

@@ -16,6 +16,7 @@ constexpr std::string_view kQlc = "QLinearConv";
 constexpr std::string_view kCi = "ConvInteger";
 constexpr std::string_view kQlg = "QLinearGroup";
 constexpr std::string_view kQgemm = "QGemm";
+constexpr std::string_view kMnb = "MatMulNBits";
 constexpr std::string_view kGraph = "QDQ groups";
 
 // clang-format off
@@ -241,6 +242,18 @@ constexpr DefectRow kDefects[] = {
    "B read as (K, N) even with transB 1", ""},
   {D::kQgemmPerColumnAsPerTensor, "qgemm-per-column-as-per-tensor", kQgemm,
    "b's per-column scale and zero point read as per tensor (their first element)", ""},
+  {D::kMnbInt8Activations, "mnb-int8-activations", kMnb,
+   "A quantized to int8 per block (scale maxabs / 127) at every accuracy_level, not only at 4", "ONNX Runtime 1.30's DQ -> MatMul rewrite (level 4 set for the user)"},
+  {D::kMnbZeroPointNibblesSwapped, "mnb-zero-point-nibbles-swapped", kMnb,
+   "packed zero points read high bits first", ""},
+  {D::kMnbCodesHighFirst, "mnb-codes-high-first", kMnb,
+   "B's codes read high bits first within each byte", ""},
+  {D::kMnbDefaultZeroPointZero, "mnb-default-zero-point-zero", kMnb,
+   "an absent zero point read as 0 instead of 2^(bits-1)", ""},
+  {D::kMnbScalePerColumn, "mnb-scale-per-column", kMnb,
+   "each column's first block's scale applied to all its blocks", ""},
+  {D::kMnbBiasTwice, "mnb-bias-twice", kMnb,
+   "bias added twice", ""},
   {D::kConvPaddingZero, "conv-padding-zero", kCi,
    "padding holds code 0 instead of x_zero_point (QLinearConv and ConvInteger)", ""},
   {D::kConvSameUpperLowerSwapped, "conv-same-upper-lower-swapped", kCi,

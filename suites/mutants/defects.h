@@ -130,6 +130,13 @@ enum class Defect {
   kQgemmCAfterRequantization,
   kQgemmTransBIgnored,
   kQgemmPerColumnAsPerTensor,
+  // com.microsoft MatMulNBits.
+  kMnbInt8Activations,
+  kMnbZeroPointNibblesSwapped,
+  kMnbCodesHighFirst,
+  kMnbDefaultZeroPointZero,
+  kMnbScalePerColumn,
+  kMnbBiasTwice,
   // The convolution family (QLinearConv and ConvInteger): geometry, padding, zero points.
   kConvPaddingZero,
   kConvSameUpperLowerSwapped,

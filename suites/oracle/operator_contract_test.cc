@@ -91,6 +91,9 @@ TEST_P(OperatorContract, GeneratesValidCasesWithTheirCellAndPlan) {
       case OperatorKind::kQGemm:
         EXPECT_TRUE(r.qgemm_plan) << g.c.id;
         break;
+      case OperatorKind::kMatMulNBits:
+        EXPECT_TRUE(r.nbits_plan) << g.c.id;
+        break;
     }
   }
   EXPECT_GT(computed, 0u) << op().label() << ": no generated case is computed";

@@ -37,6 +37,9 @@ Case AnyValidConv() {
 Case AnyValidQGemm() {
   return AnyValid({OperatorKind::kQGemm});
 }
+Case AnyValidMatMulNBits() {
+  return AnyValid({OperatorKind::kMatMulNBits});
+}
 
 void ExpectValid(const Case& c, const std::string& property) {
   const OracleResult r = RunOracle(c);
@@ -124,6 +127,29 @@ RC_GTEST_PROP(QGemmProperties, GeneratedValidCasesAreValid, ()) {
 // strategies), C in the accumulator, transposes, b per column, and float32 Y.
 RC_GTEST_PROP(QGemmProperties, FastPathEqualsMultiprecision, ()) {
   ExpectFastEqualsMultiprecision(AnyValidQGemm(), "qgemm-fast-path");
+}
+
+RC_GTEST_PROP(MatMulNBitsProperties, GeneratedValidCasesAreValid, ()) {
+  const Case c = AnyValidMatMulNBits();
+  const OracleResult r = RunOracle(c);
+  // A generated zero scale is implementation-defined (d26); nothing else may be found.
+  for (const Finding& f : r.findings) {
+    if (f.rule->id != "mnb.scale.unusual") FailWith(c, "mnb-valid-cases-are-valid", f.message);
+  }
+  RC_ASSERT(r.outputs.size() == 1u);
+}
+
+// The double fast path (decided where both ends of its interval round alike) equals the exact
+// path on every element: exact codes and both ends of the admitted range.
+RC_GTEST_PROP(MatMulNBitsProperties, FastPathEqualsMultiprecision, ()) {
+  ExpectFastEqualsMultiprecision(AnyValidMatMulNBits(), "mnb-fast-path");
+}
+
+// The long accumulators' path equals the rationals' (every element by MatMulNBitsElement).
+RC_GTEST_PROP(MatMulNBitsProperties, MultiprecisionEqualsTheReference, ()) {
+  EvaluateOptions reference;
+  reference.fast_path = false, reference.reference = true;
+  ExpectSameAs(AnyValidMatMulNBits(), reference, "mnb-reference");
 }
 
 // A valid com.microsoft QLinear group whose operands repeat three tuples of codes (each

@@ -1,0 +1,255 @@
+// com.microsoft MatMulNBits' golden cases (docs/semantics.md#d30, #d36), built from the
+// boundaries:
+//   cells     every bits value (2, 4, 8) x A's type (float, float16, bfloat16) x the zero points'
+//             form (default 2^(bits-1), packed uint8, unpacked of A's type) x accuracy_level
+//             0 and 4: K = 37 (three blocks of 16, the last partial), probe rows (one +-2^j per
+//             row, so each element is one dequantized weight, plus bias), two dense dyadic rows
+//             and one int8-separating row per column and block (64 and 0.25); every step is
+//             exact there or nearly (B = 0 or tiny), so a swapped nibble, a default zero point of
+//             0, a scale per column or int8 activations at level 0 is a wrong value;
+//   inexact   scales and A no powers of two: the bound straddles several values;
+//   outliers  a block of A holding one large value: the block-int8 function and the float result
+//             part by far more than either bound (level 0 rejects it, level 4 admits it);
+//   large-k   K = 4096 with cancelling terms: a wide bound around a small value;
+//   shapes    A 1-D, A 3-D, scales and zero points 1-D (ONNX Runtime's older models), g_idx;
+// and one must-reject case per rule of its own.
+#include <algorithm>
+#include <cmath>
+
+#include "generators/catalogue_builder.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/core/prng.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+
+// One case's description; the tensors follow from it.
+struct Spec {
+  std::string id;
+  int64_t bits = 4, block = 16, k = 37, n = 3;
+  D t = D::kFloat;
+  enum class ZP { kDefault, kPacked, kFloat } zp = ZP::kPacked;
+  int64_t level = 0;
+  bool bias = true, dyadic = true, flat_parameters = false, g_idx = false;
+  bool constants = true;         // B and its parameters initializers, as in a model
+  std::vector<int64_t> a_shape;  // empty: probe rows and two dense rows
+  double outlier = 0;            // nonzero: A's first entry of each row
+};
+
+int64_t Blocks(const Spec& s) {
+  return (s.k + s.block - 1) / s.block;
+}
+
+// Codes of [N, K], packed as B: [N, k_blocks, blob_size], low bits first, blocks padded.
+Tensor PackWeights(const Spec& s, const std::vector<int64_t>& q) {
+  const int64_t kb = Blocks(s), blob = s.block * s.bits / 8;
+  std::vector<double> bytes(static_cast<size_t>(s.n * kb * blob), 0);
+  for (int64_t n = 0; n < s.n; ++n) {
+    for (int64_t k = 0; k < s.k; ++k) {
+      const int64_t bit = (k % s.block) * s.bits;
+      double& byte = bytes[static_cast<size_t>((n * kb + k / s.block) * blob + bit / 8)];
+      byte += static_cast<double>(q[static_cast<size_t>(n * s.k + k)] << (bit % 8));
+    }
+  }
+  return MakeTensor(D::kUint8, {s.n, kb, blob}, bytes);
+}
+
+// Zero points [N, k_blocks] packed like B along the blocks: [N, ceil(k_blocks * bits / 8)].
+Tensor PackZeroPoints(const Spec& s, const std::vector<int64_t>& zp) {
+  const int64_t kb = Blocks(s), row = (kb * s.bits + 7) / 8;
+  std::vector<double> bytes(static_cast<size_t>(s.n * row), 0);
+  for (int64_t n = 0; n < s.n; ++n) {
+    for (int64_t b = 0; b < kb; ++b) {
+      const int64_t bit = b * s.bits;
+      bytes[static_cast<size_t>(n * row + bit / 8)] +=
+          static_cast<double>(zp[static_cast<size_t>(n * kb + b)] << (bit % 8));
+    }
+  }
+  return s.flat_parameters ? MakeTensor(D::kUint8, {s.n * row}, bytes)
+                           : MakeTensor(D::kUint8, {s.n, row}, bytes);
+}
+
+// A: probe rows (row r holds +-2^(r % 3) at k = r), two dense rows of small multiples of 1/8
+// (dyadic) or of values no power of two divides (inexact), `outlier` at each row's start; then,
+// for the cells, one int8-separating row per column and block: 64 where the block's weight is
+// nearest its zero point, 0.25 where it is farthest. Quantized to int8 per block (scale 64/127)
+// the 0.25 becomes 0, so the row's value loses 0.25 w: far beyond float16's and bfloat16's
+// bounds too. `d` holds q - zero_point per (n, k).
+Tensor MakeA(const Spec& s, Prng& p, const std::vector<double>& d) {
+  std::vector<int64_t> shape = s.a_shape;
+  const int64_t kb = Blocks(s);
+  if (shape.empty()) shape = {s.k + 2 + s.n * kb, s.k};
+  std::vector<double> v(static_cast<size_t>(ShapeElements(shape)), 0);
+  const int64_t rows = static_cast<int64_t>(v.size()) / s.k;
+  for (int64_t r = 0; r < rows; ++r) {
+    double* row = v.data() + r * s.k;
+    const bool cell = s.a_shape.empty();
+    if (cell && r < s.k) {
+      row[r] = std::ldexp(r % 2 == 0 ? 1.0 : -1.0, static_cast<int>(r % 3));
+      continue;
+    }
+    if (cell && r >= s.k + 2) {
+      const int64_t n = (r - s.k - 2) / kb, b = (r - s.k - 2) % kb;
+      int64_t nearest = b * s.block, farthest = nearest;
+      for (int64_t k = b * s.block; k < std::min(s.k, (b + 1) * s.block); ++k) {
+        const double x = std::fabs(d[static_cast<size_t>(n * s.k + k)]);
+        if (x < std::fabs(d[static_cast<size_t>(n * s.k + nearest)])) nearest = k;
+        if (x > std::fabs(d[static_cast<size_t>(n * s.k + farthest)])) farthest = k;
+      }
+      row[nearest] = 64;
+      if (farthest != nearest) row[farthest] = 0.25;
+      continue;
+    }
+    for (int64_t k = 0; k < s.k; ++k) {
+      row[k] = s.dyadic ? (static_cast<double>(p.Below(17)) - 8) / 8
+                        : (static_cast<double>(p.Below(20001)) - 10000) / 3001.7;
+    }
+    if (s.outlier != 0) row[0] = s.outlier;
+  }
+  return MakeRoundedTensor(s.t, shape, v);
+}
+
+class NBitsCatalogue : public CatalogueBuilder {
+ public:
+  Case Build(const Spec& s) {
+    Prng p(CaseSeed(s.id));
+    const int64_t kb = Blocks(s), levels = int64_t{1} << s.bits;
+    std::vector<int64_t> q(static_cast<size_t>(s.n * s.k)), zp(static_cast<size_t>(s.n * kb));
+    for (int64_t& x : q) x = static_cast<int64_t>(p.Below(static_cast<uint64_t>(levels)));
+    // Zero points that are no 2^(bits-1) and differ between blocks and columns.
+    for (int64_t& x : zp) x = static_cast<int64_t>(p.Below(static_cast<uint64_t>(levels)));
+    std::vector<double> scales(static_cast<size_t>(s.n * kb));
+    for (double& x : scales) {
+      x = s.dyadic ? std::ldexp(1.0, -static_cast<int>(p.Below(4)))
+                   : 0.001 + static_cast<double>(p.Below(100000)) / 1e6;
+    }
+    std::vector<double> d(q.size());  // q - zero_point, as the oracle reads it
+    for (int64_t n = 0; n < s.n; ++n) {
+      for (int64_t k = 0; k < s.k; ++k) {
+        const auto b = static_cast<size_t>(n * kb + k / s.block);
+        const double z = s.zp == Spec::ZP::kDefault ? static_cast<double>(levels / 2)
+                         : s.zp == Spec::ZP::kFloat ? static_cast<double>(zp[b]) + (b % 2 ? 0.5 : 0)
+                                                    : static_cast<double>(zp[b]);
+        d[static_cast<size_t>(n * s.k + k)] =
+            static_cast<double>(q[static_cast<size_t>(n * s.k + k)]) - z;
+      }
+    }
+    std::vector<std::optional<Tensor>> in = {MakeA(s, p, d), PackWeights(s, q),
+                                             s.flat_parameters
+                                                 ? MakeRoundedTensor(s.t, {s.n * kb}, scales)
+                                                 : MakeRoundedTensor(s.t, {s.n, kb}, scales)};
+    if (s.zp == Spec::ZP::kPacked) {
+      in.push_back(PackZeroPoints(s, zp));
+    } else if (s.zp == Spec::ZP::kFloat) {
+      std::vector<double> z(zp.size());
+      for (size_t i = 0; i < z.size(); ++i) z[i] = static_cast<double>(zp[i]) + (i % 2 ? 0.5 : 0);
+      in.push_back(MakeRoundedTensor(s.t, {s.n, kb}, z));
+    } else {
+      in.push_back(std::nullopt);
+    }
+    if (s.g_idx) {
+      std::vector<double> g(static_cast<size_t>(s.k));
+      for (int64_t k = 0; k < s.k; ++k)
+        g[static_cast<size_t>(k)] = static_cast<double>((kb - 1 - k / s.block + k) % kb);
+      in.push_back(MakeTensor(D::kInt32, {s.k}, g));
+    } else {
+      in.push_back(std::nullopt);
+    }
+    if (s.bias) {
+      std::vector<double> b(static_cast<size_t>(s.n));
+      for (double& x : b) x = s.dyadic ? static_cast<double>(p.Below(9)) - 4 : 0.37;
+      in.push_back(MakeRoundedTensor(s.t, {s.n}, b));
+    }
+    while (!in.back()) in.pop_back();
+    // The weights and their parameters are constants, as in a model (ONNX Runtime prepacks them).
+    for (size_t k = 1; k < std::min<size_t>(in.size(), 5); ++k) {
+      if (in[k]) in[k]->is_initializer = s.constants;
+    }
+    Case c = MakeCase("MatMulNBits", 1, std::move(in), {}, "com.microsoft", s.id);
+    c.attributes["K"] = Attribute::Int(s.k);
+    c.attributes["N"] = Attribute::Int(s.n);
+    c.attributes["bits"] = Attribute::Int(s.bits);
+    c.attributes["block_size"] = Attribute::Int(s.block);
+    if (s.level != 0) c.attributes["accuracy_level"] = Attribute::Int(s.level);
+    return c;
+  }
+
+  static const char* ZPName(Spec::ZP z) {
+    return z == Spec::ZP::kPacked ? "packed" : z == Spec::ZP::kFloat ? "unpacked" : "default";
+  }
+  void Put(const Spec& s, const std::string& boundary, const std::string& decision) {
+    Add(Build(s),
+        "type:" + TypeName(s.t) + ",bits:" + std::to_string(s.bits) + ",zero_points:" +
+            ZPName(s.zp) + ",accuracy_level:" + std::to_string(s.level) + ",boundary:" + boundary,
+        decision);
+  }
+
+  void Cells() {
+    for (const int64_t bits : {2, 4, 8}) {
+      for (const D t : {D::kFloat, D::kFloat16, D::kBfloat16}) {
+        for (const Spec::ZP zp : {Spec::ZP::kDefault, Spec::ZP::kPacked, Spec::ZP::kFloat}) {
+          for (const int64_t level : {0, 4}) {
+            Spec s;
+            s.bits = bits, s.t = t, s.zp = zp, s.level = level;
+            s.id = "mnb1-cell-" + std::to_string(bits) + "bit-" + TypeName(t) + "-" + ZPName(zp) +
+                   "-level" + std::to_string(level);
+            Put(s, "exact-probes", "d30,d36,d39");
+          }
+        }
+      }
+    }
+  }
+
+  void Boundaries() {
+    for (const D t : {D::kFloat, D::kFloat16}) {
+      Spec s;
+      s.t = t, s.dyadic = false, s.a_shape = {3, s.k};
+      s.id = "mnb1-inexact-" + TypeName(t);
+      Put(s, "bound-straddles", "d30,d36");
+    }
+    for (const int64_t level : {0, 4}) {
+      Spec s;
+      s.a_shape = {2, 64}, s.k = 64, s.block = 32, s.outlier = 1000, s.level = level;
+      s.dyadic = false;
+      s.id = "mnb1-outlier-level" + std::to_string(level);
+      Put(s, "int8-activations", "d36");
+    }
+    Spec large;
+    large.k = 4096, large.block = 32, large.n = 2, large.a_shape = {1, 4096};
+    large.dyadic = false, large.zp = Spec::ZP::kDefault;
+    large.id = "mnb1-k4096";
+    Put(large, "large-k", "d30,d36");
+    Spec flat;
+    flat.flat_parameters = true, flat.a_shape = {flat.k};
+    flat.id = "mnb1-flat-parameters-a-1d";
+    Put(flat, "legacy-shapes", "d36");
+    Spec three;
+    three.a_shape = {2, 2, three.k}, three.id = "mnb1-a-3d";
+    Put(three, "shapes", "d36");
+    Spec g;
+    g.g_idx = true, g.id = "mnb1-g-idx";
+    Put(g, "g_idx", "d36");
+    g.constants = false, g.id = "mnb1-g-idx-graph-inputs";
+    Put(g, "g_idx", "d36");
+    Spec even;
+    even.k = 64, even.block = 64, even.bits = 8, even.bias = false, even.zp = Spec::ZP::kDefault;
+    even.id = "mnb1-one-block-no-bias";
+    Put(even, "defaults", "d36");
+  }
+};
+
+}  // namespace
+
+std::vector<GoldenCase> MatMulNBitsGoldenCatalogue(CatalogueParts parts) {
+  NBitsCatalogue c;
+  if (parts == CatalogueParts::kAll) {
+    c.Cells();
+    c.Boundaries();
+  }
+  for (GoldenCase& g : MatMulNBitsRejectCases()) c.cases.push_back(std::move(g));
+  return std::move(c.cases);
+}
+
+}  // namespace qconform

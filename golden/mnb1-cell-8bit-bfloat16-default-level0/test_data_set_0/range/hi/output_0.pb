@@ -1,0 +1,1 @@
+0BYJ ÜB2Á˜AêÂè@ªByÃÈÁ¨ÂÂ–ÁøAYÃø@èB£Ã‚ÂC ÂdÁ`ÂQÃ,Á¼ÂSCÂàÂðAÈ@ÂKÃšÁ¾BäÃÐ@NÃÀÀÀ@ƒÂŽB¦Á@ACCXACÞB€ÀÐÀ ÀLB2Ã‘C0Ã`ÁXBøÁØAšBÂÂVC•CHÂ&ÃtB`ÁÐBCC¾BÌB®C6C&C,B˜AXÂkÃ€ÀzCsCØBÅÃúÂ$BàÁ]CÀÂ¨B!ÃðAfÃâÂPÂÎByÃæBÐAÖÃ¶B¸BDÂÞÁìÁC(ÂA‡CàBÀ@ºBÀAŒÁŠC…BŽB/D}BlCÃ!DyÅÄÂÞD­ÅAEÁDàDÜÅ@¾CïE—ÁøÅžE—ÄºCÝÅÀ¿‰CÅ.E"C„ÅäÄòÂ

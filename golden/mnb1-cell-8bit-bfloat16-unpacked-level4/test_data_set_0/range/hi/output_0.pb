@@ -1,0 +1,1 @@
+0BYJ ¸AAÂBBAöBwB6B8Ãº@—?B¸¿ë@€?:ÂA‘C¨AãÀÜÁ²@*AÁ¢A=ÂŸÃB¦A`ÁB@º@8ÂûBÇ?€ÂÂš@ÂBWA¨A¸BuÂÉÃ@2@"BHA4ÃHÁÂC,B”AÂÂLÂîÁ†B€BÄÀíÃ¢Â@ BB§A2AôÂÂCCýÀãÂ@Â£ÁÝB«BR@*ÂEÃZÁµ¿p@)BNÃÂ–Â»CìB @Â†ÂÁCCpAGDÁBÃ…ÂŒÁÙCeC€?ÂÂÃÜAšBpB&A_CÃ:BRCNB&C`ÁžA0Å—À–ÅÅÒDEúÃ`Á˜A/ÅD‚CiÅHF-Ã.DÍÂCCªC¶ÅŠÃYFäE"C

@@ -1,0 +1,78 @@
+#include "oracle/registry/float_output_rows.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+using R = Role;
+using K = OperatorKind;
+using AK = Attribute::Kind;
+
+const Tensor* Input(const Case& c, std::string_view name) {
+  return OperatorOf(c).input(c, name);
+}
+
+// MatMulNBits: Y has A's type and A's shape with its last dimension N ("The output tensor has
+// the same rank as the input").
+std::vector<OutputSpec> MatMulNBitsOutputs(const Case& c) {
+  const Tensor* a = Input(c, "A");
+  std::vector<int64_t> shape = a ? a->shape : std::vector<int64_t>{};
+  const Attribute* n = c.attribute("N");
+  if (!shape.empty() && n != nullptr && n->kind == AK::kInt) shape.back() = n->i;
+  return {{"Y", a ? a->data_type : static_cast<int32_t>(D::kFloat), shape}};
+}
+int32_t NoZeroPointType(const Case&) {
+  return 0;
+}
+
+// The page's inputs and type constraints: T1 for A, scales and bias, T2 (uint8) for the packed
+// B, T3 for the zero points (packed uint8, or unpacked of A's type), T4 (int32) for g_idx. Built
+// on call: the registry's own tables are built from them during static initialization.
+std::vector<InputSpec> MatMulNBitsInputs() {
+  return {{"A", R::kReal, "", false, "T1"},        {"B", R::kQuantized, "", false, "T2"},
+          {"scales", R::kScale, "B", false, "T1"}, {"zero_points", R::kZeroPoint, "B", true, "T3"},
+          {"g_idx", R::kIndex, "B", true, "T4"},   {"bias", R::kBias, "Y", true, "T1"}};
+}
+std::vector<TypeConstraint> MatMulNBitsTypes() {
+  return {{"T1", {D::kFloat, D::kFloat16, D::kBfloat16}},
+          {"T2", {D::kUint8}},
+          {"T3", {D::kUint8, D::kFloat16, D::kFloat, D::kBfloat16}},
+          {"T4", {D::kInt32}}};
+}
+// "K", "N", "block_size" (required); "bits" (ONNX Runtime's schema: default 4);
+// "accuracy_level" (default 0, unset); "weight_prepacked" (default 0).
+std::vector<AttributeSpec> MatMulNBitsAttributes() {
+  return {{"K", std::nullopt, AK::kInt, std::nullopt, true},
+          {"N", std::nullopt, AK::kInt, std::nullopt, true},
+          {"accuracy_level", 0, AK::kInt},
+          {"bits", 4, AK::kInt},
+          {"block_size", std::nullopt, AK::kInt, std::nullopt, true},
+          {"weight_prepacked", 0, AK::kInt}};
+}
+
+}  // namespace
+
+std::vector<Operator> FloatOutputRows() {
+  // clang-format off
+  return {
+    {K::kMatMulNBits, "com.microsoft", "MatMulNBits", "mnb", "mnb", MatMulNBitsInputs(), {"Y"},
+     false, MatMulNBitsOutputs, NoZeroPointType, {}, 0.1},
+  };
+  // clang-format on
+}
+
+std::vector<OpSchema> FloatOutputSchemas() {
+  const std::vector<D> floats = {D::kFloat, D::kFloat16, D::kBfloat16};
+  // clang-format off
+  return {
+    // ONNX Runtime's com.microsoft MatMulNBits-1 (docs/semantics.md#d36): the exact value of the
+    // dequantized product, within its float bound. Its blocks are its own (block_size along K):
+    // no ONNX axis or block_size granularity applies, hence per tensor here.
+    {K::kMatMulNBits, "com.microsoft", "MatMulNBits", 1, {D::kUint8}, floats, floats, MatMulNBitsAttributes(),
+     {Granularity::kPerTensor}, false, {Strategy::kExact}, "ONNX Runtime's com.microsoft MatMulNBits-1 (docs/semantics.md#d36)",
+     false, {}, {}, MatMulNBitsTypes()},
+  };
+  // clang-format on
+}
+
+}  // namespace qconform

@@ -1,0 +1,165 @@
+// com.microsoft MatMulNBits (docs/semantics.md#d30, #d36): the packing (low bits first, zero
+// points packed along the blocks), the default zero point 2^(bits-1), the bound (zero where
+// every step is exact, and holding float32 evaluations in several orders where it is not), the
+// last partial block, and accuracy_level 4's block-int8 function. Expected values are worked out
+// by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "oracle/core/admitted_range.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/core/fast_codec.h"
+#include "oracle/semantics/oracle.h"
+
+namespace qconform {
+namespace {
+
+using D = DataType;
+
+// A [M, K] float times 4-bit weights [N = 1]: B from `bytes` ([1, k_blocks, 8] for block 16).
+Case NBits(std::vector<double> a, int64_t k, std::vector<double> bytes, std::vector<double> scales,
+           std::optional<Tensor> zero_points = std::nullopt, int64_t level = 0) {
+  const auto blocks = static_cast<int64_t>(scales.size());
+  const auto m = static_cast<int64_t>(a.size()) / k;
+  std::vector<std::optional<Tensor>> in = {
+      MakeTensor(D::kFloat, {m, k}, a), MakeTensor(D::kUint8, {1, blocks, 8}, bytes),
+      MakeTensor(D::kFloat, {1, blocks}, scales), std::move(zero_points)};
+  while (!in.back()) in.pop_back();
+  Case c = MakeCase("MatMulNBits", 1, std::move(in), {}, "com.microsoft");
+  c.attributes["K"] = Attribute::Int(k);
+  c.attributes["N"] = Attribute::Int(1);
+  c.attributes["bits"] = Attribute::Int(4);
+  c.attributes["block_size"] = Attribute::Int(16);
+  if (level != 0) c.attributes["accuracy_level"] = Attribute::Int(level);
+  return c;
+}
+
+double F32(double v) {
+  return static_cast<double>(static_cast<float>(v));
+}
+
+double Value(const OutputEvaluation&, uint32_t code) {
+  return DecodeDouble(ElementTypeOf(D::kFloat), code);
+}
+
+TEST(MatMulNBits, CodesAreLowBitsFirstAndTheDefaultZeroPointIsEight) {
+  // Byte 0 is 0x9B: code 0 is 0xB = 11, code 1 is 9. With the default zero point 8 and scale
+  // 0.5: w0 = (11 - 8) / 2 = 1.5, w1 = 0.5. A one-hot rows read them back: 1.5, 0.5.
+  std::vector<double> bytes(8, 0x88);  // the other codes are 8: weight 0
+  bytes[0] = 0x9B;
+  std::vector<double> a(32, 0);
+  a[0] = 1, a[16 + 1] = 1;
+  const OracleResult r = RunOracle(NBits(a, 16, bytes, {0.5}));
+  ASSERT_FALSE(r.must_reject()) << r.rejection()->message;
+  const OutputEvaluation& y = r.outputs.at(0);
+  EXPECT_EQ(Value(y, y.exact[0]), 1.5);
+  EXPECT_EQ(Value(y, y.exact[1]), 0.5);
+  EXPECT_EQ(y.range(0), (CodeRange{y.exact[0], y.exact[0]})) << "every step is exact: B = 0";
+}
+
+TEST(MatMulNBits, PackedZeroPointsAreLowBitsFirstAlongTheBlocks) {
+  // K 32: two blocks. Zero points byte 0x53: block 0's is 3, block 1's 5. All codes 8:
+  // w = 5 (block 0) and 3 (block 1), scale 1. A = [1 at k 0, 1 at k 16]: 5 + 3 = 8.
+  std::vector<double> a(32, 0);
+  a[0] = 1, a[16] = 1;
+  const Case c =
+      NBits(a, 32, std::vector<double>(16, 0x88), {1, 1}, MakeTensor(D::kUint8, {1, 1}, {0x53}));
+  const OracleResult r = RunOracle(c);
+  ASSERT_FALSE(r.must_reject()) << r.rejection()->message;
+  EXPECT_EQ(Value(r.outputs[0], r.outputs[0].exact[0]), 8.0);
+}
+
+TEST(MatMulNBits, TheLastBlockMayBePartial) {
+  // K 20: blocks of 16 and 4; B still holds two whole blobs. Codes 9 (w = 1, default zero
+  // point 8): the sum of A is 20 * 0.25 = 5, times scale 2 in the second block for 4 of them:
+  // 16 * 0.25 * 1 + 4 * 0.25 * 2 = 6.
+  const Case c = NBits(std::vector<double>(20, 0.25), 20, std::vector<double>(16, 0x99), {1, 2});
+  const OracleResult r = RunOracle(c);
+  ASSERT_FALSE(r.must_reject()) << r.rejection()->message;
+  EXPECT_EQ(Value(r.outputs[0], r.outputs[0].exact[0]), 6.0);
+}
+
+// Float32 evaluations in three orders: forward, backward, and per block (scale factored out).
+std::vector<float> Evaluations(const std::vector<double>& a, const std::vector<double>& w,
+                               const std::vector<double>& d, const std::vector<double>& s) {
+  float forward = 0, backward = 0, blocked = 0;
+  for (size_t k = 0; k < a.size(); ++k)
+    forward += static_cast<float>(a[k]) * static_cast<float>(w[k]);
+  for (size_t k = a.size(); k-- > 0;)
+    backward += static_cast<float>(a[k]) * static_cast<float>(w[k]);
+  for (size_t b = 0; b * 16 < a.size(); ++b) {
+    float partial = 0;
+    for (size_t k = b * 16; k < std::min(a.size(), b * 16 + 16); ++k)
+      partial += static_cast<float>(a[k]) * static_cast<float>(d[k]);
+    blocked += partial * static_cast<float>(s[b]);
+  }
+  return {forward, backward, blocked};
+}
+
+TEST(MatMulNBits, TheBoundHoldsFloat32EvaluationsInEveryOrder) {
+  // Codes 0..15 cycling, default zero point 8, scales no power of two, A no power of two
+  // either: the range is wider than one value, and every evaluation lands in it.
+  const int64_t k = 48;
+  std::vector<double> a(k), bytes(24), d(k), w(k);
+  // Formed one by one: GCC 12 at -O2 folds a loop of float casts over a constant initializer
+  // list to the doubles themselves.
+  const std::vector<double> s = {F32(0.0137), F32(0.0291), F32(0.0071)};
+  for (int64_t i = 0; i < k; ++i) {
+    a[i] = std::sin(static_cast<double>(i) * 1.7) * 3.3;
+    a[i] = static_cast<float>(a[i]);
+    d[i] = static_cast<double>((i * 7) % 16) - 8;
+    w[i] = d[i] * static_cast<float>(s[static_cast<size_t>(i / 16)]);
+  }
+  for (int64_t i = 0; i < k; i += 2) {
+    bytes[static_cast<size_t>(i / 2)] =
+        static_cast<double>(((i * 7) % 16) | (((i + 1) * 7 % 16) << 4));
+  }
+  const OracleResult r = RunOracle(NBits(a, k, bytes, s));
+  ASSERT_FALSE(r.must_reject()) << r.rejection()->message;
+  const OutputEvaluation& y = r.outputs.at(0);
+  const ElementType& f32 = ElementTypeOf(D::kFloat);
+  EXPECT_GT(RangeWidth(f32, y.range(0)), 0) << "the bound is not zero here";
+  for (const float v : Evaluations(a, w, d, s)) {
+    uint32_t code;
+    std::memcpy(&code, &v, sizeof code);
+    EXPECT_TRUE(InRange(f32, y.range(0), code)) << v << " outside " << y.describe_range(0);
+  }
+}
+
+TEST(MatMulNBits, Level4AdmitsTheBlockInt8FunctionAndLevel0NamesIt) {
+  // One block of 16: A = [100, 0.3, 0.3, ...]: a_scale = 100/127, and 0.3 quantizes to 0. All
+  // weights 1 (codes 9): the float result is 100 + 15 * 0.3 = 104.5, the int8 one
+  // 127 * fl32(100/127) = 100 (to float32's rounding), far outside level 0's bound.
+  std::vector<double> a(16, F32(0.3));
+  a[0] = 100;
+  const std::vector<double> bytes(8, 0x99);
+  const Case c0 = NBits(a, 16, bytes, {1}), c4 = NBits(a, 16, bytes, {1}, std::nullopt, 4);
+  const OracleResult level0 = RunOracle(c0);  // diagnose reads c0: it must live
+  const OracleResult level4 = RunOracle(c4);
+  ASSERT_FALSE(level0.must_reject());
+  ASSERT_FALSE(level4.must_reject());
+  const float int8 = 127.0f * static_cast<float>(100.0 / 127.0);
+  uint32_t code;
+  std::memcpy(&code, &int8, sizeof code);
+  const ElementType& f32 = ElementTypeOf(D::kFloat);
+  EXPECT_FALSE(InRange(f32, level0.outputs[0].range(0), code));
+  EXPECT_TRUE(InRange(f32, level4.outputs[0].range(0), code));
+  const std::vector<std::string> named = level0.outputs[0].diagnose(0, code);
+  ASSERT_EQ(named.size(), 1u);
+  EXPECT_NE(named[0].find("int8"), std::string::npos) << named[0];
+}
+
+TEST(MatMulNBits, RulesNameTheInputAndTheExpectedShape) {
+  Case c = NBits(std::vector<double>(16, 1), 16, std::vector<double>(8, 0x88), {1});
+  c.inputs[1] = MakeTensor(D::kUint8, {1, 16}, std::vector<double>(16, 0x88));
+  const OracleResult r = RunOracle(c);
+  ASSERT_TRUE(r.must_reject());
+  EXPECT_EQ(r.rejection()->rule->id, "mnb.shape.b");
+  EXPECT_NE(r.rejection()->message.find("(1,1,8)"), std::string::npos) << r.rejection()->message;
+}
+
+}  // namespace
+}  // namespace qconform
