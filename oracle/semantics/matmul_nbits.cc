@@ -1,6 +1,7 @@
 #include "oracle/semantics/matmul_nbits.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/codec.h"
@@ -70,7 +71,15 @@ Exact NBitsWeights::zero_point_exact(int64_t n, int64_t block) const {
 }
 
 double NBitsWeights::scale(int64_t n, int64_t block) const {
-  return DecodeDouble(*p_.t, c_.input(2)->codes[static_cast<size_t>(n * p_.k_blocks + block)]);
+  const Codes& codes = c_.input(2)->codes;
+  const auto at = static_cast<size_t>(n * p_.k_blocks + block);
+  if (p_.t->id == DataType::kFloat) {  // the code is the value's bits
+    const uint32_t bits = codes[at];
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  }
+  return DecodeDouble(*p_.t, codes[at]);
 }
 
 namespace {

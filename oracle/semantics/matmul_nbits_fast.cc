@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -42,9 +43,19 @@ std::optional<EndIntervals> Ends(const ApproxSum& s, double largest) {
                       s.x + b_hi + slack};
 }
 
+// float32's code of a double rounded once (a cast: to nearest, ties to even, beyond the range
+// an infinity); the other types' through the codec.
+std::optional<uint32_t> Encoded(const ElementType& t, double v) {
+  if (t.id != DataType::kFloat) return EncodeDouble(t, v, Saturation::kNone);
+  const auto f = static_cast<float>(v);
+  uint32_t code;
+  std::memcpy(&code, &f, sizeof code);
+  return code;
+}
+
 std::optional<uint32_t> Decided(const ElementType& t, double a, double b) {
-  const std::optional<uint32_t> x = EncodeDouble(t, a, Saturation::kNone);
-  const std::optional<uint32_t> y = EncodeDouble(t, b, Saturation::kNone);
+  const std::optional<uint32_t> x = Encoded(t, a);
+  const std::optional<uint32_t> y = Encoded(t, b);
   if (!x || !y || *x != *y) return std::nullopt;
   return x;
 }
@@ -159,6 +170,7 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
       zero_point[static_cast<size_t>(b)] = static_cast<int32_t>(w.integer_zero_point(n, b));
     }
     w.codes_of(n, q.data());
+    std::fill(nonzero_w.begin(), nonzero_w.end(), 0);
     for (int64_t b = 0; b < p.k_blocks; ++b) {  // block by block: no division per code
       const int64_t end = std::min(p.k, (b + 1) * p.block_size);
       for (int64_t k = b * p.block_size; k < end; ++k) {
@@ -166,12 +178,8 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
         const auto g = static_cast<size_t>(p.g_idx >= 0 ? w.block_of(k) : b);
         d[at] = q[at] - zero_point[g];
         weight[at] = d[at] * scale[g];  // exact: 9 bits times 24
+        nonzero_w[at >> 6] |= uint64_t{weight[at] != 0} << (at & 63);
       }
-    }
-    std::fill(nonzero_w.begin(), nonzero_w.end(), 0);
-    for (int64_t k = 0; k < p.k; ++k) {
-      nonzero_w[static_cast<size_t>(k / 64)] |= uint64_t{weight[static_cast<size_t>(k)] != 0}
-                                                << (k % 64);
     }
     for (int64_t k = 0; k < p.k && weights_are_values; ++k) {
       weights_are_values = IsValue(t, weight[static_cast<size_t>(k)]);

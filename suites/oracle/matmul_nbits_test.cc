@@ -12,6 +12,7 @@
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/fast_codec.h"
+#include "oracle/core/prng.h"
 #include "oracle/semantics/oracle.h"
 
 namespace qconform {
@@ -159,6 +160,47 @@ TEST(MatMulNBits, RulesNameTheInputAndTheExpectedShape) {
   ASSERT_TRUE(r.must_reject());
   EXPECT_EQ(r.rejection()->rule->id, "mnb.shape.b");
   EXPECT_NE(r.rejection()->message.find("(1,1,8)"), std::string::npos) << r.rejection()->message;
+}
+
+}  // namespace
+}  // namespace qconform
+
+namespace qconform {
+namespace {
+
+TEST(MatMulNBits, TheFastPathEqualsTheAccumulatorsAtALanguageModelsK) {
+  // K = 4096 in blocks of 32, random float32 A and scales: nearly every element is decided by
+  // the double sums, the rest by the long accumulators; both must give the same codes.
+  const int64_t k = 4096, n = 8, m = 2, blocks = k / 32;
+  Prng p(4096);
+  std::vector<double> a(static_cast<size_t>(m * k)), scales(static_cast<size_t>(n * blocks));
+  std::vector<double> bytes(static_cast<size_t>(n * blocks * 16)),
+      zp(static_cast<size_t>(n * blocks / 2));
+  for (double& x : a) x = (static_cast<double>(p.Below(2000001)) - 1000000) / 331177.0;
+  for (double& x : scales) x = 0.001 + static_cast<double>(p.Below(100000)) / 3e6;
+  for (double& x : bytes) x = static_cast<double>(p.Below(256));
+  for (double& x : zp) x = static_cast<double>(p.Below(256));
+  Case c = MakeCase(
+      "MatMulNBits", 1,
+      {MakeRoundedTensor(D::kFloat, {m, k}, a), MakeTensor(D::kUint8, {n, blocks, 16}, bytes),
+       MakeRoundedTensor(D::kFloat, {n, blocks}, scales),
+       MakeTensor(D::kUint8, {n, blocks / 2}, zp)},
+      {}, "com.microsoft");
+  c.attributes["K"] = Attribute::Int(k);
+  c.attributes["N"] = Attribute::Int(n);
+  c.attributes["block_size"] = Attribute::Int(32);
+  for (const int64_t level : {0, 4}) {
+    c.attributes["accuracy_level"] = Attribute::Int(level);
+    const OracleResult fast = RunOracle(c);
+    const OracleResult slow = RunOracle(c, {.fast_path = false});
+    ASSERT_FALSE(fast.must_reject());
+    const OutputEvaluation &f = fast.outputs.at(0), &s = slow.outputs.at(0);
+    for (size_t i = 0; i < f.exact.size(); ++i) {
+      EXPECT_EQ(f.exact[i], s.exact[i]) << "level " << level << ", element " << i;
+      EXPECT_EQ(f.range(i), s.range(i)) << "level " << level << ", element " << i;
+      EXPECT_GT(RangeWidth(ElementTypeOf(D::kFloat), f.range(i)), 0);
+    }
+  }
 }
 
 }  // namespace
