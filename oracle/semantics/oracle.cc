@@ -203,7 +203,8 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
     for (Finding& f : profile->check(c)) r.findings.push_back(std::move(f));
     if (r.must_reject())
       r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset(),
-          r.cell = {}, r.matmul_plan.reset(), r.conv_plan.reset(), r.qgemm_plan.reset(), r.nbits_plan.reset();
+          r.cell = {}, r.matmul_plan.reset(), r.conv_plan.reset(), r.qgemm_plan.reset(),
+          r.nbits_plan.reset();
     return r;
   }
   if (c.is_graph()) {
