@@ -156,6 +156,8 @@ Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& l
         return GenerateValidQGemm(ch, schema, limits);
       case OperatorKind::kMatMulNBits:
         return GenerateValidMatMulNBits(ch, schema, limits);
+      case OperatorKind::kMatMulIntegerToFloat:
+        return GenerateValidMatMulToFloat(ch, schema, limits);
     }
     throw std::logic_error("no generator for " + schema.label());
   }();

@@ -22,6 +22,10 @@ Case GenerateValidConv(Choices& ch, const OpSchema& schema, const GeneratorLimit
 Case GenerateValidQGemm(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits = {});
 Case GenerateValidMatMulNBits(Choices& ch, const OpSchema& schema,
                               const GeneratorLimits& limits = {});
+// com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul
+// (generators/matmul_to_float_valid_cases.cc).
+Case GenerateValidMatMulToFloat(Choices& ch, const OpSchema& schema,
+                                const GeneratorLimits& limits = {});
 // The com.microsoft QLinear operators (generators/qlinear_group_valid_cases.cc).
 Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& schema,
                                const GeneratorLimits& limits = {});

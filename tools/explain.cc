@@ -20,7 +20,7 @@
 #include "tools/explain_conv.h"
 #include "tools/explain_format.h"
 #include "tools/explain_graph.h"
-#include "tools/explain_nbits.h"
+#include "tools/explain_float_output.h"
 #include "tools/explain_qgemm.h"
 #include "tools/run_options.h"
 #include "verdict/comparator.h"
@@ -179,6 +179,8 @@ void ExplainKind(OperatorKind kind, const Case& c, const OracleResult& result, i
       return ExplainQGemm(c, result, index, observed);
     case OperatorKind::kMatMulNBits:
       return ExplainMatMulNBits(c, result, index, observed);
+    case OperatorKind::kMatMulIntegerToFloat:
+      return ExplainMatMulToFloat(c, result, index, observed);
   }
 }
 

@@ -1,5 +1,9 @@
 #include "oracle/registry/float_output_rows.h"
 
+#include <optional>
+
+#include "oracle/core/matmul_shape.h"
+
 namespace qconform {
 namespace {
 
@@ -50,6 +54,45 @@ std::vector<AttributeSpec> MatMulNBitsAttributes() {
           {"weight_prepacked", 0, AK::kInt}};
 }
 
+// MatMulIntegerToFloat and DynamicQuantizeMatMul: Y is numpy.matmul's shape of A and B, of the
+// scales' type (T3; DynamicQuantizeMatMul's T1, float).
+std::vector<OutputSpec> MatMulToFloatOutputs(const Case& c) {
+  const Tensor* a = Input(c, "A");
+  const Tensor* b = Input(c, "B");
+  const Tensor* scale = Input(c, "b_scale");
+  std::optional<std::vector<int64_t>> shape;
+  if (a != nullptr && b != nullptr) shape = MatMulOutputShape(a->shape, b->shape);
+  return {{"Y", scale ? scale->data_type : static_cast<int32_t>(D::kFloat),
+           shape.value_or(std::vector<int64_t>{})}};
+}
+// The page's inputs: T1 for A and a_zero_point, T2 for B and b_zero_point, T3 for the scales,
+// the bias and Y.
+std::vector<InputSpec> MatMulIntegerToFloatInputs() {
+  return {{"A", R::kQuantized, "", false, "T1"},
+          {"B", R::kQuantized, "", false, "T2"},
+          {"a_scale", R::kScale, "A", false, "T3"},
+          {"b_scale", R::kScale, "B", false, "T3"},
+          {"a_zero_point", R::kZeroPoint, "A", true, "T1"},
+          {"b_zero_point", R::kZeroPoint, "B", true, "T2"},
+          {"bias", R::kBias, "Y", true, "T3"}};
+}
+std::vector<TypeConstraint> MatMulIntegerToFloatTypes() {
+  return {{"T1", {D::kInt8, D::kUint8}},
+          {"T2", {D::kInt8, D::kUint8}},
+          {"T3", {D::kFloat, D::kFloat16}}};
+}
+// DynamicQuantizeMatMul: A is float (T1, with b_scale, the bias and Y), quantized inside.
+std::vector<InputSpec> DynamicQuantizeMatMulInputs() {
+  return {{"A", R::kReal, "", false, "T1"},
+          {"B", R::kQuantized, "", false, "T2"},
+          {"b_scale", R::kScale, "B", false, "T1"},
+          {"b_zero_point", R::kZeroPoint, "B", true, "T2"},
+          {"bias", R::kBias, "Y", true, "T1"}};
+}
+std::vector<TypeConstraint> DynamicQuantizeMatMulTypes() {
+  return {{"T1", {D::kFloat}}, {"T2", {D::kInt8, D::kUint8}}};
+}
+
 }  // namespace
 
 std::vector<Operator> FloatOutputRows() {
@@ -57,6 +100,10 @@ std::vector<Operator> FloatOutputRows() {
   return {
     {K::kMatMulNBits, "com.microsoft", "MatMulNBits", "mnb", "mnb", MatMulNBitsInputs(), {"Y"},
      false, MatMulNBitsOutputs, NoZeroPointType, {}, 0.1},
+    {K::kMatMulIntegerToFloat, "com.microsoft", "MatMulIntegerToFloat", "mitf", "mitf",
+     MatMulIntegerToFloatInputs(), {"Y"}, false, MatMulToFloatOutputs, NoZeroPointType, {}, 0.05},
+    {K::kMatMulIntegerToFloat, "com.microsoft", "DynamicQuantizeMatMul", "dqmm", "dqmm",
+     DynamicQuantizeMatMulInputs(), {"Y"}, false, MatMulToFloatOutputs, NoZeroPointType, {}, 0.05},
   };
   // clang-format on
 }
@@ -71,6 +118,16 @@ std::vector<OpSchema> FloatOutputSchemas() {
     {K::kMatMulNBits, "com.microsoft", "MatMulNBits", 1, {D::kUint8}, floats, floats, MatMulNBitsAttributes(),
      {Granularity::kPerTensor}, false, {Strategy::kExact}, "ONNX Runtime's com.microsoft MatMulNBits-1 (docs/semantics.md#d36)",
      false, {}, {}, MatMulNBitsTypes()},
+    // com.microsoft MatMulIntegerToFloat-1 and DynamicQuantizeMatMul-1 (docs/semantics.md#d36):
+    // the exact integer accumulator times a_scale * b_scale plus bias, within its float bound.
+    {K::kMatMulIntegerToFloat, "com.microsoft", "MatMulIntegerToFloat", 1, {D::kInt8, D::kUint8},
+     {D::kFloat, D::kFloat16}, {D::kFloat, D::kFloat16}, {}, {Granularity::kPerTensor}, false, {Strategy::kExact},
+     "ONNX Runtime's com.microsoft MatMulIntegerToFloat-1 (docs/semantics.md#d36)", false, {}, {},
+     MatMulIntegerToFloatTypes()},
+    {K::kMatMulIntegerToFloat, "com.microsoft", "DynamicQuantizeMatMul", 1, {D::kFloat}, {D::kFloat},
+     {D::kFloat}, {}, {Granularity::kPerTensor}, false, {Strategy::kExact},
+     "ONNX Runtime's com.microsoft DynamicQuantizeMatMul-1 (docs/semantics.md#d36)", false, {}, {},
+     DynamicQuantizeMatMulTypes()},
   };
   // clang-format on
 }

@@ -236,6 +236,8 @@ std::string_view OperatorKindName(OperatorKind kind) {
       return "QGemm";
     case OperatorKind::kMatMulNBits:
       return "MatMulNBits";
+    case OperatorKind::kMatMulIntegerToFloat:
+      return "MatMulIntegerToFloat";
   }
   return "?";
 }

@@ -37,6 +37,9 @@ enum class OperatorKind {
   // com.microsoft MatMulNBits: a float A times block-quantized 2-, 4- or 8-bit weights, a float
   // Y judged by its proven bound (docs/semantics.md#d36).
   kMatMulNBits,
+  // com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul (A quantized inside by
+  // DynamicQuantizeLinear's procedure): an integer matmul scaled to a float Y (d36).
+  kMatMulIntegerToFloat,
 };
 inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLinear,
                                                      OperatorKind::kQuantizeLinear,
@@ -47,7 +50,8 @@ inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLi
                                                      OperatorKind::kConvInteger,
                                                      OperatorKind::kQLinearGroup,
                                                      OperatorKind::kQGemm,
-                                                     OperatorKind::kMatMulNBits};
+                                                     OperatorKind::kMatMulNBits,
+                                                     OperatorKind::kMatMulIntegerToFloat};
 // "DequantizeLinear": the kind's name (a switch, so a new kind needs its case here too).
 std::string_view OperatorKindName(OperatorKind kind);
 

@@ -67,6 +67,16 @@ CaseCell CellOf(const MatMulNBitsPlan& plan) {
           ""};
 }
 
+// A's type (DynamicQuantizeMatMul's float A, quantized inside, reads "float") times B's; Y's
+// type; a's parameters per column of A, b's per column of B.
+CaseCell CellOf(const MatMulToFloatPlan& plan) {
+  return {"", (plan.dynamic ? std::string("float") : Name(plan.a_type)) + " x " + Name(plan.b_type),
+          Name(plan.t),
+          LayoutsOf({{"a", plan.a_per_column ? "per-column" : ""},
+                     {"b", plan.b_per_column ? "per-column" : ""}}),
+          ""};
+}
+
 CaseCell CellOf(const ConvPlan& plan) {
   return {"", Name(plan.x_type) + " x " + Name(plan.w_type), Name(plan.y_type),
           LayoutsOf({{"w", LayoutName(plan.w.layout, "per-channel", "per-channel")}}), ""};

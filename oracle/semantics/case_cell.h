@@ -9,6 +9,7 @@
 #include "oracle/registry/plan.h"
 #include "oracle/semantics/conv_validation.h"
 #include "oracle/semantics/matmul_nbits.h"
+#include "oracle/semantics/matmul_to_float.h"
 #include "oracle/semantics/matmul_validation.h"
 #include "oracle/semantics/qgemm.h"
 
@@ -37,5 +38,6 @@ CaseCell CellOf(const MatMulPlan& plan);
 CaseCell CellOf(const ConvPlan& plan);
 CaseCell CellOf(const QGemmPlan& plan);
 CaseCell CellOf(const MatMulNBitsPlan& plan);
+CaseCell CellOf(const MatMulToFloatPlan& plan);
 
 }  // namespace qconform

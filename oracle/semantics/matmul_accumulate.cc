@@ -91,9 +91,6 @@ std::vector<int64_t> AccumulateMatMul(const Case& c, const MatMulPlan& plan, boo
   const int64_t per_batch = g.m * g.n;
   std::vector<int64_t> acc(static_cast<size_t>(g.batch * per_batch), 0);
   std::vector<int32_t> am, bm;
-  // |(a - za) * (b - zb)| <= 255 * 255: K of them fit int32 below K = 33025.
-  const bool narrow = g.k < (int64_t{1} << 31) / (255 * 255);
-  std::vector<int32_t> narrow_sums;
   for (int64_t t = 0; t < g.batch; ++t) {
     Centered(a, b, g, t, am, bm);
     int64_t* out = acc.data() + t * per_batch;
@@ -108,15 +105,24 @@ std::vector<int64_t> AccumulateMatMul(const Case& c, const MatMulPlan& plan, boo
           out[i * g.n + j] = static_cast<int64_t>(sum);
         }
       }
-    } else if (narrow) {
-      narrow_sums.assign(static_cast<size_t>(per_batch), 0);
-      Multiply(am.data(), bm.data(), g.m, g.k, g.n, narrow_sums.data());
-      std::copy(narrow_sums.begin(), narrow_sums.end(), out);
     } else {
-      Multiply(am.data(), bm.data(), g.m, g.k, g.n, out);
+      MultiplyCentred(am.data(), bm.data(), g.m, g.k, g.n, out);
     }
   }
   return acc;
+}
+
+void MultiplyCentred(const int32_t* a, const int32_t* b, int64_t m, int64_t k, int64_t n,
+                     int64_t* out) {
+  std::fill(out, out + m * n, 0);
+  // |(a - za) * (b - zb)| <= 255 * 255: K of them fit int32 below K = 33025.
+  if (k < (int64_t{1} << 31) / (255 * 255)) {
+    std::vector<int32_t> sums(static_cast<size_t>(m * n), 0);
+    Multiply(a, b, m, k, n, sums.data());
+    std::copy(sums.begin(), sums.end(), out);
+  } else {
+    Multiply(a, b, m, k, n, out);
+  }
 }
 
 std::vector<int64_t> AccumulatePairSaturated(const Case& c, const MatMulPlan& plan) {

@@ -17,6 +17,11 @@ namespace qconform {
 // One accumulator per output element, row-major over y's shape.
 std::vector<int64_t> AccumulateMatMul(const Case& c, const MatMulPlan& plan, bool multiprecision);
 
+// out[i, j] = sum over k of a[i, k] * b[k, j] for centred int8/uint8 values (|a|, |b| <= 255):
+// int32 sums while K * 255 * 255 fits, int64 beyond.
+void MultiplyCentred(const int32_t* a, const int32_t* b, int64_t m, int64_t k, int64_t n,
+                     int64_t* out);
+
 // The accumulators of an x86 u8 x s8 kernel without VNNI (int16-pair-saturation,
 // oracle/core/requantize_strategies.h): the raw codes' products saturated to int16 in pairs along
 // K, the zero points' terms exact.

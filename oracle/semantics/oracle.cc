@@ -9,6 +9,7 @@
 #include "oracle/semantics/graph_oracle.h"
 #include "oracle/semantics/matmul_integer.h"
 #include "oracle/semantics/matmul_nbits.h"
+#include "oracle/semantics/matmul_to_float.h"
 #include "oracle/semantics/qgemm.h"
 #include "oracle/semantics/qlinear_conv.h"
 #include "oracle/semantics/qlinear_group.h"
@@ -93,6 +94,9 @@ void Keep(OracleResult& r, const QGemmPlan& p) {
 void Keep(OracleResult& r, const MatMulNBitsPlan& p) {
   r.nbits_plan = p;
 }
+void Keep(OracleResult& r, const MatMulToFloatPlan& p) {
+  r.to_float_plan = p;
+}
 
 // The compute families: one validation per family, then the operator's evaluation of its plan
 // (QLinearMatMul's or MatMulInteger's, QLinearConv's or ConvInteger's); the com.microsoft QLinear
@@ -148,6 +152,8 @@ OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOption
       return RunValidated<ValidateQGemm, EvaluateQGemm>(c, schema, options);
     case OperatorKind::kMatMulNBits:
       return RunValidated<ValidateMatMulNBits, EvaluateMatMulNBits>(c, schema, options);
+    case OperatorKind::kMatMulIntegerToFloat:
+      return RunValidated<ValidateMatMulToFloat, EvaluateMatMulToFloat>(c, schema, options);
   }
   throw OracleError("case " + c.id + ": no oracle for " + schema.label());
 }
@@ -204,7 +210,7 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
     if (r.must_reject())
       r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset(),
           r.cell = {}, r.matmul_plan.reset(), r.conv_plan.reset(), r.qgemm_plan.reset(),
-          r.nbits_plan.reset();
+          r.nbits_plan.reset(), r.to_float_plan.reset();
     return r;
   }
   if (c.is_graph()) {

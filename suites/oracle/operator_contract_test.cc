@@ -94,6 +94,9 @@ TEST_P(OperatorContract, GeneratesValidCasesWithTheirCellAndPlan) {
       case OperatorKind::kMatMulNBits:
         EXPECT_TRUE(r.nbits_plan) << g.c.id;
         break;
+      case OperatorKind::kMatMulIntegerToFloat:
+        EXPECT_TRUE(r.to_float_plan) << g.c.id;
+        break;
     }
   }
   EXPECT_GT(computed, 0u) << op().label() << ": no generated case is computed";

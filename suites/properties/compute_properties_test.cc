@@ -40,6 +40,9 @@ Case AnyValidQGemm() {
 Case AnyValidMatMulNBits() {
   return AnyValid({OperatorKind::kMatMulNBits});
 }
+Case AnyValidMatMulToFloat() {
+  return AnyValid({OperatorKind::kMatMulIntegerToFloat});
+}
 
 void ExpectValid(const Case& c, const std::string& property) {
   const OracleResult r = RunOracle(c);
@@ -150,6 +153,17 @@ RC_GTEST_PROP(MatMulNBitsProperties, MultiprecisionEqualsTheReference, ()) {
   EvaluateOptions reference;
   reference.fast_path = false, reference.reference = true;
   ExpectSameAs(AnyValidMatMulNBits(), reference, "mnb-reference");
+}
+
+RC_GTEST_PROP(MatMulToFloatProperties, GeneratedValidCasesAreValid, ()) {
+  const Case c = AnyValidMatMulToFloat();
+  ExpectValid(c, "mitf-valid-cases-are-valid");
+}
+
+// MatMulIntegerToFloat's and DynamicQuantizeMatMul's double fast path equals the rationals on
+// every element: exact codes and both ends of the admitted range.
+RC_GTEST_PROP(MatMulToFloatProperties, FastPathEqualsMultiprecision, ()) {
+  ExpectFastEqualsMultiprecision(AnyValidMatMulToFloat(), "mitf-fast-path");
 }
 
 // A valid com.microsoft QLinear group whose operands repeat three tuples of codes (each

@@ -1,0 +1,19 @@
+// explain for the float-output operators (docs/semantics.md#d30, #d36): one element's terms,
+// exact value, bound and interval. com.microsoft MatMulNBits (at accuracy_level 4 the
+// block-int8 function's too), MatMulIntegerToFloat and DynamicQuantizeMatMul.
+#pragma once
+
+#include <cstdint>
+
+#include "oracle/core/case.h"
+#include "oracle/semantics/oracle.h"
+#include "tools/explain_format.h"
+
+namespace qconform::tools {
+
+void ExplainMatMulNBits(const Case& c, const OracleResult& result, int64_t index,
+                        const Observed& observed);
+void ExplainMatMulToFloat(const Case& c, const OracleResult& result, int64_t index,
+                          const Observed& observed);
+
+}  // namespace qconform::tools
