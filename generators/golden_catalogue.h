@@ -88,6 +88,11 @@ std::vector<GoldenCase> QGemmGoldenCatalogue(CatalogueParts parts = CataloguePar
 // (matmul_nbits_rejects.cc).
 std::vector<GoldenCase> MatMulNBitsGoldenCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 std::vector<GoldenCase> MatMulNBitsRejectCases();
+// com.microsoft MatMulIntegerToFloat's and DynamicQuantizeMatMul's
+// (generators/matmul_to_float_catalogue.cc) and their must-reject cases
+// (matmul_to_float_rejects.cc).
+std::vector<GoldenCase> MatMulToFloatGoldenCatalogue(CatalogueParts parts = CatalogueParts::kAll);
+std::vector<GoldenCase> MatMulToFloatRejectCases();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

@@ -39,6 +39,7 @@ Tensor FloatA(Choices& ch, std::vector<int64_t> shape) {
   for (size_t i = 0; i < a.codes.size(); ++i) {
     double v = DecodeDouble(f, a.codes[i]);
     if (!std::isfinite(v)) v = 1;
+    v = std::clamp(v, -1e30, 1e30);  // a range beyond float32 makes y_scale infinite
     widest = std::max(widest, std::fabs(v));
     a.codes.set(i, EncodeDouble(f, v, Saturation::kNone).value());
   }

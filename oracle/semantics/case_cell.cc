@@ -72,7 +72,7 @@ CaseCell CellOf(const MatMulNBitsPlan& plan) {
 CaseCell CellOf(const MatMulToFloatPlan& plan) {
   return {"", (plan.dynamic ? std::string("float") : Name(plan.a_type)) + " x " + Name(plan.b_type),
           Name(plan.t),
-          LayoutsOf({{"a", plan.a_per_column ? "per-column" : ""},
+          LayoutsOf({{"a", plan.a_per_column || plan.a_zero_point_per_column ? "per-column" : ""},
                      {"b", plan.b_per_column ? "per-column" : ""}}),
           ""};
 }

@@ -138,6 +138,10 @@ ToFloatOperandA DynamicOperandA(const Tensor& a) {
   const float scale = std::bit_cast<float>(p.y_scale);
   o.scales = {scale};
   o.zero_points = {static_cast<int32_t>(p.y_zero_point)};
+  if (!std::isfinite(scale)) {  // A's range overflows float32
+    o.degenerate = true;
+    return o;
+  }
   if (scale == 0) {
     o.degenerate = !all_zero;  // all zeros: every code is the zero point, acc 0, Y = bias
     o.values.assign(a.codes.size(), o.zero_points[0]);
@@ -162,16 +166,15 @@ ToFloatOperandA OperandA(const Case& c, const MatMulToFloatPlan& plan) {
   for (size_t i = 0; i < a.codes.size(); ++i) {
     o.values[i] = static_cast<int32_t>(IntegerValue(*plan.a_type, a.codes[i]));
   }
-  const size_t count = plan.a_per_column ? static_cast<size_t>(plan.geometry.k) : 1;
-  o.zero_points.assign(count, 0), o.scales.assign(count, 0);
-  for (size_t k = 0; k < count; ++k) {
-    if (plan.a.zero_point >= 0) {
-      const Tensor& zp = InputAt(c, plan.a.zero_point);
-      o.zero_points[k] =
-          static_cast<int32_t>(IntegerValue(*plan.a_type, zp.codes[zp.codes.size() == 1 ? 0 : k]));
-    }
-    o.scales[k] = ScaleAt(c, plan.a.scale, k);
+  const auto k = static_cast<size_t>(plan.geometry.k);
+  o.zero_points.assign(plan.a_zero_point_per_column ? k : 1, 0);
+  o.scales.assign(plan.a_per_column ? k : 1, 0);
+  for (size_t i = 0; i < o.zero_points.size() && plan.a.zero_point >= 0; ++i) {
+    const Tensor& zp = InputAt(c, plan.a.zero_point);
+    o.zero_points[i] =
+        static_cast<int32_t>(IntegerValue(*plan.a_type, zp.codes[zp.codes.size() == 1 ? 0 : i]));
   }
+  for (size_t i = 0; i < o.scales.size(); ++i) o.scales[i] = ScaleAt(c, plan.a.scale, i);
   return o;
 }
 
@@ -197,7 +200,7 @@ ToFloatElement MatMulToFloatElement(const Case& c, const MatMulToFloatPlan& plan
   std::vector<Product> products;
   const Units units = UnitsOf(*plan.t);
   if (!plan.a_per_column) {
-    for (int64_t k = 0; k < g.k; ++k) e.acc += (row[k] - a.zero_points[0]) * b_at(k);
+    for (int64_t k = 0; k < g.k; ++k) e.acc += (row[k] - a.zero_point(k)) * b_at(k);
     if (e.acc < std::numeric_limits<int32_t>::min() ||
         e.acc > std::numeric_limits<int32_t>::max()) {
       e.accumulator_outside_int32 = true;
@@ -208,9 +211,9 @@ ToFloatElement MatMulToFloatElement(const Case& c, const MatMulToFloatPlan& plan
     }
   } else {
     for (int64_t k = 0; k < g.k; ++k) {
-      const int64_t d = row[k] - a.zero_points[static_cast<size_t>(k)], w = b_at(k);
+      const int64_t d = row[k] - a.zero_point(k), w = b_at(k);
       if (d == 0 || w == 0) continue;
-      products.push_back(ProductOf({Exact::FromDouble(a.scales[static_cast<size_t>(k)]),
+      products.push_back(ProductOf({Exact::FromDouble(a.scale(k)),
                                     Exact::Integer(d), Exact::Integer(w), b_scale},
                                    *plan.t, units));
     }

@@ -63,29 +63,27 @@ class ToFloatChecker : OperandChecker {
     return true;
   }
 
-  // A scalar or [1] per tensor; 1-D [count] per column (of A: K; of B: N).
+  // Each parameter a scalar or [1] (per tensor) or 1-D [count] (per column: of A, K; of B, N),
+  // each on its own: the page describes the scale and the zero point apart, and a per-column
+  // zero point beside a per-tensor scale is well defined.
   bool Parameters() {
     for (OperandInputs* o : {&plan_.a, &plan_.b}) {
       const bool is_a = o == &plan_.a;
       const int64_t count = is_a ? plan_.geometry.k : plan_.geometry.n;
-      const Tensor* scale = At(o->scale);
-      const Tensor* zp = At(o->zero_point);
-      const Tensor* defining = scale != nullptr ? scale : zp;
-      if (defining == nullptr) continue;
-      const int input = scale != nullptr ? o->scale : o->zero_point;
-      const bool per_column = defining->shape == std::vector<int64_t>{count};
-      if (!PerTensor(defining->shape) && !per_column) {
-        Add(is_a ? "param.a" : "param.b",
-            Name(input) + " has shape " + ShapeString(defining->shape) +
-                "; it is a scalar, [1] or [" + std::to_string(count) + "], the column count of " +
-                Name(o->value) + " (" + ShapeString(At(o->value)->shape) + ")");
-        return false;
-      }
-      (is_a ? plan_.a_per_column : plan_.b_per_column) = per_column && !PerTensor(defining->shape);
-      if (scale != nullptr && zp != nullptr && !SameShape(scale->shape, zp->shape)) {
-        Add("shape.zero_point", Name(o->zero_point) + " has shape " + ShapeString(zp->shape) +
-                                    ", " + Name(o->scale) + " " + ShapeString(scale->shape));
-        return false;
+      for (const int input : {o->scale, o->zero_point}) {
+        const Tensor* t = At(input);
+        if (t == nullptr || PerTensor(t->shape)) continue;
+        if (t->shape != std::vector<int64_t>{count}) {
+          Add(is_a ? "param.a" : "param.b",
+              Name(input) + " has shape " + ShapeString(t->shape) + "; it is a scalar, [1] or [" +
+                  std::to_string(count) + "], the column count of " + Name(o->value) + " (" +
+                  ShapeString(At(o->value)->shape) + ")");
+          return false;
+        }
+        // a's scale per column of A makes Y a sum over K; its zero point alone keeps acc exact.
+        if (is_a && input == o->scale) plan_.a_per_column = true;
+        if (is_a && input == o->zero_point) plan_.a_zero_point_per_column = true;
+        if (!is_a) plan_.b_per_column = true;
       }
     }
     return true;
@@ -106,8 +104,8 @@ class ToFloatChecker : OperandChecker {
   void Degenerate() {
     const ToFloatOperandA a = OperandA(c_, plan_);
     if (!a.degenerate) return;
-    Add("a.degenerate", "A holds an infinity or a NaN, or its range rounds y_scale to 0 (y_scale " +
-                            std::to_string(a.scales[0]) + "): any output is admitted");
+    Add("a.degenerate", "A holds an infinity or a NaN, or its range makes y_scale 0 or infinite "
+                        "(y_scale " + std::to_string(a.scales[0]) + "): any output is admitted");
   }
 
   MatMulToFloatPlan plan_;

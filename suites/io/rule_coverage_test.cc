@@ -136,6 +136,7 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
   for (GoldenCase& g : QGemmGoldenCatalogue(CatalogueParts::kRules))
     with_rules.push_back(std::move(g));
   for (GoldenCase& g : MatMulNBitsRejectCases()) with_rules.push_back(std::move(g));
+  for (GoldenCase& g : MatMulToFloatRejectCases()) with_rules.push_back(std::move(g));
   for (const GoldenCase& g : with_rules) {
     if (g.intended_rule.empty() && g.features.find("implementation-defined:") == std::string::npos)
       continue;
@@ -178,6 +179,17 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
         {{"K", 16}, {"N", 1}, {"block_size", 16}}, "com.microsoft");
     return c;
   };
+  for (const char* op : {"MatMulIntegerToFloat", "DynamicQuantizeMatMul"}) {
+    const std::string prefix = op[0] == 'M' ? "mitf" : "dqmm";
+    out[prefix + ".shape.negative_dim"] = [=] {
+      const Tensor a{static_cast<int32_t>(op[0] == 'M' ? D::kUint8 : D::kFloat), {-1, 2},
+                     Codes(op[0] == 'M' ? 8 : 32, 0), false};
+      const Tensor s = MakeScalar(D::kFloat, 1);
+      std::vector<std::optional<Tensor>> in = {a, u8, s};
+      if (op[0] == 'M') in.push_back(s);
+      return MakeCase(op, 1, in, {}, "com.microsoft");
+    };
+  }
   out["qlmm.shape.negative_dim"] = [=] {
     const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);
     return MakeCase("QLinearMatMul", 10, {negative, s, z, u8, s, z, s, z});

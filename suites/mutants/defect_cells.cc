@@ -186,6 +186,15 @@ constexpr Declaration kDeclaredCells[] = {
      "blocked+zero_points_default+accuracy_level_4"},
     {Defect::kMnbScalePerColumn, "op:MatMulNBits"},
     {Defect::kMnbBiasTwice, "op:MatMulNBits"},
+    // com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul: every cell holds rows of
+    // extreme codes, drawn zero points and dyadic scales and bias, every step exact
+    // (matmul_to_float_catalogue.cc); DynamicQuantizeMatMul's cells quantize A on exact ties.
+    {Defect::kMitfAZeroPointIgnored, "op:MatMulIntegerToFloat,DynamicQuantizeMatMul"},
+    {Defect::kMitfBScaleFirstColumn,
+     "op:MatMulIntegerToFloat,DynamicQuantizeMatMul granularity:b_per-column,"
+     "a_per-column+b_per-column"},
+    {Defect::kMitfBiasTwice, "op:MatMulIntegerToFloat,DynamicQuantizeMatMul"},
+    {Defect::kDqmmRoundHalfAway, "op:DynamicQuantizeMatMul"},
     // com.microsoft QLinearConv's channels_last cells: w read in x's layout moves every kernel
     // wider than 1 x 1 over more than one channel (the cell cases' 3 x 3 over two per group).
     {Defect::kMsqlcWeightsChannelsLast,

@@ -17,6 +17,8 @@ constexpr std::string_view kCi = "ConvInteger";
 constexpr std::string_view kQlg = "QLinearGroup";
 constexpr std::string_view kQgemm = "QGemm";
 constexpr std::string_view kMnb = "MatMulNBits";
+constexpr std::string_view kMitf = "MatMulIntegerToFloat";
+constexpr std::string_view kDqmm = "DynamicQuantizeMatMul";
 constexpr std::string_view kGraph = "QDQ groups";
 
 // clang-format off
@@ -254,6 +256,14 @@ constexpr DefectRow kDefects[] = {
    "each column's first block's scale applied to all its blocks", ""},
   {D::kMnbBiasTwice, "mnb-bias-twice", kMnb,
    "bias added twice", ""},
+  {D::kMitfAZeroPointIgnored, "mitf-a-zero-point-ignored", kMitf,
+   "A's zero point (DynamicQuantizeMatMul: the one it computes) read as 0", ""},
+  {D::kMitfBScaleFirstColumn, "mitf-b-scale-first-column", kMitf,
+   "b's per-column scale and zero point read as per tensor (their first element)", "ONNX Runtime before per-column support (\"Per-Channel is not supported yet\")"},
+  {D::kMitfBiasTwice, "mitf-bias-twice", kMitf,
+   "bias added twice (MatMulIntegerToFloat and DynamicQuantizeMatMul)", ""},
+  {D::kDqmmRoundHalfAway, "dqmm-round-half-away", kDqmm,
+   "A quantized with ties away from zero instead of to even", ""},
   {D::kConvPaddingZero, "conv-padding-zero", kCi,
    "padding holds code 0 instead of x_zero_point (QLinearConv and ConvInteger)", ""},
   {D::kConvSameUpperLowerSwapped, "conv-same-upper-lower-swapped", kCi,

@@ -137,6 +137,11 @@ enum class Defect {
   kMnbDefaultZeroPointZero,
   kMnbScalePerColumn,
   kMnbBiasTwice,
+  // com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul.
+  kMitfAZeroPointIgnored,
+  kMitfBScaleFirstColumn,
+  kMitfBiasTwice,
+  kDqmmRoundHalfAway,
   // The convolution family (QLinearConv and ConvInteger): geometry, padding, zero points.
   kConvPaddingZero,
   kConvSameUpperLowerSwapped,

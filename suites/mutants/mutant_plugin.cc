@@ -44,6 +44,9 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   if (n.domain == "com.microsoft" && n.op_type == "QLinearConcat") return RunQLinearConcat(n, out);
   if (n.domain == "com.microsoft" && n.op_type == "QGemm") return RunQGemm(n, out);
   if (n.domain == "com.microsoft" && n.op_type == "MatMulNBits") return RunMatMulNBits(n, out);
+  if (n.domain == "com.microsoft" &&
+      (n.op_type == "MatMulIntegerToFloat" || n.op_type == "DynamicQuantizeMatMul"))
+    return RunMatMulToFloat(n, out);
   if (n.domain == "com.microsoft" && n.op_type == "QLinearWhere") return RunQLinearWhere(n, out);
   if (n.domain == "com.microsoft" && n.op_type == "QLinearAveragePool") {
     return RunQLinearAveragePool(n, out);
@@ -93,7 +96,7 @@ const qconform_plugin* MutantPlugin() {
         "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, "
         "QLinearConv, ConvInteger, com.microsoft QLinearAdd, QLinearMul, QLinearLeakyRelu, "
         "QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, "
-        "QLinearConcat, QLinearWhere, QLinearConv, QGemm, MatMulNBits (exact; defect: ";
+        "QLinearConcat, QLinearWhere, QLinearConv, QGemm, MatMulNBits, MatMulIntegerToFloat, DynamicQuantizeMatMul (exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {
       std::fprintf(stderr,

@@ -28,6 +28,9 @@ int32_t RunConv(const PlainNode& n, const Output& out);
 int32_t RunQGemm(const PlainNode& n, const Output& out);
 // com.microsoft MatMulNBits (plain_nbits.cc): its own validation, then a float32 dot product.
 int32_t RunMatMulNBits(const PlainNode& n, const Output& out);
+// com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul (plain_to_float.cc): int32
+// accumulators scaled in float32, A quantized first for DynamicQuantizeMatMul.
+int32_t RunMatMulToFloat(const PlainNode& n, const Output& out);
 // The com.microsoft QLinear operators (plain_qlinear_group.cc): their own validation, then the
 // page's formula.
 int32_t RunQLinearGroup(const PlainNode& n, const Output& out);

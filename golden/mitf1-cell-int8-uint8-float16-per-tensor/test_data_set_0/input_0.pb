@@ -1,0 +1,1 @@
+BAJS^Q^VTWQYPSZQ[QPY\
