@@ -40,6 +40,11 @@ std::vector<ComputeWorkload> QLinearGroupWorkloads();
 // The float-output rows (nbits_workloads.cc): MatMulNBits 4-bit, block 32, M = 1 and 32, K = N =
 // 4096; a MAC is one term of a dot product.
 std::vector<ComputeWorkload> NBitsWorkloads();
+// The float rows' plain loop: y[i][j] = sum over x of a[i][x] * w[j][x] in float32, in order (w
+// holds one row per output column); returns a checksum of y.
+int64_t FloatDotProducts(const float* a, const float* w, int64_t m, int64_t k, int64_t n);
+// MatMulIntegerToFloat uint8 x int8 256 x 4096 x 4096, float32 Y (to_float_workloads.cc).
+std::vector<ComputeWorkload> ToFloatWorkloads();
 
 // Uniformly random 8-bit codes of a shape.
 Tensor RandomCodes(Prng& p, DataType type, std::vector<int64_t> shape);

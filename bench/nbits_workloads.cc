@@ -48,23 +48,28 @@ int64_t PlainNBits(const ComputeWorkload& wl, std::vector<int32_t>&, std::vector
   const std::vector<float>& w = Dequantized(c);
   const Tensor& a = *c.input(0);
   const int64_t m = a.shape[0];
-  static thread_local std::vector<float> af, y;
+  static thread_local std::vector<float> af;
   af.resize(static_cast<size_t>(m * kK));
   for (size_t i = 0; i < af.size(); ++i) af[i] = FloatOf(a.codes[i]);
-  y.resize(static_cast<size_t>(m * kN));
+  return FloatDotProducts(af.data(), w.data(), m, kK, kN);
+}
+
+}  // namespace
+
+int64_t FloatDotProducts(const float* a, const float* w, int64_t m, int64_t k, int64_t n) {
+  static thread_local std::vector<float> y;
+  y.resize(static_cast<size_t>(m * n));
   for (int64_t i = 0; i < m; ++i) {
-    const float* row = af.data() + i * kK;
-    for (int64_t n = 0; n < kN; ++n) {
-      const float* column = w.data() + n * kK;
+    const float* row = a + i * k;
+    for (int64_t j = 0; j < n; ++j) {
+      const float* column = w + j * k;
       float sum = 0;
-      for (int64_t k = 0; k < kK; ++k) sum += row[k] * column[k];
-      y[static_cast<size_t>(i * kN + n)] = sum;
+      for (int64_t x = 0; x < k; ++x) sum += row[x] * column[x];
+      y[static_cast<size_t>(i * n + j)] = sum;
     }
   }
   return static_cast<int64_t>(y[0] + y.back());
 }
-
-}  // namespace
 
 std::vector<ComputeWorkload> NBitsWorkloads() {
   std::vector<ComputeWorkload> out;

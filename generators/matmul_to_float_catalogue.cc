@@ -12,7 +12,8 @@
 //   ties      P + bias on a float32 midpoint (bias 2^24, odd P): one rounding, to even;
 //   large-k   K = 4096 of extreme codes: the accumulator beyond 2^24, a narrow bound;
 //   overflow  a float16 product beyond 65504: any value;
-//   shapes    A rank 1, A 3-D against B 2-D and 3-D; no zero points and no bias;
+//   shapes    A rank 1, A 3-D against B 2-D and 3-D; no zero points and no bias; a_scale per
+//             column of A alone with K = N (a scale applied per column of Y is then wrong values);
 //   dynamic   A all zeros (Y = bias), all positive (y_zero_point 0), all negative (255), random.
 #include <algorithm>
 #include <cmath>
@@ -109,6 +110,11 @@ class ToFloatCatalogue : public CatalogueBuilder {
     Put(three, "shapes", "d24,d36");
     three.b_shape = {2, 6, 4}, three.id = "mitf1-a-3d-b-3d";
     Put(three, "shapes", "d24,d36");
+    Spec a_scale;  // a_scale [K] alone, K = N: a scale broadcast over Y's columns is wrong
+    a_scale.a_per_column = true, a_scale.b_per_column = true, a_scale.zero_points = false;
+    a_scale.k = 4, a_scale.n = 4;
+    a_scale.id = "mitf1-a-scale-per-column-k-equals-n";
+    Put(a_scale, "a-per-column", "d36");
     Spec bare;
     bare.zero_points = false, bare.bias = false, bare.id = "mitf1-no-zero-points-no-bias";
     Put(bare, "defaults", "d36");
@@ -142,9 +148,12 @@ class ToFloatCatalogue : public CatalogueBuilder {
     for (int64_t e = 0; e < count; ++e) {
       const int64_t o = e / outer_stride % outer;
       const int64_t in = e / inner_stride;
-      const int64_t z = zp[zp.size() == 1 ? 0 : static_cast<size_t>((zp_along_inner ? in : o) % static_cast<int64_t>(zp.size()))];
-      int64_t code = o == 0 ? Lowest(t) : o == 1 ? Highest(t)
-                                                 : Lowest(t) + static_cast<int64_t>(p.Below(256));
+      const int64_t z = zp[zp.size() == 1 ? 0
+                                          : static_cast<size_t>((zp_along_inner ? in : o) %
+                                                                static_cast<int64_t>(zp.size()))];
+      int64_t code = o == 0   ? Lowest(t)
+                     : o == 1 ? Highest(t)
+                              : Lowest(t) + static_cast<int64_t>(p.Below(256));
       if (small) code = z + static_cast<int64_t>(p.Below(15)) - 7;
       v[static_cast<size_t>(e)] = static_cast<double>(std::clamp(code, Lowest(t), Highest(t)));
     }
@@ -179,8 +188,10 @@ class ToFloatCatalogue : public CatalogueBuilder {
 
   static Case Build(const Spec& s) {
     Prng p(CaseSeed(s.id));
-    const std::vector<int64_t> a_shape = s.a_shape.empty() ? std::vector<int64_t>{s.m, s.k} : s.a_shape;
-    const std::vector<int64_t> b_shape = s.b_shape.empty() ? std::vector<int64_t>{s.k, s.n} : s.b_shape;
+    const std::vector<int64_t> a_shape =
+        s.a_shape.empty() ? std::vector<int64_t>{s.m, s.k} : s.a_shape;
+    const std::vector<int64_t> b_shape =
+        s.b_shape.empty() ? std::vector<int64_t>{s.k, s.n} : s.b_shape;
     const int64_t k = a_shape.back(), n = b_shape.back();
     const int64_t m = a_shape.size() == 1 ? 1 : a_shape[a_shape.size() - 2];
     const auto draw_zp = [&](D t, int64_t count) {
@@ -214,23 +225,25 @@ class ToFloatCatalogue : public CatalogueBuilder {
     if (!s.dynamic) in.push_back(MakeRoundedTensor(s.t, params(a_count), as));
     in.push_back(MakeRoundedTensor(s.t, params(b_count), bs));
     if (!s.dynamic) {
-      in.push_back(s.zero_points ? std::optional<Tensor>(MakeTensor(s.a, params(a_count), doubles(a_zp)))
-                                 : std::nullopt);
+      in.push_back(s.zero_points
+                       ? std::optional<Tensor>(MakeTensor(s.a, params(a_count), doubles(a_zp)))
+                       : std::nullopt);
     }
-    in.push_back(s.zero_points ? std::optional<Tensor>(MakeTensor(s.b, params(b_count), doubles(b_zp)))
-                               : std::nullopt);
+    in.push_back(s.zero_points
+                     ? std::optional<Tensor>(MakeTensor(s.b, params(b_count), doubles(b_zp)))
+                     : std::nullopt);
     if (s.bias) {
       std::vector<double> v(static_cast<size_t>(n));
       for (double& x : v) {
-        x = s.bias_base + (s.bias_base != 0 ? 0
-                                            : (static_cast<double>(p.Below(2001)) - 1000) /
-                                                  (s.dyadic ? 8 : 7));
+        x = s.bias_base + (s.bias_base != 0
+                               ? 0
+                               : (static_cast<double>(p.Below(2001)) - 1000) / (s.dyadic ? 8 : 7));
       }
       in.push_back(MakeRoundedTensor(s.t, {n}, v));
     }
     while (!in.back()) in.pop_back();
-    Case c = MakeCase(s.dynamic ? "DynamicQuantizeMatMul" : "MatMulIntegerToFloat", 1, std::move(in),
-                      {}, "com.microsoft", s.id);
+    Case c = MakeCase(s.dynamic ? "DynamicQuantizeMatMul" : "MatMulIntegerToFloat", 1,
+                      std::move(in), {}, "com.microsoft", s.id);
     for (size_t i = 1; i < c.inputs.size(); ++i) {  // constants, as in a model
       if (c.inputs[i]) c.inputs[i]->is_initializer = true;
     }

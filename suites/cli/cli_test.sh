@@ -41,6 +41,7 @@ expect "explain reads a channels-last QLinearConv element through its channels-f
 expect "explain shows a quantized QGemm element's acc with C and alpha" 0 "C's term -52" -- "$qconform" explain "$golden/qgemm1-cell-pt-uint8-int8-uint8" --index 1
 expect "explain shows a float32 QGemm element's bound" 0 "bound: four float32 products" -- "$qconform" explain "$golden/qgemm1-inexact-pt-float" --index 2
 expect "explain shows a MatMulNBits element's bound and terms" 0 "bound: gamma_39" -- "$qconform" explain "$golden/mnb1-inexact-float" --index 0
+expect "explain shows a MatMulIntegerToFloat element's accumulator and bound" 0 "bound: gamma_4 \\(u of float\\)" -- "$qconform" explain "$golden/mitf1-inexact-float" --index 0
 expect "explain shows level 4's block-int8 function" 0 "accuracy_level 4's block-int8 function" -- "$qconform" explain "$golden/mnb1-outlier-level4" --index 0
 expect "help for every command" 0 "usage: qconform check" -- "$qconform" check --help
 
@@ -134,7 +135,7 @@ expect "and what it was built with" 0 "built with ONNX 1\.12" -- "$qconform" ver
 expect "no cases under a path is an error" 2 "no cases under $golden/manifest.tsv" -- "$qconform" check "$golden/manifest.tsv"
 mkdir -p "$work/empty"
 expect "an empty directory is an error" 2 "no cases under" -- "$qconform" check "$work/empty"
-expect "an unknown --op is an error listing the operators" 2 "--op Foo: not an operator qconform knows \(DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, QLinearConv, QGemm, ConvInteger, QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, QLinearConcat, QLinearWhere, MatMulNBits, Graph for the QDQ graph cases, or all\)" -- "$qconform" check "$golden" --op Foo
+expect "an unknown --op is an error listing the operators" 2 "--op Foo: not an operator qconform knows \(DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, QLinearConv, QGemm, ConvInteger, QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, QLinearConcat, QLinearWhere, MatMulNBits, MatMulIntegerToFloat, DynamicQuantizeMatMul, Graph for the QDQ graph cases, or all\)" -- "$qconform" check "$golden" --op Foo
 cp -r "$golden/dq13-seed-axis" "$work/axis2"
 expect "--op is matched case-insensitively" 0 "^1 passed, 0 failed" -- "$qconform" check "$work/axis2" --op dequantizelinear
 expect "an --op with no case under the path is an error" 2 "no cases of the selected --op" -- "$qconform" check "$work/axis2" --op QuantizeLinear
