@@ -9,6 +9,9 @@ It maps each node onto what PyTorch's quantization API offers, as a PyTorch user
                     from the integer codes, then .dequantize() (float32)
   QLinearMatMul     torch.ops.quantized.linear with weights packed by linear_prepack (qint8,
                     2-D) and a quint8 input, on the engine the build offers (qnnpack, onednn)
+  com.microsoft DynamicQuantizeMatMul
+                    torch.ops.quantized.linear_dynamic (reduce_range off) over the same packed
+                    weights and bias: PyTorch quantizes the float A by its own parameters
   com.microsoft QLinearAdd, QLinearMul
                     torch.ops.quantized.add / mul of two per-tensor quantized tensors, C's
                     scale and zero point as the output's
@@ -130,6 +133,41 @@ def qlinear_matmul(case):
         raise q.RejectedAtLoad("%s (%s engine): %s" % (LIBRARY, torch.backends.quantized.engine,
                                                       str(e).splitlines()[0]))
     return [q.Tensor.from_values(y.int_repr().numpy(), q.UINT8)]
+
+
+def dynamic_quantize_matmul(case):
+    """com.microsoft DynamicQuantizeMatMul: quantized.linear_dynamic, which quantizes the float A
+    by PyTorch's own parameters (reduce_range off), with B as linear_prepack's qint8 weights."""
+    a, b, b_scale = case.inputs[:3]
+    b_zp = case.inputs[3] if len(case.inputs) > 3 else None
+    bias = case.inputs[4] if len(case.inputs) > 4 else None
+    if a.data_type != q.FLOAT or case.attributes:
+        raise q.RejectedAtLoad("%s quantized.linear_dynamic takes a float32 input and no attributes"
+                               % LIBRARY)
+    if b.data_type != q.INT8 or len(b.dims) != 2:
+        raise q.RejectedAtLoad("%s quantized.linear_dynamic takes 2-D qint8 weights, not %s %s"
+                               % (LIBRARY, q.type_name(b.data_type), list(b.dims)))
+    w = torch.from_numpy(b.values().astype(np.int64).T.copy()).to(torch.int8)  # [N, K]
+    zps = (b_zp.values().astype(np.int64).reshape(-1) if b_zp is not None
+           else np.zeros(b_scale.size, dtype=np.int64))
+    if b_scale.size == 1 and zps.size == 1:
+        qw = torch._make_per_tensor_quantized_tensor(w, float(b_scale.values().reshape(-1)[0]),
+                                                     int(zps[0]))
+    else:
+        n = w.shape[0]
+        scales = np.broadcast_to(b_scale.values().astype(np.float64).reshape(-1), (n,)).copy()
+        qw = torch._make_per_channel_quantized_tensor(
+            w, torch.from_numpy(scales), torch.from_numpy(np.broadcast_to(zps, (n,)).copy()), 0)
+    b_bias = (torch.from_numpy(bias.values().astype(np.float32).reshape(-1))
+              if bias is not None else None)
+    x = torch.from_numpy(a.values().astype(np.float32))
+    try:
+        packed = torch.ops.quantized.linear_prepack(qw, b_bias)
+        y = torch.ops.quantized.linear_dynamic(x, packed, False)
+    except RuntimeError as e:
+        raise q.RejectedAtLoad("%s (%s engine): %s" % (LIBRARY, torch.backends.quantized.engine,
+                                                      str(e).splitlines()[0]))
+    return [q.Tensor.from_values(y.numpy(), q.FLOAT)]
 
 
 def per_tensor(tensor, zero_point, what):
@@ -268,6 +306,7 @@ def qlinear_pool(case, global_pool):
 # (domain, op type) -> mapping.
 MAPPINGS = {("", "QuantizeLinear"): quantize, ("", "DequantizeLinear"): dequantize,
             ("", "QLinearMatMul"): qlinear_matmul,
+            ("com.microsoft", "DynamicQuantizeMatMul"): dynamic_quantize_matmul,
             ("com.microsoft", "QLinearAdd"):
                 lambda case: qlinear_binary(case, torch.ops.quantized.add),
             ("com.microsoft", "QLinearMul"):
@@ -296,6 +335,7 @@ if __name__ == "__main__":
     if "qnnpack" in torch.backends.quantized.supported_engines:
         torch.backends.quantized.engine = "qnnpack"
     q.serve("pytorch", ".".join(torch.__version__.split("+")[0].split(".")[:2]),
-        "torch.quantize_per_tensor/per_channel, dequantize, quantized.linear, quantized.add/mul, "
+        "torch.quantize_per_tensor/per_channel, dequantize, quantized.linear(_dynamic), "
+        "quantized.add/mul, "
         "sigmoid, quantized.leaky_relu/softmax/cat, avg_pool and adaptive_avg_pool (%s engine)"
         % torch.backends.quantized.engine, run)
