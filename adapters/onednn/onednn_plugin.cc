@@ -9,6 +9,10 @@
 //   QLinearMatMul     an int8 matmul to u8/s8 with output_scale = a_scale * b_scale / y_scale
 //                     (in float, per tensor or per column) and src, weights and dst zero points.
 //   MatMulInteger     the same matmul to s32, zero points only.
+//   com.microsoft MatMulIntegerToFloat
+//                     the same matmul to f32 with output_scale = a_scale * b_scale (in float, per
+//                     tensor or per column) and the bias as a binary add post-op (oneDNN 2.x adds
+//                     its own bias before the output scale, where the page adds it after).
 //   com.microsoft QLinearAdd, QLinearMul, QLinearAveragePool, QLinearGlobalAveragePool
 //                     binary add / mul with source scales (C_scale folded in), average pooling of
 //                     codes; neither primitive takes zero points (a nonzero one is refused), and
@@ -171,17 +175,24 @@ MatMulShapes Shapes(const qconform_tensor& a, const qconform_tensor& b) {
   return s;
 }
 
-void MatMul(const Node& node, qconform_alloc_output alloc, void* context, bool qlinear) {
+// QLinearMatMul (u8/s8 y), MatMulInteger (s32 y) and com.microsoft MatMulIntegerToFloat (f32 y):
+// their inputs' positions.
+enum class MatMulKind { kQLinear, kInteger, kToFloat };
+
+void MatMul(const Node& node, qconform_alloc_output alloc, void* context, MatMulKind kind) {
+  const bool qlinear = kind == MatMulKind::kQLinear, to_float = kind == MatMulKind::kToFloat;
   const qconform_tensor& a = node.Required(0, "a");
   const qconform_tensor& b = node.Required(qlinear ? 3 : 1, "b");
-  const qconform_tensor* a_zp = node.Input(2);
-  const qconform_tensor* b_zp = node.Input(qlinear ? 5 : 3);
+  const qconform_tensor* a_zp = node.Input(qlinear ? 2 : to_float ? 4 : 2);
+  const qconform_tensor* b_zp = node.Input(qlinear ? 5 : to_float ? 5 : 3);
   if (b.data_type != QCONFORM_INT8) {
     RefuseAtLoad(std::string(kLibrary) + " int8 matmul takes s8 weights, not " +
                  TypeName(b.data_type));
   }
   const MatMulShapes shapes = Shapes(a, b);
-  const int32_t out_type = qlinear ? node.Required(7, "y_zero_point").data_type : QCONFORM_INT32;
+  const int32_t out_type = qlinear    ? node.Required(7, "y_zero_point").data_type
+                           : to_float ? node.Required(3, "b_scale").data_type
+                                      : QCONFORM_INT32;
   const TypeRow& src = Type(a.data_type, "a");
   const TypeRow& dst = Type(out_type, "output");
   dnnl::primitive_attr attr;
@@ -204,6 +215,30 @@ void MatMul(const Node& node, qconform_alloc_output alloc, void* context, bool q
     attr.set_output_scales(mask, multiplier);
     attr.set_zero_points(DNNL_ARG_DST, 0, {CommonZeroPoint(node.Input(7), "y_zero_point")});
   }
+  const qconform_tensor* bias = to_float ? node.Input(6) : nullptr;
+  if (to_float) {
+    const std::vector<float> a_scale = Reals(node.Required(2, "a_scale"), "a_scale", kLibrary);
+    const std::vector<float> b_scale = Reals(node.Required(3, "b_scale"), "b_scale", kLibrary);
+    const int64_t columns = shapes.y.back();
+    if (a_scale.size() != 1 ||
+        (b_scale.size() != 1 && static_cast<int64_t>(b_scale.size()) != columns)) {
+      RefuseAtLoad(std::string(kLibrary) + " matmul output scales are per tensor or per column");
+    }
+    if ((b_zp != nullptr && Count(*b_zp) != 1 && Count(*b_zp) != columns) ||
+        (bias != nullptr && Dims(*bias) != std::vector<int64_t>{columns})) {
+      RejectAtRun("b_zero_point is neither one value nor one per column, or bias is not [N]");
+    }
+    std::vector<float> multiplier;
+    for (float bs : b_scale) multiplier.push_back(a_scale[0] * bs);
+    attr.set_output_scales(multiplier.size() == 1 ? 0 : 1 << (shapes.y.size() - 1), multiplier);
+    if (bias != nullptr) {
+      std::vector<int64_t> bias_dims(shapes.y.size(), 1);
+      bias_dims.back() = columns;
+      dnnl::post_ops ops;
+      ops.append_binary(dnnl::algorithm::binary_add, Desc(bias_dims, memory::data_type::f32));
+      attr.set_post_ops(ops);
+    }
+  }
   const memory::desc a_md = Desc(shapes.a, src.dnnl), b_md = Desc(shapes.b, memory::data_type::s8),
                      y_md = Desc(shapes.y, dst.dnnl);
   auto pd = Create([&] {
@@ -218,8 +253,17 @@ void MatMul(const Node& node, qconform_alloc_output alloc, void* context, bool q
   }
   memory a_mem(a_md, Engine(), const_cast<void*>(a.data)),
       b_mem(b_md, Engine(), const_cast<void*>(b.data)), y_mem(y_md, Engine(), y);
-  Execute(dnnl::matmul(pd),
-          {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, y_mem}});
+  std::unordered_map<int, memory> args = {
+      {DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, y_mem}};
+  std::vector<float> bias_values;
+  if (bias != nullptr) {
+    bias_values = Reals(*bias, "bias", kLibrary);
+    std::vector<int64_t> bias_dims(shapes.y.size(), 1);
+    bias_dims.back() = shapes.y.back();
+    args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
+                 memory(Desc(bias_dims, memory::data_type::f32), Engine(), bias_values.data()));
+  }
+  Execute(dnnl::matmul(pd), args);
 }
 
 // Every zero point among `inputs` is 0 (or absent): oneDNN 2.6's binary and pooling primitives
@@ -349,10 +393,13 @@ constexpr MappingRow kRows[] = {
      [](const Node& n, qconform_alloc_output a, void* c) { Reorder(n, a, c, true); }},
     {OperatorKind::kQuantizeLinear,
      [](const Node& n, qconform_alloc_output a, void* c) { Reorder(n, a, c, false); }},
-    {OperatorKind::kQLinearMatMul,
-     [](const Node& n, qconform_alloc_output a, void* c) { MatMul(n, a, c, true); }},
-    {OperatorKind::kMatMulInteger,
-     [](const Node& n, qconform_alloc_output a, void* c) { MatMul(n, a, c, false); }},
+    {OperatorKind::kQLinearMatMul, [](const Node& n, qconform_alloc_output a,
+                                      void* c) { MatMul(n, a, c, MatMulKind::kQLinear); }},
+    {OperatorKind::kMatMulInteger, [](const Node& n, qconform_alloc_output a,
+                                      void* c) { MatMul(n, a, c, MatMulKind::kInteger); }},
+    {OperatorKind::kMatMulIntegerToFloat,
+     [](const Node& n, qconform_alloc_output a, void* c) { MatMul(n, a, c, MatMulKind::kToFloat); },
+     "MatMulIntegerToFloat"},
     {OperatorKind::kQLinearGroup,
      [](const Node& n, qconform_alloc_output a, void* c) { Binary(n, a, c, true); }, "QLinearAdd"},
     {OperatorKind::kQLinearGroup,
@@ -374,7 +421,8 @@ extern "C" __attribute__((visibility("default"))) const qconform_plugin* qconfor
   static const qconform_plugin plugin = {
       QCONFORM_PLUGIN_ABI, "onednn", version.c_str(),
       "oneDNN's reorder (Q/DQ, multiplier 1/y_scale), int8 matmul (QLinearMatMul, "
-      "MatMulInteger), binary add/mul and average pooling (com.microsoft QLinearAdd, QLinearMul, "
+      "MatMulInteger, com.microsoft MatMulIntegerToFloat), binary add/mul and average pooling "
+      "(com.microsoft QLinearAdd, QLinearMul, "
       "QLinearAveragePool, QLinearGlobalAveragePool, without zero points); per-tensor zero points",
       RunPlugin<kPlugin>};
   return &plugin;
