@@ -144,17 +144,6 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
   std::vector<double> a(static_cast<size_t>(p.m * p.k));
   const Tensor& ta = *c.input(0);
   for (size_t i = 0; i < a.size(); ++i) a[i] = DecodeDouble(t, ta.codes[i]);
-  // Bit k of row m's word set where A[m, k] != 0 (and of the column's where its weight is).
-  const auto words = static_cast<size_t>((p.k + 63) / 64);
-  std::vector<uint64_t> nonzero_a(static_cast<size_t>(p.m) * words), nonzero_w(words);
-  for (int64_t m = 0; m < p.m; ++m) {
-    for (int64_t k = 0; k < p.k; ++k) {
-      if (a[static_cast<size_t>(m * p.k + k)] != 0) {
-        nonzero_a[static_cast<size_t>(m) * words + static_cast<size_t>(k / 64)] |= uint64_t{1}
-                                                                                   << (k % 64);
-      }
-    }
-  }
   std::vector<RowInt8> rows;
   if (level4) {
     for (int64_t m = 0; m < p.m; ++m) rows.push_back(QuantizeRow(a.data() + m * p.k, p));
@@ -165,12 +154,16 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
   std::vector<double> weight(d.size()), scale(static_cast<size_t>(p.k_blocks));
   for (int64_t n = 0; n < p.n; ++n) {
     bool weights_are_values = true;
+    // float32 scales straight from the codes' storage (little-endian, aligned, as
+    // DynamicQuantizeParametersOf reads x), the others decoded.
+    const auto* scales32 = reinterpret_cast<const float*>(c.input(2)->codes.data());
     for (int64_t b = 0; b < p.k_blocks; ++b) {
-      scale[static_cast<size_t>(b)] = w.scale(n, b);
+      scale[static_cast<size_t>(b)] = t.id == DataType::kFloat
+                                          ? static_cast<double>(scales32[n * p.k_blocks + b])
+                                          : w.scale(n, b);
       zero_point[static_cast<size_t>(b)] = static_cast<int32_t>(w.integer_zero_point(n, b));
     }
     w.codes_of(n, q.data());
-    std::fill(nonzero_w.begin(), nonzero_w.end(), 0);
     for (int64_t b = 0; b < p.k_blocks; ++b) {  // block by block: no division per code
       const int64_t end = std::min(p.k, (b + 1) * p.block_size);
       for (int64_t k = b * p.block_size; k < end; ++k) {
@@ -178,7 +171,6 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
         const auto g = static_cast<size_t>(p.g_idx >= 0 ? w.block_of(k) : b);
         d[at] = q[at] - zero_point[g];
         weight[at] = d[at] * scale[g];  // exact: 9 bits times 24
-        nonzero_w[at >> 6] |= uint64_t{weight[at] != 0} << (at & 63);
       }
     }
     for (int64_t k = 0; k < p.k && weights_are_values; ++k) {
@@ -197,25 +189,27 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
           continue;
         }
       }
+      // The sums, and the nonzero terms (a zero term costs no step: the exact path's count): a
+      // double product of two values of a float type is never 0 unless a factor is.
       double x[4] = {bias, 0, 0, 0}, mag[4] = {std::fabs(bias), 0, 0, 0};
+      int64_t count[4] = {0, 0, 0, 0};
       int64_t k = 0;
       for (; k + 4 <= p.k; k += 4) {
         for (int j = 0; j < 4; ++j) {
           const double term = row[k + j] * weight[static_cast<size_t>(k + j)];
-          x[j] += term, mag[j] += std::fabs(term);
+          x[j] += term, mag[j] += std::fabs(term), count[j] += term != 0;
         }
       }
       for (; k < p.k; ++k) {
         const double term = row[k] * weight[static_cast<size_t>(k)];
-        x[0] += term, mag[0] += std::fabs(term);
+        x[0] += term, mag[0] += std::fabs(term), count[0] += term != 0;
       }
-      // The nonzero terms (a zero term costs no step: the exact path's count), by bit masks.
-      int64_t terms = 0;
-      const uint64_t* row_mask = nonzero_a.data() + m * words;
-      for (size_t i = 0; i < words; ++i) terms += std::popcount(row_mask[i] & nonzero_w[i]);
+      const int64_t terms = (count[0] + count[1]) + (count[2] + count[3]);
       ApproxSum s;
       s.x = (x[0] + x[1]) + (x[2] + x[3]), s.mag = (mag[0] + mag[1]) + (mag[2] + mag[3]);
-      s.rel = static_cast<double>(p.k + 4) * 0x1p-52;
+      // Each lane sums at most K / 4 + 1 rounded products (the bias in lane 0), then two levels
+      // join the lanes: at most K / 4 + 4 roundings of 2^-53 each, over the magnitudes.
+      s.rel = static_cast<double>((p.k + 3) / 4 + 6) * 0x1p-53;
       s.err = s.rel * s.mag * 1.01 + 0x1p-52 * std::fabs(s.x);
       s.steps = terms + 2, s.products = 3 * terms + 4, s.precision = t.fp.mantissa_bits + 1;
       s.half = half;
