@@ -16,12 +16,12 @@ std::vector<GoldenCase> MatMulToFloatRejectCases() {
   // A [2, 3] uint8, B [3, 4] int8, scales per tensor, zero points per tensor, bias [4].
   const auto mitf = [&] {
     return Inputs{fill(D::kUint8, {2, 3}, 7), fill(D::kInt8, {3, 4}, -3), fill(D::kFloat, {}, 0.5),
-                  fill(D::kFloat, {}, 0.25), fill(D::kUint8, {}, 1),    fill(D::kInt8, {}, 2),
+                  fill(D::kFloat, {}, 0.25),  fill(D::kUint8, {}, 1),     fill(D::kInt8, {}, 2),
                   fill(D::kFloat, {4}, 1)};
   };
   const auto dqmm = [&] {
-    return Inputs{fill(D::kFloat, {2, 3}, 1.5), fill(D::kInt8, {3, 4}, -3), fill(D::kFloat, {}, 0.25),
-                  fill(D::kInt8, {}, 2), fill(D::kFloat, {4}, 1)};
+    return Inputs{fill(D::kFloat, {2, 3}, 1.5), fill(D::kInt8, {3, 4}, -3),
+                  fill(D::kFloat, {}, 0.25), fill(D::kInt8, {}, 2), fill(D::kFloat, {4}, 1)};
   };
   const auto add = [&](bool dynamic, const std::string& name, Inputs in, const std::string& rule,
                        const std::string& why, const std::string& kind = "negative:") {
@@ -70,9 +70,8 @@ std::vector<GoldenCase> MatMulToFloatRejectCases() {
   add(false, "scale-int32", set(base, 3, fill(D::kInt32, {}, 1)), "mitf.type.T3",
       "the scales are float or float16");
   add(true, "a-uint8", set(dqmm(), 0, fill(D::kUint8, {2, 3}, 1)), "dqmm.type.T1", "A is float");
-  add(true, "a-infinite",
-      set(dqmm(), 0, MakeTensor(D::kFloat, {2, 3}, {1, 2, INFINITY, 0, -1, 3})), "dqmm.a.degenerate",
-      "d13", "implementation-defined:");
+  add(true, "a-infinite", set(dqmm(), 0, MakeTensor(D::kFloat, {2, 3}, {1, 2, INFINITY, 0, -1, 3})),
+      "dqmm.a.degenerate", "d13", "implementation-defined:");
   return std::move(b.cases);
 }
 

@@ -213,9 +213,9 @@ ToFloatElement MatMulToFloatElement(const Case& c, const MatMulToFloatPlan& plan
     for (int64_t k = 0; k < g.k; ++k) {
       const int64_t d = row[k] - a.zero_point(k), w = b_at(k);
       if (d == 0 || w == 0) continue;
-      products.push_back(ProductOf({Exact::FromDouble(a.scale(k)),
-                                    Exact::Integer(d), Exact::Integer(w), b_scale},
-                                   *plan.t, units));
+      products.push_back(
+          ProductOf({Exact::FromDouble(a.scale(k)), Exact::Integer(d), Exact::Integer(w), b_scale},
+                    *plan.t, units));
     }
   }
   const bool has_bias = plan.bias >= 0;

@@ -31,10 +31,10 @@ struct MatMulToFloatPlan {
   OperandInputs a, b;  // a.scale -1 for DynamicQuantizeMatMul (its scale is computed)
   int bias = -1;
   bool dynamic = false;       // A is float, quantized by DynamicQuantizeLinear's procedure
-  bool a_per_column = false;             // a_scale is [K] (per column of A): Y sums over K
+  bool a_per_column = false;  // a_scale is [K] (per column of A): Y sums over K
   bool a_zero_point_per_column = false;  // a_zero_point is [K]
   bool b_per_column = false;             // b_scale or b_zero_point is [N]
-  const ElementType* a_type = nullptr;  // uint8 for DynamicQuantizeMatMul
+  const ElementType* a_type = nullptr;   // uint8 for DynamicQuantizeMatMul
   const ElementType* b_type = nullptr;
   const ElementType* t = nullptr;  // the scales', the bias' and Y's type
 };
@@ -59,7 +59,7 @@ struct ToFloatOperandA {
     return zero_points[zero_points.size() == 1 ? 0 : static_cast<size_t>(k)];
   }
   double scale(int64_t k) const { return scales[scales.size() == 1 ? 0 : static_cast<size_t>(k)]; }
-  bool degenerate = false;           // DynamicQuantizeMatMul: A not finite, or y_scale 0
+  bool degenerate = false;  // DynamicQuantizeMatMul: A not finite, or y_scale 0
 };
 ToFloatOperandA OperandA(const Case& c, const MatMulToFloatPlan& plan);
 

@@ -102,7 +102,8 @@ std::vector<int64_t> AccumulateToFloat(const Case& c, const MatMulToFloatPlan& p
   std::vector<int32_t> am(static_cast<size_t>(g.m * g.k)), bm(static_cast<size_t>(g.k * g.n));
   for (int64_t t = 0; t < g.batch; ++t) {
     const int32_t* row = a.values.data() + g.a_offset[static_cast<size_t>(t)];
-    for (size_t e = 0; e < am.size(); ++e) am[e] = row[e] - a.zero_point(static_cast<int64_t>(e) % g.k);
+    for (size_t e = 0; e < am.size(); ++e)
+      am[e] = row[e] - a.zero_point(static_cast<int64_t>(e) % g.k);
     for (int64_t x = 0; x < g.k; ++x) {
       for (int64_t j = 0; j < g.n; ++j) {
         bm[static_cast<size_t>(x * g.n + j)] =

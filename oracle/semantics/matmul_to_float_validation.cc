@@ -104,8 +104,10 @@ class ToFloatChecker : OperandChecker {
   void Degenerate() {
     const ToFloatOperandA a = OperandA(c_, plan_);
     if (!a.degenerate) return;
-    Add("a.degenerate", "A holds an infinity or a NaN, or its range makes y_scale 0 or infinite "
-                        "(y_scale " + std::to_string(a.scales[0]) + "): any output is admitted");
+    Add("a.degenerate",
+        "A holds an infinity or a NaN, or its range makes y_scale 0 or infinite "
+        "(y_scale " +
+            std::to_string(a.scales[0]) + "): any output is admitted");
   }
 
   MatMulToFloatPlan plan_;

@@ -182,8 +182,10 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
   for (const char* op : {"MatMulIntegerToFloat", "DynamicQuantizeMatMul"}) {
     const std::string prefix = op[0] == 'M' ? "mitf" : "dqmm";
     out[prefix + ".shape.negative_dim"] = [=] {
-      const Tensor a{static_cast<int32_t>(op[0] == 'M' ? D::kUint8 : D::kFloat), {-1, 2},
-                     Codes(op[0] == 'M' ? 8 : 32, 0), false};
+      const Tensor a{static_cast<int32_t>(op[0] == 'M' ? D::kUint8 : D::kFloat),
+                     {-1, 2},
+                     Codes(op[0] == 'M' ? 8 : 32, 0),
+                     false};
       const Tensor s = MakeScalar(D::kFloat, 1);
       std::vector<std::optional<Tensor>> in = {a, u8, s};
       if (op[0] == 'M') in.push_back(s);

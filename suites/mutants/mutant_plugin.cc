@@ -96,7 +96,8 @@ const qconform_plugin* MutantPlugin() {
         "DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, "
         "QLinearConv, ConvInteger, com.microsoft QLinearAdd, QLinearMul, QLinearLeakyRelu, "
         "QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, "
-        "QLinearConcat, QLinearWhere, QLinearConv, QGemm, MatMulNBits, MatMulIntegerToFloat, DynamicQuantizeMatMul (exact; defect: ";
+        "QLinearConcat, QLinearWhere, QLinearConv, QGemm, MatMulNBits, MatMulIntegerToFloat, "
+        "DynamicQuantizeMatMul (exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {
       std::fprintf(stderr,

@@ -42,7 +42,8 @@ Quantized QuantizeDynamically(const PlainTensor& a) {
     lo = std::min(lo, x[i]), hi = std::max(hi, x[i]);
   }
   q.scale = hi == lo ? 1.0f : (hi - lo) / 255.0f;
-  q.zero_point = static_cast<int64_t>(std::nearbyint(std::clamp(0.0f - lo / q.scale, 0.0f, 255.0f)));
+  q.zero_point =
+      static_cast<int64_t>(std::nearbyint(std::clamp(0.0f - lo / q.scale, 0.0f, 255.0f)));
   const bool away = On(Defect::kDqmmRoundHalfAway);
   for (float v : x) {
     const float r = v / q.scale;
@@ -70,21 +71,26 @@ int32_t RunMatMulToFloat(const PlainNode& n, const Output& out) {
   const PlainTensor& a_zp = dynamic ? none : in[4];
   const PlainTensor& b_zp = in[dynamic ? 3 : 5];
   const PlainTensor& bias = in[dynamic ? 4 : 6];
-  if (dynamic ? a.data_type != QCONFORM_FLOAT : !IsInt8(a)) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "A");
+  if (dynamic ? a.data_type != QCONFORM_FLOAT : !IsInt8(a))
+    return Fail(out, QCONFORM_REJECTED_AT_LOAD, "A");
   if (!IsInt8(b) || !b_scale.present() || b_scale.format->is_integer())
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "B or b_scale");
   const Format& y = *b_scale.format;
   if ((a_scale.present() && a_scale.data_type != y.data_type) ||
       (bias.present() && bias.data_type != y.data_type))
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "a_scale or bias type");
-  if ((a_zp.present() && a_zp.data_type != a.data_type) || (b_zp.present() && b_zp.data_type != b.data_type))
+  if ((a_zp.present() && a_zp.data_type != a.data_type) ||
+      (b_zp.present() && b_zp.data_type != b.data_type))
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "zero point type");
   // Shapes: A [..., M, K] or [K]; B [K, N] or with A's batch dimensions.
   if (a.dims.empty() || b.dims.size() < 2) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "shapes");
-  const int64_t k = a.dims.back(), cols = b.dims.back(), m = a.dims.size() == 1 ? 1 : a.dims.end()[-2];
-  const std::vector<int64_t> batch(a.dims.begin(), a.dims.end() - std::min<ptrdiff_t>(2, static_cast<ptrdiff_t>(a.dims.size())));
+  const int64_t k = a.dims.back(), cols = b.dims.back(),
+                m = a.dims.size() == 1 ? 1 : a.dims.end()[-2];
+  const std::vector<int64_t> batch(
+      a.dims.begin(), a.dims.end() - std::min<ptrdiff_t>(2, static_cast<ptrdiff_t>(a.dims.size())));
   const bool b_batched = b.dims.size() > 2;
-  if (b.dims.end()[-2] != k || (b_batched && std::vector<int64_t>(b.dims.begin(), b.dims.end() - 2) != batch))
+  if (b.dims.end()[-2] != k ||
+      (b_batched && std::vector<int64_t>(b.dims.begin(), b.dims.end() - 2) != batch))
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "shapes");
   if (!ParameterShape(a_scale, k) || !ParameterShape(a_zp, k) || !ParameterShape(b_scale, cols) ||
       !ParameterShape(b_zp, cols) || (bias.present() && bias.dims != std::vector<int64_t>{cols}))
@@ -107,16 +113,20 @@ int32_t RunMatMulToFloat(const PlainNode& n, const Output& out) {
     const Quantized q = QuantizeDynamically(a);
     a_values = q.codes, dynamic_scale = q.scale, dynamic_zp = q.zero_point;
   } else {
-    for (size_t i = 0; i < a.codes.size(); ++i) a_values[i] = static_cast<int64_t>(Decode(*a.format, a.codes[i]));
+    for (size_t i = 0; i < a.codes.size(); ++i)
+      a_values[i] = static_cast<int64_t>(Decode(*a.format, a.codes[i]));
   }
-  const auto a_scale_at = [&](int64_t x) { return dynamic ? dynamic_scale : static_cast<float>(ParameterAt(a_scale, x)); };
+  const auto a_scale_at = [&](int64_t x) {
+    return dynamic ? dynamic_scale : static_cast<float>(ParameterAt(a_scale, x));
+  };
   const auto a_zp_at = [&](int64_t x) -> int64_t {
     if (On(Defect::kMitfAZeroPointIgnored)) return 0;
     return dynamic ? dynamic_zp : static_cast<int64_t>(ParameterAt(a_zp, x));
   };
   const auto b_column = [&](int64_t j) { return On(Defect::kMitfBScaleFirstColumn) ? 0 : j; };
   const bool per_k = a_scale.present() && !a_scale.scalar_like();
-  const int64_t batches = std::max<int64_t>(1, static_cast<int64_t>(a.codes.size()) / std::max<int64_t>(1, m * k));
+  const int64_t batches =
+      std::max<int64_t>(1, static_cast<int64_t>(a.codes.size()) / std::max<int64_t>(1, m * k));
   std::vector<uint32_t> codes;
   for (int64_t t = 0; t < batches; ++t) {
     const int64_t b_base = b_batched ? t * k * cols : 0;
@@ -128,7 +138,9 @@ int32_t RunMatMulToFloat(const PlainNode& n, const Output& out) {
         int64_t acc = 0;
         for (int64_t x = 0; x < k; ++x) {
           const int64_t av = a_values[static_cast<size_t>((t * m + i) * k + x)] - a_zp_at(x);
-          const int64_t bv = static_cast<int64_t>(Decode(*b.format, b.codes[static_cast<size_t>(b_base + x * cols + j)])) - bz;
+          const int64_t bv = static_cast<int64_t>(Decode(
+                                 *b.format, b.codes[static_cast<size_t>(b_base + x * cols + j)])) -
+                             bz;
           if (per_k) {
             value += a_scale_at(x) * static_cast<float>(av) * (static_cast<float>(bv) * bs);
           } else {
@@ -148,8 +160,8 @@ int32_t RunMatMulToFloat(const PlainNode& n, const Output& out) {
   std::vector<int64_t> dims = batch;
   if (a.dims.size() > 1) dims.push_back(m);
   dims.push_back(cols);
-  return WriteOutput(out.alloc, out.context, 0, y, dims, codes, BitOrder::kLowFirst, true, out.message,
-                     out.message_size);
+  return WriteOutput(out.alloc, out.context, 0, y, dims, codes, BitOrder::kLowFirst, true,
+                     out.message, out.message_size);
 }
 
 }  // namespace qconform::mutants
