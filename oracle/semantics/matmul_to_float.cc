@@ -32,10 +32,10 @@ struct Units {
   Rational u, eta, largest;
 };
 Units UnitsOf(const ElementType& t) {
-  const bool half = t.id == DataType::kFloat16;
+  // Half the smallest subnormal, 2^-(bias + mantissa bits), and the largest value: the type's own.
   return {Rational(BigInt(1), BigInt(1) << Precision(t)),
-          Rational(BigInt(1), BigInt(1) << (half ? 25 : 150)),
-          Exact::FromDouble(half ? 65504.0 : std::numeric_limits<float>::max()).value()};
+          Rational(BigInt(1), BigInt(1) << (t.fp.bias + t.fp.mantissa_bits)),
+          Decode(t, MaxFiniteCode(t)).value()};
 }
 
 // One product of the sum: its exact value, whether every partial product of its factors is a
