@@ -45,6 +45,9 @@ std::vector<ComputeWorkload> NBitsWorkloads();
 int64_t FloatDotProducts(const float* a, const float* w, int64_t m, int64_t k, int64_t n);
 // MatMulIntegerToFloat uint8 x int8 256 x 4096 x 4096, float32 Y (to_float_workloads.cc).
 std::vector<ComputeWorkload> ToFloatWorkloads();
+// GatherBlockQuantized: a 4-bit embedding table 8192 x 4096, 512 indices (gather_workloads.cc);
+// an element is one operation.
+std::vector<ComputeWorkload> GatherWorkloads();
 
 // Uniformly random 8-bit codes of a shape.
 Tensor RandomCodes(Prng& p, DataType type, std::vector<int64_t> shape);

@@ -104,6 +104,7 @@ std::vector<ComputeWorkload> ComputeWorkloads() {
   for (ComputeWorkload& w : QLinearGroupWorkloads()) all.push_back(std::move(w));
   for (ComputeWorkload& w : NBitsWorkloads()) all.push_back(std::move(w));
   for (ComputeWorkload& w : ToFloatWorkloads()) all.push_back(std::move(w));
+  for (ComputeWorkload& w : GatherWorkloads()) all.push_back(std::move(w));
   return all;
 }
 

@@ -20,6 +20,7 @@ std::vector<GoldenCase> GoldenCatalogue() {
   for (GoldenCase& g : QGemmGoldenCatalogue()) all.push_back(std::move(g));
   for (GoldenCase& g : MatMulNBitsGoldenCatalogue()) all.push_back(std::move(g));
   for (GoldenCase& g : MatMulToFloatGoldenCatalogue()) all.push_back(std::move(g));
+  for (GoldenCase& g : GatherBlockQuantizedCatalogue()) all.push_back(std::move(g));
   // A case is its directory: two cases of one id would overwrite each other.
   std::set<std::string> ids;
   for (const GoldenCase& g : all) {

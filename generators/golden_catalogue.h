@@ -93,6 +93,10 @@ std::vector<GoldenCase> MatMulNBitsRejectCases();
 // (matmul_to_float_rejects.cc).
 std::vector<GoldenCase> MatMulToFloatGoldenCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 std::vector<GoldenCase> MatMulToFloatRejectCases();
+// com.microsoft GatherBlockQuantized's (generators/gather_block_quantized_catalogue.cc), its
+// must-reject cases first (gather_block_quantized_rejects.cc).
+std::vector<GoldenCase> GatherBlockQuantizedCatalogue(CatalogueParts parts = CatalogueParts::kAll);
+std::vector<GoldenCase> GatherBlockQuantizedRejectCases();
 // All of them, the boundary-built ones after the first three: what golden/ holds.
 std::vector<GoldenCase> GoldenCatalogue();
 

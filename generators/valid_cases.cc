@@ -158,6 +158,8 @@ Case GenerateValid(Choices& ch, const OpSchema& schema, const GeneratorLimits& l
         return GenerateValidMatMulNBits(ch, schema, limits);
       case OperatorKind::kMatMulIntegerToFloat:
         return GenerateValidMatMulToFloat(ch, schema, limits);
+      case OperatorKind::kGatherBlockQuantized:
+        return GenerateValidGatherBlockQuantized(ch, schema, limits);
     }
     throw std::logic_error("no generator for " + schema.label());
   }();

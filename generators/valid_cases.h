@@ -26,6 +26,9 @@ Case GenerateValidMatMulNBits(Choices& ch, const OpSchema& schema,
 // (generators/matmul_to_float_valid_cases.cc).
 Case GenerateValidMatMulToFloat(Choices& ch, const OpSchema& schema,
                                 const GeneratorLimits& limits = {});
+// com.microsoft GatherBlockQuantized (generators/gather_block_quantized_valid_cases.cc).
+Case GenerateValidGatherBlockQuantized(Choices& ch, const OpSchema& schema,
+                                       const GeneratorLimits& limits = {});
 // The com.microsoft QLinear operators (generators/qlinear_group_valid_cases.cc).
 Case GenerateValidQLinearGroup(Choices& ch, const OpSchema& schema,
                                const GeneratorLimits& limits = {});

@@ -181,6 +181,8 @@ void ExplainKind(OperatorKind kind, const Case& c, const OracleResult& result, i
       return ExplainMatMulNBits(c, result, index, observed);
     case OperatorKind::kMatMulIntegerToFloat:
       return ExplainMatMulToFloat(c, result, index, observed);
+    case OperatorKind::kGatherBlockQuantized:
+      return ExplainGatherBlockQuantized(c, result, index, observed);
   }
 }
 

@@ -3,7 +3,9 @@
 #include <cstdio>
 
 #include "oracle/core/admitted_range.h"
+#include "oracle/core/codec.h"
 #include "oracle/core/float_bound.h"
+#include "oracle/semantics/gather_block_quantized.h"
 #include "oracle/semantics/matmul_nbits.h"
 #include "oracle/semantics/matmul_to_float.h"
 
@@ -98,6 +100,35 @@ void ExplainMatMulToFloat(const Case& c, const OracleResult& result, int64_t ind
   std::printf("  interval: about [%.17g, %.17g]\n", ApproximateDouble(e.lo),
               ApproximateDouble(e.hi));
   PrintAdmitted(*p.t, out, index, observed);
+}
+
+void ExplainGatherBlockQuantized(const Case& c, const OracleResult& result, int64_t index,
+                                 const Observed& observed) {
+  const GatherBlockQuantizedPlan& p = *result.gather_plan;
+  const GatherBlockElement e = GatherBlockQuantizedElement(c, p, index);
+  const ElementType& y = *p.t;
+  const std::vector<int64_t> coordinates = GatherBlockSources(c, p).at(e.source.flat);
+  std::string at;
+  for (int64_t v : coordinates) at += (at.empty() ? "" : ", ") + std::to_string(v);
+  std::printf("%s; element %lld is data[%s] (gather_axis %lld, quantize_axis %lld)\n\n",
+              result.schema->label().c_str(), static_cast<long long>(index), at.c_str(),
+              static_cast<long long>(p.gather_axis), static_cast<long long>(p.quantize_axis));
+  std::printf(
+      "  %s code %s, bits %lld; block %lld of quantize_axis (block_size %lld)\n",
+      std::string(p.data_type->name).c_str(),
+      Decode(*p.data_type, e.source.code).ToString().c_str(), static_cast<long long>(p.bits),
+      static_cast<long long>(coordinates[static_cast<size_t>(p.quantize_axis)] / p.block_size),
+      static_cast<long long>(p.block_size));
+  std::printf(
+      "  zero point %s%s, scale %s\n", Decode(*p.data_type, e.source.zero_point).ToString().c_str(),
+      p.zero_point_input < 0 ? " (the default)" : "", Decode(y, e.source.scale).ToString().c_str());
+  std::printf("  (code - zero point) * scale = %s  (exact)\n", e.value.ToString().c_str());
+  std::printf("  [exact] rounded once to %s -> %s\n", std::string(y.name).c_str(),
+              Show(y, e.output).c_str());
+  if (observed) {
+    std::printf("    backend                 -> %s  %s\n", Show(y, *observed).c_str(),
+                *observed == e.output ? "(exact)" : "(not the exact value)");
+  }
 }
 
 }  // namespace qconform::tools

@@ -93,6 +93,54 @@ std::vector<TypeConstraint> DynamicQuantizeMatMulTypes() {
   return {{"T1", {D::kFloat}}, {"T2", {D::kInt8, D::kUint8}}};
 }
 
+// GatherBlockQuantized: data's logical shape (uint8 data of bits < 8 holds 8 / bits codes per
+// byte along its last dimension) with the gather axis replaced by indices' shape, of the scales'
+// type.
+int64_t IntAttribute(const Case& c, const char* name, int64_t fallback) {
+  const Attribute* a = c.attribute(name);
+  return a != nullptr && a->kind == AK::kInt ? a->i : fallback;
+}
+std::vector<OutputSpec> GatherBlockQuantizedOutputs(const Case& c) {
+  const Tensor* data = Input(c, "data");
+  const Tensor* indices = Input(c, "indices");
+  const Tensor* scales = Input(c, "scales");
+  const int32_t type = scales ? scales->data_type : static_cast<int32_t>(D::kFloat);
+  if (data == nullptr || indices == nullptr || data->shape.empty()) return {{"output", type, {}}};
+  std::vector<int64_t> logical = data->shape;
+  const int64_t bits = IntAttribute(c, "bits", 4);
+  if (data->data_type == static_cast<int32_t>(D::kUint8) && bits > 0 && bits < 8 && 8 % bits == 0) {
+    logical.back() *= 8 / bits;
+  }
+  const auto rank = static_cast<int64_t>(logical.size());
+  int64_t g = IntAttribute(c, "gather_axis", 0);
+  if (g < 0) g += rank;
+  if (g < 0 || g >= rank) return {{"output", type, {}}};
+  std::vector<int64_t> shape(logical.begin(), logical.begin() + g);
+  shape.insert(shape.end(), indices->shape.begin(), indices->shape.end());
+  shape.insert(shape.end(), logical.begin() + g + 1, logical.end());
+  return {{"output", type, shape}};
+}
+// The page's inputs: T1 for data and zero_points, Tind for indices, T2 for scales (and output).
+std::vector<InputSpec> GatherBlockQuantizedInputs() {
+  return {{"data", R::kQuantized, "", false, "T1"},
+          {"indices", R::kIndex, "data", false, "Tind"},
+          {"scales", R::kScale, "data", false, "T2"},
+          {"zero_points", R::kZeroPoint, "data", true, "T1"}};
+}
+std::vector<TypeConstraint> GatherBlockQuantizedTypes() {
+  return {{"T1", {D::kInt4, D::kUint4, D::kUint8}},
+          {"T2", {D::kFloat, D::kFloat16, D::kBfloat16}},
+          {"Tind", {D::kInt32, D::kInt64}}};
+}
+// "bits" (default 4: ONNX Runtime's schema), "block_size" (default 128), "gather_axis" (default
+// 0), "quantize_axis" (default 1).
+std::vector<AttributeSpec> GatherBlockQuantizedAttributes() {
+  return {{"bits", 4, AK::kInt},
+          {"block_size", 128, AK::kInt},
+          {"gather_axis", 0, AK::kInt},
+          {"quantize_axis", 1, AK::kInt}};
+}
+
 }  // namespace
 
 std::vector<Operator> FloatOutputRows() {
@@ -104,6 +152,9 @@ std::vector<Operator> FloatOutputRows() {
      MatMulIntegerToFloatInputs(), {"Y"}, false, MatMulToFloatOutputs, NoZeroPointType, {}, 0.05},
     {K::kMatMulIntegerToFloat, "com.microsoft", "DynamicQuantizeMatMul", "dqmm", "dqmm",
      DynamicQuantizeMatMulInputs(), {"Y"}, false, MatMulToFloatOutputs, NoZeroPointType, {}, 0.05},
+    {K::kGatherBlockQuantized, "com.microsoft", "GatherBlockQuantized", "gbq", "gbq",
+     GatherBlockQuantizedInputs(), {"output"}, false, GatherBlockQuantizedOutputs, NoZeroPointType,
+     {}, 0.05},
   };
   // clang-format on
 }
@@ -128,6 +179,14 @@ std::vector<OpSchema> FloatOutputSchemas() {
      {D::kFloat}, {}, {Granularity::kPerTensor}, false, {Strategy::kExact},
      "ONNX Runtime's com.microsoft DynamicQuantizeMatMul-1 (docs/semantics.md#d36)", false, {}, {},
      DynamicQuantizeMatMulTypes()},
+    // com.microsoft GatherBlockQuantized-1 (docs/semantics.md#d36): exact, one rounding of
+    // (code - zero_point) * scale to the scales' type. Its blocks are its own (block_size along
+    // quantize_axis).
+    {K::kGatherBlockQuantized, "com.microsoft", "GatherBlockQuantized", 1,
+     {D::kInt4, D::kUint4, D::kUint8}, floats, floats, GatherBlockQuantizedAttributes(),
+     {Granularity::kPerTensor}, false, {Strategy::kExact},
+     "ONNX Runtime's com.microsoft GatherBlockQuantized-1 (docs/semantics.md#d36)", false, {}, {},
+     GatherBlockQuantizedTypes()},
   };
   // clang-format on
 }

@@ -238,6 +238,8 @@ std::string_view OperatorKindName(OperatorKind kind) {
       return "MatMulNBits";
     case OperatorKind::kMatMulIntegerToFloat:
       return "MatMulIntegerToFloat";
+    case OperatorKind::kGatherBlockQuantized:
+      return "GatherBlockQuantized";
   }
   return "?";
 }

@@ -40,6 +40,9 @@ enum class OperatorKind {
   // com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul (A quantized inside by
   // DynamicQuantizeLinear's procedure): an integer matmul scaled to a float Y (d36).
   kMatMulIntegerToFloat,
+  // com.microsoft GatherBlockQuantized: a Gather of block-quantized 4- or 2-bit (or 8-bit) codes,
+  // dequantized exactly and rounded once to the scales' float type (d36).
+  kGatherBlockQuantized,
 };
 inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLinear,
                                                      OperatorKind::kQuantizeLinear,
@@ -51,7 +54,8 @@ inline constexpr OperatorKind kAllOperatorKinds[] = {OperatorKind::kDequantizeLi
                                                      OperatorKind::kQLinearGroup,
                                                      OperatorKind::kQGemm,
                                                      OperatorKind::kMatMulNBits,
-                                                     OperatorKind::kMatMulIntegerToFloat};
+                                                     OperatorKind::kMatMulIntegerToFloat,
+                                                     OperatorKind::kGatherBlockQuantized};
 // "DequantizeLinear": the kind's name (a switch, so a new kind needs its case here too).
 std::string_view OperatorKindName(OperatorKind kind);
 
@@ -59,7 +63,7 @@ std::string_view OperatorKindName(OperatorKind kind);
 // scale, its zero point; `of` names the operand or output it belongs to: "x", "a", "y"), a bias,
 // or a bool condition that picks between operands (QLinearWhere's). "a's scale" and "b's scale"
 // are data, not positions the code knows.
-// kIndex: an index tensor (MatMulNBits' g_idx).
+// kIndex: an index tensor (MatMulNBits' g_idx, GatherBlockQuantized's indices).
 enum class Role { kQuantized, kReal, kScale, kZeroPoint, kBias, kCondition, kIndex };
 // `type` names the input's type constraint in the schema rows (OpSchema::type_constraints:
 // "T", "scale"); inputs naming one constraint share one type. "" for the operators whose rows

@@ -77,6 +77,17 @@ CaseCell CellOf(const MatMulToFloatPlan& plan) {
           ""};
 }
 
+// data's type ("uint8" of bits < 8 reads "uint8 bits 2") and the output's; blocked, by
+// whether zero points are given.
+CaseCell CellOf(const GatherBlockQuantizedPlan& plan) {
+  return {"",
+          Name(plan.data_type) +
+              (plan.per_byte > 1 ? " bits " + std::to_string(plan.bits) : std::string()),
+          Name(plan.t),
+          std::string("blocked, zero points ") + (plan.zero_point_input < 0 ? "default" : "given"),
+          ""};
+}
+
 CaseCell CellOf(const ConvPlan& plan) {
   return {"", Name(plan.x_type) + " x " + Name(plan.w_type), Name(plan.y_type),
           LayoutsOf({{"w", LayoutName(plan.w.layout, "per-channel", "per-channel")}}), ""};

@@ -8,6 +8,7 @@
 
 #include "oracle/registry/plan.h"
 #include "oracle/semantics/conv_validation.h"
+#include "oracle/semantics/gather_block_quantized.h"
 #include "oracle/semantics/matmul_nbits.h"
 #include "oracle/semantics/matmul_to_float.h"
 #include "oracle/semantics/matmul_validation.h"
@@ -39,5 +40,6 @@ CaseCell CellOf(const ConvPlan& plan);
 CaseCell CellOf(const QGemmPlan& plan);
 CaseCell CellOf(const MatMulNBitsPlan& plan);
 CaseCell CellOf(const MatMulToFloatPlan& plan);
+CaseCell CellOf(const GatherBlockQuantizedPlan& plan);
 
 }  // namespace qconform

@@ -6,6 +6,7 @@
 #include "oracle/semantics/channels_last.h"
 #include "oracle/semantics/conv_integer.h"
 #include "oracle/semantics/dynamic_quantize.h"
+#include "oracle/semantics/gather_block_quantized.h"
 #include "oracle/semantics/graph_oracle.h"
 #include "oracle/semantics/matmul_integer.h"
 #include "oracle/semantics/matmul_nbits.h"
@@ -97,6 +98,9 @@ void Keep(OracleResult& r, const MatMulNBitsPlan& p) {
 void Keep(OracleResult& r, const MatMulToFloatPlan& p) {
   r.to_float_plan = p;
 }
+void Keep(OracleResult& r, const GatherBlockQuantizedPlan& p) {
+  r.gather_plan = p;
+}
 
 // The compute families: one validation per family, then the operator's evaluation of its plan
 // (QLinearMatMul's or MatMulInteger's, QLinearConv's or ConvInteger's); the com.microsoft QLinear
@@ -154,6 +158,9 @@ OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOption
       return RunValidated<ValidateMatMulNBits, EvaluateMatMulNBits>(c, schema, options);
     case OperatorKind::kMatMulIntegerToFloat:
       return RunValidated<ValidateMatMulToFloat, EvaluateMatMulToFloat>(c, schema, options);
+    case OperatorKind::kGatherBlockQuantized:
+      return RunValidated<ValidateGatherBlockQuantized, EvaluateGatherBlockQuantized>(c, schema,
+                                                                                      options);
   }
   throw OracleError("case " + c.id + ": no oracle for " + schema.label());
 }
@@ -210,7 +217,7 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
     if (r.must_reject())
       r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset(),
           r.cell = {}, r.matmul_plan.reset(), r.conv_plan.reset(), r.qgemm_plan.reset(),
-          r.nbits_plan.reset(), r.to_float_plan.reset();
+          r.nbits_plan.reset(), r.to_float_plan.reset(), r.gather_plan.reset();
     return r;
   }
   if (c.is_graph()) {

@@ -38,6 +38,7 @@ struct OracleResult {
   std::optional<QGemmPlan> qgemm_plan;
   std::optional<MatMulNBitsPlan> nbits_plan;
   std::optional<MatMulToFloatPlan> to_float_plan;
+  std::optional<GatherBlockQuantizedPlan> gather_plan;
   // The case's cell (operand types, output type, granularity or layout) from any kind's plan;
   // unknown (empty) for a must-reject case.
   CaseCell cell;

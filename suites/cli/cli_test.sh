@@ -135,7 +135,7 @@ expect "and what it was built with" 0 "built with ONNX 1\.12" -- "$qconform" ver
 expect "no cases under a path is an error" 2 "no cases under $golden/manifest.tsv" -- "$qconform" check "$golden/manifest.tsv"
 mkdir -p "$work/empty"
 expect "an empty directory is an error" 2 "no cases under" -- "$qconform" check "$work/empty"
-expect "an unknown --op is an error listing the operators" 2 "--op Foo: not an operator qconform knows \(DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, QLinearConv, QGemm, ConvInteger, QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, QLinearConcat, QLinearWhere, MatMulNBits, MatMulIntegerToFloat, DynamicQuantizeMatMul, Graph for the QDQ graph cases, or all\)" -- "$qconform" check "$golden" --op Foo
+expect "an unknown --op is an error listing the operators" 2 "--op Foo: not an operator qconform knows \(DequantizeLinear, QuantizeLinear, DynamicQuantizeLinear, QLinearMatMul, MatMulInteger, QLinearConv, QGemm, ConvInteger, QLinearAdd, QLinearMul, QLinearLeakyRelu, QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, QLinearConcat, QLinearWhere, MatMulNBits, MatMulIntegerToFloat, DynamicQuantizeMatMul, GatherBlockQuantized, Graph for the QDQ graph cases, or all\)" -- "$qconform" check "$golden" --op Foo
 cp -r "$golden/dq13-seed-axis" "$work/axis2"
 expect "--op is matched case-insensitively" 0 "^1 passed, 0 failed" -- "$qconform" check "$work/axis2" --op dequantizelinear
 expect "an --op with no case under the path is an error" 2 "no cases of the selected --op" -- "$qconform" check "$work/axis2" --op QuantizeLinear

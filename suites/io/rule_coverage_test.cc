@@ -137,6 +137,8 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
     with_rules.push_back(std::move(g));
   for (GoldenCase& g : MatMulNBitsRejectCases()) with_rules.push_back(std::move(g));
   for (GoldenCase& g : MatMulToFloatRejectCases()) with_rules.push_back(std::move(g));
+  for (GoldenCase& g : GatherBlockQuantizedCatalogue(CatalogueParts::kRules))
+    with_rules.push_back(std::move(g));
   for (const GoldenCase& g : with_rules) {
     if (g.intended_rule.empty() && g.features.find("implementation-defined:") == std::string::npos)
       continue;
@@ -192,6 +194,12 @@ std::map<std::string, std::function<Case()>> MatMulWitnesses() {
       return MakeCase(op, 1, in, {}, "com.microsoft");
     };
   }
+  out["gbq.shape.negative_dim"] = [=] {
+    return MakeCase("GatherBlockQuantized", 1,
+                    {Tensor{static_cast<int32_t>(D::kUint4), {-1, 16}, Codes(4, 0), false},
+                     MakeTensor(D::kInt32, {1}, {0}), MakeTensor(D::kFloat, {1, 1}, {1})},
+                    {{"block_size", 16}}, "com.microsoft");
+  };
   out["qlmm.shape.negative_dim"] = [=] {
     const Tensor s = MakeScalar(D::kFloat, 1), z = MakeScalar(D::kUint8, 0);
     return MakeCase("QLinearMatMul", 10, {negative, s, z, u8, s, z, s, z});

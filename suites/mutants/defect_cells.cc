@@ -195,6 +195,22 @@ constexpr Declaration kDeclaredCells[] = {
      "a_per-column+b_per-column"},
     {Defect::kMitfBiasTwice, "op:MatMulIntegerToFloat,DynamicQuantizeMatMul"},
     {Defect::kDqmmRoundHalfAway, "op:DynamicQuantizeMatMul"},
+    // com.microsoft GatherBlockQuantized: every cell holds a sweep of codes (neighbours differ),
+    // zero points of their own per block, blocks along rows with a partial last one, negative
+    // indices (gather_block_quantized_catalogue.cc). Two roundings move float32 outputs only: a
+    // float16 or bfloat16 scale's products are exact in float32.
+    {Defect::kGbqCodesHighFirst, "op:GatherBlockQuantized x:int4,uint4,uint8_bits_2,uint8_bits_4"},
+    {Defect::kGbqZeroPointNibblesSwapped,
+     "op:GatherBlockQuantized x:int4,uint4,uint8_bits_2,uint8_bits_4 "
+     "granularity:blocked+zero_points_given"},
+    {Defect::kGbqDefaultZeroPointZero,
+     "op:GatherBlockQuantized x:uint8,uint8_bits_2,uint8_bits_4 "
+     "granularity:blocked+zero_points_default"},
+    {Defect::kGbqNegativeIndexZeros, "op:GatherBlockQuantized"},
+    {Defect::kGbqBlockFromFlatIndex, "op:GatherBlockQuantized"},
+    {Defect::kGbqZeroPointAfterScaling,
+     "op:GatherBlockQuantized y:float granularity:blocked+zero_points_given"},
+    {Defect::kGbqInt4ReadUnsigned, "op:GatherBlockQuantized x:int4"},
     // com.microsoft QLinearConv's channels_last cells: w read in x's layout moves every kernel
     // wider than 1 x 1 over more than one channel (the cell cases' 3 x 3 over two per group).
     {Defect::kMsqlcWeightsChannelsLast,

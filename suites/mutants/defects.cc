@@ -19,6 +19,7 @@ constexpr std::string_view kQgemm = "QGemm";
 constexpr std::string_view kMnb = "MatMulNBits";
 constexpr std::string_view kMitf = "MatMulIntegerToFloat";
 constexpr std::string_view kDqmm = "DynamicQuantizeMatMul";
+constexpr std::string_view kGbq = "GatherBlockQuantized";
 constexpr std::string_view kGraph = "QDQ groups";
 
 // clang-format off
@@ -264,6 +265,20 @@ constexpr DefectRow kDefects[] = {
    "bias added twice (MatMulIntegerToFloat and DynamicQuantizeMatMul)", ""},
   {D::kDqmmRoundHalfAway, "dqmm-round-half-away", kDqmm,
    "A quantized with ties away from zero instead of to even", ""},
+  {D::kGbqCodesHighFirst, "gbq-codes-high-first", kGbq,
+   "data's packed codes read high bits first within each byte", ""},
+  {D::kGbqZeroPointNibblesSwapped, "gbq-zero-point-nibbles-swapped", kGbq,
+   "packed zero points read high bits first", ""},
+  {D::kGbqDefaultZeroPointZero, "gbq-default-zero-point-zero", kGbq,
+   "uint8 data's absent zero point read as 0 instead of 2^(bits-1)", "the int4 convention applied to uint8"},
+  {D::kGbqNegativeIndexZeros, "gbq-negative-index-zeros", kGbq,
+   "a negative index treated as out of range: its slice written as zeros", "ONNX Runtime's kernel writes zeros for out-of-range indices"},
+  {D::kGbqBlockFromFlatIndex, "gbq-block-from-flat-index", kGbq,
+   "the block found from the element's flat position (flat / block_size), not its coordinate along quantize_axis", ""},
+  {D::kGbqZeroPointAfterScaling, "gbq-zero-point-after-scaling", kGbq,
+   "code * scale - zero_point * scale in float32: two roundings", "a precomputed zero_point * scale"},
+  {D::kGbqInt4ReadUnsigned, "gbq-int4-read-unsigned", kGbq,
+   "int4 codes and zero points read as unsigned", ""},
   {D::kConvPaddingZero, "conv-padding-zero", kCi,
    "padding holds code 0 instead of x_zero_point (QLinearConv and ConvInteger)", ""},
   {D::kConvSameUpperLowerSwapped, "conv-same-upper-lower-swapped", kCi,

@@ -142,6 +142,14 @@ enum class Defect {
   kMitfBScaleFirstColumn,
   kMitfBiasTwice,
   kDqmmRoundHalfAway,
+  // com.microsoft GatherBlockQuantized.
+  kGbqCodesHighFirst,
+  kGbqZeroPointNibblesSwapped,
+  kGbqDefaultZeroPointZero,
+  kGbqNegativeIndexZeros,
+  kGbqBlockFromFlatIndex,
+  kGbqZeroPointAfterScaling,
+  kGbqInt4ReadUnsigned,
   // The convolution family (QLinearConv and ConvInteger): geometry, padding, zero points.
   kConvPaddingZero,
   kConvSameUpperLowerSwapped,

@@ -47,6 +47,8 @@ int32_t Run(const qconform_node* node, qconform_alloc_output alloc, void* contex
   if (n.domain == "com.microsoft" &&
       (n.op_type == "MatMulIntegerToFloat" || n.op_type == "DynamicQuantizeMatMul"))
     return RunMatMulToFloat(n, out);
+  if (n.domain == "com.microsoft" && n.op_type == "GatherBlockQuantized")
+    return RunGatherBlockQuantized(n, out);
   if (n.domain == "com.microsoft" && n.op_type == "QLinearWhere") return RunQLinearWhere(n, out);
   if (n.domain == "com.microsoft" && n.op_type == "QLinearAveragePool") {
     return RunQLinearAveragePool(n, out);
@@ -97,7 +99,7 @@ const qconform_plugin* MutantPlugin() {
         "QLinearConv, ConvInteger, com.microsoft QLinearAdd, QLinearMul, QLinearLeakyRelu, "
         "QLinearSigmoid, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSoftmax, "
         "QLinearConcat, QLinearWhere, QLinearConv, QGemm, MatMulNBits, MatMulIntegerToFloat, "
-        "DynamicQuantizeMatMul (exact; defect: ";
+        "DynamicQuantizeMatMul, GatherBlockQuantized (exact; defect: ";
     const char* chosen = std::getenv("QCONFORM_MUTANT");
     if (!SelectDefect(chosen)) {
       std::fprintf(stderr,

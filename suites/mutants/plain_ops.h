@@ -31,6 +31,8 @@ int32_t RunMatMulNBits(const PlainNode& n, const Output& out);
 // com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul (plain_to_float.cc): int32
 // accumulators scaled in float32, A quantized first for DynamicQuantizeMatMul.
 int32_t RunMatMulToFloat(const PlainNode& n, const Output& out);
+// com.microsoft GatherBlockQuantized (plain_gather.cc): each gathered code dequantized in float32.
+int32_t RunGatherBlockQuantized(const PlainNode& n, const Output& out);
 // The com.microsoft QLinear operators (plain_qlinear_group.cc): their own validation, then the
 // page's formula.
 int32_t RunQLinearGroup(const PlainNode& n, const Output& out);

@@ -97,6 +97,9 @@ TEST_P(OperatorContract, GeneratesValidCasesWithTheirCellAndPlan) {
       case OperatorKind::kMatMulIntegerToFloat:
         EXPECT_TRUE(r.to_float_plan) << g.c.id;
         break;
+      case OperatorKind::kGatherBlockQuantized:
+        EXPECT_TRUE(r.gather_plan) << g.c.id;
+        break;
     }
   }
   EXPECT_GT(computed, 0u) << op().label() << ": no generated case is computed";

@@ -43,6 +43,9 @@ Case AnyValidMatMulNBits() {
 Case AnyValidMatMulToFloat() {
   return AnyValid({OperatorKind::kMatMulIntegerToFloat});
 }
+Case AnyValidGatherBlockQuantized() {
+  return AnyValid({OperatorKind::kGatherBlockQuantized});
+}
 
 void ExpectValid(const Case& c, const std::string& property) {
   const OracleResult r = RunOracle(c);
@@ -164,6 +167,23 @@ RC_GTEST_PROP(MatMulToFloatProperties, GeneratedValidCasesAreValid, ()) {
 // every element: exact codes and both ends of the admitted range.
 RC_GTEST_PROP(MatMulToFloatProperties, FastPathEqualsMultiprecision, ()) {
   ExpectFastEqualsMultiprecision(AnyValidMatMulToFloat(), "mitf-fast-path");
+}
+
+RC_GTEST_PROP(GatherBlockQuantizedProperties, GeneratedValidCasesAreValid, ()) {
+  ExpectValid(AnyValidGatherBlockQuantized(), "gbq-valid-cases-are-valid");
+}
+
+// GatherBlockQuantized's double path ((code - zero_point) * scale, exact in a double, rounded
+// once) equals the rationals' (DequantizeElement) on every element.
+RC_GTEST_PROP(GatherBlockQuantizedProperties, FastPathEqualsMultiprecision, ()) {
+  ExpectFastEqualsMultiprecision(AnyValidGatherBlockQuantized(), "gbq-fast-path");
+}
+
+// Its dyadic path equals the rationals' (DequantizeElement, every element).
+RC_GTEST_PROP(GatherBlockQuantizedProperties, MultiprecisionEqualsTheReference, ()) {
+  EvaluateOptions reference;
+  reference.fast_path = false, reference.reference = true;
+  ExpectSameAs(AnyValidGatherBlockQuantized(), reference, "gbq-reference");
 }
 
 // A valid com.microsoft QLinear group whose operands repeat three tuples of codes (each

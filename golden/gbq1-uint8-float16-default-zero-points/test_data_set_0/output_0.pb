@@ -1,0 +1,2 @@
+(
+BoutputJÀNL’MÖNP¯PQQóQ•R7SÙS>TTàT1U‚UÓU'RxRÉRSkS½STÝÓŒÓ;ÓêÒ˜ÒGÒöÑ¥ÑTÑÍ´ÌbÌÌËÝÊ:Ê—Éò×¢×R××²ÖbÖÖÁÕqÕ!ÕÑÔÔ1ÔÂÓ"Ó‚ÒäÍDÍ£ÌÌÅÊ„ÉCÈÆÃ¼>D…FƒHÄIK%HÆHgIJ¨JIKêKELNL’MÖNP¯PQQóQ•R7SÙS>TTàT1U‚UÓU'RxRÉRSkS½STÝÓŒÓ;ÓêÒ˜ÒGÒöÑ¥ÑTÑÍ´ÌbÌÌËÝÊ:Ê—Éò×¢×R××²ÖbÖÖÁÕqÕ!ÕÑÔÔ1ÔÂÓ"Ó‚ÒäÍDÍ£ÌÌÅÊ„ÉCÈÆÃ¼>D…FƒHÄIK%HÆHgIJ¨JIKêKEL
