@@ -29,12 +29,6 @@ class GatherChecker : OperandChecker {
   }
 
  private:
-  int64_t Int(const char* name) const {
-    const Attribute* a = c_.attribute(name);
-    if (a != nullptr) return a->i;
-    return s_.attribute(name)->default_value.value_or(0);
-  }
-
   bool Attributes() {
     const Tensor& data = *At(0);
     plan_.data_type = FindElementType(data.data_type);

@@ -31,12 +31,6 @@ class NBitsChecker : OperandChecker {
   }
 
  private:
-  int64_t Int(const char* name) const {
-    const Attribute* a = c_.attribute(name);
-    if (a != nullptr) return a->i;
-    return s_.attribute(name)->default_value.value_or(0);
-  }
-
   bool Attributes() {
     plan_.k = Int("K"), plan_.n = Int("N"), plan_.bits = Int("bits");
     plan_.block_size = Int("block_size"), plan_.accuracy_level = Int("accuracy_level");

@@ -30,6 +30,12 @@ class OperandChecker {
   void Add(const std::string& suffix, const std::string& message);
   bool Rejected() const;
   const Tensor* At(int k) const { return k < 0 ? nullptr : c_.input(static_cast<size_t>(k)); }
+  // An INT attribute's value: the node's, else the version's default (0 when it has none).
+  int64_t Int(const char* name) const {
+    const Attribute* a = c_.attribute(name);
+    if (a != nullptr) return a->i;
+    return s_.attribute(name)->default_value.value_or(0);
+  }
   std::string Name(int k) const { return op_.inputs[static_cast<size_t>(k)].name; }
 
   // The row's quantized inputs in order (a and b, x and w) and y's scale and zero point.
