@@ -1,5 +1,6 @@
 #include "generators/catalogue_builder.h"
 
+#include "oracle/core/case_builder.h"
 #include "oracle/core/prng.h"
 
 namespace qconform {
@@ -18,6 +19,18 @@ std::string CasePrefix(const OpSchema& s) {
 
 DataType QuantizeScaleType(const OpSchema& s, DataType x) {
   return s.scale_type_is_x_type || s.allows_scale(x) ? x : DataType::kFloat;
+}
+
+Tensor Filled(DataType type, const std::vector<int64_t>& shape, double value) {
+  return MakeTensor(type, shape,
+                    std::vector<double>(static_cast<size_t>(ShapeElements(shape)), value));
+}
+
+std::vector<std::optional<Tensor>> WithInput(std::vector<std::optional<Tensor>> inputs, size_t at,
+                                             std::optional<Tensor> t) {
+  if (inputs.size() <= at) inputs.resize(at + 1);
+  inputs[at] = std::move(t);
+  return inputs;
 }
 
 int64_t ShapeElements(const std::vector<int64_t>& shape) {

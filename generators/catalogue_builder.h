@@ -36,6 +36,11 @@ std::string CasePrefix(const OpSchema& s);
 DataType QuantizeScaleType(const OpSchema& s, DataType x);
 // The number of elements of a tensor of this shape (1 for a scalar).
 int64_t ShapeElements(const std::vector<int64_t>& shape);
+// A tensor of `type` and `shape` holding `value` everywhere (the must-reject cases' operands).
+Tensor Filled(DataType type, const std::vector<int64_t>& shape, double value);
+// `inputs` with input `at` replaced by `t` (grown to hold it): a base case broken in one place.
+std::vector<std::optional<Tensor>> WithInput(std::vector<std::optional<Tensor>> inputs, size_t at,
+                                             std::optional<Tensor> t);
 // The three layouts of a [rows, columns] x whose parameters vary along its rows: per tensor,
 // per axis (axis 0, one parameter per row), blocked (axis 1, one per block of kRowBlockSize).
 struct RowLayout {

@@ -41,11 +41,6 @@ struct Spec {
   enum class Values { kSweep, kTies, kOverflow, kUnusual } values = Values::kSweep;
 };
 
-int64_t Count(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
 int Precision(D t) {
   return t == D::kFloat ? 24 : t == D::kFloat16 ? 11 : 8;
 }
@@ -73,7 +68,7 @@ class GatherCatalogue : public CatalogueBuilder {
     std::vector<int64_t> scale_shape = s.logical;
     scale_shape[static_cast<size_t>(q)] =
         (scale_shape[static_cast<size_t>(q)] + s.block - 1) / s.block;
-    const int64_t blocks = Count(scale_shape);
+    const int64_t blocks = ShapeElements(scale_shape);
     // Zero points: the type's ends and middle, block by block (int4's as signed values).
     const int64_t lo = s.data == D::kInt4 ? -8 : 0, hi = lo + top;
     const std::vector<int64_t> zp_cycle = {lo, hi, lo + (top + 1) / 2, lo + 1, hi - 1, lo + 3};
@@ -83,7 +78,7 @@ class GatherCatalogue : public CatalogueBuilder {
     if (!s.zero_points) std::fill(zps.begin(), zps.end(), uint8 ? int64_t{1} << (s.bits - 1) : 0);
     // The codes: a sweep, or differences from the block's zero point.
     const std::vector<int64_t> strides = Strides(s.logical);
-    std::vector<uint32_t> codes(static_cast<size_t>(Count(s.logical)));
+    std::vector<uint32_t> codes(static_cast<size_t>(ShapeElements(s.logical)));
     for (size_t j = 0; j < codes.size(); ++j) {
       int64_t v = lo + (static_cast<int64_t>(j) * 5 + 1) % (top + 1);
       if (s.values != Spec::Values::kSweep && s.values != Spec::Values::kUnusual) {
@@ -176,7 +171,7 @@ class GatherCatalogue : public CatalogueBuilder {
     std::vector<int64_t> packed = shape;
     packed[along] = (shape[along] + per_byte - 1) / per_byte;
     const std::vector<int64_t> st = Strides(shape), pst = Strides(packed);
-    std::vector<uint32_t> bytes(static_cast<size_t>(Count(packed)), 0);
+    std::vector<uint32_t> bytes(static_cast<size_t>(ShapeElements(packed)), 0);
     for (size_t j = 0; j < codes.size(); ++j) {
       int64_t at = 0, slot = 0;
       for (size_t d = 0; d < shape.size(); ++d) {

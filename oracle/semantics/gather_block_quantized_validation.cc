@@ -21,7 +21,7 @@ class GatherChecker : OperandChecker {
     GatherBlockQuantizedValidation v;
     if (ValidateNode(c_, s_, findings_) && Attributes() && Axes() && Scales() && ZeroPoints() &&
         Indices()) {
-      CheckUnusualScales({2});
+      CheckUnusualScales({op_.input_index("scales")});
       v.plan = plan_;
     }
     v.findings = std::move(findings_);
