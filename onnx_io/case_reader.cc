@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "onnx_io/attribute_proto.h"
 #include "onnx_io/file_bytes.h"
 #include "onnx_io/model_builder.h"
 #include "onnx_io/tensor_proto.h"
@@ -16,31 +17,6 @@
 namespace qconform {
 namespace fs = std::filesystem;
 namespace {
-
-Attribute AttributeFromProto(const onnx::AttributeProto& a) {
-  Attribute out;
-  switch (a.type()) {
-    case onnx::AttributeProto::INT:
-      out.kind = Attribute::Kind::kInt;
-      out.i = a.i();
-      break;
-    case onnx::AttributeProto::FLOAT:
-      out.kind = Attribute::Kind::kFloat;
-      out.f = a.f();
-      break;
-    case onnx::AttributeProto::STRING:
-      out.kind = Attribute::Kind::kString;
-      out.s = a.s();
-      break;
-    case onnx::AttributeProto::INTS:
-      out.kind = Attribute::Kind::kInts;
-      out.ints.assign(a.ints().begin(), a.ints().end());
-      break;
-    default:
-      out.kind = Attribute::Kind::kOther;
-  }
-  return out;
-}
 
 // test_data_set_N directories of a case, by N.
 std::vector<fs::path> DataSetDirectories(const fs::path& dir) {

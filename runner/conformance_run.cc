@@ -36,17 +36,21 @@ std::vector<std::optional<CaseResult>> RunCases(
   // decides which cases may share a batch, then judges them.
   std::vector<std::optional<OracleResult>> oracles(n);
   std::vector<char> batchable(n, 0), evaluated(n, 0);
+  std::vector<double> oracle_seconds(n, 0);
   std::mutex oracle_lock;
   std::condition_variable oracle_done;
   std::atomic<size_t> next_oracle{0};
   const auto evaluate = [&] {
     for (size_t i; (i = next_oracle++) < n;) {
+      const auto start = std::chrono::steady_clock::now();
       try {
         oracles[i] = RunOracle(cases[i].c);
         batchable[i] = oracles[i]->findings.empty() && !(run_alone && run_alone(cases[i].c.id));
       } catch (const std::exception&) {
         // JudgeCase reports it
       }
+      oracle_seconds[i] =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       {
         std::lock_guard<std::mutex> hold(oracle_lock);
         evaluated[i] = 1;
@@ -139,6 +143,7 @@ std::vector<std::optional<CaseResult>> RunCases(
         CaseResult r = judge(i, observed[i - b]);
         if (r.outcome() == Outcome::kFail) r.as_run = backend->Adapt(cases[i].c);
         r.seconds = seconds;
+        r.oracle_seconds = oracle_seconds[i];
         std::lock_guard<std::mutex> hold(lock);
         results[i] = std::move(r);
         on_result(*results[i], ++done);

@@ -151,6 +151,32 @@ constexpr Command kCommands[] = {
      "  qconform run --backend onnxruntime --shard 2/2 --report s2   # on another\n"
      "  qconform merge s1 s2 --report merged\n",
      RunMerge},
+    {"audit", "judge every quantization node and QDQ group of a model on its own tensors",
+     "usage: qconform audit MODEL.onnx --backend B [--inputs DIR | --random SEED] [--dim N=V]...\n"
+     "                      [--reference R] [--report DIR] [-j N] [--timeout S] [--shard K/N]\n"
+     "                      [--strict] [--strict-zero] [--admit NAME]...\n\n"
+     "Finds every quantization node of the model (QuantizeLinear, DequantizeLinear,\n"
+     "DynamicQuantizeLinear, the QLinear and Integer operators, the com.microsoft ones; in\n"
+     "subgraphs too) and every QDQ group (DequantizeLinear -> a float operator -> QuantizeLinear,\n"
+     "through a Relu or Clip; DequantizeLinear -> MatMul, Gemm or Conv with a float output). One\n"
+     "run of the model on the reference R (default onnxruntime: ONNX Runtime's kernels alone;\n"
+     "onnxruntime-web, onnxruntime:all, ...) returns every tensor they read. Each becomes a case\n"
+     "in DIR/cases/<id>/ (the golden layout: `qconform check` and any ONNX runner take it), and\n"
+     "the backend is judged on each, as `qconform run` judges it.\n\n"
+     "  --inputs DIR   the model's inputs, DIR/<input name>.pb (TensorProto) or .npy\n"
+     "  --random SEED  seeded random inputs of the declared shapes (the default, SEED 1);\n"
+     "                 --dim NAME=V sets a symbolic dimension (default 1)\n"
+     "  --report DIR   audit.md and audit.json (the wrong nodes first, worst first: elements\n"
+     "                 outside the admitted range, the largest deviation in codes, the named\n"
+     "                 cause, the reproducer), with the run's report.md, results.json,\n"
+     "                 junit.xml and repro/ (default qconform-audit)\n\n"
+     "A node that cannot be judged (an input computed inside a subgraph, an input the reference\n"
+     "did not return, a case that cannot be built) is listed as not judged, with the reason.\n"
+     "exit status: 0 every judged node conforms; 1 some are wrong; 2 bad input or usage.\n\n"
+     "examples:\n"
+     "  qconform audit model.onnx --backend onnxruntime:all\n"
+     "  qconform audit model.onnx --backend exec:'./my_runner' --inputs ./tensors -j 2\n",
+     RunAudit},
     {"diff", "compare two runs case by case: regressions, fixes, changed kinds",
      "usage: qconform diff OLD NEW [--out DIR]\n\n"
      "OLD and NEW are results.json files, or report directories holding one (qconform run\n"

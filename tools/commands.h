@@ -38,5 +38,6 @@ int RunVersion(const std::vector<std::string>& args);
 int RunTypes(const std::vector<std::string>& args);
 int RunDiffCommand(const std::vector<std::string>& args);
 int RunMerge(const std::vector<std::string>& args);
+int RunAudit(const std::vector<std::string>& args);
 
 }  // namespace qconform::tools

@@ -43,6 +43,7 @@ struct CaseResult {
   std::string attribution;  // a rewriting backend's failure: the rewrite's or the kernels'
   std::vector<OutputComparison> outputs;  // per output, when the backend computed
   double seconds = 0;
+  double oracle_seconds = 0;   // the oracle's own time on the case, where the run measured it
   BackendResult observed;      // what the backend returned, for reproducers
   std::optional<Case> as_run;  // failures only: the case as the backend received it
   // Failures only: the oracle's result the case was judged by, so that a reproducer is written

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -104,26 +105,53 @@ OnnxRuntimeBackend::OnnxRuntimeBackend(const BackendOptions& options, const std:
   if (level != "disabled") kernels_alone_ = package == "onnxruntime-node" ? "onnxruntime" : package;
 }
 
-std::unique_ptr<Backend> OnnxRuntimeBackend::FromSpec(const std::string& spec,
-                                                      const BackendOptions& options) {
+namespace {
+
+// "onnxruntime[-web][:LEVEL[,KEY=VALUE...]]": the npm package, the level and the config entries.
+struct Spec {
+  std::string npm, level = "disabled";
+  std::vector<std::string> config;
+};
+std::optional<Spec> ParseSpec(const std::string& spec) {
   for (const std::string package : {"onnxruntime-web", "onnxruntime"}) {
     if (spec.rfind(package, 0) != 0) continue;
     const std::string rest = spec.substr(package.size());
-    const std::string npm = package == "onnxruntime" ? "onnxruntime-node" : package;
-    if (rest.empty()) return std::make_unique<OnnxRuntimeBackend>(options, npm);
-    if (rest[0] != ':' || rest.size() == 1) return nullptr;
-    std::vector<std::string> parts;
+    Spec out;
+    out.npm = package == "onnxruntime" ? "onnxruntime-node" : package;
+    if (rest.empty()) return out;
+    if (rest[0] != ':' || rest.size() == 1) return std::nullopt;
     for (size_t at = 1;;) {
       const size_t comma = rest.find(',', at);
-      parts.push_back(rest.substr(at, comma == std::string::npos ? comma : comma - at));
+      out.config.push_back(rest.substr(at, comma == std::string::npos ? comma : comma - at));
       if (comma == std::string::npos) break;
       at = comma + 1;
     }
-    const std::string level = parts.front();
-    parts.erase(parts.begin());
-    return std::make_unique<OnnxRuntimeBackend>(options, npm, level, parts);
+    out.level = out.config.front();
+    out.config.erase(out.config.begin());
+    return out;
   }
-  return nullptr;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> OnnxRuntimeBackend::FromSpec(const std::string& spec,
+                                                      const BackendOptions& options) {
+  const std::optional<Spec> s = ParseSpec(spec);
+  if (!s) return nullptr;
+  return std::make_unique<OnnxRuntimeBackend>(options, s->npm, s->level, s->config);
+}
+
+std::string OnnxRuntimeBackend::CaptureCommand(const std::string& spec, const std::string& dir,
+                                               const std::string& out) {
+  const std::optional<Spec> s = ParseSpec(spec);
+  if (!s) return "";
+  if (!std::filesystem::exists(ModulesDir() + "/" + s->npm + "/package.json")) {
+    throw std::runtime_error(s->npm + " is not installed in " + ModulesDir() +
+                             ": run tools/setup.sh (or set QCONFORM_ORT_MODULES)");
+  }
+  return Command(s->npm, s->level, s->config) + " --capture " + ShellQuote(dir) + " " +
+         ShellQuote(out);
 }
 
 Case OnnxRuntimeBackend::Adapt(const Case& c) const {

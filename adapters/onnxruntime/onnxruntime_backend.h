@@ -29,6 +29,12 @@ class OnnxRuntimeBackend : public ExecBackend {
   // "onnxruntime[-web][:LEVEL[,KEY=VALUE...]]" as a backend, or nullptr for another spelling.
   static std::unique_ptr<Backend> FromSpec(const std::string& spec, const BackendOptions& options);
 
+  // The shell command that runs a whole model once (runner.js --capture DIR OUT: DIR/model.onnx
+  // from its path, its inputs DIR/test_data_set_0/input_K.pb) under the configuration `spec`
+  // names; "" for a spelling that is not ONNX Runtime's. qconform audit's reference run.
+  static std::string CaptureCommand(const std::string& spec, const std::string& dir,
+                                    const std::string& out);
+
   // The node_modules directory that holds onnxruntime-node ($QCONFORM_ORT_MODULES overrides).
   static std::string ModulesDir();
   // The runner script, for reproducers.

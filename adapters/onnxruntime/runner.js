@@ -7,6 +7,10 @@
 //
 //   node runner.js                       serve the protocol on stdin/stdout
 //   node runner.js --once CASE_DIR OUT   run one case directory (for reproducers), then exit
+//   node runner.js --capture DIR OUT     run DIR/model.onnx from its path (external data beside
+//                                        it), fed DIR/test_data_set_0/input_K.pb, every output to
+//                                        OUT/output_K.pb; answers one @qconform ok/error line
+//                                        (qconform audit's reference run)
 //
 // Sessions are created with one intra-op thread (deterministic, comparable runs) and, by
 // default, with graph optimizations disabled: ORT's kernels, one node at a time. With
@@ -152,11 +156,13 @@ function loadErrorKind(message) {
 
 // Runs one case whose files `read(name)` gives (a Buffer, or undefined when absent); returns
 // output_K.pb's bytes in graph-output order, and what the rewritten graph ran (or '').
-async function runCase(read) {
+// `modelPath`, when given, is where the model is read from instead (its external data is found
+// beside it).
+async function runCase(read, modelPath) {
   let session, ran = '';
   const rewritten = path.join(os.tmpdir(), 'qconform-ort-' + process.pid + '.onnx');
   try {
-    const model = read('model.onnx');
+    const model = modelPath || read('model.onnx');
     if (!model) throw new Error('the case has no model.onnx');
     session = await ort.InferenceSession.create(model, {
       executionProviders: [kWeb ? 'wasm' : 'cpu'],
@@ -312,6 +318,27 @@ async function serve() {
 
 async function main() {
   const args = process.argv.slice(2);
+  if (args[0] === '--capture') {
+    if (args.length !== 3) {
+      process.stderr.write('usage: runner.js --capture DIR OUT_DIR\n');
+      process.exit(2);
+    }
+    fs.mkdirSync(args[2], {recursive: true});
+    try {
+      const read = (name) => {
+        const file = path.join(args[1], name);
+        return fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+      };
+      const {outputs} = await runCase(read, path.join(args[1], 'model.onnx'));
+      outputs.forEach((bytes, k) => {
+        fs.writeFileSync(path.join(args[2], 'output_' + k + '.pb'), bytes);
+      });
+      answer('ok 0 ' + outputs.length);
+    } catch (e) {
+      answer('error 0 ' + (e.kind || 'rejected-at-run') + ' ' + oneLine(e.message));
+    }
+    return;
+  }
   if (args[0] === '--once') {
     if (args.length !== 3) {
       process.stderr.write('usage: runner.js --once CASE_DIR OUT_DIR\n');

@@ -314,7 +314,9 @@ std::string GraphPattern(const Case& c) {
 
 OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options) {
   GraphValue unused;
-  return RunGraphOracle(c, options, "", unused);
+  OracleResult r = RunGraphOracle(c, options, "", unused);
+  RememberGraphOutputSpecs(c, r);
+  return r;
 }
 
 OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options, const std::string& name,
@@ -362,20 +364,6 @@ OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options, const
   }
   if (!r.outputs.empty()) r.cell.output = DataTypeName(r.outputs[0].data_type);
   return r;
-}
-
-std::vector<OutputSpec> GraphOutputSpecs(const Case& c) {
-  std::vector<OutputSpec> specs;
-  try {
-    for (const OutputEvaluation& y : RunGraphOracle(c, {}).outputs) {
-      specs.push_back({y.name, y.data_type, y.shape});
-    }
-    if (specs.size() == c.output_names.size()) return specs;
-  } catch (const std::exception&) {
-  }
-  specs.clear();
-  for (const std::string& name : c.output_names) specs.push_back({name, 0, {}});
-  return specs;
 }
 
 }  // namespace qconform

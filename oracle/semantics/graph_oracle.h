@@ -26,8 +26,11 @@ OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options, const
                             GraphValue& kept);
 
 // The graph's outputs as its model declares them (computed by the oracle); names only when the
-// oracle cannot compute the graph.
+// oracle cannot compute the graph. Remembered for the last few cases by content
+// (graph_output_specs.cc): every writer of a case's model asks for them.
 std::vector<OutputSpec> GraphOutputSpecs(const Case& c);
+// Records an evaluation's outputs for GraphOutputSpecs (RunGraphOracle calls it).
+void RememberGraphOutputSpecs(const Case& c, const OracleResult& r);
 
 // "QDQ Add": the float operators between the quantization nodes, for reports.
 std::string GraphPattern(const Case& c);
