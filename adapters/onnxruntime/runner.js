@@ -316,47 +316,41 @@ async function serve() {
   }
 }
 
+// One case directory run from the command line (--once, --capture): its outputs written to OUT.
+async function runDirectory(dir, out, fromPath) {
+  fs.mkdirSync(out, {recursive: true});
+  const read = (name) => {
+    const file = path.join(dir, name);
+    return fs.existsSync(file) ? fs.readFileSync(file) : undefined;
+  };
+  const result = await runCase(read, fromPath ? path.join(dir, 'model.onnx') : undefined);
+  result.outputs.forEach((bytes, k) => {
+    fs.writeFileSync(path.join(out, 'output_' + k + '.pb'), bytes);
+  });
+  return result;
+}
+
 async function main() {
   const args = process.argv.slice(2);
-  if (args[0] === '--capture') {
+  if (args[0] === '--capture' || args[0] === '--once') {
     if (args.length !== 3) {
-      process.stderr.write('usage: runner.js --capture DIR OUT_DIR\n');
+      process.stderr.write('usage: runner.js ' + args[0] + ' DIR OUT_DIR\n');
       process.exit(2);
     }
-    fs.mkdirSync(args[2], {recursive: true});
+    const capture = args[0] === '--capture';
     try {
-      const read = (name) => {
-        const file = path.join(args[1], name);
-        return fs.existsSync(file) ? fs.readFileSync(file) : undefined;
-      };
-      const {outputs} = await runCase(read, path.join(args[1], 'model.onnx'));
-      outputs.forEach((bytes, k) => {
-        fs.writeFileSync(path.join(args[2], 'output_' + k + '.pb'), bytes);
-      });
-      answer('ok 0 ' + outputs.length);
-    } catch (e) {
-      answer('error 0 ' + (e.kind || 'rejected-at-run') + ' ' + oneLine(e.message));
-    }
-    return;
-  }
-  if (args[0] === '--once') {
-    if (args.length !== 3) {
-      process.stderr.write('usage: runner.js --once CASE_DIR OUT_DIR\n');
-      process.exit(2);
-    }
-    fs.mkdirSync(args[2], {recursive: true});
-    try {
-      const read = (name) => {
-        const file = path.join(args[1], name);
-        return fs.existsSync(file) ? fs.readFileSync(file) : undefined;
-      };
-      const {outputs, ran} = await runCase(read);
-      outputs.forEach((bytes, k) => {
-        fs.writeFileSync(path.join(args[2], 'output_' + k + '.pb'), bytes);
-      });
+      const {outputs, ran} = await runDirectory(args[1], args[2], capture);
+      if (capture) {
+        answer('ok 0 ' + outputs.length);
+        return;
+      }
       if (ran) fs.writeFileSync(path.join(args[2], 'ran.txt'), ran + '\n');
       process.stdout.write('ok: outputs written to ' + args[2] + '\n');
     } catch (e) {
+      if (capture) {
+        answer('error 0 ' + (e.kind || 'rejected-at-run') + ' ' + oneLine(e.message));
+        return;
+      }
       process.stdout.write((e.kind || 'error') + ': ' + e.message + '\n');
       process.exit(1);
     }
