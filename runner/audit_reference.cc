@@ -134,7 +134,14 @@ NamedTensors CaptureValues(const ModelFile& model, const NamedTensors& inputs,
   }
   child.Quit("");
   if (line.text.rfind("ok ", 0) != 0) {
-    throw std::runtime_error("the reference run on " + reference + " failed: " + line.text);
+    // "error 0 KIND MESSAGE": the runtime's own words, after its kind.
+    std::string words = line.text;
+    if (words.rfind("error 0 ", 0) == 0) {
+      words = words.substr(8);
+      const size_t space = words.find(' ');
+      if (space != std::string::npos) words = words.substr(0, space) + ":" + words.substr(space);
+    }
+    throw std::runtime_error("the reference run on " + reference + " failed: " + words);
   }
   // The outputs are the model's own, then the added names, in order.
   std::vector<std::string> order = model.output_names();

@@ -7,6 +7,10 @@
 //   transformer_qdq.onnx            an attention block as a QDQ graph, x [N, 8, 64], opset 21
 //   transformer_qop.onnx            weight-quantized projections as com.microsoft kernels
 //                                   (MatMulNBits, DynamicQuantizeMatMul) and QLinearMatMul
+//   subgraph.onnx                   a Q -> DQ pair inside an If branch: the Q reads outer
+//                                   values (judged), the DQ a branch-local one (not judged)
+//   unrunnable.onnx                 a node no runtime has between a Q and a DQ: the reference
+//                                   run fails, the DQ is not judged, the Q still is
 // Scales are powers of two (as NPU toolchains choose them) and some zero points odd, so that
 // the models' own tensors meet exact ties; conv2's weight is quantized along its input
 // channels (axis 1), the axis a fused kernel misreads.
@@ -188,6 +192,59 @@ void TransformerQop(const std::string& dir) {
   m.Write(dir + "/transformer_qop.onnx");
 }
 
+void Subgraph(const std::string& dir) {
+  W m(21, false, 5);
+  m.Input("x", {4});
+  const std::string s = m.Scale("s", 0.125f), z = m.ZeroPoint("z", 3, 1);
+  onnx::GraphProto then_branch, else_branch;
+  then_branch.set_name("then");
+  else_branch.set_name("else");
+  const auto add = [](onnx::GraphProto& g, const std::string& op,
+                      const std::vector<std::string>& in, const std::string& out) {
+    auto* n = g.add_node();
+    n->set_op_type(op);
+    n->set_name(out);
+    for (const std::string& i : in) n->add_input(i);
+    n->add_output(out);
+  };
+  add(then_branch, "QuantizeLinear", {"x", s, z}, "branch_q");
+  add(then_branch, "DequantizeLinear", {"branch_q", s, z}, "branch_dq");
+  add(else_branch, "Identity", {"x"}, "passed");
+  for (auto* g : {&then_branch, &else_branch}) {
+    auto* o = g->add_output();
+    o->set_name(g == &then_branch ? "branch_dq" : "passed");
+    o->mutable_type()->mutable_tensor_type()->set_elem_type(1);
+  }
+  auto* cond = m.graph().add_initializer();
+  cond->set_name("cond");
+  cond->set_data_type(9);
+  cond->set_raw_data(std::string(1, '\1'));
+  onnx::AttributeProto then_attr, else_attr;
+  then_attr.set_name("then_branch");
+  then_attr.set_type(onnx::AttributeProto::GRAPH);
+  *then_attr.mutable_g() = then_branch;
+  else_attr.set_name("else_branch");
+  else_attr.set_type(onnx::AttributeProto::GRAPH);
+  *else_attr.mutable_g() = else_branch;
+  m.Node("If", {"cond"}, "branch", {then_attr, else_attr});
+  m.graph().mutable_node()->rbegin()->set_output(0, "y");
+  m.Output("y");
+  m.Write(dir + "/subgraph.onnx");
+}
+
+void Unrunnable(const std::string& dir) {
+  W m(21, false, 6);
+  m.Input("x", {4});
+  const std::string s = m.Scale("s", 0.125f), z = m.ZeroPoint("z", 2, 3);
+  const std::string q = m.Node("QuantizeLinear", {"x", s, z}, "q");
+  const std::string odd = m.Node("NoSuchOperator", {q}, "odd", {}, "qconform.test");
+  m.Node("DequantizeLinear", {odd, s, z}, "dq");
+  m.graph().mutable_node()->rbegin()->set_output(0, "y");
+  m.Output("y");
+  m.Import("qconform.test", 1);
+  m.Write(dir + "/unrunnable.onnx");
+}
+
 }  // namespace
 }  // namespace qconform::audit_models
 
@@ -204,7 +261,9 @@ int main(int argc, char** argv) {
   CnnQop(dir, size);
   TransformerQdq(dir);
   TransformerQop(dir);
-  std::printf("make_audit_models: 4 models in %s (image %lldx%lld)\n", dir.c_str(),
+  Subgraph(dir);
+  Unrunnable(dir);
+  std::printf("make_audit_models: 6 models in %s (image %lldx%lld)\n", dir.c_str(),
               static_cast<long long>(size), static_cast<long long>(size));
   return 0;
 }

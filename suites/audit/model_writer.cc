@@ -46,6 +46,12 @@ ModelWriter::ModelWriter(int64_t opset, bool com_microsoft, uint64_t seed) : prn
   model_.mutable_graph()->set_name("audit_test_model");
 }
 
+void ModelWriter::Import(const std::string& domain, int64_t version) {
+  auto* o = model_.add_opset_import();
+  o->set_domain(domain);
+  o->set_version(version);
+}
+
 void ModelWriter::Input(const std::string& name, const std::vector<int64_t>& rest) {
   auto* v = graph().add_input();
   v->set_name(name);

@@ -17,6 +17,8 @@ class ModelWriter {
  public:
   ModelWriter(int64_t opset, bool com_microsoft, uint64_t seed);
 
+  // Another domain's opset.
+  void Import(const std::string& domain, int64_t version);
   // A float graph input, its first dimension symbolic ("N").
   void Input(const std::string& name, const std::vector<int64_t>& rest);
   // A float graph output (type only; the shape is left to the runtime).
