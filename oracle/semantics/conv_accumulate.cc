@@ -4,6 +4,7 @@
 
 #include "oracle/core/exact.h"
 #include "oracle/core/requantize_strategies.h"
+#include "oracle/semantics/conv_im2col.h"
 #include "oracle/semantics/matmul_accumulate.h"
 
 namespace qconform {
@@ -169,6 +170,17 @@ std::vector<int64_t> AccumulateConv(const Case& c, const ConvPlan& plan, bool mu
   }
   std::vector<int32_t> xc(op.x.size());
   for (size_t i = 0; i < xc.size(); ++i) xc[i] = op.x[i] - static_cast<int32_t>(op.x_zero_point);
+  if (ConvFitsInt16(g, plan.x_type->bits, plan.w_type->bits)) {
+    AccumulateConvInt16(g, xc, op.w, op.w_zero_point, acc);
+    for (int64_t n = 0; n < g.n; ++n) {
+      for (int64_t m = 0; m < g.m; ++m) {
+        int64_t* out = acc.data() + (n * g.m + m) * g.out_size();
+        const int64_t b = op.bias[static_cast<size_t>(m)];
+        for (int64_t o = 0; o < g.out_size(); ++o) out[o] += b;
+      }
+    }
+    return acc;
+  }
   // |(x - zx) * (w - zw)| <= 255 * 255: the window's products fit int32 below 33025 of them.
   const bool narrow = g.window() < (int64_t{1} << 31) / (255 * 255);
   std::vector<int32_t> narrow_sums(static_cast<size_t>(g.out_size()));

@@ -5,6 +5,7 @@
 
 #include "oracle/core/exact.h"
 #include "oracle/core/requantize_strategies.h"
+#include "oracle/semantics/int16_dot.h"
 
 namespace qconform {
 namespace {
@@ -62,6 +63,19 @@ void Centered(const Operand& a, const Operand& b, const MatMulGeometry& g, int64
   }
 }
 
+// The centred operands as int16: a as it is (M x K), b transposed (N x K), for DotRowsInt16.
+void Transposed16(const std::vector<int32_t>& am, const std::vector<int32_t>& bm,
+                  const MatMulGeometry& g, std::vector<int16_t>& a16, std::vector<int16_t>& bt16) {
+  a16.assign(am.begin(), am.end());
+  bt16.resize(static_cast<size_t>(g.k * g.n));
+  for (int64_t x = 0; x < g.k; ++x) {
+    for (int64_t j = 0; j < g.n; ++j) {
+      bt16[static_cast<size_t>(j * g.k + x)] =
+          static_cast<int16_t>(bm[static_cast<size_t>(x * g.n + j)]);
+    }
+  }
+}
+
 // c[i, j] += sum_k a[i, k] * b[k, j], row by row (the inner loop over j vectorizes).
 template <typename Sum>
 void Multiply(const int32_t* a, const int32_t* b, int64_t m, int64_t k, int64_t n, Sum* c) {
@@ -91,6 +105,9 @@ std::vector<int64_t> AccumulateMatMul(const Case& c, const MatMulPlan& plan, boo
   const int64_t per_batch = g.m * g.n;
   std::vector<int64_t> acc(static_cast<size_t>(g.batch * per_batch), 0);
   std::vector<int32_t> am, bm;
+  std::vector<int16_t> a16, bt16;
+  // 8-bit operands: centred values within +-255, int16 dot products on vector units.
+  const bool narrow = plan.a_type->bits <= 8 && plan.b_type->bits <= 8;
   for (int64_t t = 0; t < g.batch; ++t) {
     Centered(a, b, g, t, am, bm);
     int64_t* out = acc.data() + t * per_batch;
@@ -105,6 +122,9 @@ std::vector<int64_t> AccumulateMatMul(const Case& c, const MatMulPlan& plan, boo
           out[i * g.n + j] = static_cast<int64_t>(sum);
         }
       }
+    } else if (narrow && g.k < kInt16DotMaxDepth) {
+      Transposed16(am, bm, g, a16, bt16);
+      DotRowsInt16(a16.data(), bt16.data(), g.m, g.k, g.n, out);
     } else {
       MultiplyCentred(am.data(), bm.data(), g.m, g.k, g.n, out);
     }
