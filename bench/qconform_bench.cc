@@ -22,6 +22,7 @@
 #include <sstream>
 #include <string>
 
+#include "bench/accumulate.h"
 #include "bench/compute_workloads.h"
 #include "bench/loopback.h"
 #include "bench/measure.h"
@@ -244,12 +245,24 @@ int main(int argc, char** argv) {
   const bool micro = !TakeOption(argc, argv, "--micro", false).empty();
   // --backends: the backends' throughput table alone (every real implementation, a minute).
   const bool backends_only = !TakeOption(argc, argv, "--backends", false).empty();
+  // --accumulate: the matmul and convolution accumulation against ONNX Runtime's kernels alone.
+  const bool accumulate_only = !TakeOption(argc, argv, "--accumulate", false).empty();
   std::string out = TakeOption(argc, argv, "--out", true);
   if (out.empty()) out = std::string(QCONFORM_BENCH_DIR) + "/results.md";
   // For the memory measurement, every large block is mapped and unmapped (a fixed threshold:
   // no dynamic adjustment), so resident memory follows what is live.
   mallopt(M_MMAP_THRESHOLD, 1 << 16);
   Tables t;
+  if (accumulate_only) {
+    // As in the speed measurements below: freed memory stays in the heap for the next call.
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    t.Line("qconform bench --accumulate: " + Machine() + "; " +
+           (qconform::UseAvx2() ? "AVX2" : "baseline") + " vector path");
+    AccumulationTable([&](const std::string& line) { t.Line(line); });
+    std::ofstream(out) << t.text();
+    return 0;
+  }
   if (backends_only) {
     t.Line("qconform bench --backends: " + Machine());
     BackendThroughputs(t);

@@ -15,7 +15,7 @@ namespace qconform {
 // Whether the int16 path applies: both operands of at most 8 bits and the window short enough.
 bool ConvFitsInt16(const ConvGeometry& g, int x_bits, int w_bits);
 
-// acc [N, M, out...] += every output's sum, bias excluded. xc: x less x_zero_point; w: raw
+// acc [N, M, out...] = every output's sum, bias excluded. xc: x less x_zero_point; w: raw
 // weights [M, C / group, kernel...]; w_zero_point per output channel.
 void AccumulateConvInt16(const ConvGeometry& g, const std::vector<int32_t>& xc,
                          const std::vector<int32_t>& w, const std::vector<int64_t>& w_zero_point,

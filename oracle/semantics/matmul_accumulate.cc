@@ -63,15 +63,32 @@ void Centered(const Operand& a, const Operand& b, const MatMulGeometry& g, int64
   }
 }
 
-// The centred operands as int16: a as it is (M x K), b transposed (N x K), for DotRowsInt16.
-void Transposed16(const std::vector<int32_t>& am, const std::vector<int32_t>& bm,
-                  const MatMulGeometry& g, std::vector<int16_t>& a16, std::vector<int16_t>& bt16) {
-  a16.assign(am.begin(), am.end());
-  bt16.resize(static_cast<size_t>(g.k * g.n));
-  for (int64_t x = 0; x < g.k; ++x) {
-    for (int64_t j = 0; j < g.n; ++j) {
-      bt16[static_cast<size_t>(j * g.k + x)] =
-          static_cast<int16_t>(bm[static_cast<size_t>(x * g.n + j)]);
+// 8-bit operands centred as int16 for DotRowsInt16: a as it is (M x K), b transposed (N x K).
+void Centered16(const Operand& a, const Operand& b, const MatMulGeometry& g, int64_t t,
+                std::vector<int16_t>& a16, std::vector<int16_t>& bt16) {
+  const int64_t m = g.m, k = g.k, n = g.n;
+  a16.resize(static_cast<size_t>(m * k));
+  bt16.resize(static_cast<size_t>(k * n));
+  int16_t table[256];
+  for (int64_t i = 0; i < m; ++i) {
+    const auto zp = a.ZeroPoint(t, i, 0);
+    for (uint32_t code = 0; code < 256; ++code)
+      table[code] = static_cast<int16_t>(IntegerValue(a.type, code) - zp);
+    const Codes& codes = a.value->codes;
+    for (int64_t x = 0; x < k; ++x) {
+      a16[static_cast<size_t>(i * k + x)] =
+          table[codes[static_cast<size_t>(g.a_offset[t] + i * k + x)]];
+    }
+  }
+  std::vector<int16_t> values(256);
+  for (uint32_t code = 0; code < 256; ++code)
+    values[code] = static_cast<int16_t>(IntegerValue(b.type, code));
+  for (int64_t j = 0; j < n; ++j) {
+    const auto zp = static_cast<int16_t>(b.ZeroPoint(t, 0, j));
+    int16_t* column = bt16.data() + j * k;
+    for (int64_t x = 0; x < k; ++x) {
+      column[x] = static_cast<int16_t>(
+          values[b.value->codes[static_cast<size_t>(g.b_offset[t] + x * n + j)]] - zp);
     }
   }
 }
@@ -109,8 +126,13 @@ std::vector<int64_t> AccumulateMatMul(const Case& c, const MatMulPlan& plan, boo
   // 8-bit operands: centred values within +-255, int16 dot products on vector units.
   const bool narrow = plan.a_type->bits <= 8 && plan.b_type->bits <= 8;
   for (int64_t t = 0; t < g.batch; ++t) {
-    Centered(a, b, g, t, am, bm);
     int64_t* out = acc.data() + t * per_batch;
+    if (!multiprecision && narrow && g.k < kInt16DotMaxDepth) {
+      Centered16(a, b, g, t, a16, bt16);
+      DotRowsInt16(a16.data(), bt16.data(), g.m, g.k, g.n, out);
+      continue;
+    }
+    Centered(a, b, g, t, am, bm);
     if (multiprecision) {
       for (int64_t i = 0; i < g.m; ++i) {
         for (int64_t j = 0; j < g.n; ++j) {
@@ -122,9 +144,6 @@ std::vector<int64_t> AccumulateMatMul(const Case& c, const MatMulPlan& plan, boo
           out[i * g.n + j] = static_cast<int64_t>(sum);
         }
       }
-    } else if (narrow && g.k < kInt16DotMaxDepth) {
-      Transposed16(am, bm, g, a16, bt16);
-      DotRowsInt16(a16.data(), bt16.data(), g.m, g.k, g.n, out);
     } else {
       MultiplyCentred(am.data(), bm.data(), g.m, g.k, g.n, out);
     }
