@@ -76,6 +76,20 @@ std::optional<std::pair<std::vector<size_t>, std::string>> GroupAt(const ModelFi
                                                                    const Wiring& w, size_t x) {
   const std::vector<ModelNode>& nodes = model.nodes();
   const ModelNode& m = nodes[x];
+  if (IsOnnx(m.node, "DequantizeLinear")) {  // requantization: a value moved to another grid
+    const std::vector<size_t> next = w.ConsumersOf(m.graph, m.node.outputs[0]);
+    if (next.size() != 1 || !IsOnnx(nodes[next[0]].node, "QuantizeLinear")) return std::nullopt;
+    // With the Q before it and the DQ after, the chain a double-QDQ rewrite sees whole.
+    const std::optional<size_t> before = w.ProducerOf(m.graph, m.node.inputs[0]);
+    const std::vector<size_t> after = w.ConsumersOf(m.graph, nodes[next[0]].node.outputs[0]);
+    if (before && IsOnnx(nodes[*before].node, "QuantizeLinear") && after.size() == 1 &&
+        IsOnnx(nodes[after[0]].node, "DequantizeLinear")) {
+      return std::make_pair(std::vector<size_t>{*before, x, next[0], after[0]},
+                            std::string("QDQ requantization (Q -> DQ -> Q -> DQ)"));
+    }
+    return std::make_pair(std::vector<size_t>{x, next[0]},
+                          std::string("QDQ requantization (DQ -> Q)"));
+  }
   if (!m.node.domain.empty() || FindFloatOperator(m.node.op_type) == nullptr) return std::nullopt;
   std::vector<size_t> dqs;
   bool foreign = false;  // a float value from elsewhere: a weight-only MatMul/Gemm at most
@@ -152,7 +166,11 @@ std::vector<AuditItem> PlanAudit(const ModelFile& model) {
     const auto group = GroupAt(model, wiring, i);
     if (!group) continue;
     AuditItem item;
-    item.name = nodes[i].name;
+    // A requantization is named by its DQ and Q: the DQ's own name is the node item's.
+    item.name =
+        nodes[i].node.op_type == "DequantizeLinear"
+            ? nodes[i].name + "->" + nodes[group->first[group->first.size() == 4 ? 2 : 1]].name
+            : nodes[i].name;
     item.op = group->second;
     item.graph = nodes[i].graph;
     item.group = true;

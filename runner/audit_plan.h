@@ -3,7 +3,8 @@
 // operators, the com.microsoft ones), subgraphs included, and every QDQ group of d33: a float
 // operator the oracle computes whose inputs are DequantizeLinear outputs (or initializers),
 // followed by a QuantizeLinear (through a Relu or Clip, which a runtime may drop), or a MatMul,
-// Gemm or Conv with a float output. Each becomes a Case (a node, or a small graph), built from
+// Gemm or Conv with a float output; a DequantizeLinear straight into a QuantizeLinear. Each
+// becomes a Case (a node, or a small graph), built from
 // the model's initializers and the tensors a reference run captured.
 #pragma once
 

@@ -7,6 +7,7 @@
 //   transformer_qdq.onnx            an attention block as a QDQ graph, x [N, 8, 64], opset 21
 //   transformer_qop.onnx            weight-quantized projections as com.microsoft kernels
 //                                   (MatMulNBits, DynamicQuantizeMatMul) and QLinearMatMul
+//   blocks_qdq.onnx                 the rest of d33's patterns as QDQ groups (blocks_model.cc)
 //   subgraph.onnx                   a Q -> DQ pair inside an If branch: the Q reads outer
 //                                   values (judged), the DQ a branch-local one (not judged)
 //   unrunnable.onnx                 a node no runtime has between a Q and a DQ: the reference
@@ -20,6 +21,7 @@
 #include <string>
 
 #include "suites/audit/model_writer.h"
+#include "suites/audit/models.h"
 
 namespace qconform::audit_models {
 namespace {
@@ -261,9 +263,10 @@ int main(int argc, char** argv) {
   CnnQop(dir, size);
   TransformerQdq(dir);
   TransformerQop(dir);
+  BlocksQdq(dir);
   Subgraph(dir);
   Unrunnable(dir);
-  std::printf("make_audit_models: 6 models in %s (image %lldx%lld)\n", dir.c_str(),
+  std::printf("make_audit_models: 7 models in %s (image %lldx%lld)\n", dir.c_str(),
               static_cast<long long>(size), static_cast<long long>(size));
   return 0;
 }

@@ -15,6 +15,9 @@ int BytesOf(int32_t data_type) {
       return 4;
     case 7:
       return 8;
+    case 4:
+    case 5:
+      return 2;
     default:
       return 1;
   }
@@ -141,6 +144,14 @@ std::string ModelWriter::Codes(const std::string& name, int32_t data_type,
   std::vector<int64_t> values(static_cast<size_t>(count));
   for (int64_t& v : values)
     v = lo + static_cast<int64_t>(prng_.Below(static_cast<uint64_t>(hi - lo + 1)));
+  if (data_type == 21 || data_type == 22) {  // uint4, int4: two per byte, the first low
+    std::string raw(values.size() / 2 + values.size() % 2, '\0');
+    for (size_t i = 0; i < values.size(); ++i) {
+      raw[i / 2] = static_cast<char>(raw[i / 2] | ((values[i] & 0xF) << (4 * (i % 2))));
+    }
+    t->set_raw_data(raw);
+    return name;
+  }
   t->set_raw_data(RawOf(data_type, values));
   return name;
 }
