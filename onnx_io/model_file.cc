@@ -83,7 +83,7 @@ DeclaredInput Declared(const onnx::ValueInfoProto& v) {
 
 ModelFile::ModelFile(const std::string& path)
     : path_(path),
-      dir_(fs::path(path).parent_path().string()),
+      dir_(fs::absolute(path).parent_path().string()),
       model_(std::make_unique<onnx::ModelProto>()) {
   {
     std::ifstream in(path, std::ios::binary);
@@ -198,7 +198,7 @@ void WriteCaptureModel(const ModelFile& model, const std::vector<std::string>& n
   std::ofstream out(target, std::ios::binary | std::ios::app);
   out << Serialize(extra);
   if (!out) throw CaseIoError(target.string() + ": cannot be written");
-  const fs::path from = fs::absolute(fs::path(model.path()).parent_path());
+  const fs::path from = fs::absolute(model.path()).parent_path();
   for (const std::string& file : model.ExternalFiles()) {
     const fs::path link = fs::path(dir) / file;
     fs::create_directories(link.parent_path());

@@ -150,6 +150,7 @@ void WriteAuditReport(const std::string& dir, const AuditHeader& h,
        << r.worst << " | " << Cell(Truncate(r.cause, 200)) << " | " << Cell(r.ran) << " | "
        << (r.repro.empty() ? "" : "[" + r.repro + "](" + r.repro + ")") << " |\n";
   }
+  WriteAuditHtml(dir, h, ranked);
   std::ofstream js(fs::path(dir) / "audit.json");
   js << "{\n  \"schema_version\": 1,\n  \"model\": " << Json(h.model)
      << ",\n  \"backend\": " << Json(h.backend)

@@ -2,7 +2,8 @@
 // wrong ones first, worst first (most elements outside the admitted range, then the largest
 // deviation in codes), each with its named cause and its reproducer.
 //   audit.md     for people: the answer at the top, then the table
-//   audit.json   for machines (report/audit.schema.json)
+//   audit.html   the same, with a bar per item (audit_html.cc)
+//   audit.json   for machines
 // The run's own report (report.md, results.json, junit.xml, repro/) is written beside it.
 #pragma once
 
@@ -42,8 +43,12 @@ struct AuditHeader {
 std::vector<AuditRow> Ranked(std::vector<AuditRow> rows);
 // The lines printed at the end of an audit: counts, then the wrong items.
 std::string AuditSummary(const AuditHeader& h, const std::vector<AuditRow>& ranked);
-// Writes audit.md and audit.json into `dir`.
+// Writes audit.md, audit.html and audit.json into `dir`.
 void WriteAuditReport(const std::string& dir, const AuditHeader& h,
                       const std::vector<AuditRow>& ranked);
+
+// audit.html alone (WriteAuditReport writes it).
+void WriteAuditHtml(const std::string& dir, const AuditHeader& h,
+                    const std::vector<AuditRow>& ranked);
 
 }  // namespace qconform::report

@@ -88,6 +88,12 @@ def main():
               got['q']['verdict'] == 'conformant' and got['q']['elements'] == 12, run)
         check("the DQ after the reference's failure is not judged, with the runtime's words",
               got['dq']['verdict'] == 'not-judged' and 'NoSuchOperator' in got['dq']['cause'], run)
+    # A model named without a directory, its external data beside it, from its own directory.
+    run = subprocess.run([qconform, 'audit', 'cnn_qdq.onnx', '--backend', 'onnxruntime',
+                          '--report', os.path.join(os.path.abspath(work), 'bare'), '--shard',
+                          '1/8'], capture_output=True, text=True, cwd=models)
+    check('a model named without a directory: every item judged',
+          run.returncode == 0 and ', 0 not judged' in run.stdout, run)
     run, _ = audit(qconform, work, 'dim', model, '--backend', 'onnxruntime', '--dim', 'N')
     check('--dim without a value: exit 2', run.returncode == 2 and '--dim' in run.stderr, run)
     print('%d failed' % len(failures))
