@@ -48,6 +48,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/adapters/python/qconform_exec.py
         DESTINATION ${qconform_data}/adapters/python)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/PROTOCOL.md ${PROJECT_SOURCE_DIR}/docs/semantics.md
               ${PROJECT_SOURCE_DIR}/report/results.schema.json
+              ${PROJECT_SOURCE_DIR}/report/audit.schema.json
               ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 

@@ -3,7 +3,7 @@
 // deviation in codes), each with its named cause and its reproducer.
 //   audit.md     for people: the answer at the top, then the table
 //   audit.html   the same, with a bar per item (audit_html.cc)
-//   audit.json   for machines
+//   audit.json   for machines (its JSON Schema: report/audit.schema.json)
 // The run's own report (report.md, results.json, junit.xml, repro/) is written beside it.
 #pragma once
 

@@ -35,6 +35,13 @@ def main():
     if run.returncode not in (0, 1):
         print(run.stderr[-4000:])
         return 'qconform audit exited with %d' % run.returncode
+    here = os.path.dirname(os.path.abspath(__file__))
+    schema = subprocess.run([sys.executable, os.path.join(here, '..', 'report', 'json_schema_check.py'),
+                             os.path.join(here, '..', '..', 'report', 'audit.schema.json'),
+                             os.path.join(report, 'audit.json')], capture_output=True, text=True)
+    if schema.returncode != 0:
+        print(schema.stdout + schema.stderr)
+        return 'audit.json does not follow report/audit.schema.json'
     items = json.load(open(os.path.join(report, 'audit.json')))['items']
     must, may = expectations(model, backend)
     problems = []
