@@ -33,22 +33,30 @@ Operand MakeOperand(const Case& c, const OperandInputs& in, const MatMulGeometry
           type};
 }
 
+// a[t] - a_zero_point as an M x K matrix of T (int32, or int16 for the vector path).
+template <typename T>
+void CentredA(const Operand& a, const MatMulGeometry& g, int64_t t, std::vector<T>& am) {
+  am.resize(static_cast<size_t>(g.m * g.k));
+  T table[256];
+  for (uint32_t code = 0; code < 256; ++code)
+    table[code] = static_cast<T>(IntegerValue(a.type, code));
+  for (int64_t i = 0; i < g.m; ++i) {
+    const auto zp = static_cast<T>(a.ZeroPoint(t, i, 0));
+    const size_t row = static_cast<size_t>(g.a_offset[t] + i * g.k);
+    for (int64_t x = 0; x < g.k; ++x) {
+      am[static_cast<size_t>(i * g.k + x)] =
+          static_cast<T>(table[a.value->codes[row + static_cast<size_t>(x)]] - zp);
+    }
+  }
+}
+
 // a[t] - a_zero_point as an M x K int32 matrix, b[t] - b_zero_point as K x N.
 void Centered(const Operand& a, const Operand& b, const MatMulGeometry& g, int64_t t,
               std::vector<int32_t>& am, std::vector<int32_t>& bm) {
-  const int64_t m = g.m, k = g.k, n = g.n;
-  am.resize(static_cast<size_t>(m * k));
+  const int64_t k = g.k, n = g.n;
   bm.resize(static_cast<size_t>(k * n));
+  CentredA(a, g, t, am);
   int32_t table[256];
-  for (uint32_t code = 0; code < 256; ++code)
-    table[code] = static_cast<int32_t>(IntegerValue(a.type, code));
-  for (int64_t i = 0; i < m; ++i) {
-    const auto zp = static_cast<int32_t>(a.ZeroPoint(t, i, 0));
-    for (int64_t x = 0; x < k; ++x) {
-      am[static_cast<size_t>(i * k + x)] =
-          table[a.value->codes[static_cast<size_t>(g.a_offset[t] + i * k + x)]] - zp;
-    }
-  }
   for (uint32_t code = 0; code < 256; ++code)
     table[code] = static_cast<int32_t>(IntegerValue(b.type, code));
   std::vector<int32_t> zps(static_cast<size_t>(n));
@@ -66,20 +74,9 @@ void Centered(const Operand& a, const Operand& b, const MatMulGeometry& g, int64
 // 8-bit operands centred as int16 for DotRowsInt16: a as it is (M x K), b transposed (N x K).
 void Centered16(const Operand& a, const Operand& b, const MatMulGeometry& g, int64_t t,
                 std::vector<int16_t>& a16, std::vector<int16_t>& bt16) {
-  const int64_t m = g.m, k = g.k, n = g.n;
-  a16.resize(static_cast<size_t>(m * k));
+  const int64_t k = g.k, n = g.n;
+  CentredA(a, g, t, a16);
   bt16.resize(static_cast<size_t>(k * n));
-  int16_t table[256];
-  for (int64_t i = 0; i < m; ++i) {
-    const auto zp = a.ZeroPoint(t, i, 0);
-    for (uint32_t code = 0; code < 256; ++code)
-      table[code] = static_cast<int16_t>(IntegerValue(a.type, code) - zp);
-    const Codes& codes = a.value->codes;
-    for (int64_t x = 0; x < k; ++x) {
-      a16[static_cast<size_t>(i * k + x)] =
-          table[codes[static_cast<size_t>(g.a_offset[t] + i * k + x)]];
-    }
-  }
   std::vector<int16_t> values(256);
   for (uint32_t code = 0; code < 256; ++code)
     values[code] = static_cast<int16_t>(IntegerValue(b.type, code));
