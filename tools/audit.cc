@@ -142,6 +142,8 @@ int RunAudit(const std::vector<std::string>& given) {
     cases.push_back({std::move(*c), dir});
   }
 
+  // The cases hold their own copies: the captured tensors go before the run starts.
+  runner::NamedTensors().swap(captured);
   OpenedBackend opened = OpenBackend(options.backend, options.backend_options);
   const BackendInfo info = opened.info;
   InstallInterruptionHandlers();
