@@ -47,6 +47,13 @@ std::string AuditSummary(const AuditHeader& h, const std::vector<AuditRow>& rank
 void WriteAuditReport(const std::string& dir, const AuditHeader& h,
                       const std::vector<AuditRow>& ranked);
 
+// An audit.json read back (audit_read.cc); JsonError naming the file and the field.
+struct AuditRead {
+  AuditHeader header;
+  std::vector<AuditRow> rows;
+};
+AuditRead ReadAuditJson(const std::string& path);
+
 // audit.html alone (WriteAuditReport writes it).
 void WriteAuditHtml(const std::string& dir, const AuditHeader& h,
                     const std::vector<AuditRow>& ranked);

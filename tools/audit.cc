@@ -26,7 +26,7 @@ namespace qconform::tools {
 namespace fs = std::filesystem;
 namespace {
 
-const std::set<std::string> kAuditFlags = {"--strict", "--strict-zero"};
+const std::set<std::string> kAuditFlags = {"--strict", "--strict-zero", "--merge"};
 const std::set<std::string> kAuditOptions = {
     "--backend", "--inputs", "--random",  "--dim",   "--reference", "--report",
     "-j",        "--jobs",   "--timeout", "--shard", "--admit",     "--reference-timeout"};
@@ -73,6 +73,7 @@ runner::NamedTensors Inputs(const Args& args, const ModelFile& model, std::strin
 int RunAudit(const std::vector<std::string>& given) {
   const auto start = std::chrono::steady_clock::now();
   const Args args(given, kAuditFlags, kAuditOptions);
+  if (args.flag("--merge")) return MergeAudits(args);
   if (args.positional().size() != 1) throw UsageError("audit takes one MODEL.onnx (see --help)");
   RunOptions options = ParseRunOptions(args);
   const Shard shard = args.has("--shard") ? [&] {

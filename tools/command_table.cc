@@ -173,6 +173,8 @@ constexpr Command kCommands[] = {
      "A node that cannot be judged (an input computed inside a subgraph, an input the reference\n"
      "did not return, a case that cannot be built) is listed as not judged, with the reason.\n"
      "exit status: 0 every judged node conforms; 1 some are wrong; 2 bad input or usage.\n\n"
+     "  qconform audit --merge DIR... --report OUT   the shards of one audit (--shard K/N, each\n"
+     "                 with its own --report DIR) as one report\n\n"
      "examples:\n"
      "  qconform audit model.onnx --backend onnxruntime:all\n"
      "  qconform audit model.onnx --backend exec:'./my_runner' --inputs ./tensors -j 2\n",

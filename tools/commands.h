@@ -39,5 +39,8 @@ int RunTypes(const std::vector<std::string>& args);
 int RunDiffCommand(const std::vector<std::string>& args);
 int RunMerge(const std::vector<std::string>& args);
 int RunAudit(const std::vector<std::string>& args);
+// qconform audit --merge DIR... (audit_merge.cc).
+class Args;
+int MergeAudits(const Args& args);
 
 }  // namespace qconform::tools

@@ -94,6 +94,22 @@ def main():
                           '1/8'], capture_output=True, text=True, cwd=models)
     check('a model named without a directory: every item judged',
           run.returncode == 0 and ', 0 not judged' in run.stdout, run)
+    # Shards of one audit, merged: every item once, the reproducers linked where written.
+    whole = os.path.join(models, 'transformer_qdq.onnx')
+    shards = []
+    for k in (1, 2):
+        run, report = audit(qconform, work, 'shard%d' % k, whole, '--backend', 'onnxruntime:all',
+                            '--shard', '%d/2' % k)
+        shards.append(report)
+    run, merged = audit(qconform, work, 'merged', '--merge', *shards)
+    ok = run.returncode == 1 and len(items(merged)) == 30
+    if ok:
+        rows = json.load(open(os.path.join(merged, 'audit.json')))['items']
+        ok = all(os.path.isdir(os.path.join(merged, r['repro'])) for r in rows if r['repro'])
+        ok = ok and any(r['repro'] for r in rows) and rows[0]['failed']
+    check('two shards merged: 30 items, the wrong first, reproducers reachable', ok, run)
+    run, _ = audit(qconform, work, 'overlap', '--merge', shards[0], shards[0])
+    check('overlapping shards: exit 2, named', run.returncode == 2 and 'overlap' in run.stderr, run)
     run, _ = audit(qconform, work, 'dim', model, '--backend', 'onnxruntime', '--dim', 'N')
     check('--dim without a value: exit 2', run.returncode == 2 and '--dim' in run.stderr, run)
     print('%d failed' % len(failures))
