@@ -5,9 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
+#include <optional>
 
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/element_type.h"
+#include "report/cause.h"
+#include "report/document.h"
 #include "report/text.h"
 
 namespace qconform::report {
@@ -57,13 +61,6 @@ std::string Cause(const CaseResult& r) {
     return "nearest strategy: " + r.nearest;
   }
   return r.detail;
-}
-
-std::string Cell(const std::string& s) {
-  std::string out;
-  for (char ch : s)
-    out += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
-  return out;
 }
 
 }  // namespace
@@ -135,22 +132,51 @@ std::string AuditSummary(const AuditHeader& h, const std::vector<AuditRow>& rank
   return out;
 }
 
+namespace {
+
+// The audit as one document (report/document.h), rendered as audit.md and audit.html.
+void ComposeAudit(Document& d, const AuditHeader& h, const std::vector<AuditRow>& ranked) {
+  size_t wrong = 0;
+  for (const AuditRow& r : ranked) wrong += r.failed;
+  d.Title("qconform audit: " + fs::path(h.model).filename().string());
+  char line[160];
+  std::snprintf(line, sizeof line, "%zu of %zu quantization nodes and groups wrong on ", wrong,
+                ranked.size());
+  d.Banner(line + h.backend + " " + h.backend_version, wrong == 0);
+  d.Preformatted(AuditSummary(h, ranked));
+  d.Paragraph("Model " + h.model + " (" + std::to_string(h.nodes) + " nodes). Tensors from " +
+              h.inputs + ", run on " + h.reference + ".");
+  std::vector<std::vector<TableCell>> rows;
+  for (const AuditRow& r : ranked) {
+    const std::optional<Kind> kind = KindFromName(r.verdict);
+    const CategoryStyle& style = StyleOf(kind ? CategoryOf(*kind) : Category::kHarnessLimit);
+    const std::string cls(style.css_class), mark(style.mark);
+    const auto plain = [](std::string text) { return TableCell{std::move(text), "", "", ""}; };
+    rows.push_back(
+        {TableCell{r.name + (r.graph.empty() ? "" : " (in " + r.graph + ")"), "", "", r.repro},
+         plain(r.op), TableCell{r.verdict, cls, mark, ""},
+         plain(r.verdict == "not-judged"
+                   ? ""
+                   : std::to_string(r.outside) + " of " + std::to_string(r.elements)),
+         plain(std::to_string(r.worst)), plain(Truncate(r.cause, 200)), plain(r.ran)});
+  }
+  d.Table(
+      {"node", "op", "verdict", "outside the admitted range", "worst (codes)", "cause", "ran as"},
+      rows);
+  d.Legend(CategoryLegend());
+}
+
+}  // namespace
+
 void WriteAuditReport(const std::string& dir, const AuditHeader& h,
                       const std::vector<AuditRow>& ranked) {
   fs::create_directories(dir);
-  std::ofstream md(fs::path(dir) / "audit.md");
-  md << "# qconform audit: " << h.model << "\n\n```\n" << AuditSummary(h, ranked) << "```\n\n";
-  md << "Backend: " << h.backend << " " << h.backend_version << ". Tensors from: " << h.inputs
-     << ", run on " << h.reference << ". Nodes in the model: " << h.nodes << ".\n\n";
-  md << "| node | op | verdict | outside | of | worst (codes) | cause | ran as | reproducer |\n"
-     << "|---|---|---|---|---|---|---|---|---|\n";
-  for (const AuditRow& r : ranked) {
-    md << "| " << Cell(r.name) << (r.graph.empty() ? "" : " (in " + Cell(r.graph) + ")") << " | "
-       << Cell(r.op) << " | " << r.verdict << " | " << r.outside << " | " << r.elements << " | "
-       << r.worst << " | " << Cell(Truncate(r.cause, 200)) << " | " << Cell(r.ran) << " | "
-       << (r.repro.empty() ? "" : "[" + r.repro + "](" + r.repro + ")") << " |\n";
+  const std::pair<const char*, std::unique_ptr<Document>> documents[] = {
+      {"audit.md", MakeMarkdownDocument()}, {"audit.html", MakeHtmlDocument()}};
+  for (const auto& [name, document] : documents) {
+    ComposeAudit(*document, h, ranked);
+    std::ofstream(fs::path(dir) / name) << document->Text();
   }
-  WriteAuditHtml(dir, h, ranked);
   std::ofstream js(fs::path(dir) / "audit.json");
   js << "{\n  \"schema_version\": 1,\n  \"model\": " << Json(h.model)
      << ",\n  \"backend\": " << Json(h.backend)

@@ -1,8 +1,8 @@
 // The report of `qconform audit`: one row per quantization node or QDQ group of the model, the
 // wrong ones first, worst first (most elements outside the admitted range, then the largest
 // deviation in codes), each with its named cause and its reproducer.
-//   audit.md     for people: the answer at the top, then the table
-//   audit.html   the same, with a bar per item (audit_html.cc)
+//   audit.md, audit.html   for people: one document (report/document.h) rendered twice, the
+//                          answer at the top, then the table coloured by outcome
 //   audit.json   for machines (its JSON Schema: report/audit.schema.json)
 // The run's own report (report.md, results.json, junit.xml, repro/) is written beside it.
 #pragma once
@@ -53,9 +53,5 @@ struct AuditRead {
   std::vector<AuditRow> rows;
 };
 AuditRead ReadAuditJson(const std::string& path);
-
-// audit.html alone (WriteAuditReport writes it).
-void WriteAuditHtml(const std::string& dir, const AuditHeader& h,
-                    const std::vector<AuditRow>& ranked);
 
 }  // namespace qconform::report

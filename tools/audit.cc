@@ -76,12 +76,7 @@ int RunAudit(const std::vector<std::string>& given) {
   if (args.flag("--merge")) return MergeAudits(args);
   if (args.positional().size() != 1) throw UsageError("audit takes one MODEL.onnx (see --help)");
   RunOptions options = ParseRunOptions(args);
-  const Shard shard = args.has("--shard") ? [&] {
-    const auto s = ParseShard(args.value("--shard"));
-    if (!s) throw UsageError("--shard " + args.value("--shard") + ": write K/N, 1 <= K <= N");
-    return *s;
-  }()
-                                          : Shard{};
+  const Shard shard = ShardOption(args);
   const std::string report = args.value("--report", "qconform-audit");
   const std::string reference = args.value("--reference", "onnxruntime");
 

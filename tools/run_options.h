@@ -37,6 +37,8 @@ std::vector<const Operator*> SelectedOperators(const Args& args);
 // "--op Graph" selects the graph cases (a null entry: they have no operator row).
 // Whether a case's operator is among them (every case when none is selected).
 bool OperatorSelected(const std::vector<const Operator*>& selected, const Case& c);
+// --shard K/N (every case when absent); UsageError for another spelling.
+Shard ShardOption(const Args& args);
 // The golden catalogue (--golden, --filter, --op) plus the seeded generated batch (none for a
 // catalogue of the user's own unless --count asks for it).
 std::vector<CatalogueCase> SelectCases(const Args& args);
