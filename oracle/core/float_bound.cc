@@ -66,26 +66,32 @@ std::string BoundString(const Rational& b) {
 }
 
 FloatBound SumBound(std::span<const Exact> terms, const ElementType& t) {
-  FloatBound bound;
-  bound.precision = Precision(t);
-  bound.n = terms.size();
-  bound.type = t.name;
-  std::optional<int> grid;
-  bool on_grid = true;
+  SumTerms summary;
+  summary.n = terms.size();
   for (const Exact& term : terms) {
     if (!term.is_finite()) throw std::invalid_argument("a sum bound of a non-finite term");
-    bound.magnitude = bound.magnitude + Abs(term);
+    summary.magnitude = summary.magnitude + Abs(term);
     if (term.is_zero()) continue;
     // A dyadic term's grid is 2^exponent (its significand is odd); others have none.
     const std::optional<int> e =
         term.is_dyadic() ? std::optional<int>(term.exponent()) : std::nullopt;
     if (!e || !IsValueOf(t, term)) {
-      on_grid = false;
+      summary.on_grid = false;
       continue;
     }
-    grid = grid ? std::min(*grid, *e) : *e;
+    summary.grid = summary.grid ? std::min(*summary.grid, *e) : *e;
   }
-  if (on_grid && grid) {
+  return SumBoundOf(summary, t);
+}
+
+FloatBound SumBoundOf(const SumTerms& terms, const ElementType& t) {
+  FloatBound bound;
+  bound.precision = Precision(t);
+  bound.n = terms.n;
+  bound.type = t.name;
+  bound.magnitude = terms.magnitude;
+  const std::optional<int>& grid = terms.grid;
+  if (terms.on_grid && grid) {
     // Compared by shifts (both sides dyadic): no rationals where the sum is exact.
     const Exact capacity = Exact::Dyadic(BigInt(1), bound.precision + *grid);
     if (CompareFinite(bound.magnitude, capacity) <= 0 &&
@@ -94,7 +100,7 @@ FloatBound SumBound(std::span<const Exact> terms, const ElementType& t) {
       return bound;
     }
   }
-  if (on_grid && !grid) {
+  if (terms.on_grid && !grid) {
     bound.b = Rational(0), bound.form = FloatBound::Form::kExactZero;
     return bound;
   }

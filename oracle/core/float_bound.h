@@ -54,6 +54,18 @@ int Precision(const ElementType& t);
 // The terms must be finite (std::invalid_argument otherwise).
 FloatBound SumBound(std::span<const Exact> terms, const ElementType& t);
 
+// What SumBound reads of its terms, for a caller that sums them another way (a long
+// accumulator over products held as doubles): their count, the sum of their magnitudes, and
+// whether every nonzero term is a dyadic value of t (on_grid), the smallest exponent among them
+// (grid; none when every term is zero).
+struct SumTerms {
+  size_t n = 0;
+  Exact magnitude;
+  bool on_grid = true;
+  std::optional<int> grid;
+};
+FloatBound SumBoundOf(const SumTerms& terms, const ElementType& t);
+
 // Whether v is a finite value of the float type t: from v's significand and exponent where t is
 // an IEEE-style type with subnormals, else by IsValueOfByCodes (encoded exactly and decoded
 // back), the reference it is tested against.

@@ -18,7 +18,8 @@ namespace qconform {
 // `y`, a DequantizeLinear's output from inputs `in` (x, x_scale, x_zero_point) under `plan`:
 // true when some element's float value differs from its exact product; with `unrounded`, y's
 // exact values become those products (its intervals stay the float values, so that the nodes
-// after it take it as a range, not as a tensor of its type).
+// after it take it as a range, not as a tensor of its type). A compact y (graph_value.h) stays
+// compact where a double holds each product (in its `unrounded`).
 bool ExactProducts(GraphValue& y, const std::vector<const GraphValue*>& in,
                    const QuantizationPlan& plan, bool unrounded);
 

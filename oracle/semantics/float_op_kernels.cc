@@ -94,6 +94,13 @@ std::vector<int64_t> Broadcast(const std::vector<int64_t>& a, const std::vector<
   return *out;
 }
 
+const GraphValue& Materialized(const GraphValue& v, std::optional<GraphValue>& storage) {
+  if (!v.compact()) return v;
+  storage = v;
+  storage->Materialize();
+  return *storage;
+}
+
 GraphValue Shaped(const GraphValue& like, std::vector<int64_t> shape) {
   GraphValue out;
   out.data_type = like.data_type;

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ std::vector<int64_t> Strides(const std::vector<int64_t>& shape);
 // BroadcastShape (oracle/core/broadcast.h), or std::invalid_argument naming both shapes.
 std::vector<int64_t> Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
 GraphValue Shaped(const GraphValue& like, std::vector<int64_t> shape);
+// v itself, or (v compact, graph_value.h) its exact form held in `storage`.
+const GraphValue& Materialized(const GraphValue& v, std::optional<GraphValue>& storage);
 void Set(GraphValue& out, size_t i, const Exact& e, const Exact& lo, const Exact& hi,
          const std::string& rule);
 // The same with the rule written only where element i's interval is wider than e (most are

@@ -41,7 +41,24 @@ std::shared_ptr<const QuantizedFrom> QuantizedBy(const std::vector<const GraphVa
       QuantizedFrom{in[0]->exact, in[1]->exact[0], zero_point, y, in[0]->droppable});
 }
 
+// Whether every element of y is its exact code alone (no range, no freedom, every admitted
+// alternative the same code): its value is then compact (graph_value.h).
+bool PointsOnly(const OutputEvaluation& y) {
+  if (y.has_range()) return false;
+  for (size_t i = 0; i < y.exact.size(); ++i) {
+    if (y.is_free(i)) return false;
+  }
+  for (size_t j = 0; j < y.alternatives.size(); ++j) {
+    if (!y.alternatives[j].admitted) continue;
+    for (size_t i = 0; i < y.exact.size(); ++i) {
+      if (y.alternative(j, i) != y.exact[i]) return false;
+    }
+  }
+  return true;
+}
+
 GraphValue FromEvaluation(const OutputEvaluation& y, const Node& node) {
+  if (!y.exact.empty() && PointsOnly(y)) return CompactValue(y.data_type, y.shape, y.exact);
   GraphValue v;
   v.data_type = y.data_type;
   v.shape = y.shape;
@@ -88,7 +105,13 @@ Case SubCase(const Case& c, const Node& node, const std::vector<const GraphValue
       sub.inputs.emplace_back(std::nullopt);
       continue;
     }
-    GraphValue picked = *v;
+    if (v->compact()) {  // every element a point: exact, lo and hi alike
+      sub.inputs.emplace_back(ExactTensor(*v));
+      continue;
+    }
+    GraphValue picked;  // the picked ends alone, not a copy of the whole value
+    picked.data_type = v->data_type;
+    picked.shape = v->shape;
     picked.exact = v->*pick;
     sub.inputs.emplace_back(ExactTensor(picked));
   }
@@ -114,21 +137,37 @@ class GraphEvaluation {
       if (!c_.inputs[k])
         throw OracleError("case " + c_.id + ": graph input " + c_.input_names[k] + " is absent");
       try {
-        values_[c_.input_names[k]] = ValueOf(*c_.inputs[k]);
+        values_[c_.input_names[k]] = CompactValueOf(*c_.inputs[k]);
       } catch (const std::invalid_argument& e) {
         throw OracleError("case " + c_.id + ": graph input " + c_.input_names[k] + ": " + e.what());
       }
     }
-    for (const Node& node : c_.graph) {
-      if (!RunNode(node)) return false;
+    // A value no later node reads and no one asks for goes once its last reader has run.
+    std::map<std::string, size_t> last_read;
+    for (size_t k = 0; k < c_.graph.size(); ++k) {
+      for (const std::string& name : c_.graph[k].inputs) last_read[name] = k;
+    }
+    for (const std::string& name : keep_) last_read.erase(name);
+    for (const std::string& name : c_.output_names) last_read.erase(name);
+    for (size_t k = 0; k < c_.graph.size(); ++k) {
+      if (!RunNode(c_.graph[k])) return false;
+      for (const std::string& name : c_.graph[k].inputs) {
+        if (const auto it = last_read.find(name); it != last_read.end() && it->second == k) {
+          values_.erase(name);
+        }
+      }
     }
     return true;
   }
-  const GraphValue& Output(const std::string& name) const {
+  // A value asked for after the run (a graph output, or `name` of RunGraphOracle), as exact
+  // values; call before Run().
+  void Keep(const std::string& name) { keep_.push_back(name); }
+  const GraphValue& Output(const std::string& name) {
     const auto it = values_.find(name);
     if (it == values_.end()) {
       throw OracleError("case " + c_.id + ": graph output '" + name + "' is produced by no node");
     }
+    it->second.Materialize();
     return it->second;
   }
 
@@ -148,6 +187,18 @@ class GraphEvaluation {
                           "dangling input, or a cycle)");
       }
       in.push_back(&it->second);
+    }
+    // Only DequantizeLinear of points, MatMul and Gemm read a compact value as it is.
+    const Operator* quantization = FindOperator(node.domain, node.op_type);
+    const bool reads_compact =
+        (node.domain.empty() && (node.op_type == "MatMul" || node.op_type == "Gemm")) ||
+        (quantization != nullptr && quantization->kind == OperatorKind::kDequantizeLinear &&
+         std::all_of(in.begin(), in.end(),
+                     [](const GraphValue* v) { return v == nullptr || v->exact_points(); }));
+    if (!reads_compact) {
+      for (const GraphValue* v : in) {
+        if (v != nullptr && v->compact()) const_cast<GraphValue*>(v)->Materialize();
+      }
     }
     if (node.outputs.empty()) throw OracleError(where + ": has no output");
     for (const std::string& name : node.outputs) {  // every value is written once
@@ -276,9 +327,11 @@ class GraphEvaluation {
     const OracleResult exact = RunOracle(SubCase(c_, node, in, &GraphValue::exact), options_);
     if (!Findings(exact, where)) return false;
     GraphValue y = FromEvaluation(exact.outputs.at(0), node);
+    y.Materialize();
     for (auto end : {&GraphValue::lo, &GraphValue::hi}) {
-      const GraphValue at =
+      GraphValue at =
           FromEvaluation(RunOracle(SubCase(c_, node, in, end), options_).outputs.at(0), node);
+      at.Materialize();
       for (size_t i = 0; i < y.size(); ++i) {
         if (y.is_free(i) || at.lo[i].is_nan() || y.exact[i].is_nan()) continue;
         y.lo[i] = MinValue(y.lo[i], at.lo[i]);
@@ -299,6 +352,7 @@ class GraphEvaluation {
   OracleResult& result_;
   bool unrounded_ = false, rounded_ = false;
   Values values_;
+  std::vector<std::string> keep_;
 };
 
 }  // namespace
@@ -323,6 +377,7 @@ OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options, const
                             GraphValue& kept) {
   OracleResult r;
   GraphEvaluation graph(c, options, r);
+  if (!name.empty()) graph.Keep(name);
   const bool valid = graph.Run();
   if (valid && !name.empty()) kept = graph.Output(name);
   // The quantized operands: the graph inputs DequantizeLinear nodes read as x.
@@ -355,6 +410,7 @@ OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options, const
   OracleResult chain_result;
   if (graph.rounded() && !softmax) {
     chain.emplace(c, options, chain_result, true);
+    if (!name.empty()) chain->Keep(name);
     if (!chain->Run()) chain.reset();
   }
   for (const std::string& name : c.output_names) {

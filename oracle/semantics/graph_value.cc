@@ -1,8 +1,10 @@
 #include "oracle/semantics/graph_value.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "oracle/core/codec.h"
+#include "oracle/core/fast_codec.h"
 #include "oracle/core/float_bound.h"
 #include "oracle/core/index_tensor.h"
 #include "oracle/core/quotient.h"
@@ -10,6 +12,7 @@
 namespace qconform {
 
 bool GraphValue::exact_points() const {
+  if (compact()) return unrounded.empty();
   for (size_t i = 0; i < exact.size(); ++i) {
     if (is_free(i) || !(lo[i] == exact[i]) || !(hi[i] == exact[i])) return false;
   }
@@ -17,8 +20,34 @@ bool GraphValue::exact_points() const {
 }
 
 void GraphValue::AddRule(size_t i, const std::string& rule) {
+  Materialize();
   if (rules.size() < exact.size()) rules.resize(exact.size());
   rules[i] += (rules[i].empty() ? "" : "; ") + rule;
+}
+
+void GraphValue::Materialize() {
+  if (!compact()) return;
+  lo.reserve(points.size());
+  for (double p : points) lo.push_back(Exact::FromDouble(p));
+  hi = lo;
+  if (unrounded.empty()) {
+    exact = lo;
+  } else {
+    exact.reserve(points.size());
+    for (double u : unrounded) exact.push_back(Exact::FromDouble(u));
+  }
+  std::vector<double>().swap(points);
+  std::vector<double>().swap(unrounded);
+}
+
+GraphValue CompactValue(int32_t data_type, std::vector<int64_t> shape, const Codes& codes) {
+  const ElementType& type = *FindElementType(data_type);
+  GraphValue v;
+  v.data_type = data_type;
+  v.shape = std::move(shape);
+  v.points.resize(codes.size());
+  for (size_t i = 0; i < codes.size(); ++i) v.points[i] = DecodeDouble(type, codes[i]);
+  return v;
 }
 
 GraphValue ValueOf(const Tensor& t) {
@@ -40,13 +69,14 @@ GraphValue ValueOf(const Tensor& t) {
     throw std::invalid_argument("a graph input of element type " + DataTypeName(t.data_type) +
                                 ", which the oracle does not know");
   }
-  GraphValue v;
-  v.data_type = t.data_type;
-  v.shape = t.shape;
-  for (size_t i = 0; i < t.codes.size(); ++i) v.exact.push_back(Decode(*type, t.codes[i]));
-  v.lo = v.exact;
-  v.hi = v.exact;
+  GraphValue v = CompactValue(t.data_type, t.shape, t.codes);
+  v.Materialize();
   return v;
+}
+
+GraphValue CompactValueOf(const Tensor& t) {
+  if (FindElementType(t.data_type) == nullptr) return ValueOf(t);  // an index, or an error
+  return CompactValue(t.data_type, t.shape, t.codes);
 }
 
 bool GraphValue::is_index() const {
@@ -72,12 +102,25 @@ std::optional<uint32_t> SmallDyadicCode(const ElementType& t, const Exact& v) {
 Tensor ExactTensor(const GraphValue& v) {
   const ElementType& t = v.type();
   Codes codes(t.bits, v.size());
+  if (v.compact() && v.unrounded.empty()) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      const std::optional<uint32_t> code = EncodeDouble(t, v.points[i], Saturation::kNone);
+      if (!code || !(DecodeDouble(t, *code) == v.points[i] ||
+                     (std::isnan(v.points[i]) && std::isnan(DecodeDouble(t, *code))))) {
+        throw std::logic_error("ExactTensor: " + std::to_string(v.points[i]) + " is no " +
+                               std::string(t.name) + " value");
+      }
+      codes.set(i, *code);
+    }
+    return Tensor{v.data_type, v.shape, std::move(codes), false};
+  }
   for (size_t i = 0; i < v.size(); ++i) {
-    std::optional<uint32_t> code = SmallDyadicCode(t, v.exact[i]);
-    if (!code) code = Encode(t, v.exact[i], Saturation::kNone);
-    if (!code || !(Decode(t, *code) == v.exact[i])) {
-      throw std::logic_error("ExactTensor: " + v.exact[i].ToString() + " is no " +
-                             std::string(t.name) + " value");
+    const Exact e = v.at(i);
+    std::optional<uint32_t> code = SmallDyadicCode(t, e);
+    if (!code) code = Encode(t, e, Saturation::kNone);
+    if (!code || !(Decode(t, *code) == e)) {
+      throw std::logic_error("ExactTensor: " + e.ToString() + " is no " + std::string(t.name) +
+                             " value");
     }
     codes.set(i, *code);
   }
