@@ -45,6 +45,13 @@ void WriteReport(const std::string& dir_name, const RunSummary& s,
       WriteRepro((dir / "repro" / r.id).string(), r.as_run ? *r.as_run : cases[i].c, r, rerun);
     }
   }
+  WriteRunDocuments(dir_name, s, rerun);
+}
+
+void WriteRunDocuments(const std::string& dir_name, const RunSummary& s,
+                       const RerunCommand& rerun) {
+  const fs::path dir(dir_name);
+  fs::create_directories(dir);
   WriteResultsJson((dir / "results.json").string(), s);
   WriteJunit((dir / "junit.xml").string(), s);
   const RunView view = ViewOf(s, rerun);

@@ -29,5 +29,8 @@ RunView ViewOf(const RunSummary& s, const RerunCommand& rerun);
 // `rerun` gives the reproducers' commands.
 void WriteReport(const std::string& dir, const RunSummary& s,
                  const std::vector<CatalogueCase>& cases, const RerunCommand& rerun = {});
+// The same without the reproducers (a caller that wrote them as the run went, and no longer
+// holds its cases): results.json, junit.xml, report.md and report.html.
+void WriteRunDocuments(const std::string& dir, const RunSummary& s, const RerunCommand& rerun);
 
 }  // namespace qconform::report

@@ -4,11 +4,14 @@
 // node or QDQ group reads; each becomes a case in REPORT/cases/ and goes through the run
 // machinery (progress, -j, timeouts, crash isolation, --shard); REPORT/audit.md lists the wrong
 // ones first, beside the run's own report and reproducers.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
 
 #include "adapters/interruption.h"
 #include "onnx_io/case_writer.h"
@@ -28,8 +31,8 @@ namespace {
 
 const std::set<std::string> kAuditFlags = {"--strict", "--strict-zero", "--merge"};
 const std::set<std::string> kAuditOptions = {
-    "--backend", "--inputs", "--random",  "--dim",   "--reference", "--report",
-    "-j",        "--jobs",   "--timeout", "--shard", "--admit",     "--reference-timeout"};
+    "--backend", "--inputs",  "--random", "--dim",   "--reference",         "--report",  "-j",
+    "--jobs",    "--timeout", "--shard",  "--admit", "--reference-timeout", "--batch-mb"};
 
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -66,6 +69,46 @@ runner::NamedTensors Inputs(const Args& args, const ModelFile& model, std::strin
   described = "random inputs (--random " + std::to_string(seed) + ")";
   for (const std::string& r : resolved) described += "; " + r;
   return inputs;
+}
+
+// Item `item` as a case, or its "not judged" row in `rows` (nullopt).
+std::optional<Case> AuditCase(const ModelFile& model, const runner::AuditItem& item,
+                              const std::function<const Tensor*(const std::string&)>& value,
+                              const std::string& reference_failure,
+                              std::vector<report::AuditRow>& rows) {
+  std::string why = item.not_judged;
+  std::optional<Case> c;
+  if (why.empty()) {
+    try {
+      c = runner::BuildAuditCase(model, item, value, why);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+  }
+  if (c) return c;
+  if (!reference_failure.empty() && why.rfind("the reference run", 0) == 0) {
+    why = reference_failure;
+  }
+  rows.push_back(report::NotJudgedRow(item.id, item.name, item.op, item.graph, why));
+  return std::nullopt;
+}
+
+// The bytes of a case's tensors: its inputs, and a node's outputs as declared (what the
+// backend returns and the oracle computes; a graph's are known once it is evaluated, and are
+// not counted).
+size_t CaseBytes(const Case& c) {
+  size_t bytes = 0;
+  for (const std::optional<Tensor>& t : c.inputs) {
+    if (t) bytes += t->codes.size() * static_cast<size_t>(t->codes.width());
+  }
+  if (c.is_graph()) return bytes;
+  for (const OutputSpec& o : DeclaredOutputs(c)) {
+    const ElementType* type = FindElementType(o.data_type);
+    size_t n = 1;
+    for (int64_t d : o.shape) n *= static_cast<size_t>(std::max<int64_t>(d, 0));
+    bytes += n * static_cast<size_t>(type != nullptr ? (type->bits + 7) / 8 : 4);
+  }
+  return bytes;
 }
 
 }  // namespace
@@ -111,46 +154,79 @@ int RunAudit(const std::vector<std::string>& given) {
     return nullptr;
   };
 
-  // Each item as a case, written as a reproducible case directory.
-  std::vector<CatalogueCase> cases;
-  std::map<std::string, const runner::AuditItem*> by_id;
-  std::vector<report::AuditRow> rows;
-  for (const runner::AuditItem& item : items) {
-    std::string why = item.not_judged;
-    std::optional<Case> c;
-    if (why.empty()) {
-      try {
-        c = runner::BuildAuditCase(model, item, value, why);
-      } catch (const std::exception& e) {
-        why = e.what();
-      }
-    }
-    if (!c) {
-      if (!reference_failure.empty() && why.rfind("the reference run", 0) == 0) {
-        why = reference_failure;
-      }
-      rows.push_back(report::NotJudgedRow(item.id, item.name, item.op, item.graph, why));
-      continue;
-    }
-    const std::string dir = (fs::path(report) / "cases" / item.id).string();
-    WriteCaseDirectory(dir, *c, DeclaredOutputs(*c), {});
-    by_id[item.id] = &item;
-    cases.push_back({std::move(*c), dir});
-  }
-
-  // The cases hold their own copies: the captured tensors go before the run starts.
-  runner::NamedTensors().swap(captured);
-  OpenedBackend opened = OpenBackend(options.backend, options.backend_options);
-  const BackendInfo info = opened.info;
+  // The items become cases, are run and are reduced to their rows in batches: a batch closes
+  // once its cases' tensors, inputs and declared outputs, reach --batch-mb. The weights a batch
+  // reads live in the parsed model and in that batch's cases alone, and the backend's outputs
+  // only until their rows are written.
+  const size_t budget = static_cast<size_t>(args.integer("--batch-mb", 256)) << 20;
+  if (budget == 0) throw UsageError("--batch-mb: at least 1");
+  std::optional<OpenedBackend> opened = OpenBackend(options.backend, options.backend_options);
+  const BackendInfo info = opened->info;
   InstallInterruptionHandlers();
   std::ofstream stream(fs::path(report) / "results.jsonl");
-  const RunSummary s = RunWithProgress(
-      cases, options, std::move(opened), Expectations{}, [](const std::string&) { return false; },
-      &stream);
+  fs::remove_all(fs::path(report) / "repro");
   RerunCommand rerun;
   rerun.program = ProgramAsTyped();
   rerun.backend = options.backend;
-  WriteReport(report, s, cases, rerun);
+  RunSummary all;  // every batch's results, without the backend's tensors
+  std::vector<report::AuditRow> rows;
+  double oracle_seconds = 0;
+  size_t next = 0, batches = 0;
+  while (next < items.size() && all.interrupted_by == 0) {
+    std::vector<CatalogueCase> cases;
+    std::vector<const runner::AuditItem*> of_case;
+    size_t bytes = 0;
+    for (; next < items.size() && (cases.empty() || bytes < budget); ++next) {
+      const runner::AuditItem& item = items[next];
+      std::optional<Case> c = AuditCase(model, item, value, reference_failure, rows);
+      if (!c) continue;
+      bytes += CaseBytes(*c);
+      of_case.push_back(&item);
+      cases.push_back({std::move(*c), (fs::path(report) / "cases" / item.id).string()});
+    }
+    if (cases.empty()) continue;
+    if (++batches > 1 || next < items.size()) {
+      std::printf("qconform audit: batch %zu, %zu cases, %.0f MB of tensors\n", batches,
+                  cases.size(), static_cast<double>(bytes) / (1 << 20));
+      std::fflush(stdout);
+    }
+    if (!opened) opened = OpenBackend(options.backend, options.backend_options);
+    RunSummary s = RunWithProgress(
+        cases, options, std::move(*opened), Expectations{},
+        [](const std::string&) { return false; }, &stream);
+    opened.reset();
+    // The case directories after the run: a graph case's declared outputs are then the ones
+    // its evaluation remembered (graph_output_specs.h), not a second evaluation.
+    for (const CatalogueCase& c : cases)
+      WriteCaseDirectory(c.source, c.c, DeclaredOutputs(c.c), {});
+    for (size_t k = 0; k < s.results.size(); ++k) {
+      CaseResult& r = s.results[k];
+      const runner::AuditItem& item = *of_case.at(s.ran[k]);
+      const fs::path repro = fs::path("repro") / r.id;
+      if (report::WritesRepro(r.kind, rerun.repro_refusals)) {
+        report::WriteRepro((fs::path(report) / repro).string(),
+                           r.as_run ? *r.as_run : cases[s.ran[k]].c, r, rerun);
+      }
+      oracle_seconds += r.oracle_seconds;
+      rows.push_back(
+          report::AuditRowOf(r, item.name, item.op, item.graph,
+                             fs::exists(fs::path(report) / repro) ? repro.string() : ""));
+      r.observed.outputs.clear();  // what the documents read stays; the tensors go
+      r.as_run.reset();
+      r.oracle.reset();
+      all.results.push_back(std::move(r));
+      all.gates.push_back(s.gates[k]);
+      all.ran.push_back(all.planned + s.ran[k]);
+    }
+    all.backend = s.backend;
+    if (all.started.empty()) all.started = s.started;
+    all.seconds += s.seconds;
+    all.planned += s.planned;
+    all.interrupted_by = s.interrupted_by;
+  }
+  for (; next < items.size(); ++next) ++all.planned;  // never built: an interrupted audit
+  if (all.backend.name.empty()) all.backend = info;
+  WriteRunDocuments(report, all, rerun);
 
   report::AuditHeader header;
   header.model = model.path();
@@ -160,20 +236,13 @@ int RunAudit(const std::vector<std::string>& given) {
   header.inputs = described;
   header.nodes = model.nodes().size();
   header.reference_seconds = reference_seconds;
-  for (size_t k = 0; k < s.results.size(); ++k) {
-    const CaseResult& r = s.results[k];
-    header.oracle_seconds += r.oracle_seconds;
-    const runner::AuditItem& item = *by_id.at(r.id);
-    const fs::path repro = fs::path("repro") / r.id;
-    rows.push_back(report::AuditRowOf(r, item.name, item.op, item.graph,
-                                      fs::exists(fs::path(report) / repro) ? repro.string() : ""));
-  }
+  header.oracle_seconds = oracle_seconds;
   header.seconds = Since(start);
   const std::vector<report::AuditRow> ranked = report::Ranked(std::move(rows));
   report::WriteAuditReport(report, header, ranked);
   std::printf("%s", report::AuditSummary(header, ranked).c_str());
   std::printf("report: %s/audit.md\n", report.c_str());
-  if (!s.complete()) return 128 + s.interrupted_by;
+  if (!all.complete()) return 128 + all.interrupted_by;
   for (const report::AuditRow& r : ranked) {
     if (r.failed) return 1;
   }

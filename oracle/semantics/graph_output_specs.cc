@@ -48,7 +48,9 @@ uint64_t ContentKey(const Case& c) {
   return h.value();
 }
 
-constexpr size_t kRemembered = 32;
+// Specs are names and shapes: a run's worth of graph cases (the audit writes a batch's case
+// directories after running it, from these) costs little.
+constexpr size_t kRemembered = 4096;
 
 }  // namespace
 

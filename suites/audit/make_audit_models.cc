@@ -251,8 +251,18 @@ void Unrunnable(const std::string& dir) {
 }  // namespace qconform::audit_models
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--large") {
+    std::filesystem::create_directories(argv[2]);
+    const int layers = std::stoi(argv[3]);
+    qconform::audit_models::LargeQdq(argv[2], layers);
+    std::printf("make_audit_models: large_qdq.onnx in %s (%d layers, %d MB of weights)\n", argv[2],
+                layers, layers * 32);
+    return 0;
+  }
   if (argc < 2 || argc > 3) {
-    std::fprintf(stderr, "usage: make_audit_models DIR [SIZE]\n");
+    std::fprintf(stderr,
+                 "usage: make_audit_models DIR [SIZE]\n"
+                 "       make_audit_models --large DIR LAYERS   (large_qdq.onnx, 32 MB a layer)\n");
     return 2;
   }
   const std::string dir = argv[1];
