@@ -28,6 +28,7 @@ bool SameDouble(double a, double b) {
 // A compact y's element i: its exact value becomes u, its point (the float value) stays.
 void SetUnrounded(GraphValue& y, size_t i, double u) {
   if (y.unrounded.empty()) y.unrounded = y.points;
+  y.codes.reset();  // they are the points' codes, not the exact values
   y.unrounded[i] = u;
 }
 

@@ -47,6 +47,7 @@ class DotSum {
   };
   void AddTerm(const Part& exact, const Part& point);
 
+  // The points' sums are kept from the first term whose exact value is not its point on.
   LongAccumulator exact_, point_, magnitude_, point_magnitude_;
   size_t n_ = 0;
   bool points_ = true, on_grid_ = true;

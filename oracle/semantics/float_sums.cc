@@ -4,6 +4,7 @@
 // Each sum's bound is d30's (B = 0 where every product and partial sum is a value of the type).
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/float_bound.h"
@@ -61,14 +62,20 @@ GraphValue MatMul(const Node& node, const std::vector<const GraphValue*>& in) {
   };
   const std::string what = "MatMul: a sum of " + std::to_string(k) + " products";
   if (FastDot(t, a, b, [&](const DyadicOperand& fa, const DyadicOperand& fb) {
-        for (size_t i = 0; i < out.size(); ++i) {
-          const auto [ia, ib] = operand(i);
-          DotSum sum;
+        // A row of the output at a time, B read row by row (not down its columns).
+        for (size_t first = 0; first < out.size(); first += static_cast<size_t>(n)) {
+          std::vector<DotSum> sums(static_cast<size_t>(n));
+          const auto [ia, ib] = operand(first);
           for (int64_t j = 0; j < k; ++j) {
-            sum.Add(fa, ia + static_cast<size_t>(j), fb, ib + static_cast<size_t>(j * n));
+            const size_t row_b = ib + static_cast<size_t>(j * n);
+            for (size_t col = 0; col < sums.size(); ++col) {
+              sums[col].Add(fa, ia + static_cast<size_t>(j), fb, row_b + col);
+            }
           }
-          const SumRange r = sum.Finish(t);
-          Set(out, i, sum.exact(), r.lo, r.hi, [&] { return r.rule(what); });
+          for (size_t col = 0; col < sums.size(); ++col) {
+            const SumRange r = sums[col].Finish(t);
+            Set(out, first + col, sums[col].exact(), r.lo, r.hi, [&] { return r.rule(what); });
+          }
         }
       })) {
     return out;

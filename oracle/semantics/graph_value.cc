@@ -38,6 +38,7 @@ void GraphValue::Materialize() {
   }
   std::vector<double>().swap(points);
   std::vector<double>().swap(unrounded);
+  codes.reset();
 }
 
 GraphValue CompactValue(int32_t data_type, std::vector<int64_t> shape, const Codes& codes) {
@@ -46,6 +47,13 @@ GraphValue CompactValue(int32_t data_type, std::vector<int64_t> shape, const Cod
   v.data_type = data_type;
   v.shape = std::move(shape);
   v.points.resize(codes.size());
+  if (type.bits <= 16 && codes.size() > (size_t{1} << type.bits)) {  // a table of every code
+    std::vector<double> table(size_t{1} << type.bits);
+    for (size_t c = 0; c < table.size(); ++c)
+      table[c] = DecodeDouble(type, static_cast<uint32_t>(c));
+    for (size_t i = 0; i < codes.size(); ++i) v.points[i] = table[codes[i]];
+    return v;
+  }
   for (size_t i = 0; i < codes.size(); ++i) v.points[i] = DecodeDouble(type, codes[i]);
   return v;
 }
@@ -76,7 +84,9 @@ GraphValue ValueOf(const Tensor& t) {
 
 GraphValue CompactValueOf(const Tensor& t) {
   if (FindElementType(t.data_type) == nullptr) return ValueOf(t);  // an index, or an error
-  return CompactValue(t.data_type, t.shape, t.codes);
+  GraphValue v = CompactValue(t.data_type, t.shape, t.codes);
+  if (!v.points.empty()) v.codes = std::make_shared<const Codes>(t.codes);
+  return v;
 }
 
 bool GraphValue::is_index() const {
@@ -102,6 +112,9 @@ std::optional<uint32_t> SmallDyadicCode(const ElementType& t, const Exact& v) {
 Tensor ExactTensor(const GraphValue& v) {
   const ElementType& t = v.type();
   Codes codes(t.bits, v.size());
+  if (v.compact() && v.unrounded.empty() && v.codes) {
+    return Tensor{v.data_type, v.shape, *v.codes, false};
+  }
   if (v.compact() && v.unrounded.empty()) {
     for (size_t i = 0; i < v.size(); ++i) {
       const std::optional<uint32_t> code = EncodeDouble(t, v.points[i], Saturation::kNone);

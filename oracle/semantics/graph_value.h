@@ -47,6 +47,9 @@ struct GraphValue {
   // `unrounded`, empty or one per element, is each element's exact value where the chain in
   // exact arithmetic (exact_chain.h) made it differ from its point.
   std::vector<double> points, unrounded;
+  // The codes `points` decode from, where the value is a graph input's tensor: a node that
+  // reads it gets them back without encoding 16 million doubles.
+  std::shared_ptr<const Codes> codes;
 
   bool compact() const { return exact.empty() && !points.empty(); }
   size_t size() const { return compact() ? points.size() : exact.size(); }
