@@ -105,8 +105,25 @@ std::optional<std::pair<std::vector<size_t>, std::string>> GroupAt(const ModelFi
   const bool matmul = m.node.op_type == "MatMul" || m.node.op_type == "Gemm";
   if (foreign && !matmul) return std::nullopt;
   if (dqs.empty()) return std::nullopt;
-  for (size_t k = 1; k < m.node.outputs.size(); ++k) {
-    if (!w.ConsumersOf(m.graph, m.node.outputs[k]).empty()) return std::nullopt;
+  std::sort(dqs.begin(), dqs.end());
+  dqs.erase(std::unique(dqs.begin(), dqs.end()), dqs.end());
+  std::vector<size_t> members = dqs;
+  members.push_back(x);
+  size_t read = 0;  // outputs some node reads
+  for (const std::string& out : m.node.outputs) read += !w.ConsumersOf(m.graph, out).empty();
+  if (read > 1) {  // several outputs read (Split): each by its own QuantizeLinear
+    for (const std::string& out : m.node.outputs) {
+      const std::vector<size_t> q = w.ConsumersOf(m.graph, out);
+      if (q.empty()) continue;
+      if (foreign || q.size() != 1 || !IsOnnx(nodes[q[0]].node, "QuantizeLinear")) {
+        return std::nullopt;
+      }
+      members.push_back(q[0]);
+    }
+    return std::make_pair(members, "QDQ " + m.node.op_type);
+  }
+  if (m.node.outputs.size() > 1 && w.ConsumersOf(m.graph, m.node.outputs[0]).empty()) {
+    return std::nullopt;  // the one output read is not the first
   }
   std::vector<size_t> tail;
   std::string label = "QDQ " + m.node.op_type;
@@ -126,10 +143,6 @@ std::optional<std::pair<std::vector<size_t>, std::string>> GroupAt(const ModelFi
   } else {
     return std::nullopt;
   }
-  std::sort(dqs.begin(), dqs.end());
-  dqs.erase(std::unique(dqs.begin(), dqs.end()), dqs.end());
-  std::vector<size_t> members = dqs;
-  members.push_back(x);
   members.insert(members.end(), tail.begin(), tail.end());
   return std::make_pair(members, label);
 }
@@ -241,7 +254,15 @@ std::optional<Case> BuildAuditCase(const ModelFile& model, const AuditItem& item
     c.input_names.push_back(in);
     c.inputs.push_back(std::move(t));
   }
-  c.output_names = {c.graph.back().outputs[0]};
+  // The group's outputs: the first outputs of its nodes that none of them reads (one for most
+  // groups; a Split's, one per QuantizeLinear).
+  std::set<std::string> read;
+  for (const Node& n : c.graph) read.insert(n.inputs.begin(), n.inputs.end());
+  for (const Node& n : c.graph) {
+    if (!n.outputs.empty() && !n.outputs[0].empty() && !read.count(n.outputs[0])) {
+      c.output_names.push_back(n.outputs[0]);
+    }
+  }
   return c;
 }
 

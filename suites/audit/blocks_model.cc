@@ -1,8 +1,8 @@
 // blocks_qdq.onnx (make_audit_models): the QDQ group patterns of docs/semantics.md#d33 the CNN and
 // the attention block do not hold, each once, on x [N, 8, 16] (opset 21): Mul with an odd zero
 // point, Sigmoid, LeakyRelu, Clip before a Q, Concat, Reshape, Slice, Unsqueeze, Squeeze,
-// Gather, Resize, Where, a value moved between two grids (DQ -> Q), a float-weight Gemm between
-// a DQ and a Q, a 16-bit Add and a 4-bit weight-only MatMul.
+// Gather, Resize, Where, Split, a value moved between two grids (DQ -> Q), a float-weight Gemm
+// between a DQ and a Q, a 16-bit Add and a 4-bit weight-only MatMul.
 #include <cstring>
 
 #include "suites/audit/model_writer.h"
@@ -101,11 +101,25 @@ void BlocksQdq(const std::string& dir) {
   }
   m.Node("MatMul", {"x", w4}, "matmul4");
   m.graph().mutable_node()->rbegin()->set_output(0, "y4");
+  // Split: one DequantizeLinear, two halves, each to its own QuantizeLinear (the first on the
+  // input's grid, the second on another).
+  auto* split = m.graph().add_node();
+  split->set_op_type("Split");
+  split->set_name("split");
+  split->add_input(a);
+  split->add_output("split_lo");
+  split->add_output("split_hi");
+  *split->add_attribute() = W::Int("axis", 2);
+  *split->add_attribute() = W::Int("num_outputs", 2);
+  const std::string lo = m.Qdq("split_lo", "split_lo", 1.0f / 32, 128);
+  const std::string hi = m.Qdq("split_hi", "split_hi", 1.0f / 64, 0);
   (void)fc, (void)sum16;
   m.Output(clip);
   m.Output("fc");
   m.Output("sum16");
   m.Output("y4");
+  m.Output(lo);
+  m.Output(hi);
   m.Write(dir + "/blocks_qdq.onnx");
 }
 

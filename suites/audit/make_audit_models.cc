@@ -274,9 +274,11 @@ int main(int argc, char** argv) {
   TransformerQdq(dir);
   TransformerQop(dir);
   BlocksQdq(dir);
+  Opset10Qop(dir);
+  Opset25Qdq(dir);
   Subgraph(dir);
   Unrunnable(dir);
-  std::printf("make_audit_models: 7 models in %s (image %lldx%lld)\n", dir.c_str(),
+  std::printf("make_audit_models: 9 models in %s (image %lldx%lld)\n", dir.c_str(),
               static_cast<long long>(size), static_cast<long long>(size));
   return 0;
 }

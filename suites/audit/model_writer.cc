@@ -36,7 +36,7 @@ std::string RawOf(int32_t data_type, const std::vector<int64_t>& values) {
 }  // namespace
 
 ModelWriter::ModelWriter(int64_t opset, bool com_microsoft, uint64_t seed) : prng_(seed) {
-  model_.set_ir_version(opset >= 21 ? 10 : 8);
+  model_.set_ir_version(opset >= 25 ? 13 : opset >= 21 ? 10 : 8);  // the opsets' releases
   model_.set_producer_name("qconform make_audit_models");
   auto* o = model_.add_opset_import();
   o->set_domain("");
