@@ -88,17 +88,7 @@ void BlocksQdq(const std::string& dir) {
       m.Qdq(m.Node("Add", {a16, a16}, "add16"), "add16", 1.0f / 2048, 32768, 4);
   m.graph().mutable_node()->rbegin()->set_output(0, "sum16");
   // A 4-bit weight, in blocks of 16 along K, feeding a float activation.
-  const std::string w4 = m.Node("DequantizeLinear",
-                                {m.Codes("w4_codes", 22, {16, 8}, -8, 7),
-                                 m.Scales("w4_scale", std::vector<float>(8, 0.0625f)),
-                                 m.Codes("w4_zero_point", 22, {1, 8}, 0, 0)},
-                                "w4_dq", {W::Int("axis", 0), W::Int("block_size", 16)});
-  for (auto& t : *m.graph().mutable_initializer()) {
-    if (t.name() != "w4_scale") continue;
-    t.clear_dims();
-    t.add_dims(1);
-    t.add_dims(8);
-  }
+  const std::string w4 = m.Int4Blocks("w4", 16, 8, 16, 0.0625f, 0, 0);
   m.Node("MatMul", {"x", w4}, "matmul4");
   m.graph().mutable_node()->rbegin()->set_output(0, "y4");
   // Split: one DequantizeLinear, two halves, each to its own QuantizeLinear (the first on the

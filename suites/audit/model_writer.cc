@@ -173,6 +173,24 @@ std::string ModelWriter::Qdq(const std::string& x, const std::string& name, floa
   return Node("DequantizeLinear", {q, s, z}, name + "_dq");
 }
 
+std::string ModelWriter::Int4Blocks(const std::string& name, int64_t k, int64_t n, int64_t block,
+                                    float scale, int64_t zp_lo, int64_t zp_hi) {
+  const int64_t blocks = k / block;
+  const std::string out =
+      Node("DequantizeLinear",
+           {Codes(name + "_codes", 22, {k, n}, -8, 7),
+            Scales(name + "_scale", std::vector<float>(static_cast<size_t>(blocks * n), scale)),
+            Codes(name + "_zero_point", 22, {blocks, n}, zp_lo, zp_hi)},
+           name + "_dq", {Int("axis", 0), Int("block_size", block)});
+  for (auto& t : *graph().mutable_initializer()) {  // the scales' shape: [blocks, n]
+    if (t.name() != name + "_scale") continue;
+    t.clear_dims();
+    t.add_dims(blocks);
+    t.add_dims(n);
+  }
+  return out;
+}
+
 std::string ModelWriter::Weight(const std::string& name, const std::vector<int64_t>& dims,
                                 const std::vector<float>& scales, int64_t axis, int64_t lo,
                                 int64_t hi) {

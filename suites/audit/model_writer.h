@@ -50,6 +50,11 @@ class ModelWriter {
                      const std::vector<float>& scales, int64_t axis, int64_t lo = -127,
                      int64_t hi = 127);
 
+  // A weight of int4 codes [k, n] in blocks of `block` along k (axis 0), one scale per block
+  // and column, zero points in [zp_lo, zp_hi]; returns the DequantizeLinear's output.
+  std::string Int4Blocks(const std::string& name, int64_t k, int64_t n, int64_t block, float scale,
+                         int64_t zp_lo, int64_t zp_hi);
+
   // Writes path; initializers over `external_bytes` bytes go to path's stem + ".data" when
   // external_bytes > 0.
   void Write(const std::string& path, size_t external_bytes = 0);

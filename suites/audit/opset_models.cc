@@ -34,7 +34,6 @@ void Opset10Qop(const std::string& dir) {
 }
 
 void Opset25Qdq(const std::string& dir) {
-  using W = ModelWriter;
   ModelWriter m(25, false, 17);
   m.Input("x", {32});
   const std::string a = m.Qdq("x", "x", 1.0f / 64, 128);
@@ -43,17 +42,7 @@ void Opset25Qdq(const std::string& dir) {
   const std::string w = m.Weight("w", {32, 16}, scales, 1);
   const std::string proj = m.Qdq(m.Node("MatMul", {a, w}, "proj"), "proj", 1.0f / 16, 128);
   // int4 codes in blocks of 16 along K (axis 0), one scale per block and column.
-  const std::string w4 = m.Node("DequantizeLinear",
-                                {m.Codes("w4_codes", 22, {32, 16}, -8, 7),
-                                 m.Scales("w4_scale", std::vector<float>(32, 0.03125f)),
-                                 m.Codes("w4_zero_point", 22, {2, 16}, -1, 1)},
-                                "w4_dq", {W::Int("axis", 0), W::Int("block_size", 16)});
-  for (auto& t : *m.graph().mutable_initializer()) {
-    if (t.name() != "w4_scale") continue;
-    t.clear_dims();
-    t.add_dims(2);
-    t.add_dims(16);
-  }
+  const std::string w4 = m.Int4Blocks("w4", 32, 16, 16, 0.03125f, -1, 1);
   const std::string proj4 = m.Qdq(m.Node("MatMul", {a, w4}, "proj4"), "proj4", 1.0f / 16, 128);
   const std::string sum = m.Qdq(m.Node("Add", {proj, proj4}, "add"), "add", 1.0f / 8, 131);
   m.Output(sum);
