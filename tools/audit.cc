@@ -106,7 +106,7 @@ size_t CaseBytes(const Case& c) {
     const ElementType* type = FindElementType(o.data_type);
     size_t n = 1;
     for (int64_t d : o.shape) n *= static_cast<size_t>(std::max<int64_t>(d, 0));
-    bytes += n * static_cast<size_t>(type != nullptr ? (type->bits + 7) / 8 : 4);
+    bytes += n * static_cast<size_t>(type != nullptr ? type->bytes_per_element() : 4);
   }
   return bytes;
 }

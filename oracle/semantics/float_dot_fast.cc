@@ -11,17 +11,6 @@ namespace {
 // its significand of up to 106 bits stay within the accumulator's exponents.
 constexpr int kExponentLimit = 150;
 
-bool Parts(const Exact& v, int64_t& significand, int16_t& exponent) {
-  if (!v.is_finite()) return false;
-  const double d = ApproximateDouble(v);
-  if (!(Exact::FromDouble(d) == v) || (d == 0 && std::signbit(d) != v.is_negative())) return false;
-  const DyadicParts p = PartsOf(d);
-  if (p.exponent < -kExponentLimit - 53 || p.exponent > kExponentLimit) return false;
-  significand = p.significand;
-  exponent = static_cast<int16_t>(d == 0 ? (std::signbit(d) ? 1 : 0) : p.exponent);
-  return true;
-}
-
 bool Parts(double d, int64_t& significand, int16_t& exponent) {
   if (!std::isfinite(d)) return false;
   const DyadicParts p = PartsOf(d);
@@ -29,6 +18,14 @@ bool Parts(double d, int64_t& significand, int16_t& exponent) {
   significand = p.significand;
   exponent = static_cast<int16_t>(d == 0 ? (std::signbit(d) ? 1 : 0) : p.exponent);
   return true;
+}
+
+// The same for an exact value a double holds (its sign of zero included).
+bool Parts(const Exact& v, int64_t& significand, int16_t& exponent) {
+  if (!v.is_finite()) return false;
+  const double d = ApproximateDouble(v);
+  if (!(Exact::FromDouble(d) == v) || (d == 0 && std::signbit(d) != v.is_negative())) return false;
+  return Parts(d, significand, exponent);
 }
 
 // The bit length of a magnitude below 2^126.

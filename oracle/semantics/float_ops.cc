@@ -8,6 +8,7 @@ namespace {
 struct Row {
   std::string_view op_type;
   FloatOperator evaluate;
+  bool reads_compact = false;  // takes compact inputs as they are (graph_value.h)
 };
 // An operator of one output as a row.
 template <float_ops::Evaluate F>
@@ -27,8 +28,8 @@ constexpr Row kFloatOperators[] = {
     {"LeakyRelu", One<float_ops::LeakyRelu>},
     {"Sigmoid", One<float_ops::Sigmoid>},
     {"Softmax", One<float_ops::Softmax>},
-    {"MatMul", One<float_ops::MatMul>},
-    {"Gemm", One<float_ops::Gemm>},
+    {"MatMul", One<float_ops::MatMul>, true},
+    {"Gemm", One<float_ops::Gemm>, true},
     {"Conv", One<float_ops::Conv>},
     {"AveragePool", One<float_ops::AveragePool>},
     {"GlobalAveragePool", One<float_ops::GlobalAveragePool>},
@@ -53,6 +54,13 @@ FloatOperator FindFloatOperator(std::string_view op_type) {
     if (r.op_type == op_type) return r.evaluate;
   }
   return nullptr;
+}
+
+bool FloatOperatorReadsCompact(std::string_view op_type) {
+  for (const Row& r : kFloatOperators) {
+    if (r.op_type == op_type) return r.reads_compact;
+  }
+  return false;
 }
 
 std::vector<std::string> FloatOperatorList() {

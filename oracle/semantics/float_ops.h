@@ -22,6 +22,9 @@ using FloatOperator = std::vector<GraphValue> (*)(const Node& node,
 
 // The row of an op type of the ai.onnx domain, or nullptr when the oracle does not compute it.
 FloatOperator FindFloatOperator(std::string_view op_type);
+// Whether the row reads a compact value (graph_value.h) as it is (MatMul and Gemm, whose sums
+// take the doubles); the graph oracle materializes every other row's inputs.
+bool FloatOperatorReadsCompact(std::string_view op_type);
 // The op types of the table's rows, in its order.
 std::vector<std::string> FloatOperatorList();
 // "Add, Sub, ...": the float operators the oracle computes, for messages.

@@ -57,8 +57,12 @@ bool PointsOnly(const OutputEvaluation& y) {
   return true;
 }
 
-GraphValue FromEvaluation(const OutputEvaluation& y, const Node& node) {
-  if (!y.exact.empty() && PointsOnly(y)) return CompactValue(y.data_type, y.shape, y.exact);
+// `compact`: a value of points may be compact (graph_value.h); false for a caller that reads
+// its exact values at once.
+GraphValue FromEvaluation(const OutputEvaluation& y, const Node& node, bool compact = true) {
+  if (compact && !y.exact.empty() && PointsOnly(y)) {
+    return CompactValue(y.data_type, y.shape, y.exact);
+  }
   GraphValue v;
   v.data_type = y.data_type;
   v.shape = y.shape;
@@ -188,10 +192,11 @@ class GraphEvaluation {
       }
       in.push_back(&it->second);
     }
-    // Only DequantizeLinear of points, MatMul and Gemm read a compact value as it is.
+    // Only DequantizeLinear of points and the float rows that say so read a compact value as
+    // it is.
     const Operator* quantization = FindOperator(node.domain, node.op_type);
     const bool reads_compact =
-        (node.domain.empty() && (node.op_type == "MatMul" || node.op_type == "Gemm")) ||
+        (node.domain.empty() && FloatOperatorReadsCompact(node.op_type)) ||
         (quantization != nullptr && quantization->kind == OperatorKind::kDequantizeLinear &&
          std::all_of(in.begin(), in.end(),
                      [](const GraphValue* v) { return v == nullptr || v->exact_points(); }));
@@ -326,12 +331,10 @@ class GraphEvaluation {
                            const std::string& where) {
     const OracleResult exact = RunOracle(SubCase(c_, node, in, &GraphValue::exact), options_);
     if (!Findings(exact, where)) return false;
-    GraphValue y = FromEvaluation(exact.outputs.at(0), node);
-    y.Materialize();
+    GraphValue y = FromEvaluation(exact.outputs.at(0), node, false);
     for (auto end : {&GraphValue::lo, &GraphValue::hi}) {
-      GraphValue at =
-          FromEvaluation(RunOracle(SubCase(c_, node, in, end), options_).outputs.at(0), node);
-      at.Materialize();
+      const GraphValue at = FromEvaluation(
+          RunOracle(SubCase(c_, node, in, end), options_).outputs.at(0), node, false);
       for (size_t i = 0; i < y.size(); ++i) {
         if (y.is_free(i) || at.lo[i].is_nan() || y.exact[i].is_nan()) continue;
         y.lo[i] = MinValue(y.lo[i], at.lo[i]);
