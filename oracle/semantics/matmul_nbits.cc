@@ -1,12 +1,14 @@
 #include "oracle/semantics/matmul_nbits.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/float_bound.h"
+#include "oracle/core/vector_isa.h"
 #include "oracle/semantics/matmul_nbits_fast.h"
 
 namespace qconform {
@@ -29,6 +31,10 @@ int64_t NBitsWeights::code(int64_t n, int64_t k) const {
 }
 
 void NBitsWeights::codes_of(int64_t n, int32_t* q) const {
+  RunVectorized([&] { unpack(n, q); });
+}
+
+void NBitsWeights::unpack(int64_t n, int32_t* q) const {
   const uint8_t* bytes = c_.input(1)->codes.data();  // uint8: one byte per code
   const int per_byte = static_cast<int>(8 / p_.bits);
   const uint32_t mask = (1u << p_.bits) - 1;
@@ -62,6 +68,23 @@ int64_t NBitsWeights::integer_zero_point(int64_t n, int64_t block) const {
   const int64_t row_bytes = (p_.k_blocks * p_.bits + 7) / 8;
   const int64_t bit = block * p_.bits;
   return (bytes[static_cast<size_t>(n * row_bytes + bit / 8)] >> (bit % 8)) & ((1u << p_.bits) - 1);
+}
+
+void NBitsWeights::zero_points_of(int64_t n, int32_t* z) const {
+  if (p_.zero_points == MatMulNBitsPlan::ZeroPoints::kDefault) {
+    std::fill(z, z + p_.k_blocks, int32_t{1} << (p_.bits - 1));
+    return;
+  }
+  const int64_t row_bytes = (p_.k_blocks * p_.bits + 7) / 8;
+  const uint8_t* bytes =
+      c_.input(static_cast<size_t>(p_.zero_point_input))->codes.data() + n * row_bytes;
+  const uint32_t mask = (1u << p_.bits) - 1;
+  const int per_byte_log2 = std::countr_zero(static_cast<unsigned>(8 / p_.bits));
+  const int64_t last = (int64_t{1} << per_byte_log2) - 1;  // bits 2, 4, 8: a power of two a byte
+  for (int64_t b = 0; b < p_.k_blocks; ++b) {
+    const int shift = static_cast<int>((b & last) * p_.bits);
+    z[b] = static_cast<int32_t>((bytes[b >> per_byte_log2] >> shift) & mask);
+  }
 }
 
 Exact NBitsWeights::zero_point_exact(int64_t n, int64_t block) const {

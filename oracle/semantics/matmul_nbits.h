@@ -48,11 +48,15 @@ class NBitsWeights {
   // q - zero_point as an integer (packed or default zero points); the float zero points' in
   // Exact only (zero_point_exact).
   int64_t integer_zero_point(int64_t n, int64_t block) const;
+  // Every block's integer zero point of row n at once: z[b] = integer_zero_point(n, b).
+  void zero_points_of(int64_t n, int32_t* z) const;
   Exact zero_point_exact(int64_t n, int64_t block) const;
   double scale(int64_t n, int64_t block) const;
   bool integer_zero_points() const { return p_.zero_points != MatMulNBitsPlan::ZeroPoints::kFloat; }
 
  private:
+  void unpack(int64_t n, int32_t* q) const;
+
   const Case& c_;
   const MatMulNBitsPlan& p_;
   std::vector<int32_t> g_idx_;

@@ -11,6 +11,9 @@
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/float_bound.h"
+#include "oracle/core/lane_dot.h"
+#include "oracle/core/vector_isa.h"
+#include "oracle/semantics/nbits_planes.h"
 
 namespace qconform {
 namespace {
@@ -148,10 +151,21 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
   if (level4) {
     for (int64_t m = 0; m < p.m; ++m) rows.push_back(QuantizeRow(a.data() + m * p.k, p));
   }
-  std::vector<int32_t> d(static_cast<size_t>(p.k)), q(d.size()),
-      zero_point(static_cast<size_t>(p.k_blocks));
+  // Without g_idx the dot products run in plane order (nbits_planes.h): A's rows permuted once.
+  const bool planes = p.g_idx < 0;
+  std::vector<double> a_dot;
+  if (planes) {
+    const std::vector<int64_t> order = PlaneOrder(p);
+    a_dot.resize(a.size());
+    for (int64_t m = 0; m < p.m; ++m) {
+      for (int64_t i = 0; i < p.k; ++i) {
+        a_dot[static_cast<size_t>(m * p.k + i)] = a[static_cast<size_t>(m * p.k + order[i])];
+      }
+    }
+  }
+  std::vector<int32_t> q(static_cast<size_t>(p.k)), zero_point(static_cast<size_t>(p.k_blocks));
   std::vector<int64_t> pending;
-  std::vector<double> weight(d.size()), scale(static_cast<size_t>(p.k_blocks));
+  std::vector<double> weight(q.size()), scale(static_cast<size_t>(p.k_blocks));
   for (int64_t n = 0; n < p.n; ++n) {
     bool weights_are_values = true;
     // float32 scales straight from the codes' storage (little-endian, aligned, as
@@ -161,16 +175,16 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
       scale[static_cast<size_t>(b)] = t.id == DataType::kFloat
                                           ? static_cast<double>(scales32[n * p.k_blocks + b])
                                           : w.scale(n, b);
-      zero_point[static_cast<size_t>(b)] = static_cast<int32_t>(w.integer_zero_point(n, b));
     }
-    w.codes_of(n, q.data());
-    for (int64_t b = 0; b < p.k_blocks; ++b) {  // block by block: no division per code
-      const int64_t end = std::min(p.k, (b + 1) * p.block_size);
-      for (int64_t k = b * p.block_size; k < end; ++k) {
-        const auto at = static_cast<size_t>(k);
-        const auto g = static_cast<size_t>(p.g_idx >= 0 ? w.block_of(k) : b);
-        d[at] = q[at] - zero_point[g];
-        weight[at] = d[at] * scale[g];  // exact: 9 bits times 24
+    w.zero_points_of(n, zero_point.data());
+    if (level4 || !planes) w.codes_of(n, q.data());  // the block-int8 sums read q in k order
+    if (planes) {
+      PlaneWeights(c, p, n, zero_point.data(), scale.data(), weight.data());
+    } else {
+      for (int64_t k = 0; k < p.k; ++k) {
+        const auto g = static_cast<size_t>(w.block_of(k));
+        weight[static_cast<size_t>(k)] =
+            static_cast<double>(q[static_cast<size_t>(k)] - zero_point[g]) * scale[g];
       }
     }
     for (int64_t k = 0; k < p.k && weights_are_values; ++k) {
@@ -180,7 +194,7 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
         p.bias >= 0 ? DecodeDouble(t, c.input(static_cast<size_t>(p.bias))->codes[n]) : 0.0;
     for (int64_t m = 0; m < p.m; ++m) {
       const int64_t index = m * p.n + n;
-      const double* row = a.data() + m * p.k;
+      const double* row = (planes ? a_dot : a).data() + m * p.k;
       if (weights_are_values) {  // every product exact in double: a value of t each?
         bool all = true;
         for (int64_t k = 0; k < p.k && all; ++k) all = IsValue(t, row[k] * weight[k]);
@@ -191,19 +205,11 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
       }
       // The sums, and the nonzero terms (a zero term costs no step: the exact path's count): a
       // double product of two values of a float type is never 0 unless a factor is.
-      double x[4] = {bias, 0, 0, 0}, mag[4] = {std::fabs(bias), 0, 0, 0};
-      int64_t count[4] = {0, 0, 0, 0};
-      int64_t k = 0;
-      for (; k + 4 <= p.k; k += 4) {
-        for (int j = 0; j < 4; ++j) {
-          const double term = row[k + j] * weight[static_cast<size_t>(k + j)];
-          x[j] += term, mag[j] += std::fabs(term), count[j] += term != 0;
-        }
-      }
-      for (; k < p.k; ++k) {
-        const double term = row[k] * weight[static_cast<size_t>(k)];
-        x[0] += term, mag[0] += std::fabs(term), count[0] += term != 0;
-      }
+      LaneSums lanes;
+      lanes.x[0] = bias, lanes.magnitude[0] = std::fabs(bias);
+      RunVectorized([&] { AddLaneDot(row, weight.data(), p.k, lanes); });
+      const double *x = lanes.x, *mag = lanes.magnitude;
+      const int64_t* count = lanes.nonzero;
       const int64_t terms = (count[0] + count[1]) + (count[2] + count[3]);
       ApproxSum s;
       s.x = (x[0] + x[1]) + (x[2] + x[3]), s.mag = (mag[0] + mag[1]) + (mag[2] + mag[3]);

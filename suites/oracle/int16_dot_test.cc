@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "oracle/core/prng.h"
-#include "oracle/core/vector_isa.h"
+#include "suites/lib/vector_paths.h"
 
 namespace qconform {
 namespace {
@@ -26,11 +26,7 @@ std::vector<int64_t> Reference(const std::vector<int16_t>& a, const std::vector<
   return out;
 }
 
-class Int16Dot : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override { SetVectorIsaForTesting(GetParam()); }
-  void TearDown() override { SetVectorIsaForTesting(true); }
-};
+class Int16Dot : public OnEachVectorPath {};
 
 TEST_P(Int16Dot, EqualsInt64SumsOnEveryBlockAndTailShape) {
   Prng prng(20261128);
@@ -61,8 +57,7 @@ TEST_P(Int16Dot, ExtremeValuesAtTheDeepestKeepEveryBit) {
   EXPECT_EQ(out, Reference(a, bt, m, k, n));
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, Int16Dot, ::testing::Values(true, false),
-                         [](const auto& info) { return info.param ? "avx2" : "baseline"; });
+INSTANTIATE_TEST_SUITE_P(Paths, Int16Dot, ::testing::Values(true, false), VectorPathName);
 
 }  // namespace
 }  // namespace qconform

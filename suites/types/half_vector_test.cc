@@ -12,6 +12,7 @@
 
 #include "oracle/core/half_vector.h"
 #include "oracle/core/prng.h"
+#include "suites/lib/vector_paths.h"
 
 namespace qconform {
 namespace {
@@ -44,11 +45,7 @@ std::vector<float> InterestingFloats() {
   return v;
 }
 
-class HalfVector : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override { SetVectorIsaForTesting(GetParam()); }
-  void TearDown() override { SetVectorIsaForTesting(true); }
-};
+class HalfVector : public OnEachVectorPath {};
 
 TEST_P(HalfVector, FloatsToHalvesRoundsAsFloatToIeee) {
   const std::vector<float> in = InterestingFloats();
@@ -82,8 +79,7 @@ TEST_P(HalfVector, HalvesToFloatsDecodesEveryCode) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(VectorPaths, HalfVector, ::testing::Values(true, false),
-                         [](const auto& info) { return info.param ? "Avx2" : "Baseline"; });
+INSTANTIATE_TEST_SUITE_P(VectorPaths, HalfVector, ::testing::Values(true, false), VectorPathName);
 
 }  // namespace
 }  // namespace qconform
