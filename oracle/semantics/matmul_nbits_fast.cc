@@ -151,16 +151,16 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
   if (level4) {
     for (int64_t m = 0; m < p.m; ++m) rows.push_back(QuantizeRow(a.data() + m * p.k, p));
   }
-  // Without g_idx the dot products run in plane order (nbits_planes.h): A's rows permuted once.
+  // Without g_idx the dot products run in plane order (nbits_planes.h): A's rows permuted once,
+  // after level 4's quantization read them in k order.
   const bool planes = p.g_idx < 0;
-  std::vector<double> a_dot;
   if (planes) {
     const std::vector<int64_t> order = PlaneOrder(p);
-    a_dot.resize(a.size());
+    std::vector<double> row(static_cast<size_t>(p.k));
     for (int64_t m = 0; m < p.m; ++m) {
-      for (int64_t i = 0; i < p.k; ++i) {
-        a_dot[static_cast<size_t>(m * p.k + i)] = a[static_cast<size_t>(m * p.k + order[i])];
-      }
+      double* at = a.data() + m * p.k;
+      for (int64_t i = 0; i < p.k; ++i) row[static_cast<size_t>(i)] = at[order[i]];
+      std::copy(row.begin(), row.end(), at);
     }
   }
   std::vector<int32_t> q(static_cast<size_t>(p.k)), zero_point(static_cast<size_t>(p.k_blocks));
@@ -194,7 +194,7 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
         p.bias >= 0 ? DecodeDouble(t, c.input(static_cast<size_t>(p.bias))->codes[n]) : 0.0;
     for (int64_t m = 0; m < p.m; ++m) {
       const int64_t index = m * p.n + n;
-      const double* row = (planes ? a_dot : a).data() + m * p.k;
+      const double* row = a.data() + m * p.k;
       if (weights_are_values) {  // every product exact in double: a value of t each?
         bool all = true;
         for (int64_t k = 0; k < p.k && all; ++k) all = IsValue(t, row[k] * weight[k]);
