@@ -144,14 +144,14 @@ ToFloatOperandA DynamicOperandA(const Tensor& a) {
   }
   if (scale == 0) {
     o.degenerate = !all_zero;  // all zeros: every code is the zero point, acc 0, Y = bias
-    o.values.assign(a.codes.size(), o.zero_points[0]);
+    o.values.assign(a.codes.size(), static_cast<int16_t>(o.zero_points[0]));
     return o;
   }
   // d12: saturate(round_half_even(RN32(x / y_scale)) + y_zero_point); float division is IEEE's.
   for (size_t i = 0; i < a.codes.size(); ++i) {
     const float q = std::bit_cast<float>(a.codes[i]) / scale;
     const double r = std::nearbyint(static_cast<double>(q)) + o.zero_points[0];
-    o.values[i] = static_cast<int32_t>(std::clamp(r, 0.0, 255.0));
+    o.values[i] = static_cast<int16_t>(std::clamp(r, 0.0, 255.0));
   }
   return o;
 }
@@ -164,7 +164,7 @@ ToFloatOperandA OperandA(const Case& c, const MatMulToFloatPlan& plan) {
   ToFloatOperandA o;
   o.values.resize(a.codes.size());
   for (size_t i = 0; i < a.codes.size(); ++i) {
-    o.values[i] = static_cast<int32_t>(IntegerValue(*plan.a_type, a.codes[i]));
+    o.values[i] = static_cast<int16_t>(IntegerValue(*plan.a_type, a.codes[i]));
   }
   const auto k = static_cast<size_t>(plan.geometry.k);
   o.zero_points.assign(plan.a_zero_point_per_column ? k : 1, 0);
@@ -189,7 +189,7 @@ ToFloatElement MatMulToFloatElement(const Case& c, const MatMulToFloatPlan& plan
     b_zp = IntegerValue(*plan.b_type, zp.codes[zp.codes.size() == 1 ? 0 : static_cast<size_t>(j)]);
   }
   const Exact b_scale = Exact::FromDouble(ScaleAt(c, plan.b.scale, static_cast<size_t>(j)));
-  const int32_t* row = a.values.data() + g.a_offset[static_cast<size_t>(t)] + i * g.k;
+  const int16_t* row = a.values.data() + g.a_offset[static_cast<size_t>(t)] + i * g.k;
   const auto b_at = [&](int64_t k) {
     return IntegerValue(
                *plan.b_type,
@@ -239,8 +239,8 @@ OutputEvaluation EvaluateMatMulToFloat(const Case& c, const OpSchema&,
     y.implementation_defined.assign(n, 1);
     return y;
   }
-  std::vector<uint8_t> decided(n, 0);
-  if (options.fast_path) decided = MatMulToFloatFast(c, plan, *a, y);
+  const std::vector<uint8_t> decided =
+      options.fast_path ? MatMulToFloatFast(c, plan, *a, y) : std::vector<uint8_t>(n, 0);
   for (size_t e = 0; e < n; ++e) {
     if (decided[e]) continue;
     const ToFloatElement v = MatMulToFloatElement(c, plan, *a, static_cast<int64_t>(e));

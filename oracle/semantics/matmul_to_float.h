@@ -52,7 +52,7 @@ OutputEvaluation EvaluateMatMulToFloat(const Case& c, const OpSchema& schema,
 // A's quantization as the oracle reads it: its codes (DynamicQuantizeMatMul: computed), the
 // zero point per column of A (one value when per tensor), and the scale's float value(s).
 struct ToFloatOperandA {
-  std::vector<int32_t> values;       // A's integer values, A's shape, row-major
+  std::vector<int16_t> values;       // A's integer values (8-bit), A's shape, row-major
   std::vector<int32_t> zero_points;  // 1 or K
   std::vector<double> scales;        // 1 or K, apart from zero_points
   int32_t zero_point(int64_t k) const {

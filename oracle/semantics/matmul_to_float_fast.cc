@@ -1,11 +1,13 @@
 #include "oracle/semantics/matmul_to_float_fast.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <optional>
 
 #include "oracle/core/codec.h"
+#include "oracle/semantics/int16_dot.h"
 #include "oracle/semantics/matmul_accumulate.h"
 
 namespace qconform {
@@ -80,41 +82,89 @@ std::optional<Settlement> Settle(int64_t acc, double a, double b, double bias, b
   return Settlement{*exact_code, *lo, *hi};
 }
 
-}  // namespace
+// B's columns centred a panel at a time (no copy of B whole: kPanel columns of K), and each
+// panel's exact accumulators against A centred once per batch: int16 dot products while every
+// sum fits int32 (kInt16DotMaxDepth), int32 products summed in int64 beyond.
+constexpr int64_t kPanel = 64;
 
-std::vector<int64_t> AccumulateToFloat(const Case& c, const MatMulToFloatPlan& plan,
-                                       const ToFloatOperandA& a) {
-  const MatMulGeometry& g = plan.geometry;
-  const Tensor& b = *c.input(static_cast<size_t>(plan.b.value));
-  const Tensor* bzp =
-      plan.b.zero_point >= 0 ? c.input(static_cast<size_t>(plan.b.zero_point)) : nullptr;
-  std::vector<int32_t> zps(static_cast<size_t>(g.n), 0);
-  for (int64_t j = 0; bzp != nullptr && j < g.n; ++j) {
-    zps[static_cast<size_t>(j)] = static_cast<int32_t>(IntegerValue(
-        *plan.b_type, bzp->codes[bzp->codes.size() == 1 ? 0 : static_cast<size_t>(j)]));
-  }
-  int32_t table[256];
-  for (uint32_t code = 0; code < 256; ++code) {
-    table[code] = static_cast<int32_t>(IntegerValue(*plan.b_type, code));
-  }
-  const int64_t per_batch = g.m * g.n;
-  std::vector<int64_t> acc(static_cast<size_t>(g.batch * per_batch));
-  std::vector<int32_t> am(static_cast<size_t>(g.m * g.k)), bm(static_cast<size_t>(g.k * g.n));
-  for (int64_t t = 0; t < g.batch; ++t) {
-    const int32_t* row = a.values.data() + g.a_offset[static_cast<size_t>(t)];
-    for (size_t e = 0; e < am.size(); ++e)
-      am[e] = row[e] - a.zero_point(static_cast<int64_t>(e) % g.k);
-    for (int64_t x = 0; x < g.k; ++x) {
-      for (int64_t j = 0; j < g.n; ++j) {
-        bm[static_cast<size_t>(x * g.n + j)] =
-            table[b.codes[static_cast<size_t>(g.b_offset[static_cast<size_t>(t)] + x * g.n + j)]] -
-            zps[static_cast<size_t>(j)];
-      }
+class PanelAccumulators {
+ public:
+  PanelAccumulators(const Case& c, const MatMulToFloatPlan& plan, const ToFloatOperandA& a)
+      : g_(plan.geometry),
+        a_(a),
+        b_(*c.input(static_cast<size_t>(plan.b.value))),
+        narrow_(g_.k < kInt16DotMaxDepth) {
+    const Tensor* bzp =
+        plan.b.zero_point >= 0 ? c.input(static_cast<size_t>(plan.b.zero_point)) : nullptr;
+    zero_points_.assign(static_cast<size_t>(g_.n), 0);
+    for (int64_t j = 0; bzp != nullptr && j < g_.n; ++j) {
+      zero_points_[static_cast<size_t>(j)] = static_cast<int32_t>(IntegerValue(
+          *plan.b_type, bzp->codes[bzp->codes.size() == 1 ? 0 : static_cast<size_t>(j)]));
     }
-    MultiplyCentred(am.data(), bm.data(), g.m, g.k, g.n, acc.data() + t * per_batch);
+    for (uint32_t code = 0; code < 256; ++code) {
+      values_[code] = static_cast<int32_t>(IntegerValue(*plan.b_type, code));
+    }
   }
-  return acc;
-}
+
+  // Batch t's accumulators of columns [j0, j0 + width): [i * width + j - j0].
+  const std::vector<int64_t>& Of(int64_t t, int64_t j0, int64_t width) {
+    if (t != batch_) CentreA(t);
+    const uint8_t* b = b_.codes.data() + g_.b_offset[static_cast<size_t>(t)];  // 8-bit codes
+    acc_.resize(static_cast<size_t>(g_.m * width));
+    if (narrow_) {  // B's panel transposed: width rows of K
+      b16_.resize(static_cast<size_t>(width * g_.k));
+      for (int64_t x = 0; x < g_.k; ++x) {
+        for (int64_t j = 0; j < width; ++j) {
+          b16_[static_cast<size_t>(j * g_.k + x)] =
+              static_cast<int16_t>(Centred(b[x * g_.n + j0 + j], j0 + j));
+        }
+      }
+      DotRowsInt16(a16_.data(), b16_.data(), g_.m, g_.k, width, acc_.data());
+    } else {  // K rows of width
+      b32_.resize(static_cast<size_t>(g_.k * width));
+      for (int64_t x = 0; x < g_.k; ++x) {
+        for (int64_t j = 0; j < width; ++j) {
+          b32_[static_cast<size_t>(x * width + j)] = Centred(b[x * g_.n + j0 + j], j0 + j);
+        }
+      }
+      MultiplyCentred(a32_.data(), b32_.data(), g_.m, g_.k, width, acc_.data());
+    }
+    return acc_;
+  }
+
+ private:
+  int32_t Centred(uint8_t code, int64_t j) const {
+    return values_[code] - zero_points_[static_cast<size_t>(j)];
+  }
+  void CentreA(int64_t t) {
+    batch_ = t;
+    const int16_t* row = a_.values.data() + g_.a_offset[static_cast<size_t>(t)];
+    const auto size = static_cast<size_t>(g_.m * g_.k);
+    const auto centred = [&](size_t e) {
+      return row[e] - a_.zero_point(static_cast<int64_t>(e) % g_.k);
+    };
+    if (narrow_) {
+      a16_.resize(size);
+      for (size_t e = 0; e < size; ++e) a16_[e] = static_cast<int16_t>(centred(e));  // +-255
+    } else {
+      a32_.resize(size);
+      for (size_t e = 0; e < size; ++e) a32_[e] = centred(e);
+    }
+  }
+
+  const MatMulGeometry& g_;
+  const ToFloatOperandA& a_;
+  const Tensor& b_;
+  const bool narrow_;
+  std::vector<int32_t> zero_points_;
+  int32_t values_[256];
+  int64_t batch_ = -1;
+  std::vector<int16_t> a16_, b16_;
+  std::vector<int32_t> a32_, b32_;
+  std::vector<int64_t> acc_;
+};
+
+}  // namespace
 
 std::vector<uint8_t> MatMulToFloatFast(const Case& c, const MatMulToFloatPlan& plan,
                                        const ToFloatOperandA& a, OutputEvaluation& y) {
@@ -122,24 +172,34 @@ std::vector<uint8_t> MatMulToFloatFast(const Case& c, const MatMulToFloatPlan& p
   const size_t n = static_cast<size_t>(g.batch * g.m * g.n);
   std::vector<uint8_t> decided(n, 0);
   if (plan.t->id != DataType::kFloat || plan.a_per_column) return decided;
-  const std::vector<int64_t> acc = AccumulateToFloat(c, plan, a);
   const Tensor& b_scale = *c.input(static_cast<size_t>(plan.b.scale));
   const Tensor* bias = plan.bias >= 0 ? c.input(static_cast<size_t>(plan.bias)) : nullptr;
   const auto as_float = [](uint32_t code) {
     return static_cast<double>(std::bit_cast<float>(code));
   };
-  for (size_t e = 0; e < n; ++e) {
-    const size_t j = e % static_cast<size_t>(g.n);
-    if (acc[e] < std::numeric_limits<int32_t>::min() ||
-        acc[e] > std::numeric_limits<int32_t>::max()) {
-      continue;
+  PanelAccumulators panels(c, plan, a);
+  for (int64_t t = 0; t < g.batch; ++t) {
+    for (int64_t j0 = 0; j0 < g.n; j0 += kPanel) {
+      const int64_t width = std::min(kPanel, g.n - j0);
+      const std::vector<int64_t>& acc = panels.Of(t, j0, width);
+      for (int64_t i = 0; i < g.m; ++i) {
+        for (int64_t j = j0; j < j0 + width; ++j) {
+          const int64_t sum = acc[static_cast<size_t>(i * width + j - j0)];
+          if (sum < std::numeric_limits<int32_t>::min() ||
+              sum > std::numeric_limits<int32_t>::max()) {
+            continue;
+          }
+          const auto column = static_cast<size_t>(j);
+          const double bs = as_float(b_scale.codes[b_scale.codes.size() == 1 ? 0 : column]);
+          const std::optional<Settlement> s = Settle(
+              sum, a.scales[0], bs, bias ? as_float(bias->codes[column]) : 0.0, bias != nullptr);
+          if (!s) continue;
+          const auto e = static_cast<size_t>((t * g.m + i) * g.n + j);
+          y.exact.set(e, s->exact), y.range_lo.set(e, s->lo), y.range_hi.set(e, s->hi);
+          decided[e] = 1;
+        }
+      }
     }
-    const double bs = as_float(b_scale.codes[b_scale.codes.size() == 1 ? 0 : j]);
-    const std::optional<Settlement> s =
-        Settle(acc[e], a.scales[0], bs, bias ? as_float(bias->codes[j]) : 0.0, bias != nullptr);
-    if (!s) continue;
-    y.exact.set(e, s->exact), y.range_lo.set(e, s->lo), y.range_hi.set(e, s->hi);
-    decided[e] = 1;
   }
   return decided;
 }

@@ -1,6 +1,6 @@
 // MatMulIntegerToFloat's and DynamicQuantizeMatMul's double fast path: the exact int32
-// accumulators (the matrices centred once, B transposed), then each float32 element decided in
-// double where double arithmetic settles its exact code and both rounded ends of its range
+// accumulators (A centred once, B a panel of columns at a time), then each float32 element decided
+// in double where double arithmetic settles its exact code and both rounded ends of its range
 // (docs/semantics.md#d30); an element it cannot settle (float16 Y, a's parameters per column,
 // an accumulator outside int32, a value near float32's limits, an end near a rounding boundary)
 // is left to the multiprecision path (matmul_to_float.cc). Both agree (tested).
@@ -17,9 +17,5 @@ namespace qconform {
 // where decided.
 std::vector<uint8_t> MatMulToFloatFast(const Case& c, const MatMulToFloatPlan& plan,
                                        const ToFloatOperandA& a, OutputEvaluation& y);
-
-// The exact accumulators, one per element of Y, row-major (per-tensor a only).
-std::vector<int64_t> AccumulateToFloat(const Case& c, const MatMulToFloatPlan& plan,
-                                       const ToFloatOperandA& a);
 
 }  // namespace qconform

@@ -184,6 +184,38 @@ TEST(MatMulIntegerToFloat, TheFastPathDecidesNearlyEveryElement) {
   EXPECT_GE(count, 32 * 32 * 95 / 100);
 }
 
+TEST(MatMulIntegerToFloat, TheFastPathEqualsMultiprecisionAcrossPanelsAndDepths) {
+  // B centred 64 columns at a time: N = 150 takes three panels, the last partial; two batches of
+  // A against one B; per-column b zero points, scales and bias. K = 40000 puts the sums beyond
+  // the int16 dot products' depth (int32 products summed in int64).
+  Prng prng(2026);
+  for (const auto& [k, n] : {std::pair<int64_t, int64_t>{96, 150}, {40000, 70}}) {
+    const int64_t m = 3;
+    std::vector<double> a(static_cast<size_t>(2 * m * k)), b(static_cast<size_t>(k * n));
+    std::vector<double> zp(static_cast<size_t>(n)), scales(zp.size()), bias(zp.size());
+    for (double& v : a) v = static_cast<double>(prng.Below(256));
+    for (double& v : b) v = static_cast<double>(prng.Below(256)) - 128;
+    for (size_t j = 0; j < zp.size(); ++j) {
+      zp[j] = static_cast<double>(prng.Below(256)) - 128;
+      scales[j] = 0.001 + static_cast<double>(prng.Below(100000)) / 3e6;
+      bias[j] = static_cast<double>(prng.Below(2001)) / 7.0 - 140;
+    }
+    const Case c =
+        ToFloat({MakeTensor(D::kUint8, {2, m, k}, a), MakeTensor(D::kInt8, {k, n}, b),
+                 MakeRoundedTensor(D::kFloat, {}, {0.0123}),
+                 MakeRoundedTensor(D::kFloat, {n}, scales), MakeTensor(D::kUint8, {}, {131}),
+                 MakeTensor(D::kInt8, {n}, zp), MakeRoundedTensor(D::kFloat, {n}, bias)});
+    const OracleResult fast = RunOracle(c), slow = RunOracle(c, {.fast_path = false});
+    ASSERT_FALSE(fast.must_reject()) << fast.rejection()->message;
+    const OutputEvaluation &f = fast.outputs.at(0), &s = slow.outputs.at(0);
+    ASSERT_EQ(f.exact.size(), static_cast<size_t>(2 * m * n));
+    for (size_t i = 0; i < f.exact.size(); ++i) {
+      ASSERT_EQ(f.exact[i], s.exact[i]) << "K " << k << ", element " << i;
+      ASSERT_EQ(f.range(i), s.range(i)) << "K " << k << ", element " << i;
+    }
+  }
+}
+
 TEST(MatMulIntegerToFloat, RejectsABiasThatIsNotN) {
   const OracleResult r = RunOracle(ToFloat(
       {MakeTensor(D::kUint8, {1, 2}, {1, 2}), MakeTensor(D::kUint8, {2, 3}, {1, 2, 3, 4, 5, 6}),
