@@ -12,17 +12,21 @@
 
 namespace qconform::bench {
 
-// Every heap allocation of the program (qconform_bench.cc replaces operator new).
+// Every heap allocation of the program (qconform_bench.cc replaces operator new), and the
+// bytes live and their peak since ResetLivePeak.
 extern std::atomic<uint64_t> g_allocations;
+void CountLive(int64_t bytes);
 
 struct MemoryResult {
-  double peak_ratio = 0;  // (peak resident growth + inputs) / (inputs + output)
+  double peak_ratio = 0;  // (peak growth + inputs) / (inputs + output and its range ends)
   uint64_t allocations = 0;
   double allocations_per_element = 0;
   size_t in_out_bytes = 0;
 };
 // One oracle evaluation of the workload; call with large blocks mapped (mallopt in main).
 MemoryResult MeasureMemory(const Workload& w);
+// The same for any case, of output_bytes (its inputs' bytes from InputBytes).
+MemoryResult MeasureMemory(const Case& c, size_t output_bytes, int64_t elements);
 
 // The fraction of the plain loop's elements the oracle admits (the exact code or an admitted
 // strategy's, or an element left to the implementation), after one run of each.

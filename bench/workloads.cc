@@ -64,12 +64,6 @@ double ScaleValue(D type, Prng& prng) {
   return (1 + static_cast<double>(prng.Below(64)) / 64) / 128;
 }
 
-// Bytes of a tensor as the oracle holds it (a sub-byte code in a byte of its own).
-size_t Bytes(const Tensor& t) {
-  return static_cast<size_t>(t.element_count()) *
-         static_cast<size_t>(ElementTypeOf(static_cast<D>(t.data_type)).bytes_per_element());
-}
-
 // x for QuantizeLinear: values spread over y's range and a little beyond (so that some
 // saturate), as multiples of the largest scale, rounded to x's type.
 Tensor QuantizeInput(const WorkloadSpec& s, std::vector<int64_t> shape) {
@@ -100,6 +94,14 @@ const WorkloadSpec& WorkloadNamed(const std::string& name) {
     if (name == s.name) return s;
   }
   throw std::invalid_argument("no workload " + name);
+}
+
+size_t InputBytes(const Case& c) {
+  size_t bytes = 0;
+  for (const auto& t : c.inputs) {  // codes' storage: a sub-byte code in a byte of its own
+    bytes += t ? t->codes.size() * static_cast<size_t>(t->codes.width()) : 0;
+  }
+  return bytes;
 }
 
 Workload MakeWorkload(const WorkloadSpec& spec, int64_t elements) {
@@ -151,7 +153,7 @@ Workload MakeWorkload(const WorkloadSpec& spec, int64_t elements) {
   Workload w{
       spec, MakeCase(op, spec.opset, inputs, attributes, "", spec.name), rows, cols, rows * cols, 0,
       0};
-  for (const auto& t : w.c.inputs) w.input_bytes += t ? Bytes(*t) : 0;
+  w.input_bytes = InputBytes(w.c);
   w.output_bytes = static_cast<size_t>(w.elements) *
                    static_cast<size_t>(ElementTypeOf(spec.y).bytes_per_element());
   return w;

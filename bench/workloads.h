@@ -44,6 +44,8 @@ int64_t BenchElements();
 const std::vector<WorkloadSpec>& WorkloadSpecs();
 const WorkloadSpec& WorkloadNamed(const std::string& name);
 Workload MakeWorkload(const WorkloadSpec& spec, int64_t elements);
+// The bytes of a case's inputs as the oracle holds them (a sub-byte code in a byte).
+size_t InputBytes(const Case& c);
 
 // The scale element of flat index i (row-major [rows, cols]) for the workload's layout.
 inline int64_t ScaleIndexOf(const Workload& w, int64_t i) {
