@@ -49,6 +49,11 @@ std::vector<ComputeWorkload> ToFloatWorkloads();
 // an element is one operation.
 std::vector<ComputeWorkload> GatherWorkloads();
 
+// Every compute workload above, in the tables' order (compute_workloads.cc), and one of them by
+// name, built once and kept (aborts on an unknown name).
+std::vector<ComputeWorkload> ComputeWorkloads();
+const ComputeWorkload& ComputeNamed(const std::string& name);
+
 // Uniformly random 8-bit codes of a shape.
 Tensor RandomCodes(Prng& p, DataType type, std::vector<int64_t> shape);
 // A workload's case: op (QLinearMatMul, MatMulInteger, QLinearConv, ConvInteger, version 10) on

@@ -105,24 +105,6 @@ void BM_Copy(benchmark::State& state, size_t traffic, int64_t items) {
   state.SetItemsProcessed(state.iterations() * items);
 }
 
-std::vector<ComputeWorkload> ComputeWorkloads() {
-  std::vector<ComputeWorkload> all = MatMulWorkloads();
-  for (ComputeWorkload& w : ConvWorkloads()) all.push_back(std::move(w));
-  for (ComputeWorkload& w : QLinearGroupWorkloads()) all.push_back(std::move(w));
-  for (ComputeWorkload& w : NBitsWorkloads()) all.push_back(std::move(w));
-  for (ComputeWorkload& w : ToFloatWorkloads()) all.push_back(std::move(w));
-  for (ComputeWorkload& w : GatherWorkloads()) all.push_back(std::move(w));
-  return all;
-}
-
-const ComputeWorkload& ComputeNamed(const std::string& name) {
-  static const std::vector<ComputeWorkload> all = ComputeWorkloads();
-  for (const ComputeWorkload& w : all) {
-    if (w.name == name) return w;
-  }
-  std::abort();
-}
-
 void BM_ComputeOracle(benchmark::State& state, std::string name, bool fast) {
   const ComputeWorkload& w = ComputeNamed(name);
   for (auto _ : state) {
