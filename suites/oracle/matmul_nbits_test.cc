@@ -5,6 +5,7 @@
 // by hand in the comments.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -44,6 +45,26 @@ double F32(double v) {
 
 double Value(const OutputEvaluation&, uint32_t code) {
   return DecodeDouble(ElementTypeOf(D::kFloat), code);
+}
+
+TEST(MatMulNBits, AnUnusualScaleAnywhereIsAFindingAndTheNormalEndsAreNot) {
+  // The check skips float32's positive normal codes in bulk: each neighbour of that range, late
+  // in the scales, is still found; the range's own ends are not findings.
+  const auto with_scale = [](uint32_t code) {
+    std::vector<double> scales(5, 0.5);
+    scales[3] = static_cast<double>(std::bit_cast<float>(code));
+    return NBits(std::vector<double>(80, 1), 80, std::vector<double>(40, 0x88), scales);
+  };
+  for (const uint32_t code : {0x007fffffu, 0x00000000u, 0x7f800000u, 0x7fc00000u, 0x80800000u,
+                              0x80000001u, 0xff7fffffu}) {
+    const OracleResult r = RunOracle(with_scale(code));
+    ASSERT_EQ(r.findings.size(), 1u) << std::hex << code;
+    EXPECT_EQ(r.findings[0].rule->id, "mnb.scale.unusual") << std::hex << code;
+    EXPECT_NE(r.findings[0].message.find("[3]"), std::string::npos) << r.findings[0].message;
+  }
+  for (const uint32_t code : {0x00800000u, 0x7f7fffffu}) {
+    EXPECT_TRUE(RunOracle(with_scale(code)).findings.empty()) << std::hex << code;
+  }
 }
 
 TEST(MatMulNBits, CodesAreLowBitsFirstAndTheDefaultZeroPointIsEight) {
