@@ -28,6 +28,9 @@ done
 # What building qconform and judging one backend need.
 vendor_packages=(
   cmake ninja-build g++
+  # The compiler cache (cmake/ccache.cmake): a clone of a commit this machine built compiles in
+  # seconds.
+  ccache
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libboost-dev libprotobuf-dev protobuf-compiler libonnx-dev python3
 )
