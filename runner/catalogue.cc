@@ -51,9 +51,16 @@ std::vector<GeneratedCase> GeneratedBatches(const BatchOptions& batch) {
 std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
                                          const std::vector<std::string>& filter,
                                          const std::string& profile) {
+  return LoadCatalogueWhere(
+      dir, [&](const std::string& name) { return MatchesFilter(name, filter); }, profile);
+}
+
+std::vector<CatalogueCase> LoadCatalogueWhere(const std::string& dir,
+                                              const std::function<bool(const std::string&)>& keep,
+                                              const std::string& profile) {
   std::vector<CatalogueCase> out;
   for (const std::string& path : FindCaseDirectories({dir})) {
-    if (!MatchesFilter(fs::path(path).filename().string(), filter)) continue;
+    if (!keep(fs::path(path).filename().string())) continue;
     CaseDirectory d = ReadCaseDirectory(path);
     for (DataSet& ds : d.data_sets) {
       if (!ds.c.profile.empty() && ds.c.profile != profile) continue;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,5 +50,9 @@ bool MatchesFilter(const std::string& id, const std::vector<std::string>& filter
 std::vector<CatalogueCase> LoadCatalogue(const std::string& dir,
                                          const std::vector<std::string>& filter = {},
                                          const std::string& profile = "");
+// The same for the case directories whose name (the case id) `keep` accepts.
+std::vector<CatalogueCase> LoadCatalogueWhere(const std::string& dir,
+                                              const std::function<bool(const std::string&)>& keep,
+                                              const std::string& profile = "");
 
 }  // namespace qconform::runner

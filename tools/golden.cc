@@ -1,10 +1,14 @@
 // `qconform golden --update|--verify [--dir DIR]`: writes the golden catalogue (oracle outputs
 // for every valid case, none for must-reject ones) with its manifest, or checks that the
 // checked-in copy is byte-identical to a fresh regeneration.
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include "generators/golden_catalogue.h"
 #include "onnx_io/case_io.h"
@@ -19,19 +23,42 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Writes every case and manifest.tsv into dir (which must exist); returns the case count.
+// Writes every case and manifest.tsv into dir (which must exist); returns the case count. The
+// cases are written on every core (each into its own directory, each by the oracle alone), the
+// manifest in catalogue order, so the files are the same whatever the thread count; the first
+// case in catalogue order that fails is the error.
 size_t WriteCatalogue(const fs::path& dir) {
-  std::vector<ManifestEntry> manifest;
-  for (const GoldenCase& g : GoldenCatalogue()) {
-    const Case& c = g.c;
-    const WrittenCase written = g.then ? WriteOracleChain((dir / c.id).string(), c, *g.then)
-                                       : WriteOracleCase((dir / c.id).string(), c);
-    if (!g.intended_rule.empty() && written.expected != "reject:" + g.intended_rule) {
-      throw std::runtime_error("golden case " + c.id + " is meant to break " + g.intended_rule +
-                               " but the oracle says " + written.expected);
+  const std::vector<GoldenCase> catalogue = GoldenCatalogue();
+  std::vector<ManifestEntry> manifest(catalogue.size());
+  std::vector<std::exception_ptr> errors(catalogue.size());
+  std::atomic<size_t> next{0};
+  const auto write = [&] {
+    for (size_t i; (i = next++) < catalogue.size();) {
+      const GoldenCase& g = catalogue[i];
+      const Case& c = g.c;
+      try {
+        const WrittenCase written = g.then
+                                        ? WriteOracleChain((dir / c.id).string(), c, *g.then)
+                                        : WriteOracleCase((dir / c.id).string(), c);
+        if (!g.intended_rule.empty() && written.expected != "reject:" + g.intended_rule) {
+          throw std::runtime_error("golden case " + c.id + " is meant to break " +
+                                   g.intended_rule + " but the oracle says " + written.expected);
+        }
+        manifest[i] = {c.id,        c.op_type,          c.domain,
+                       c.opset,     g.features,         written.expected,
+                       written.may_reject, written.alternatives, g.decision};
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
     }
-    manifest.push_back({c.id, c.op_type, c.domain, c.opset, g.features, written.expected,
-                        written.may_reject, written.alternatives, g.decision});
+  };
+  std::vector<std::thread> workers;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned k = 1; k < cores; ++k) workers.emplace_back(write);
+  write();
+  for (std::thread& t : workers) t.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
   }
   std::ofstream(dir / "manifest.tsv", std::ios::binary) << FormatManifest(manifest);
   return manifest.size();

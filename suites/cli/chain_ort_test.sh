@@ -7,9 +7,12 @@ qconform=$1 runner=$2 modules=$3 golden=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 count=0
-for dir in "$golden"/*; do
-  grep -q 'chain:QuantizeLinear>DequantizeLinear' <(grep "^$(basename "$dir")	" "$golden/manifest.tsv") || continue
-  name=$(basename "$dir")
+# The chain cases, from one read of the manifest (its id column is the case directory's name).
+chains=$(awk -F'\t' '$0 !~ /^#/ && index($0, "chain:QuantizeLinear>DequantizeLinear") {print $1}' \
+         "$golden/manifest.tsv")
+for name in $chains; do
+  dir="$golden/$name"
+  [[ -d $dir ]] || { echo "the manifest lists $name, which is not a directory of $golden" >&2; exit 1; }
   cp -r "$dir" "$work/$name"
   rm "$work/$name/test_data_set_0/output_0.pb"
   NODE_PATH=$modules node "$runner" --once "$work/$name" "$work/$name/test_data_set_0"

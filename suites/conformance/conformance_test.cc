@@ -9,16 +9,23 @@
 // as the backend's expectations baseline says (printed as XFAIL); unsupported cases are skipped.
 // A new failure, a changed failure kind and an unexpected pass fail the test. GoogleTest's
 // sharding (GTEST_TOTAL_SHARDS, GTEST_SHARD_INDEX) splits the suite across CI machines.
+//
+// A --gtest_filter that names its suites (ctest's entries: --gtest_filter=QuantizeLinear_v21.*)
+// loads only the golden cases the manifest puts in them: the other cases would be registered
+// and never run. Catalogue.ManifestSuitesAreTheCases (run with Baseline.*, which loads all)
+// checks that the manifest puts every case in the suite it is registered in.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include "generators/batch.h"
 #include "generators/profile_cases.h"
 #include "generators/valid_cases.h"
+#include "onnx_io/manifest.h"
 #include "runner/conformance_run.h"
 
 namespace qconform::runner {
@@ -142,6 +149,73 @@ std::string Identifier(std::string s) {
   return s;
 }
 
+// The test suite of a case: its domain, operator and version. Opsets before the operator existed
+// share one group, named for the opset just before its first version (golden's dq9 cases; the
+// manifest's version column says the same).
+std::string SuiteOf(const Case& c) {
+  const std::string domain = c.domain.empty() ? "" : Identifier(c.domain) + "_";
+  int64_t first = 0;
+  for (const OpSchema* s : SchemasNamed(c.op_type)) {
+    if (CanonicalDomain(s->domain) == CanonicalDomain(c.domain)) {
+      first = first == 0 ? s->since_version : std::min<int64_t>(first, s->since_version);
+    }
+  }
+  const int64_t version = first > 0 && c.opset < first ? first - 1 : c.opset;
+  return domain + c.op_type + "_v" + std::to_string(version);
+}
+
+// The suite the manifest puts a case in.
+std::string ManifestSuite(const ManifestEntry& e) {
+  const std::string domain = e.domain.empty() ? "" : Identifier(e.domain) + "_";
+  return domain + e.op + "_v" + std::to_string(e.version);
+}
+
+// The suites --gtest_filter selects when each of its positive patterns names one ("A.*:B.*");
+// nullopt when a pattern could match any suite (or there is none: every test runs).
+std::optional<std::set<std::string>> FilteredSuites() {
+  const std::string filter = GTEST_FLAG_GET(filter);
+  const std::string positive = filter.substr(0, filter.find('-'));
+  if (positive.empty()) return std::nullopt;
+  std::set<std::string> suites;
+  size_t begin = 0;
+  while (begin <= positive.size()) {
+    const size_t end = std::min(positive.find(':', begin), positive.size());
+    const std::string pattern = positive.substr(begin, end - begin);
+    const size_t dot = pattern.find('.');
+    if (dot == std::string::npos) return std::nullopt;
+    const std::string suite = pattern.substr(0, dot);
+    if (suite.empty() || suite.find_first_of("*?") != std::string::npos) return std::nullopt;
+    suites.insert(suite);
+    begin = end + 1;
+  }
+  return suites;
+}
+
+// Every golden case the manifest lists is registered in the suite the manifest gives it (what
+// loading by suite relies on).
+class ManifestSuitesTest : public ::testing::Test {
+ public:
+  explicit ManifestSuitesTest(const std::vector<CatalogueCase>* cases) : cases_(cases) {}
+  void TestBody() override {
+    Manifest manifest;
+    MergeManifest(manifest, settings().golden);
+    size_t listed = 0;
+    for (const CatalogueCase& c : *cases_) {
+      if (c.source.empty()) continue;  // generated
+      const auto row = manifest.find(std::filesystem::path(c.source).filename().string());
+      if (row == manifest.end()) continue;  // loaded whatever the filter
+      ++listed;
+      EXPECT_EQ(ManifestSuite(row->second), SuiteOf(c.c))
+          << c.source << ": the manifest's operator, domain or version puts the case in another "
+          << "suite, so a filtered run would not load it";
+    }
+    EXPECT_GT(listed, 0u) << "no golden case is in " << settings().golden << "/manifest.tsv";
+  }
+
+ private:
+  const std::vector<CatalogueCase>* cases_;
+};
+
 void ParseFlags(int argc, char** argv) {
   if (const char* env = std::getenv("QCONFORM_BACKEND"); env && *env) settings().backend = env;
   for (int i = 1; i < argc; ++i) {
@@ -177,8 +251,17 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   ParseFlags(argc, argv);
   static std::vector<CatalogueCase> cases;
+  const std::optional<std::set<std::string>> suites = FilteredSuites();
+  // Baseline.* and Catalogue.* read the whole catalogue.
+  const bool load_all = !suites || suites->count("Baseline") || suites->count("Catalogue");
   try {
-    cases = LoadCatalogue(settings().golden);
+    Manifest manifest;
+    if (!load_all) MergeManifest(manifest, settings().golden);
+    cases = LoadCatalogueWhere(settings().golden, [&](const std::string& id) {
+      if (load_all) return true;
+      const auto row = manifest.find(id);
+      return row == manifest.end() || suites->count(ManifestSuite(row->second)) > 0;
+    });
   } catch (const std::exception& e) {
     std::cerr << "conformance_test: " << e.what() << "\n";
     return 2;
@@ -189,17 +272,7 @@ int main(int argc, char** argv) {
   batch.count = kDefaultGeneratedCount;
   for (GeneratedCase& g : GeneratedBatches(batch)) cases.push_back({std::move(g.c), ""});
   for (const CatalogueCase& c : cases) {
-    const std::string domain = c.c.domain.empty() ? "" : Identifier(c.c.domain) + "_";
-    // Opsets before the operator existed share one group, named for the opset just before its
-    // first version (golden's dq9 cases; the manifest's version column says the same).
-    int64_t first = 0;
-    for (const OpSchema* s : SchemasNamed(c.c.op_type)) {
-      if (CanonicalDomain(s->domain) == CanonicalDomain(c.c.domain)) {
-        first = first == 0 ? s->since_version : std::min<int64_t>(first, s->since_version);
-      }
-    }
-    const int64_t version = first > 0 && c.c.opset < first ? first - 1 : c.c.opset;
-    const std::string suite = domain + c.c.op_type + "_v" + std::to_string(version);
+    const std::string suite = SuiteOf(c.c);
     const qconform::Case* pointer = &c.c;
     ::testing::RegisterTest(
         suite.c_str(), Identifier(c.c.id).c_str(), nullptr, nullptr, __FILE__, __LINE__,
@@ -207,5 +280,8 @@ int main(int argc, char** argv) {
   }
   ::testing::RegisterTest("Baseline", "EntriesNameCatalogueCases", nullptr, nullptr, __FILE__,
                           __LINE__, []() -> ::testing::Test* { return new BaselineTest(&cases); });
+  ::testing::RegisterTest("Catalogue", "ManifestSuitesAreTheCases", nullptr, nullptr, __FILE__,
+                          __LINE__,
+                          []() -> ::testing::Test* { return new ManifestSuitesTest(&cases); });
   return RUN_ALL_TESTS();
 }

@@ -385,6 +385,7 @@ constexpr DroppedDefect kDropped[] = {
 
 // Per thread, so that the mutation gate runs defects side by side in one process.
 thread_local Defect active = Defect::kNone;
+thread_local ConsultedDefects* consulted = nullptr;
 
 }  // namespace
 
@@ -409,6 +410,19 @@ Defect Active() {
 
 void Activate(Defect d) {
   active = d;
+}
+
+bool On(Defect d) {
+  if (consulted != nullptr) {
+    const size_t i = static_cast<size_t>(d);
+    if (consulted->marked.size() <= i) consulted->marked.resize(i + 1);
+    consulted->marked[i] = true;
+  }
+  return active == d;
+}
+
+void RecordConsulted(ConsultedDefects* into) {
+  consulted = into;
 }
 
 }  // namespace qconform::mutants

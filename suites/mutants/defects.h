@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace qconform::mutants {
 
@@ -206,11 +207,23 @@ struct DroppedDefect {
 std::span<const DroppedDefect> DroppedDefects();
 const DefectRow* FindDefect(std::string_view name);
 
-// The defect switched on for this process (kNone by default).
+// The defect switched on for this thread (kNone by default).
 Defect Active();
 void Activate(Defect d);
-inline bool On(Defect d) {
-  return Active() == d;
-}
+// Whether d is the defect switched on. This is the one place a defect changes what the mutant
+// backend computes: every defect is an `if (On(...))`.
+bool On(Defect d);
+
+// The defects a computation consulted. While a set is installed on a thread, every On(d) there
+// marks d. A computation that never consults d computes exactly the same with d switched on (up
+// to the first On(d) both runs take the same steps, and there is none), so the mutation gate
+// runs each defect only on the golden cases whose defect-free run consulted it.
+struct ConsultedDefects {
+  std::vector<bool> marked;  // indexed by Defect
+  bool Has(Defect d) const {
+    return static_cast<size_t>(d) < marked.size() && marked[static_cast<size_t>(d)];
+  }
+};
+void RecordConsulted(ConsultedDefects* into);  // nullptr stops recording on this thread
 
 }  // namespace qconform::mutants

@@ -4,8 +4,12 @@
 // ABI (adapters/plugin/plugin_call.h), graph cases through the plain graph backend
 // (plain_graph.h: the plugin ABI takes single nodes), judged by the one judge.
 //
-//   mutation_gate --golden DIR [--min-kills 3] [--defect NAME] [--write docs/mutation-score.md]
-//                 [--check docs/mutation-score.md]
+//   mutation_gate --golden DIR [--min-kills 3] [--defect NAME]... [--write docs/mutation-score.md]
+//                 [--check docs/mutation-score.md] [--every-case]
+//
+// Each defect runs on the golden cases whose defect-free run consulted it (defects.h,
+// ConsultedDefects): on every other case it computes what the clean run computed, which passes.
+// --every-case runs every defect on every case instead (mutation.skips_are_exact compares both).
 //
 // Exit 0 when every defect is killed often enough (and, with --check, the document is current);
 // 1 otherwise, naming each survivor; 2 on a usage error.
@@ -36,25 +40,33 @@ constexpr const char* kFuzzerHeading = "\n## The differential fuzzer";
 struct Options {
   std::string golden;
   int min_kills = 3;
-  std::string only;
+  std::set<std::string> only;
   std::string write, check;
+  bool every_case = false;
 };
 
 struct Judged {
   std::vector<runner::CatalogueCase> cases;
   std::vector<OracleResult> oracles;
+  std::vector<ConsultedDefects> consulted;  // per case, by its defect-free run; empty: run all
 };
 
 // The ids of the cases the plugin fails with `defect` switched on, and one line per failure.
-std::vector<std::string> Kills(const Judged& j, Defect defect, std::vector<std::string>* details) {
+// With no defect, records what each case consults into `consulted` when it is given.
+std::vector<std::string> Kills(const Judged& j, Defect defect, std::vector<std::string>* details,
+                               std::vector<ConsultedDefects>* consulted = nullptr) {
   Activate(defect);
   std::vector<std::string> killed;
   const CompareOptions compare;
+  if (consulted != nullptr) consulted->assign(j.cases.size(), {});
   for (size_t i = 0; i < j.cases.size(); ++i) {
+    if (!j.consulted.empty() && !j.consulted[i].Has(defect)) continue;
+    if (consulted != nullptr) RecordConsulted(&(*consulted)[i]);
     const Case& c = j.cases[i].c;
     // Graph cases through the plain graph backend (the plugin ABI takes single nodes).
     const BackendResult observed =
         c.is_graph() ? RunPlainGraph(c) : CallPlugin(*MutantPlugin(), c, OutputNames(c).size());
+    RecordConsulted(nullptr);
     const CaseResult r = JudgeCase(c, j.oracles[i], observed, compare);
     if (r.outcome() != Outcome::kFail) continue;
     killed.push_back(c.id);
@@ -86,7 +98,7 @@ std::string FuzzerSection(const std::string& document) {
 int Usage(const char* why) {
   std::fprintf(stderr,
                "mutation_gate: %s\nusage: mutation_gate --golden DIR [--min-kills N] "
-               "[--defect NAME] [--write FILE] [--check FILE]\n",
+               "[--defect NAME]... [--write FILE] [--check FILE] [--every-case]\n",
                why);
   return 2;
 }
@@ -99,19 +111,25 @@ int Gate(const Options& o) {
 
   // The plain backend with no defect: every golden case must pass, or kills mean nothing.
   std::vector<std::string> details;
-  const std::vector<std::string> clean = Kills(j, Defect::kNone, &details);
+  std::vector<ConsultedDefects> consulted;
+  const std::vector<std::string> clean = Kills(j, Defect::kNone, &details, &consulted);
   if (!clean.empty()) {
     std::printf("FAIL the mutant backend without a defect fails %zu golden cases:\n", clean.size());
     for (const std::string& d : details) std::printf("  %s\n", d.c_str());
     return 1;
   }
   std::printf("the mutant backend without a defect passes all %zu golden cases\n", j.cases.size());
+  if (!o.every_case) j.consulted = std::move(consulted);
 
   std::vector<const DefectRow*> rows;
   for (const DefectRow& row : AllDefects()) {
-    if (row.defect != Defect::kNone && (o.only.empty() || row.name == o.only)) rows.push_back(&row);
+    if (row.defect != Defect::kNone && (o.only.empty() || o.only.count(std::string(row.name))))
+      rows.push_back(&row);
   }
-  if (rows.empty()) return Usage(("no defect named " + o.only).c_str());
+  for (const std::string& name : o.only) {
+    if (FindDefect(name) == nullptr) return Usage(("no defect named " + name).c_str());
+  }
+  if (rows.empty()) return Usage("no defect to run");
   // Every operator the oracle knows has defects in the catalogue.
   for (OperatorKind kind : kAllOperatorKinds) {
     const bool has = std::any_of(AllDefects().begin(), AllDefects().end(), [&](const DefectRow& d) {
@@ -196,7 +214,9 @@ int main(int argc, char** argv) {
     } else if (a == "--min-kills" && has_value) {
       o.min_kills = std::atoi(argv[++i]);
     } else if (a == "--defect" && has_value) {
-      o.only = argv[++i];
+      o.only.insert(argv[++i]);
+    } else if (a == "--every-case") {
+      o.every_case = true;
     } else if (a == "--write" && has_value) {
       o.write = argv[++i];
     } else if (a == "--check" && has_value) {
