@@ -11,8 +11,10 @@
 namespace qconform {
 
 std::string ScratchRoot() {
+  // $TMPDIR when it is a directory this process may write (a backend in a mount namespace of its
+  // own, or on another machine, can inherit one that does not exist there).
   const char* tmp = std::getenv("TMPDIR");
-  if (tmp && *tmp) return tmp;
+  if (tmp && *tmp && access(tmp, W_OK | X_OK) == 0) return tmp;
   struct statvfs shm {};
   if (statvfs("/dev/shm", &shm) == 0 && access("/dev/shm", W_OK) == 0 &&
       static_cast<double>(shm.f_bavail) * static_cast<double>(shm.f_frsize) >= 1073741824.0) {

@@ -6,6 +6,7 @@
 // (qconform_plugin_model_entry); else the plugin reports it unsupported.
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -96,5 +97,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: qconform-plugin-host [--protocol 2|3] LIB.so\n");
     return 2;
   }
-  return qconform::Serve(argv[1], protocol);
+  try {
+    return qconform::Serve(argv[1], protocol);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "qconform-plugin-host: %s\n", e.what());
+    return 1;
+  }
 }

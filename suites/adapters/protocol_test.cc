@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "adapters/exec/frames.h"
 #include "adapters/exec/protocol.h"
+#include "adapters/exec/scratch.h"
 
 namespace qconform {
 namespace {
@@ -101,3 +103,25 @@ TEST(Frames, ADirectoryGoesOutAndComesBackTheSame) {
 
 }  // namespace
 }  // namespace qconform
+
+// A serving backend inherits $TMPDIR from whoever started it; where that directory does not
+// exist (a mount namespace of its own, another machine), its scratch goes elsewhere instead of
+// failing to start.
+TEST(ScratchRoot, SkipsATmpdirThatIsNotThere) {
+  const char* had = std::getenv("TMPDIR");
+  const std::string kept = had ? had : "";
+  const std::string here = std::filesystem::temp_directory_path().string();
+  setenv("TMPDIR", "/nonexistent/qconform-scratch-test", 1);
+  const std::string root = qconform::ScratchRoot();
+  const std::string made = qconform::MakeScratchDirectory("qconform-scratch-test-");
+  setenv("TMPDIR", here.c_str(), 1);
+  const std::string honoured = qconform::ScratchRoot();
+  if (had)
+    setenv("TMPDIR", kept.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
+  EXPECT_NE(root, "/nonexistent/qconform-scratch-test");
+  EXPECT_TRUE(std::filesystem::is_directory(made)) << made;
+  std::filesystem::remove_all(made);
+  EXPECT_EQ(honoured, here) << "a TMPDIR that exists is the scratch root";
+}
