@@ -37,16 +37,15 @@ size_t WriteCatalogue(const fs::path& dir) {
       const GoldenCase& g = catalogue[i];
       const Case& c = g.c;
       try {
-        const WrittenCase written = g.then
-                                        ? WriteOracleChain((dir / c.id).string(), c, *g.then)
-                                        : WriteOracleCase((dir / c.id).string(), c);
+        const WrittenCase written = g.then ? WriteOracleChain((dir / c.id).string(), c, *g.then)
+                                           : WriteOracleCase((dir / c.id).string(), c);
         if (!g.intended_rule.empty() && written.expected != "reject:" + g.intended_rule) {
-          throw std::runtime_error("golden case " + c.id + " is meant to break " +
-                                   g.intended_rule + " but the oracle says " + written.expected);
+          throw std::runtime_error("golden case " + c.id + " is meant to break " + g.intended_rule +
+                                   " but the oracle says " + written.expected);
         }
-        manifest[i] = {c.id,        c.op_type,          c.domain,
-                       c.opset,     g.features,         written.expected,
-                       written.may_reject, written.alternatives, g.decision};
+        manifest[i] = {c.id,       c.op_type,        c.domain,           c.opset,
+                       g.features, written.expected, written.may_reject, written.alternatives,
+                       g.decision};
       } catch (...) {
         errors[i] = std::current_exception();
       }

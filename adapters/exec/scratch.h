@@ -7,10 +7,10 @@
 
 namespace qconform {
 
-// $TMPDIR when it names a directory this process may write in; else /dev/shm when it is a memory file system with room (1 GiB free),
-// because every case is a few files written and read once, and on a disk that costs more than
-// the runtime's work (1,755 against 4,189 cases/s through the exec protocol measured here); else
-// /tmp.
+// $TMPDIR when it names a directory this process may write in; else /dev/shm when it is a
+// memory file system with room (1 GiB free), because every case is a few files written and read
+// once, and on a disk that costs more than the runtime's work (1,755 against 4,189 cases/s
+// through the exec protocol measured here); else /tmp.
 std::string ScratchRoot();
 // A new directory ScratchRoot()/<prefix>XXXXXX; std::runtime_error naming why when it cannot.
 std::string MakeScratchDirectory(const std::string& prefix);

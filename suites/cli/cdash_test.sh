@@ -40,8 +40,10 @@ drop_site "$work/refusing" 500
 expect "a drop site that refuses fails the run, named" 255 "submission to 127.0.0.1:$port failed" -- \
   dashboard -DQCONFORM_CDASH_DROP_SITE="127.0.0.1:$port" "-DQCONFORM_CDASH_DROP_LOCATION=/submit.php?project=qconform" \
   -DQCONFORM_CDASH_DROP_METHOD=http
+# (CMake wraps a message to its width: the lines joined, whatever the directory's length)
+joined() { local out rc; out=$("$@" 2>&1); rc=$?; tr -s '\n ' '  ' <<<"$out"; echo; return "$rc"; }
 expect "a directory that is no build is refused, named" 255 "is not a configured qconform build" -- \
-  ctest -S "$source_dir/cmake/dashboard.cmake" -DQCONFORM_BUILD_DIR="$work"
+  joined ctest -S "$source_dir/cmake/dashboard.cmake" -DQCONFORM_BUILD_DIR="$work"
 
 # The plain dashboard steps in the build directory (what `ctest -D Experimental` runs, the
 # configure, build and submit steps aside).
