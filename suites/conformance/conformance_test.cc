@@ -199,6 +199,9 @@ class ManifestSuitesTest : public ::testing::Test {
   void TestBody() override {
     Manifest manifest;
     MergeManifest(manifest, settings().golden);
+    if (manifest.empty()) {  // a catalogue of one's own without one: nothing is left unloaded
+      GTEST_SKIP() << settings().golden << " has no manifest.tsv: every run loads all its cases";
+    }
     size_t listed = 0;
     for (const CatalogueCase& c : *cases_) {
       if (c.source.empty()) continue;  // generated
