@@ -43,7 +43,7 @@ def main():
     if shutil.which("ccache") and wanted and os.path.exists(rules):
         if "ccache" not in open(rules).read():
             failures.append("ccache is installed and QCONFORM_CCACHE is on, but the compile "
-                            "rules (CMakeFiles/rules.ninja) do not run it")
+                            "rules (CMakeFiles/rules.ninja) do not run it: configure again")
     for f in failures:
         print("FAIL", f)
     print("%d translation units, %d definitions with this clone's path, each read where given; "
