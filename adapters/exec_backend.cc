@@ -13,6 +13,7 @@
 #include "adapters/exec/frames.h"
 #include "adapters/exec/protocol.h"
 #include "adapters/exec/scratch.h"
+#include "adapters/interruption.h"
 #include "onnx_io/case_io.h"
 #include "onnx_io/model_builder.h"
 #include "oracle/core/utf8.h"
@@ -204,6 +205,9 @@ ChildProcess::Wait ExecBackend::ReadFrames(size_t count, double deadline,
 
 template <class Files>
 BackendResult ExecBackend::Exchange(const Files& files, const std::vector<std::string>& outputs) {
+  // Interrupted: no backend is started again for the rest of a batch (each start would wait for
+  // a handshake the interruption cuts short); the runner discards this result.
+  if (InterruptionSignal() != 0) return Lost(ChildProcess::Wait::kInterrupted, "");
   if (std::optional<std::string> error = Open()) return Failure(ErrorKind::kCrash, *error);
   const bool inline_files = protocol_ >= kInlineProtocol;
   const std::string tag = std::to_string(++sequence_);
