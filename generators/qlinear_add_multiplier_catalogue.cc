@@ -44,9 +44,7 @@ class AddMultipliers : public CatalogueBuilder {
   void Cell(D t, int w) {
     const int64_t a_zp = Zp(t, -3), b_zp = Zp(t, 5), y_zp = Zp(t, 7);
     const double lo = t == D::kInt8 ? -128 : 0, hi = t == D::kInt8 ? 127 : 255;
-    const ElementType& type = ElementTypeOf(t);
-    double decoded[256];  // each code's value, decoded once: the search reads them 10^8 times
-    for (uint32_t k = 0; k < 256; ++k) decoded[k] = static_cast<double>(Decode(type, k).value());
+    const std::array<double, 256> decoded = CodeValues(t);  // the search reads them 10^8 times
     const auto centred = [&](uint32_t k, int64_t zp) {
       return decoded[k] - static_cast<double>(zp);
     };

@@ -36,6 +36,13 @@ Tensor AroundZeroPoint(D t, std::vector<int64_t> shape, int64_t zero_point,
   return MakeTensorFromCodes(t, std::move(shape), IntegerCodes(type, values));
 }
 
+std::array<double, 256> CodeValues(D t) {
+  const ElementType& type = ElementTypeOf(t);
+  std::array<double, 256> values{};
+  for (uint32_t k = 0; k < 256; ++k) values[k] = static_cast<double>(Decode(type, k).value());
+  return values;
+}
+
 Tensor Shuffled(D t) {
   std::vector<uint32_t> codes(256);
   for (uint32_t k = 0; k < 256; ++k) codes[k] = (k * 37 + 11) % 256;
@@ -76,13 +83,8 @@ int ReciprocalSeparated(const Case& c, D t, const std::function<double(size_t)>&
 RequantizeReciprocal SearchRequantizeReciprocal(
     D t, int64_t zp, int64_t y_zp,
     const std::function<Case(const Tensor& x, float x_scale, float scale)>& make) {
-  const ElementType& type = ElementTypeOf(t);
   const auto fraction = [](double v) { return v - std::floor(v); };
-  // The codes' values, decoded once (the search below reads each of them 600,000 times).
-  double decoded[256];
-  for (uint32_t code = 0; code < 256; ++code) {
-    decoded[code] = static_cast<double>(Decode(type, code).value());
-  }
+  const std::array<double, 256> decoded = CodeValues(t);  // each read 600,000 times below
   for (int j = 1; j < 40000; ++j) {
     const auto x_scale = static_cast<float>(0.5 * (1 + fraction(j * 0.7548776662466927)));
     // DequantizeLinear's float32 result, the value the output's scale divides.

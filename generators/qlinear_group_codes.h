@@ -3,6 +3,7 @@
 // type, odd zero points, and the search's test for a reciprocal multiplier's wrong codes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -23,6 +24,8 @@ struct Operand {
 Tensor F(double v);
 // Every code of t, in code order: [256].
 Tensor AllCodes(DataType t);
+// The value of each of t's 256 codes, decoded once: for searches that read them millions of times.
+std::array<double, 256> CodeValues(DataType t);
 // Every code of t in another order, (37 k + 11) mod 256: [256].
 Tensor Shuffled(DataType t);
 // The values zero_point + offset(i) for i < n, as t's codes (saturated into its range).
