@@ -30,8 +30,4 @@ int InterruptionSignal() {
   return g_signal.load();
 }
 
-void RequestInterruption(int signal) {
-  OnSignal(signal);
-}
-
 }  // namespace qconform

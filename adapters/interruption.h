@@ -10,7 +10,5 @@ namespace qconform {
 void InstallInterruptionHandlers();
 // The signal that stopped the run, or 0.
 int InterruptionSignal();
-// As the handler does (tests and callers that stop a run themselves).
-void RequestInterruption(int signal);
 
 }  // namespace qconform

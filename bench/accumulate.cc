@@ -13,8 +13,8 @@
 #include "onnx_io/model_builder.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/prng.h"
-#include "oracle/semantics/conv_accumulate.h"
-#include "oracle/semantics/matmul_accumulate.h"
+#include "oracle/semantics/integer/conv_accumulate.h"
+#include "oracle/semantics/integer/matmul_accumulate.h"
 #include "oracle/semantics/oracle.h"
 
 namespace qconform::bench {
@@ -100,11 +100,10 @@ void AccumulationTable(const std::function<void(const std::string&)>& line) {
     const OracleResult plan = RunOracle(s.c);
     const int repeats = s.macs > 200'000'000 ? 5 : 20;
     double oracle = 0;
-    if (plan.matmul_plan) {
-      oracle =
-          MedianSeconds(repeats, [&] { (void)AccumulateMatMul(s.c, *plan.matmul_plan, false); });
-    } else if (plan.conv_plan) {
-      oracle = MedianSeconds(repeats, [&] { (void)AccumulateConv(s.c, *plan.conv_plan, false); });
+    if (const MatMulPlan* matmul = plan.plan_as<MatMulPlan>()) {
+      oracle = MedianSeconds(repeats, [&] { (void)AccumulateMatMul(s.c, *matmul, false); });
+    } else if (const ConvPlan* conv = plan.plan_as<ConvPlan>()) {
+      oracle = MedianSeconds(repeats, [&] { (void)AccumulateConv(s.c, *conv, false); });
     }
     std::string why;
     const double ort = OrtSeconds(s, repeats, why);

@@ -8,7 +8,10 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(qconform_libraries qconform_core qconform_registry qconform_oracle qconform_verdict
+# The oracle's families (oracle/semantics/*/) are libraries of their own under qconform::oracle.
+set(qconform_libraries qconform_core qconform_registry qconform_oracle_common
+    qconform_oracle_linear qconform_oracle_integer qconform_oracle_float_output
+    qconform_oracle_graph qconform_oracle_qlinear_group qconform_oracle qconform_verdict
     qconform_onnx_io qconform_generators qconform_adapters qconform_runner)
 foreach(lib IN LISTS qconform_libraries)
   string(REPLACE "qconform_" "" short "${lib}")

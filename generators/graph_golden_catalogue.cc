@@ -20,7 +20,7 @@
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/codec.h"
-#include "oracle/semantics/quantize.h"
+#include "oracle/semantics/linear/quantize.h"
 
 namespace qconform {
 namespace {

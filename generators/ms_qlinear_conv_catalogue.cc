@@ -8,7 +8,7 @@
 #include "generators/golden_catalogue.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/conv_shape.h"
-#include "oracle/semantics/channels_last.h"
+#include "oracle/semantics/integer/channels_last.h"
 
 namespace qconform {
 namespace {

@@ -81,17 +81,6 @@ void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector
   WriteCaseFiles(dir, CaseDirectoryFiles(c, specs, outputs));
 }
 
-void WriteWidenedCaseDirectory(const std::string& dir, const Case& c,
-                               const std::vector<OutputSpec>& specs,
-                               const std::vector<int32_t>& carry_as) {
-  WriteCaseFiles(dir, WidenedCaseFiles(c, specs, carry_as));
-}
-
-void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases,
-                              const std::vector<std::vector<int32_t>>& carries) {
-  WriteCaseFiles(dir, MergedCaseFiles(cases, carries));
-}
-
 void WriteChainDirectory(const std::string& dir, const Case& first, const Case& second,
                          const OutputSpec& spec, const Tensor& output) {
   NamedTensors fed;

@@ -32,14 +32,6 @@ void WriteCaseFiles(const std::string& dir, const CaseFiles& files);
 // outputs (none for a case that must be rejected).
 void WriteCaseDirectory(const std::string& dir, const Case& c, const std::vector<OutputSpec>& specs,
                         const std::vector<Tensor>& outputs);
-// The same with outputs widened by appended Casts (BuildWidenedModel); no outputs stored.
-void WriteWidenedCaseDirectory(const std::string& dir, const Case& c,
-                               const std::vector<OutputSpec>& specs,
-                               const std::vector<int32_t>& carry_as);
-// Several cases of one domain and opset as one model (BuildMergedModel), with every case's
-// graph inputs as input_J.pb, numbered through. For runners that run independent nodes at once.
-void WriteMergedCaseDirectory(const std::string& dir, const std::vector<Case>& cases,
-                              const std::vector<std::vector<int32_t>>& carries = {});
 // A Quantize -> Dequantize chain (BuildChainModel): first's graph inputs and the chain's output.
 void WriteChainDirectory(const std::string& dir, const Case& first, const Case& second,
                          const OutputSpec& spec, const Tensor& output);

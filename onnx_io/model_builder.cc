@@ -5,7 +5,7 @@
 
 #include "onnx_io/model_check.h"
 #include "onnx_io/tensor_proto.h"
-#include "oracle/semantics/graph_oracle.h"
+#include "oracle/semantics/graph_output_specs.h"
 
 namespace qconform {
 

@@ -5,7 +5,7 @@
 namespace qconform::report {
 
 int64_t CaseRecord::schema_version() const {
-  // A graph case (its pattern, "QDQ Add": oracle/semantics/graph_oracle.h) is of its opset.
+  // A graph case (its pattern, "QDQ Add": oracle/semantics/graph/graph_oracle.h) is of its opset.
   if (op.rfind("QDQ ", 0) == 0) return version;
   const size_t dot = op.rfind('.');
   const std::string domain = dot == std::string::npos ? "" : op.substr(0, dot);

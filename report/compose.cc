@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 #include <map>
+#include <set>
+#include <string_view>
 
 #include "report/cause.h"
 #include "report/repro_writer.h"
@@ -13,8 +15,25 @@
 namespace qconform::report {
 namespace {
 
-constexpr std::array<const char*, 4> kGranularityColumns = {"per-tensor", "per-axis", "blocked",
-                                                            "must-reject"};
+// The matrix's columns come from the records' granularities (a compute cell's is "w
+// per-channel", a graph's "graph"): these first in this order, any other by name, must-reject
+// last.
+constexpr std::array<std::string_view, 3> kFirstColumns = {"per-tensor", "per-axis", "blocked"};
+constexpr std::string_view kLastColumn = "must-reject";
+
+std::vector<std::string> MatrixColumns(const std::set<std::string>& present) {
+  std::vector<std::string> columns;
+  for (std::string_view g : kFirstColumns) {
+    if (present.count(std::string(g)) != 0) columns.emplace_back(g);
+  }
+  for (const std::string& g : present) {
+    const bool first =
+        std::find(kFirstColumns.begin(), kFirstColumns.end(), g) != kFirstColumns.end();
+    if (!first && g != kLastColumn) columns.push_back(g);
+  }
+  if (present.count(std::string(kLastColumn)) != 0) columns.emplace_back(kLastColumn);
+  return columns;
+}
 
 bool Failing(const CaseRecord& r) {
   return r.outcome() == Outcome::kFail;
@@ -281,10 +300,13 @@ void MatrixSection(Document& d, const RunView& v) {
     size_t pass = 0;
   };
   std::map<RowKey, std::map<std::string, CellData>> m;
+  std::set<std::string> present;
   for (const CaseRecord& r : v.records) {
     const int64_t version = r.schema_version();
     RowKey key{r.op, version ? version : INT64_MAX, version ? Types(r) : ""};
-    CellData& c = m[key][version ? r.granularity : "must-reject"];
+    const std::string column = version ? r.granularity : std::string(kLastColumn);
+    present.insert(column);
+    CellData& c = m[key][column];
     c.cases.push_back(&r);
     c.worst = std::max(c.worst, CategoryOf(r.kind));
     c.pass += r.outcome() == Outcome::kPass;
@@ -292,12 +314,14 @@ void MatrixSection(Document& d, const RunView& v) {
   d.Heading("Matrix", "matrix");
   d.Paragraph(
       "Conformant / total cases per operator version and x type -> output type, by "
-      "granularity. Each cell takes the colour of its worst outcome and links to its "
+      "granularity or layout (the columns the run's cases have). Each cell takes the colour of "
+      "its worst outcome and links to its "
       "cases. Must-reject cases of an opset where the operator does not exist yet have "
       "a row of their own.");
   d.Legend(CategoryLegend());
   std::vector<std::string> header = {"operator version", "x -> output"};
-  header.insert(header.end(), kGranularityColumns.begin(), kGranularityColumns.end());
+  const std::vector<std::string> columns = MatrixColumns(present);
+  header.insert(header.end(), columns.begin(), columns.end());
   std::vector<std::vector<TableCell>> rows;
   struct CellList {
     std::string title, anchor;
@@ -310,7 +334,7 @@ void MatrixSection(Document& d, const RunView& v) {
         {exists ? key.op + "-" + std::to_string(key.version) : key.op + ", not in the opset", "",
          "", ""},
         {exists ? key.types : "(any)", "", "", ""}};
-    for (const char* g : kGranularityColumns) {
+    for (const std::string& g : columns) {
       const auto it = cells.find(g);
       if (it == cells.end()) {
         row.push_back({});

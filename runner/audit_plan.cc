@@ -7,7 +7,7 @@
 
 #include "onnx_io/model_file.h"
 #include "oracle/registry/operator.h"
-#include "oracle/semantics/float_ops.h"
+#include "oracle/semantics/graph/float_ops.h"
 
 namespace qconform::runner {
 namespace {

@@ -9,12 +9,13 @@
 
 #include "onnx_io/case_io.h"
 #include "oracle/core/codec.h"
-#include "oracle/semantics/matmul_validation.h"
+#include "oracle/semantics/common/scale_index.h"
+#include "oracle/semantics/integer/matmul_validation.h"
+#include "oracle/semantics/integer/qlinear_matmul.h"
+#include "oracle/semantics/linear/dequantize.h"
+#include "oracle/semantics/linear/quantize.h"
 #include "oracle/semantics/oracle.h"
-#include "oracle/semantics/qlinear_group.h"
-#include "oracle/semantics/qlinear_matmul.h"
-#include "oracle/semantics/quantize.h"
-#include "oracle/semantics/scale_index.h"
+#include "oracle/semantics/qlinear_group/qlinear_group.h"
 #include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/explain_conv.h"
@@ -30,7 +31,7 @@ namespace {
 
 void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index,
                        const Observed& observed) {
-  const QuantizationPlan& plan = *result.plan;
+  const QuantizationPlan& plan = std::get<QuantizationPlan>(result.plan);
   const Tensor& x = *c.input(0);
   const Tensor& scale = *c.input(1);
   const Tensor* zp = c.input(2);
@@ -75,7 +76,7 @@ void ExplainDequantize(const Case& c, const OracleResult& result, int64_t index,
 
 void ExplainQuantize(const Case& c, const OracleResult& result, int64_t index,
                      const Observed& observed) {
-  const QuantizationPlan& plan = *result.plan;
+  const QuantizationPlan& plan = std::get<QuantizationPlan>(result.plan);
   const Tensor& x = *c.input(0);
   const Tensor& scale = *c.input(1);
   const Tensor* zp = c.input(2);
@@ -125,7 +126,7 @@ void ExplainFindingsOnly(const Case&, const OracleResult& result, int64_t index,
 // requantization's result (docs/semantics.md#d20, #d21), named and marked admitted or not.
 void ExplainQLinearMatMul(const Case& c, const OracleResult& result, int64_t index,
                           const Observed& observed) {
-  const MatMulPlan& plan = *result.matmul_plan;
+  const MatMulPlan& plan = std::get<MatMulPlan>(result.plan);
   const QLinearMatMulSteps st = QLinearMatMulElement(c, *result.schema, plan, index);
   const ElementType& y = *plan.y_type;
   std::printf("%s; element %lld is batch %lld, row %lld of a, column %lld of b\n\n",

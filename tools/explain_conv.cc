@@ -4,9 +4,9 @@
 #include <string>
 
 #include "oracle/core/codec.h"
-#include "oracle/semantics/channels_last.h"
-#include "oracle/semantics/conv_accumulate.h"
-#include "oracle/semantics/qlinear_conv.h"
+#include "oracle/semantics/integer/channels_last.h"
+#include "oracle/semantics/integer/conv_accumulate.h"
+#include "oracle/semantics/integer/qlinear_conv.h"
 #include "tools/explain_format.h"
 
 namespace qconform::tools {
@@ -56,7 +56,7 @@ void PrintField(const Case& c, const ConvPlan& plan, const ConvElement& at) {
 
 void ExplainConv(const Case& c, const OracleResult& result, int64_t index,
                  const std::optional<uint32_t>& observed) {
-  const ConvPlan& plan = *result.conv_plan;
+  const ConvPlan& plan = std::get<ConvPlan>(result.plan);
   if (ReadsChannelsLast(c, *result.schema)) {  // the channels-first case the oracle computed
     const int64_t first = ChannelsFirstIndex(plan.geometry.output_shape, index);
     std::printf(

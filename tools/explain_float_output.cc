@@ -5,9 +5,9 @@
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/codec.h"
 #include "oracle/core/float_bound.h"
-#include "oracle/semantics/gather_block_quantized.h"
-#include "oracle/semantics/matmul_nbits.h"
-#include "oracle/semantics/matmul_to_float.h"
+#include "oracle/semantics/float_output/gather_block_quantized.h"
+#include "oracle/semantics/float_output/matmul_nbits.h"
+#include "oracle/semantics/float_output/matmul_to_float.h"
 
 namespace qconform::tools {
 namespace {
@@ -33,7 +33,7 @@ void PrintAdmitted(const ElementType& y, const OutputEvaluation& out, int64_t in
 
 void ExplainMatMulNBits(const Case& c, const OracleResult& result, int64_t index,
                         const Observed& observed) {
-  const MatMulNBitsPlan& p = *result.nbits_plan;
+  const MatMulNBitsPlan& p = std::get<MatMulNBitsPlan>(result.plan);
   const NBitsElement e = MatMulNBitsElement(c, p, index);
   const OutputEvaluation& out = result.outputs.at(0);
   const ElementType& y = *p.t;
@@ -63,7 +63,7 @@ void ExplainMatMulNBits(const Case& c, const OracleResult& result, int64_t index
 
 void ExplainMatMulToFloat(const Case& c, const OracleResult& result, int64_t index,
                           const Observed& observed) {
-  const MatMulToFloatPlan& p = *result.to_float_plan;
+  const MatMulToFloatPlan& p = std::get<MatMulToFloatPlan>(result.plan);
   const ToFloatOperandA a = OperandA(c, p);
   const OutputEvaluation& out = result.outputs.at(0);
   const MatMulGeometry& g = p.geometry;
@@ -104,7 +104,7 @@ void ExplainMatMulToFloat(const Case& c, const OracleResult& result, int64_t ind
 
 void ExplainGatherBlockQuantized(const Case& c, const OracleResult& result, int64_t index,
                                  const Observed& observed) {
-  const GatherBlockQuantizedPlan& p = *result.gather_plan;
+  const GatherBlockQuantizedPlan& p = std::get<GatherBlockQuantizedPlan>(result.plan);
   const GatherBlockElement e = GatherBlockQuantizedElement(c, p, index);
   const ElementType& y = *p.t;
   const std::vector<int64_t> coordinates = GatherBlockSources(c, p).at(e.source.flat);

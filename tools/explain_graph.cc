@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "oracle/core/admitted_range.h"
-#include "oracle/semantics/graph_oracle.h"
+#include "oracle/semantics/graph/graph_oracle.h"
 
 namespace qconform::tools {
 

@@ -3,13 +3,13 @@
 #include <cstdio>
 
 #include "oracle/core/codec.h"
-#include "oracle/semantics/qgemm.h"
+#include "oracle/semantics/integer/qgemm.h"
 
 namespace qconform::tools {
 
 void ExplainQGemm(const Case& c, const OracleResult& result, int64_t index,
                   const Observed& observed) {
-  const QGemmPlan& plan = *result.qgemm_plan;
+  const QGemmPlan& plan = std::get<QGemmPlan>(result.plan);
   const QGemmSteps st = QGemmElement(c, plan, index);
   const OutputEvaluation& out = result.outputs.at(0);
   const auto i = static_cast<size_t>(index);

@@ -3,7 +3,7 @@
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
-#include "oracle/semantics/scale_index.h"
+#include "oracle/semantics/common/scale_index.h"
 
 namespace qconform {
 namespace {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "oracle/core/element_type.h"
-#include "oracle/semantics/evaluation.h"
+#include "oracle/semantics/common/evaluation.h"
 
 namespace qconform {
 

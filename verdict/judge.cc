@@ -133,8 +133,9 @@ CaseFeatures FeaturesOf(const Case& c, const OracleResult* oracle) {
   f.version = c.opset;
   const Tensor* x = c.input(0);
   f.x_type = x ? DataTypeName(x->data_type) : "absent";
-  if (oracle != nullptr && oracle->plan && oracle->plan->output_type != nullptr) {
-    f.y_type = std::string(oracle->plan->output_type->name);
+  const QuantizationPlan* plan = oracle == nullptr ? nullptr : oracle->plan_as<QuantizationPlan>();
+  if (plan != nullptr && plan->output_type != nullptr) {
+    f.y_type = std::string(plan->output_type->name);
   } else if (oracle != nullptr && !oracle->outputs.empty()) {
     f.y_type = DataTypeName(oracle->outputs[0].data_type);
   } else if (oracle != nullptr && oracle->op != nullptr) {
@@ -152,8 +153,8 @@ CaseFeatures FeaturesOf(const Case& c, const OracleResult* oracle) {
     f.granularity = oracle->cell.granularity;
   } else if (oracle != nullptr && oracle->must_reject()) {
     f.granularity = "must-reject";
-  } else if (oracle != nullptr && oracle->plan) {
-    f.granularity = std::string(GranularityName(oracle->plan->granularity));
+  } else if (plan != nullptr) {
+    f.granularity = std::string(GranularityName(plan->granularity));
   } else {
     f.granularity = "per-tensor";  // DynamicQuantizeLinear, or a case the oracle cannot judge
   }

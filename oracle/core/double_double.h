@@ -8,7 +8,8 @@
 // (Multiply) and 15u^2 + 56u^3 (Divide) of the exact operation on its operands, relatively,
 // while nothing overflows or underflows. double_double_test.cc holds each to 16u^2 against
 // Boost.Multiprecision. The multiprecision path of QLinearSoftmax's rows computes in it
-// (oracle/semantics/qlinear_softmax_rows.cc), far inside the 2^-80 its reference allows.
+// (oracle/semantics/qlinear_group/qlinear_softmax_rows.cc), far inside the 2^-80 its reference
+// allows.
 #pragma once
 
 #include <cmath>

@@ -33,9 +33,9 @@ double RoundHalfEvenSticky(double v, int sticky);
 int QuotientSticky(double x, double s, double q);
 
 // The two roundings QuantizeLinear's range reads for a float32 value x and a positive float32
-// scale s (oracle/semantics/quantize_range.h), both exact: round_half_even(x / s) of the exact
-// quotient (by its sign of remainder), and round_half_even of the float32 quotient fl32(x / s)
-// (a double quotient of two float32 values rounded to float32 is rounded once: 53 >= 2 * 24 + 2,
+// scale s (oracle/semantics/linear/quantize_range.h), both exact: round_half_even(x / s) of the
+// exact quotient (by its sign of remainder), and round_half_even of the float32 quotient fl32(x /
+// s) (a double quotient of two float32 values rounded to float32 is rounded once: 53 >= 2 * 24 + 2,
 // Figueroa, "When is double rounding innocuous?", 1995).
 std::pair<double, double> RangeRoundings(float x, float s);
 

@@ -48,15 +48,6 @@ Exact LongAccumulator::Value() const {
   return Exact::Dyadic(std::move(v), kMinExponent);
 }
 
-bool LongAccumulator::IsZero() const {
-  LongAccumulator n = *this;
-  n.Normalize();
-  for (int64_t d : n.digits_) {
-    if (d != 0) return false;
-  }
-  return true;
-}
-
 void LongAccumulator::Clear() {
   digits_.fill(0);
   additions_ = 0;

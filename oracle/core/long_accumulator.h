@@ -22,7 +22,6 @@ class LongAccumulator {
   void Add(int64_t significand, int exponent) { Add(static_cast<WideInt>(significand), exponent); }
   // The exact sum so far.
   Exact Value() const;
-  bool IsZero() const;
   void Clear();
 
  private:

@@ -363,8 +363,8 @@ constexpr GroupRule kQLinearGroupRules[] = {
 };
 // clang-format on
 
-// The rules of the generic validation pass (oracle/semantics/node_validation.h) for each rule
-// prefix, their texts from the operator's registry row: "x and x_scale required; at most 3
+// The rules of the generic validation pass (oracle/semantics/common/node_validation.h) for each
+// rule prefix, their texts from the operator's registry row: "x and x_scale required; at most 3
 // inputs". attr.type only where some version of the operator has attributes; Conv's geometry
 // rules where its versions have Conv's attributes.
 std::vector<Rule> CommonRules() {
@@ -491,10 +491,6 @@ const Rule& RuleById(std::string_view id) {
     if (r.id == id) return r;
   }
   throw std::logic_error("unknown rule id " + std::string(id));
-}
-
-std::string_view SeverityName(Severity s) {
-  return s == Severity::kMustReject ? "must-reject" : "implementation-defined";
 }
 
 }  // namespace qconform

@@ -33,6 +33,4 @@ struct Finding {
   std::string message;
 };
 
-std::string_view SeverityName(Severity s);
-
 }  // namespace qconform

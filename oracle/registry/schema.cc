@@ -305,9 +305,6 @@ std::optional<Attribute> AttributeSpec::default_attribute() const {
 bool OpSchema::allows(Granularity g) const {
   return std::find(granularities.begin(), granularities.end(), g) != granularities.end();
 }
-bool OpSchema::allows_x(DataType t) const {
-  return Contains(x_types, t);
-}
 bool OpSchema::allows_scale(DataType t) const {
   return Contains(scale_types, t);
 }
@@ -380,6 +377,22 @@ const OpSchema* ResolveSchema(std::string_view domain, std::string_view op_type,
     if (best == nullptr || s.since_version > best->since_version) best = &s;
   }
   return best;
+}
+
+namespace {
+struct DomainOpset {
+  std::string_view domain;
+  int64_t newest;
+};
+constexpr DomainOpset kNewestOpsets[] = {{"", 25}, {"com.microsoft", 1}};
+}  // namespace
+
+int64_t NewestKnownOpset(std::string_view domain) {
+  domain = CanonicalDomain(domain);
+  for (const DomainOpset& d : kNewestOpsets) {
+    if (d.domain == domain) return d.newest;
+  }
+  return 0;
 }
 
 int NewestKnownVersion(std::string_view domain, std::string_view op_type) {

@@ -67,7 +67,6 @@ struct OpSchema {
   const AttributeSpec* attribute(std::string_view name) const;
   const TypeConstraint* constraint(std::string_view name) const;
   bool allows(Granularity g) const;
-  bool allows_x(DataType t) const;
   bool allows_scale(DataType t) const;
   bool allows_output(DataType t) const;
   std::string label() const;  // "DequantizeLinear-21"
@@ -96,6 +95,8 @@ const OpSchema* ResolveSchema(std::string_view domain, std::string_view op_type,
 
 // The newest version the oracle knows of an operator (0 when it knows none).
 int NewestKnownVersion(std::string_view domain, std::string_view op_type);
+// The newest opset of a domain the oracle knows ("" = ai.onnx: 25; com.microsoft: 1).
+int64_t NewestKnownOpset(std::string_view domain);
 
 // "int8, uint8, int32"
 std::string TypeListString(const std::vector<DataType>& types);

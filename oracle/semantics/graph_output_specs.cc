@@ -2,13 +2,15 @@
 // a large group (a Conv over a real layer's tensors) takes seconds, and every writer of a case's
 // model asks for them (the exec adapter, the kernel memo, the reproducer): a small memo keyed by
 // the case's content gives the same answer once per case.
+#include "oracle/semantics/graph_output_specs.h"
+
 #include <list>
 #include <mutex>
 #include <optional>
 #include <utility>
 
 #include "oracle/core/prng.h"
-#include "oracle/semantics/graph_oracle.h"
+#include "oracle/semantics/graph/graph_oracle.h"
 #include "oracle/semantics/oracle.h"
 
 namespace qconform {
@@ -98,7 +100,9 @@ std::vector<OutputSpec> GraphOutputSpecs(const Case& c) {
   }
   std::optional<OracleResult> r;
   try {
-    r = RunGraphOracle(c, {});  // remembers its outputs
+    EvaluateOptions options;
+    options.node_oracle = RunOracle;
+    r = RunGraphOracle(c, options);
   } catch (const std::exception&) {
   }
   const std::vector<OutputSpec> specs = SpecsOf(c, r ? &*r : nullptr);

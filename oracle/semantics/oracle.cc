@@ -3,19 +3,23 @@
 #include <algorithm>
 #include <memory>
 
-#include "oracle/semantics/channels_last.h"
-#include "oracle/semantics/conv_integer.h"
-#include "oracle/semantics/dynamic_quantize.h"
-#include "oracle/semantics/gather_block_quantized.h"
-#include "oracle/semantics/graph_oracle.h"
-#include "oracle/semantics/matmul_integer.h"
-#include "oracle/semantics/matmul_nbits.h"
-#include "oracle/semantics/matmul_to_float.h"
-#include "oracle/semantics/qgemm.h"
-#include "oracle/semantics/qlinear_conv.h"
-#include "oracle/semantics/qlinear_group.h"
-#include "oracle/semantics/qlinear_matmul.h"
-#include "oracle/semantics/quantize.h"
+#include "oracle/semantics/graph_output_specs.h"
+#include "oracle/semantics/linear/dequantize.h"
+#include "oracle/semantics/profiles/profile.h"
+
+#include "oracle/semantics/float_output/gather_block_quantized.h"
+#include "oracle/semantics/float_output/matmul_nbits.h"
+#include "oracle/semantics/float_output/matmul_to_float.h"
+#include "oracle/semantics/graph/graph_oracle.h"
+#include "oracle/semantics/integer/channels_last.h"
+#include "oracle/semantics/integer/conv_integer.h"
+#include "oracle/semantics/integer/matmul_integer.h"
+#include "oracle/semantics/integer/qgemm.h"
+#include "oracle/semantics/integer/qlinear_conv.h"
+#include "oracle/semantics/integer/qlinear_matmul.h"
+#include "oracle/semantics/linear/dynamic_quantize.h"
+#include "oracle/semantics/linear/quantize.h"
+#include "oracle/semantics/qlinear_group/qlinear_group.h"
 
 namespace qconform {
 namespace {
@@ -24,9 +28,10 @@ OracleResult RunDequantize(const Case& c, const OpSchema& schema, const Evaluate
   OracleResult r;
   LinearValidation v = ValidateDequantize(c, schema);
   r.findings = std::move(v.findings);
-  if (v.plan) r.outputs.push_back(EvaluateDequantize(c, schema, *v.plan, options));
-  if (v.plan) r.cell = CellOf(*v.plan);
-  r.plan = v.plan;
+  if (!v.plan) return r;
+  r.outputs.push_back(EvaluateDequantize(c, schema, *v.plan, options));
+  r.plan = *v.plan;
+  r.cell = CellOf(r.plan);
   return r;
 }
 
@@ -35,8 +40,8 @@ OracleResult RunQuantize(const Case& c, const OpSchema& schema, const EvaluateOp
   LinearValidation v = ValidateQuantize(c, schema);
   r.findings = std::move(v.findings);
   if (!v.plan) return r;
-  r.plan = v.plan;
-  r.cell = CellOf(*v.plan);
+  r.plan = *v.plan;
+  r.cell = CellOf(r.plan);
   r.outputs.push_back(EvaluateQuantize(c, schema, *v.plan, options));
   const bool float_zero_point =
       std::any_of(r.findings.begin(), r.findings.end(),
@@ -75,31 +80,10 @@ OracleResult RunDynamic(const Case& c, const OpSchema& schema, const EvaluateOpt
   const ElementType* x =
       c.inputs.empty() || !c.inputs[0] ? nullptr : FindElementType(c.inputs[0]->data_type);
   if (x != nullptr && !r.outputs.empty()) {
-    r.cell = {"", std::string(x->name), DataTypeName(r.outputs[0].data_type), "per-tensor", ""};
+    r.plan = DynamicQuantizePlan{x, FindElementType(r.outputs[0].data_type)};
+    r.cell = CellOf(r.plan);
   }
   return r;
-}
-
-void Keep(OracleResult& r, const QuantizationPlan& p) {
-  r.plan = p;
-}
-void Keep(OracleResult& r, const MatMulPlan& p) {
-  r.matmul_plan = p;
-}
-void Keep(OracleResult& r, const ConvPlan& p) {
-  r.conv_plan = p;
-}
-void Keep(OracleResult& r, const QGemmPlan& p) {
-  r.qgemm_plan = p;
-}
-void Keep(OracleResult& r, const MatMulNBitsPlan& p) {
-  r.nbits_plan = p;
-}
-void Keep(OracleResult& r, const MatMulToFloatPlan& p) {
-  r.to_float_plan = p;
-}
-void Keep(OracleResult& r, const GatherBlockQuantizedPlan& p) {
-  r.gather_plan = p;
 }
 
 // The compute families: one validation per family, then the operator's evaluation of its plan
@@ -112,13 +96,13 @@ OracleResult RunValidated(const Case& c, const OpSchema& schema, const EvaluateO
   r.findings = std::move(v.findings);
   if (!v.plan) return r;
   r.outputs.push_back(Evaluate(c, schema, *v.plan, options));
-  r.cell = CellOf(*v.plan);
-  Keep(r, *v.plan);
+  r.plan = *v.plan;
+  r.cell = CellOf(r.plan);
   return r;
 }
 
 // com.microsoft QLinearConv with channels_last 1: the channels-first case's oracle, y moved back
-// (oracle/semantics/channels_last.h); its cell's layout says channels-last.
+// (oracle/semantics/integer/channels_last.h); its cell's layout says channels-last.
 template <auto Validate, auto Evaluate>
 OracleResult RunChannelsLast(const Case& c, const OpSchema& schema,
                              const EvaluateOptions& options) {
@@ -165,12 +149,6 @@ OracleResult RunKind(const Case& c, const OpSchema& schema, const EvaluateOption
   throw OracleError("case " + c.id + ": no oracle for " + schema.label());
 }
 
-struct DomainOpset {
-  std::string_view domain;
-  int64_t newest;
-};
-constexpr DomainOpset kNewestOpsets[] = {{"", 25}, {"com.microsoft", 1}};
-
 void CheckCodesFitShapes(const Case& c) {
   for (size_t k = 0; k < c.inputs.size(); ++k) {
     const Tensor* t = c.input(k);
@@ -187,22 +165,9 @@ void CheckCodesFitShapes(const Case& c) {
 
 }  // namespace
 
-const Finding* OracleResult::rejection() const {
-  for (const Finding& f : findings) {
-    if (f.rule->severity == Severity::kMustReject) return &f;
-  }
-  return nullptr;
-}
-
-int64_t NewestKnownOpset(std::string_view domain) {
-  domain = CanonicalDomain(domain);
-  for (const DomainOpset& d : kNewestOpsets) {
-    if (d.domain == domain) return d.newest;
-  }
-  return 0;
-}
-
-OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
+OracleResult RunOracle(const Case& c, const EvaluateOptions& given) {
+  EvaluateOptions options = given;
+  if (options.node_oracle == nullptr) options.node_oracle = RunOracle;
   if (!c.profile.empty()) {
     const Profile* profile = FindProfile(c.profile);
     if (profile == nullptr) {
@@ -214,10 +179,7 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
     OracleResult r = RunOracle(*plain, options);
     r.read_as = std::move(plain);  // the outputs' describe_inputs read its tensors
     for (Finding& f : profile->check(c)) r.findings.push_back(std::move(f));
-    if (r.must_reject())
-      r.outputs.clear(), r.other_outcomes.clear(), r.plan.reset(),
-          r.cell = {}, r.matmul_plan.reset(), r.conv_plan.reset(), r.qgemm_plan.reset(),
-          r.nbits_plan.reset(), r.to_float_plan.reset(), r.gather_plan.reset();
+    if (r.must_reject()) r.KeepOnlyTheRejection();
     return r;
   }
   if (c.is_graph()) {
@@ -225,7 +187,9 @@ OracleResult RunOracle(const Case& c, const EvaluateOptions& options) {
       throw OracleError("case " + c.id + ": opset " + std::to_string(c.opset) +
                         " is newer than the newest the oracle knows");
     }
-    return RunGraphOracle(c, options);
+    OracleResult r = RunGraphOracle(c, options);
+    RememberGraphOutputSpecs(c, r);
+    return r;
   }
   const std::string label = OperatorLabel(c.domain, c.op_type, c.opset);
   const Operator* op = FindOperator(c.domain, c.op_type);

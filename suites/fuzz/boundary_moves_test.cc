@@ -11,8 +11,8 @@
 #include "oracle/core/codec.h"
 #include "oracle/registry/operator.h"
 #include "oracle/registry/schema.h"
-#include "oracle/semantics/conv_accumulate.h"
-#include "oracle/semantics/matmul_accumulate.h"
+#include "oracle/semantics/integer/conv_accumulate.h"
+#include "oracle/semantics/integer/matmul_accumulate.h"
 #include "oracle/semantics/oracle.h"
 #include "suites/fuzz/fuzz_boundary_moves.h"
 

@@ -12,9 +12,9 @@
 #include "oracle/core/fast_codec.h"
 #include "oracle/registry/operator.h"
 #include "oracle/registry/schema.h"
-#include "oracle/semantics/conv_accumulate.h"
-#include "oracle/semantics/dynamic_quantize.h"
-#include "oracle/semantics/matmul_validation.h"
+#include "oracle/semantics/integer/conv_accumulate.h"
+#include "oracle/semantics/integer/matmul_validation.h"
+#include "oracle/semantics/linear/dynamic_quantize.h"
 
 namespace qconform {
 namespace {

@@ -13,7 +13,7 @@
 #include "onnx_io/model_builder.h"
 #include "onnx_io/tensor_proto.h"
 #include "oracle/core/index_tensor.h"
-#include "oracle/semantics/graph_value.h"
+#include "oracle/semantics/graph/graph_value.h"
 #include "oracle/semantics/oracle.h"
 #include "verdict/judge.h"
 

@@ -11,8 +11,8 @@
 #include "oracle/core/element_type.h"
 #include "oracle/core/float_bound.h"
 #include "oracle/core/prng.h"
-#include "oracle/semantics/quantize.h"
-#include "oracle/semantics/quantize_range.h"
+#include "oracle/semantics/linear/quantize.h"
+#include "oracle/semantics/linear/quantize_range.h"
 
 namespace qconform {
 namespace {

@@ -13,6 +13,7 @@
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/prng.h"
 #include "oracle/core/vector_isa.h"
+#include "oracle/semantics/linear/dequantize.h"
 #include "suites/lib/sanitizer_sample.h"
 #include "suites/oracle/dq_test_util.h"
 

@@ -6,7 +6,7 @@
 
 #include <limits>
 
-#include "oracle/semantics/scale_index.h"
+#include "oracle/semantics/common/scale_index.h"
 #include "suites/oracle/dq_test_util.h"
 
 namespace qconform {
@@ -218,7 +218,8 @@ TEST(DequantizeShapes, ScalarScaleWithOneElementZeroPointIsPerTensor) {
       const OracleResult r = RunOracle(Dq(v, x, scale, zero_point));
       ASSERT_TRUE(IsValid(r)) << v;
       EXPECT_EQ(ExactValues(r), ExactValues(expected)) << v;
-      EXPECT_EQ(r.plan->granularity, Granularity::kPerTensor) << v;
+      ASSERT_NE(r.plan_as<QuantizationPlan>(), nullptr) << v;
+      EXPECT_EQ(r.plan_as<QuantizationPlan>()->granularity, Granularity::kPerTensor) << v;
     }
   }
 }

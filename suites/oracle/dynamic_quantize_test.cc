@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "oracle/semantics/dynamic_quantize.h"
+#include "oracle/semantics/linear/dynamic_quantize.h"
 #include "suites/oracle/dq_test_util.h"
 #include "verdict/judge.h"
 

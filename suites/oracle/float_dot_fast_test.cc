@@ -10,8 +10,8 @@
 
 #include "oracle/core/case_builder.h"
 #include "oracle/core/prng.h"
-#include "oracle/semantics/float_dot_fast.h"
-#include "oracle/semantics/float_ops.h"
+#include "oracle/semantics/graph/float_dot_fast.h"
+#include "oracle/semantics/graph/float_ops.h"
 
 namespace qconform::float_ops {
 namespace {

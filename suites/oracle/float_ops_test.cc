@@ -11,7 +11,7 @@
 
 #include "oracle/core/case_builder.h"
 #include "oracle/core/index_tensor.h"
-#include "oracle/semantics/float_ops.h"
+#include "oracle/semantics/graph/float_ops.h"
 
 namespace qconform {
 namespace {

@@ -1,6 +1,6 @@
 // DotRowsInt16, the matmul family's exact int16 accumulation, against int64 sums on both vector
 // paths: block and tail shapes, the extreme values at the deepest k it is used for.
-#include "oracle/semantics/int16_dot.h"
+#include "oracle/semantics/integer/int16_dot.h"
 
 #include <gtest/gtest.h>
 

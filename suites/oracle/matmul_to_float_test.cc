@@ -13,7 +13,7 @@
 #include "oracle/core/case_builder.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/prng.h"
-#include "oracle/semantics/matmul_to_float_fast.h"
+#include "oracle/semantics/float_output/matmul_to_float_fast.h"
 #include "oracle/semantics/oracle.h"
 
 namespace qconform {
@@ -175,10 +175,10 @@ TEST(MatMulIntegerToFloat, TheFastPathDecidesNearlyEveryElement) {
                MakeRoundedTensor(D::kFloat, {}, {0.0123}), MakeRoundedTensor(D::kFloat, {}, {0.37}),
                MakeTensor(D::kUint8, {}, {128})});
   const OracleResult r = RunOracle(c);
-  ASSERT_TRUE(r.to_float_plan);
+  const MatMulToFloatPlan* plan = r.plan_as<MatMulToFloatPlan>();
+  ASSERT_NE(plan, nullptr);
   OutputEvaluation y = r.outputs[0];
-  const std::vector<uint8_t> decided =
-      MatMulToFloatFast(c, *r.to_float_plan, OperandA(c, *r.to_float_plan), y);
+  const std::vector<uint8_t> decided = MatMulToFloatFast(c, *plan, OperandA(c, *plan), y);
   int count = 0;
   for (uint8_t d : decided) count += d;
   EXPECT_GE(count, 32 * 32 * 95 / 100);

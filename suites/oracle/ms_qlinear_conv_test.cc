@@ -7,7 +7,7 @@
 #include "oracle/core/case_builder.h"
 #include "oracle/core/conv_shape.h"
 #include "oracle/core/prng.h"
-#include "oracle/semantics/channels_last.h"
+#include "oracle/semantics/integer/channels_last.h"
 #include "oracle/semantics/oracle.h"
 
 namespace qconform {

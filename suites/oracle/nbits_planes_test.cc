@@ -1,8 +1,8 @@
-// MatMulNBits' plane order (oracle/semantics/nbits_planes.h) against the weights' own reader,
-// NBitsWeights: every bits value, block sizes from 16 to 128, K a multiple of the block and not
-// (the partial last block), on both vector paths. Each position must hold the weight of the
+// MatMulNBits' plane order (oracle/semantics/float_output/nbits_planes.h) against the weights' own
+// reader, NBitsWeights: every bits value, block sizes from 16 to 128, K a multiple of the block and
+// not (the partial last block), on both vector paths. Each position must hold the weight of the
 // code PlaneOrder names, and PlaneOrder must be a permutation.
-#include "oracle/semantics/nbits_planes.h"
+#include "oracle/semantics/float_output/nbits_planes.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include "oracle/core/codec.h"
 #include "oracle/core/index_tensor.h"
 #include "oracle/semantics/oracle.h"
-#include "oracle/semantics/qlinear_group.h"
+#include "oracle/semantics/qlinear_group/qlinear_group.h"
 
 namespace qconform {
 namespace {

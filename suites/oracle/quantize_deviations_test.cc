@@ -1,4 +1,4 @@
-// The known deviations of QuantizeLinear kernels (oracle/semantics/quantize_deviations.h),
+// The known deviations of QuantizeLinear kernels (oracle/semantics/linear/quantize_deviations.h),
 // through the judge as a report sees them: each named for wrong values only it explains, and
 // every candidate named when the elements cannot tell them apart. The reciprocal rows' operands
 // were found with numpy's float32 (y_scale float32(0.3) = 0x1.333334p-2); each expected value

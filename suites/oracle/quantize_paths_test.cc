@@ -10,7 +10,7 @@
 
 #include "oracle/core/codec.h"
 #include "oracle/core/prng.h"
-#include "oracle/semantics/quantize.h"
+#include "oracle/semantics/linear/quantize.h"
 #include "suites/lib/sanitizer_sample.h"
 #include "suites/oracle/dq_test_util.h"
 

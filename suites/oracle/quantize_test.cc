@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "oracle/core/codec.h"
-#include "oracle/semantics/quantize.h"
+#include "oracle/semantics/linear/quantize.h"
 #include "suites/oracle/dq_test_util.h"
 #include "suites/types/reference_half.h"
 #include "verdict/judge.h"

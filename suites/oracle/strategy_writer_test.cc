@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "oracle/core/prng.h"
-#include "oracle/semantics/strategy_writer.h"
+#include "oracle/semantics/common/strategy_writer.h"
 
 namespace qconform {
 namespace {

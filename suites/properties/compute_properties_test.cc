@@ -10,8 +10,8 @@
 
 #include "oracle/core/case_builder.h"
 #include "oracle/semantics/oracle.h"
-#include "oracle/semantics/qlinear_pool_windows.h"
-#include "oracle/semantics/qlinear_softmax_rows.h"
+#include "oracle/semantics/qlinear_group/qlinear_pool_windows.h"
+#include "oracle/semantics/qlinear_group/qlinear_softmax_rows.h"
 #include "suites/properties/rc_choices.h"
 
 namespace qconform {
@@ -272,9 +272,9 @@ Case AnyLargePool() {
   });
 }
 
-// The pools' window path (oracle/semantics/qlinear_pool_windows.h) in each of its arithmetics
-// equals the group's graph (the reference options) element by element: exact, range, every
-// named strategy.
+// The pools' window path (oracle/semantics/qlinear_group/qlinear_pool_windows.h) in each of its
+// arithmetics equals the group's graph (the reference options) element by element: exact, range,
+// every named strategy.
 RC_GTEST_PROP(QLinearGroupProperties, PoolWindowsEqualTheGraph, ()) {
   const Case c = *rc::gen::oneOf(rc::gen::exec(AnyValidPool),
                                  rc::gen::resize(100, rc::gen::exec(AnyLargePool)));
@@ -349,9 +349,9 @@ Case AnySoftmax() {
   return *rc::gen::oneOf(generated, rc::gen::resize(100, large));  // large at full size
 }
 
-// The Softmax rows (oracle/semantics/qlinear_softmax_rows.h), in doubles and in double-words,
-// equal the group's graph element by element: exact, range, every named strategy; and their
-// float32 ends equal those of the graph's own 100-bit slice.
+// The Softmax rows (oracle/semantics/qlinear_group/qlinear_softmax_rows.h), in doubles and in
+// double-words, equal the group's graph element by element: exact, range, every named strategy; and
+// their float32 ends equal those of the graph's own 100-bit slice.
 RC_GTEST_PROP(QLinearGroupProperties, SoftmaxRowsEqualTheGraph, ()) {
   const Case c = AnySoftmax();
   ExpectEqualsGraphAndMultiprecision(c, "qlinear-softmax-rows");

@@ -7,7 +7,7 @@
 
 #include "oracle/core/codec.h"
 #include "oracle/registry/schema.h"
-#include "oracle/semantics/linear_validation.h"
+#include "oracle/semantics/linear/linear_validation.h"
 #include "oracle/semantics/profiles/profile.h"
 
 namespace qconform {
