@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "generators/registry_mutations.h"
 #include "generators/tensor_generator.h"
 #include "generators/valid_cases.h"
 #include "oracle/core/codec.h"
@@ -258,8 +259,9 @@ std::string RuleIdOf(const Mutation& m, const OpSchema& s) {
 }  // namespace
 
 bool GeneratesInvalid(const OpSchema& schema) {
-  return std::any_of(Mutations().begin(), Mutations().end(),
-                     [&](const Mutation& m) { return MutationFits(m, schema); });
+  const auto fits = [&](const Mutation& m) { return MutationFits(m, schema); };
+  return std::any_of(Mutations().begin(), Mutations().end(), fits) ||
+         std::any_of(RegistryMutations().begin(), RegistryMutations().end(), fits);
 }
 
 GeneratedCase GenerateInvalid(Choices& ch, const OpSchema& schema, const GeneratorLimits& limits,
@@ -272,8 +274,10 @@ GeneratedCase GenerateInvalid(Choices& ch, const OpSchema& schema, const Generat
       applicable.push_back(&m), names.push_back(m.rule);
   };
   for (const Mutation& m : Mutations()) consider(m);
+  for (const Mutation& m : RegistryMutations()) consider(m);
   for (const Mutation& m : extra) consider(m);
-  // dq.attr.undefined always applies, so there is always one.
+  // attr.undefined always applies (the linear operators' row or the registry's), so there is
+  // always one.
   const Mutation& m = *applicable.at(PickByName(ch, "mutation:", names));
   m.apply(*ch.Fork("apply:" + m.rule), schema, c);
   return {std::move(c), RuleIdOf(m, schema)};

@@ -29,8 +29,8 @@ struct Mutation {
   std::function<void(Choices&, const OpSchema&, Case&)> apply;
 };
 
-// Whether some mutation opts in to the schema's operator (else it has no generated invalid
-// cases: its rules are golden cases only, as DynamicQuantizeLinear's are).
+// Whether some mutation opts in to the schema's operator: every kind, since the registry's
+// mutations (registry_mutations.h) opt in to every kind without rows of its own.
 bool GeneratesInvalid(const OpSchema& schema);
 
 // A valid case (from its own stream) with one mutation applied: the applicable mutation chosen

@@ -17,10 +17,12 @@
 #include <variant>
 
 #include "generators/batch.h"
+#include "generators/mutations.h"
 #include "onnx_io/manifest.h"
 #include "oracle/registry/operator.h"
 #include "oracle/registry/rules.h"
 #include "oracle/semantics/oracle.h"
+#include "suites/mutants/defect_cells.h"
 #include "suites/mutants/defects.h"
 
 namespace qconform {
@@ -35,6 +37,34 @@ const Operator& RowOf(OperatorKind kind) {
   }
   throw std::logic_error(std::string(OperatorKindName(kind)) + " has no registry row");
 }
+
+std::string FileText(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Each kind's own tests (suites/oracle/), a row per kind: a new kind without one fails
+// OperatorContract.HasTestsOfItsOwn naming it.
+struct OwnTests {
+  OperatorKind kind;
+  const char* file;  // under suites/
+};
+constexpr OwnTests kOwnTests[] = {
+    {OperatorKind::kDequantizeLinear, "oracle/dequantize_rules_test.cc"},
+    {OperatorKind::kQuantizeLinear, "oracle/quantize_test.cc"},
+    {OperatorKind::kDynamicQuantizeLinear, "oracle/dynamic_quantize_test.cc"},
+    {OperatorKind::kQLinearMatMul, "oracle/qlinear_matmul_test.cc"},
+    {OperatorKind::kMatMulInteger, "oracle/qlinear_matmul_test.cc"},
+    {OperatorKind::kQLinearConv, "oracle/qlinear_conv_test.cc"},
+    {OperatorKind::kConvInteger, "oracle/qlinear_conv_test.cc"},
+    {OperatorKind::kQLinearGroup, "oracle/qlinear_group_test.cc"},
+    {OperatorKind::kQGemm, "oracle/qgemm_test.cc"},
+    {OperatorKind::kMatMulNBits, "oracle/matmul_nbits_test.cc"},
+    {OperatorKind::kMatMulIntegerToFloat, "oracle/matmul_to_float_test.cc"},
+    {OperatorKind::kGatherBlockQuantized, "oracle/gather_block_quantized_test.cc"},
+};
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -80,6 +110,63 @@ TEST_P(OperatorContract, GeneratesValidCasesWithTheirCellAndPlan) {
     EXPECT_EQ(from_plan.output, r.cell.output) << g.c.id;
   }
   EXPECT_GT(computed, 0u) << op().label() << ": no generated case is computed";
+}
+
+// The one-rule mutations (generators/mutations.cc, registry_mutations.cc) give every kind
+// invalid cases, and the oracle rejects each by the rule it carries: the property written once,
+// for every kind.
+TEST_P(OperatorContract, GeneratesInvalidCasesRejectedByTheirRule) {
+  size_t generated = 0;
+  for (const OpSchema* s : SchemasOf(GetParam())) {
+    ASSERT_TRUE(GeneratesInvalid(*s)) << s->label() << ": no mutation opts in to it";
+    for (int n = 0; n < 12; ++n) {
+      PrngChoices ch(StreamSeed(20261202, s->label() + " invalid " + std::to_string(n)));
+      const GeneratedCase g = GenerateInvalid(ch, *s);
+      ++generated;
+      const OracleResult r = RunOracle(g.c);
+      ASSERT_TRUE(r.must_reject()) << s->label() << ": " << g.rule << " is not rejected";
+      EXPECT_EQ(r.rejection()->rule->id, g.rule) << s->label() << ": " << r.rejection()->message;
+    }
+  }
+  EXPECT_GT(generated, 0u);
+}
+
+// Its own tests: a file of suites/oracle/ that names the operator, built by suites/CMakeLists.txt.
+TEST_P(OperatorContract, HasTestsOfItsOwn) {
+  const auto row = std::find_if(std::begin(kOwnTests), std::end(kOwnTests),
+                                [&](const OwnTests& o) { return o.kind == GetParam(); });
+  ASSERT_NE(row, std::end(kOwnTests))
+      << OperatorKindName(GetParam()) << ": no row in kOwnTests (operator_contract_test.cc)";
+  const std::string root = QCONFORM_SOURCE_ROOT;
+  EXPECT_NE(FileText(root + "/suites/CMakeLists.txt").find(row->file), std::string::npos)
+      << row->file << " is not in suites/CMakeLists.txt";
+  EXPECT_NE(FileText(root + "/suites/" + row->file).find(op().op_type), std::string::npos)
+      << "suites/" << row->file << " does not name " << op().op_type;
+}
+
+// The README (the operators it judges) and docs/semantics.md (the decisions) name every row of
+// the kind.
+TEST_P(OperatorContract, IsInTheReadmeAndTheSemantics) {
+  const std::string root = QCONFORM_SOURCE_ROOT;
+  const std::string readme = FileText(root + "/README.md");
+  const std::string semantics = FileText(root + "/docs/semantics.md");
+  ASSERT_FALSE(readme.empty() || semantics.empty()) << root;
+  for (const Operator& o : AllOperators()) {
+    if (o.kind != GetParam()) continue;
+    EXPECT_NE(readme.find(o.op_type), std::string::npos) << o.label() << ": not in README.md";
+    EXPECT_NE(semantics.find(o.op_type), std::string::npos)
+        << o.label() << ": not in docs/semantics.md";
+  }
+}
+
+// Each of its defects declares the cells it can change (suites/mutants/defect_cells.cc), so
+// that the gate judges it per cell, not by its total kills alone.
+TEST_P(OperatorContract, ItsDefectsDeclareTheirCells) {
+  for (const mutants::DefectRow& d : mutants::AllDefects()) {
+    if (d.op != op().op_type && d.op != OperatorKindName(GetParam())) continue;
+    EXPECT_FALSE(mutants::DeclaredCells(d.defect).empty())
+        << d.name << " (" << op().label() << "): no scope in suites/mutants/defect_cells.cc";
+  }
 }
 
 // Every registry row of the kind (QLinearAdd and QLinearMul are two rows of one kind).
