@@ -29,11 +29,15 @@ struct Mutation {
   std::function<void(Choices&, const OpSchema&, Case&)> apply;
 };
 
-// Whether some mutation opts in to the schema's operator: every kind, since the registry's
-// mutations (registry_mutations.h) opt in to every kind without rows of its own.
+// Whether some mutation of the operator's own rows opts in to the schema's operator: what a
+// generated batch (generators/batch.h) and the fuzzer draw invalid cases for. The registry's
+// mutations (registry_mutations.h), which every other kind has, are not counted: drawing them in
+// batches would re-draw the generated catalogue that the backends' baselines list by id, so
+// they wait for a change that re-records those baselines. GenerateInvalid takes both.
 bool GeneratesInvalid(const OpSchema& schema);
 
-// A valid case (from its own stream) with one mutation applied: the applicable mutation chosen
+// A valid case (from its own stream) with one mutation applied (of the operator's own rows or the
+// registry's; every kind has attr.undefined): the applicable mutation chosen
 // by name (PickByName), so that a new mutation kind moves only the cases it wins. `extra` adds
 // mutations to the built-in table (the stable-id test adds one).
 GeneratedCase GenerateInvalid(Choices& ch, const OpSchema& schema,

@@ -118,7 +118,6 @@ TEST_P(OperatorContract, GeneratesValidCasesWithTheirCellAndPlan) {
 TEST_P(OperatorContract, GeneratesInvalidCasesRejectedByTheirRule) {
   size_t generated = 0;
   for (const OpSchema* s : SchemasOf(GetParam())) {
-    ASSERT_TRUE(GeneratesInvalid(*s)) << s->label() << ": no mutation opts in to it";
     for (int n = 0; n < 12; ++n) {
       PrngChoices ch(StreamSeed(20261202, s->label() + " invalid " + std::to_string(n)));
       const GeneratedCase g = GenerateInvalid(ch, *s);
