@@ -57,6 +57,19 @@ void ExpectMatchesHost(const OracleResult& r, const std::vector<double>& xs) {
   for (size_t i = 0; i < xs.size(); ++i) EXPECT_EQ(r.outputs[0].exact[i], h.y[i]) << "i=" << i;
 }
 
+// A finite x whose range rounds past float32 (x_max - x_min: FLT_MAX + 2^103 is a tie that
+// rounds to even, up to 2^128): y_scale is infinite, the zero point and every y 0, on both
+// paths. The multiprecision path once divided by a zero here (KindProperty found it).
+TEST(DynamicQuantizeLinear, ARangePastFloat32GivesAnInfiniteScale) {
+  const std::vector<double> xs = {0, std::ldexp(1.0, 103), 0, -std::numeric_limits<float>::max()};
+  ASSERT_TRUE(std::isinf(Host(xs).scale));
+  for (const bool fast : {true, false}) {
+    EvaluateOptions options;
+    options.fast_path = fast;
+    ExpectMatchesHost(RunOracle(DynQl({4}, xs), options), xs);
+  }
+}
+
 TEST(DynamicQuantizeLinear, SeedExamples) {
   struct Example {
     std::vector<int64_t> shape;

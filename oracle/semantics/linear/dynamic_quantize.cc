@@ -141,6 +141,15 @@ void FastY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quot
 // dyadic product.
 void MultiprecisionY(const Codes& x, const DynamicQuantizeParameters& p, size_t exact_quotient,
                      size_t by_reciprocal, OutputEvaluation& y) {
+  if (std::isinf(std::bit_cast<float>(p.y_scale))) {
+    // A range past float32's (x_max - x_min rounds to infinity; x itself is finite): every
+    // x / y_scale and x * RN32(1 / y_scale) is a zero, so every strategy gives the zero point.
+    StrategyWriter writer(y, 8);
+    const auto code = static_cast<uint32_t>(std::clamp<int64_t>(p.y_zero_point, 0, 255));
+    const uint32_t codes[3] = {code, code, code};
+    for (size_t i = 0; i < x.size(); ++i) writer.Put(static_cast<int64_t>(i), codes);
+    return;
+  }
   const QuantizeKernel kernel(F32(), F32(), U8Type(), Saturation::kSaturate, {&F32()});
   const QuantizeKernel::Run run = kernel.MakeRun(p.y_scale, p.y_zero_point);
   const Dyadic one{false, 1, 0};
