@@ -1,10 +1,9 @@
-// Properties of the compute operators' oracle over generated cases (RapidCheck, shrinking,
-// reproducers as in dequantize_properties_test.cc), the matmul family, the convolution family and
-// com.microsoft QGemm alike: generated valid cases have no finding, and the fast path (int32 sums,
-// 128-bit requantization, the shortcut where every strategy agrees) equals the multiprecision path
-// (Boost.Multiprecision sums and rationals) in every element of every strategy; the elementwise
-// com.microsoft QLinear groups evaluated once per distinct tuple of codes equal every element
-// evaluated.
+// Properties of the com.microsoft QLinear groups' oracle over generated cases (RapidCheck,
+// shrinking, reproducers as in dequantize_properties_test.cc): the elementwise groups evaluated
+// once per distinct tuple of codes equal every element evaluated; the pools window by window and
+// Softmax row by row equal the group's graph and the multiprecision path. What every kind has
+// (valid cases valid, invalid ones rejected by their rule, the fast path equal to the
+// multiprecision path) is written once in kind_properties_test.cc.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -12,6 +11,7 @@
 #include "oracle/semantics/oracle.h"
 #include "oracle/semantics/qlinear_group/qlinear_pool_windows.h"
 #include "oracle/semantics/qlinear_group/qlinear_softmax_rows.h"
+#include "suites/properties/expect_same.h"
 #include "suites/properties/rc_choices.h"
 
 namespace qconform {
@@ -28,69 +28,6 @@ Case AnyValid(std::vector<OperatorKind> kinds) {
     return GenerateValid(ch, *ch.Pick(schemas));
   });
 }
-Case AnyValidMatMul() {
-  return AnyValid({OperatorKind::kQLinearMatMul, OperatorKind::kMatMulInteger});
-}
-Case AnyValidConv() {
-  return AnyValid({OperatorKind::kQLinearConv, OperatorKind::kConvInteger});
-}
-Case AnyValidQGemm() {
-  return AnyValid({OperatorKind::kQGemm});
-}
-Case AnyValidMatMulNBits() {
-  return AnyValid({OperatorKind::kMatMulNBits});
-}
-Case AnyValidMatMulToFloat() {
-  return AnyValid({OperatorKind::kMatMulIntegerToFloat});
-}
-Case AnyValidGatherBlockQuantized() {
-  return AnyValid({OperatorKind::kGatherBlockQuantized});
-}
-
-void ExpectValid(const Case& c, const std::string& property) {
-  const OracleResult r = RunOracle(c);
-  if (!r.findings.empty() || r.outputs.size() != 1) {
-    FailWith(c, property,
-             "a generated valid case has a finding: " +
-                 (r.findings.empty() ? std::string("no output") : r.findings[0].message));
-  }
-}
-
-// The oracle's default path equals its run with `other` options, element by element: exact
-// codes, free elements, every strategy and the admitted range.
-void ExpectSameOutput(const Case& c, const OutputEvaluation& f, const OutputEvaluation& s,
-                      const std::string& property) {
-  RC_ASSERT(f.shape == s.shape);
-  RC_ASSERT(f.alternatives.size() == s.alternatives.size());
-  {
-    for (size_t i = 0; i < f.exact.size(); ++i) {
-      if (f.is_free(i) != s.is_free(i))
-        FailWith(c, property, "free element differs at " + std::to_string(i));
-      if (f.is_free(i)) continue;
-      if (f.exact[i] != s.exact[i]) {
-        FailWith(c, property,
-                 "exact differs at " + std::to_string(i) + ": " + std::to_string(f.exact[i]) +
-                     " vs " + std::to_string(s.exact[i]));
-      }
-      for (size_t j = 0; j < f.alternatives.size(); ++j) {
-        if (f.alternative(j, i) != s.alternative(j, i)) {
-          FailWith(c, property, f.alternatives[j].strategy + " differs at " + std::to_string(i));
-        }
-      }
-      if (f.range(i).lo != s.range(i).lo || f.range(i).hi != s.range(i).hi) {
-        FailWith(c, property, "the admitted range differs at " + std::to_string(i));
-      }
-    }
-  }
-}
-void ExpectSameAs(const Case& c, const EvaluateOptions& other, const std::string& property) {
-  const OracleResult fast = RunOracle(c);
-  const OracleResult slow = RunOracle(c, other);
-  RC_ASSERT(fast.outputs.size() == slow.outputs.size());
-  for (size_t k = 0; k < fast.outputs.size(); ++k) {
-    ExpectSameOutput(c, fast.outputs[k], slow.outputs[k], property);
-  }
-}
 // The default path equals the group's graph (the reference options) and the multiprecision
 // path.
 void ExpectEqualsGraphAndMultiprecision(const Case& c, const std::string& property) {
@@ -100,92 +37,6 @@ void ExpectEqualsGraphAndMultiprecision(const Case& c, const std::string& proper
   ExpectSameAs(c, graph, property + "-graph");
   ExpectSameAs(c, multiprecision, property + "-multiprecision");
 }
-void ExpectFastEqualsMultiprecision(const Case& c, const std::string& property) {
-  EvaluateOptions slow;
-  slow.fast_path = false;
-  ExpectSameAs(c, slow, property);
-}
-
-RC_GTEST_PROP(MatMulProperties, GeneratedValidCasesAreValid, ()) {
-  ExpectValid(AnyValidMatMul(), "matmul-valid-cases-are-valid");
-}
-
-RC_GTEST_PROP(MatMulProperties, FastPathEqualsMultiprecision, ()) {
-  ExpectFastEqualsMultiprecision(AnyValidMatMul(), "matmul-fast-path");
-}
-
-RC_GTEST_PROP(ConvProperties, GeneratedValidCasesAreValid, ()) {
-  ExpectValid(AnyValidConv(), "conv-valid-cases-are-valid");
-}
-
-// The row-by-row fast accumulation (per kernel tap over the output rows it reaches) against the
-// multiprecision path's element-by-element receptive fields: geometry, padding, groups, strides
-// and dilations, besides the requantization.
-RC_GTEST_PROP(ConvProperties, FastPathEqualsMultiprecision, ()) {
-  ExpectFastEqualsMultiprecision(AnyValidConv(), "conv-fast-path");
-}
-
-RC_GTEST_PROP(QGemmProperties, GeneratedValidCasesAreValid, ()) {
-  ExpectValid(AnyValidQGemm(), "qgemm-valid-cases-are-valid");
-}
-
-// alpha folded into the requantization (exactly, and fl32(alpha * a_scale) in the float
-// strategies), C in the accumulator, transposes, b per column, and float32 Y.
-RC_GTEST_PROP(QGemmProperties, FastPathEqualsMultiprecision, ()) {
-  ExpectFastEqualsMultiprecision(AnyValidQGemm(), "qgemm-fast-path");
-}
-
-RC_GTEST_PROP(MatMulNBitsProperties, GeneratedValidCasesAreValid, ()) {
-  const Case c = AnyValidMatMulNBits();
-  const OracleResult r = RunOracle(c);
-  // A generated zero scale is implementation-defined (d26); nothing else may be found.
-  for (const Finding& f : r.findings) {
-    if (f.rule->id != "mnb.scale.unusual") FailWith(c, "mnb-valid-cases-are-valid", f.message);
-  }
-  RC_ASSERT(r.outputs.size() == 1u);
-}
-
-// The double fast path (decided where both ends of its interval round alike) equals the exact
-// path on every element: exact codes and both ends of the admitted range.
-RC_GTEST_PROP(MatMulNBitsProperties, FastPathEqualsMultiprecision, ()) {
-  ExpectFastEqualsMultiprecision(AnyValidMatMulNBits(), "mnb-fast-path");
-}
-
-// The long accumulators' path equals the rationals' (every element by MatMulNBitsElement).
-RC_GTEST_PROP(MatMulNBitsProperties, MultiprecisionEqualsTheReference, ()) {
-  EvaluateOptions reference;
-  reference.fast_path = false, reference.reference = true;
-  ExpectSameAs(AnyValidMatMulNBits(), reference, "mnb-reference");
-}
-
-RC_GTEST_PROP(MatMulToFloatProperties, GeneratedValidCasesAreValid, ()) {
-  const Case c = AnyValidMatMulToFloat();
-  ExpectValid(c, "mitf-valid-cases-are-valid");
-}
-
-// MatMulIntegerToFloat's and DynamicQuantizeMatMul's double fast path equals the rationals on
-// every element: exact codes and both ends of the admitted range.
-RC_GTEST_PROP(MatMulToFloatProperties, FastPathEqualsMultiprecision, ()) {
-  ExpectFastEqualsMultiprecision(AnyValidMatMulToFloat(), "mitf-fast-path");
-}
-
-RC_GTEST_PROP(GatherBlockQuantizedProperties, GeneratedValidCasesAreValid, ()) {
-  ExpectValid(AnyValidGatherBlockQuantized(), "gbq-valid-cases-are-valid");
-}
-
-// GatherBlockQuantized's double path ((code - zero_point) * scale, exact in a double, rounded
-// once) equals the rationals' (DequantizeElement) on every element.
-RC_GTEST_PROP(GatherBlockQuantizedProperties, FastPathEqualsMultiprecision, ()) {
-  ExpectFastEqualsMultiprecision(AnyValidGatherBlockQuantized(), "gbq-fast-path");
-}
-
-// Its dyadic path equals the rationals' (DequantizeElement, every element).
-RC_GTEST_PROP(GatherBlockQuantizedProperties, MultiprecisionEqualsTheReference, ()) {
-  EvaluateOptions reference;
-  reference.fast_path = false, reference.reference = true;
-  ExpectSameAs(AnyValidGatherBlockQuantized(), reference, "gbq-reference");
-}
-
 // A valid com.microsoft QLinear group whose operands repeat three tuples of codes (each
 // operand's element i is its element i mod 3): the distinct-tuple evaluation has work to do.
 Case AnyRepeatingQLinearGroup() {

@@ -135,38 +135,6 @@ OracleResult Valid(const Case& c, const std::string& property, EvaluateOptions o
   return r;
 }
 
-RC_GTEST_PROP(DequantizeProperties, GeneratedValidCasesAreValid, ()) {
-  const Case c = AnyValidCase();
-  const OracleResult r = RunOracle(c);
-  if (!r.findings.empty()) {
-    FailWith(c, "valid-cases-are-valid",
-             "a generated valid case has a finding: " + std::string(r.findings[0].rule->id) + ": " +
-                 r.findings[0].message);
-  }
-}
-
-RC_GTEST_PROP(DequantizeProperties, FastPathEqualsMultiprecision, ()) {
-  const Case c = AnyValidCase();
-  const OracleResult fast = Valid(c, "fast-equals-multiprecision", {.fast_path = true});
-  const OracleResult exact = Valid(c, "fast-equals-multiprecision", {.fast_path = false});
-  std::string why;
-  if (!SameEvaluation(fast.outputs[0], exact.outputs[0], why)) {
-    FailWith(c, "fast-equals-multiprecision", "fast path and multiprecision differ: " + why);
-  }
-}
-
-RC_GTEST_PROP(DequantizeProperties, InvalidCasesAreRejectedWithTheirRule, ()) {
-  const GeneratedCase bad = AnyInvalidCase();
-  RC_TAG(bad.rule);
-  const OracleResult r = RunOracle(bad.c);
-  const Finding* f = r.rejection();
-  if (f == nullptr || f->rule->id != bad.rule) {
-    FailWith(bad.c, "invalid-rejected-with-rule",
-             "meant to break " + bad.rule + ", the oracle says " +
-                 (f ? std::string(f->rule->id) + ": " + f->message : std::string("valid")));
-  }
-}
-
 RC_GTEST_PROP(DequantizeProperties, ExactAndEveryAlternativeAreAdmissibleAndShapeIsKept, ()) {
   const Case c = AnyValidCase();
   const OracleResult r = Valid(c, "exact-admissible");

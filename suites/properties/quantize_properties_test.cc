@@ -14,43 +14,6 @@
 namespace qconform {
 namespace {
 
-Case AnyValidQuantize() {
-  return *rc::gen::exec([] {
-    RcChoices ch;
-    const std::vector<const OpSchema*> schemas = SchemasOf(OperatorKind::kQuantizeLinear);
-    return GenerateValidQuantize(ch, *ch.Pick(schemas));
-  });
-}
-
-std::string FirstFinding(const OracleResult& r) {
-  return r.findings.empty() ? std::string("none")
-                            : std::string(r.findings[0].rule->id) + ": " + r.findings[0].message;
-}
-
-RC_GTEST_PROP(QuantizeProperties, GeneratedValidCasesAreValid, ()) {
-  const Case c = AnyValidQuantize();
-  const OracleResult r = RunOracle(c);
-  if (!r.findings.empty() || r.outputs.size() != 1) {
-    FailWith(c, "ql-valid-cases-are-valid",
-             "a generated valid case has a finding: " + FirstFinding(r));
-  }
-}
-
-RC_GTEST_PROP(QuantizeProperties, InvalidCasesAreRejectedWithTheirRule, ()) {
-  const GeneratedCase bad = *rc::gen::exec([] {
-    RcChoices ch;
-    const std::vector<const OpSchema*> schemas = SchemasOf(OperatorKind::kQuantizeLinear);
-    return GenerateInvalid(ch, *ch.Pick(schemas));
-  });
-  RC_TAG(bad.rule);
-  const OracleResult r = RunOracle(bad.c);
-  const Finding* f = r.rejection();
-  if (f == nullptr || f->rule->id != bad.rule) {
-    FailWith(bad.c, "ql-invalid-rejected-with-rule",
-             "meant to break " + bad.rule + ", the oracle says " + FirstFinding(r));
-  }
-}
-
 // For float x, a float scale and an integer y, the `f32` strategy is exactly what a host
 // computes: nearbyintf(x / scale) + zero point, clamped. (The oracle divides in multiprecision
 // and rounds to float32; the host divides in IEEE single precision.)
