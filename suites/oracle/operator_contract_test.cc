@@ -18,6 +18,7 @@
 
 #include "generators/batch.h"
 #include "generators/mutations.h"
+#include "onnx_io/file_bytes.h"
 #include "onnx_io/manifest.h"
 #include "oracle/registry/operator.h"
 #include "oracle/registry/rules.h"
@@ -36,13 +37,6 @@ const Operator& RowOf(OperatorKind kind) {
     if (o.kind == kind) return o;
   }
   throw std::logic_error(std::string(OperatorKindName(kind)) + " has no registry row");
-}
-
-std::string FileText(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // Each kind's own tests (suites/oracle/), a row per kind: a new kind without one fails
@@ -137,9 +131,9 @@ TEST_P(OperatorContract, HasTestsOfItsOwn) {
   ASSERT_NE(row, std::end(kOwnTests))
       << OperatorKindName(GetParam()) << ": no row in kOwnTests (operator_contract_test.cc)";
   const std::string root = QCONFORM_SOURCE_ROOT;
-  EXPECT_NE(FileText(root + "/suites/CMakeLists.txt").find(row->file), std::string::npos)
+  EXPECT_NE(ReadFile(root + "/suites/CMakeLists.txt").find(row->file), std::string::npos)
       << row->file << " is not in suites/CMakeLists.txt";
-  EXPECT_NE(FileText(root + "/suites/" + row->file).find(op().op_type), std::string::npos)
+  EXPECT_NE(ReadFile(root + "/suites/" + row->file).find(op().op_type), std::string::npos)
       << "suites/" << row->file << " does not name " << op().op_type;
 }
 
@@ -147,8 +141,8 @@ TEST_P(OperatorContract, HasTestsOfItsOwn) {
 // the kind.
 TEST_P(OperatorContract, IsInTheReadmeAndTheSemantics) {
   const std::string root = QCONFORM_SOURCE_ROOT;
-  const std::string readme = FileText(root + "/README.md");
-  const std::string semantics = FileText(root + "/docs/semantics.md");
+  const std::string readme = ReadFile(root + "/README.md");
+  const std::string semantics = ReadFile(root + "/docs/semantics.md");
   ASSERT_FALSE(readme.empty() || semantics.empty()) << root;
   for (const Operator& o : AllOperators()) {
     if (o.kind != GetParam()) continue;
