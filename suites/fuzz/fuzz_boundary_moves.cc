@@ -15,6 +15,7 @@
 #include "oracle/semantics/integer/conv_accumulate.h"
 #include "oracle/semantics/integer/matmul_validation.h"
 #include "oracle/semantics/linear/dynamic_quantize.h"
+#include "suites/fuzz/fuzz_role_moves.h"
 
 namespace qconform {
 namespace {
@@ -229,13 +230,37 @@ struct BoundaryMove {
   OperatorKind kind;
   void (*move)(Choices&, Case&);
 };
+// Each kind's own moves first, then the ones written from the roles (fuzz_role_moves.h), so that
+// the choices a kind's older moves read are where they were. Every kind has a row
+// (boundary_moves_test.cc: EveryKindHasAMove).
 constexpr BoundaryMove kMoves[] = {
+    {OperatorKind::kDequantizeLinear, ExtremeOperands},
+    {OperatorKind::kDequantizeLinear, ScaleExtremes},
     {OperatorKind::kQuantizeLinear, QuotientTies},
+    {OperatorKind::kQuantizeLinear, SaturatingOutputScale},
     {OperatorKind::kDynamicQuantizeLinear, QuotientTies},
     {OperatorKind::kMatMulInteger, WideInnerDimension},
+    {OperatorKind::kMatMulInteger, ExtremeOperands},
     {OperatorKind::kQLinearMatMul, WideInnerDimension},
     {OperatorKind::kQLinearMatMul, Float8Operands},
+    {OperatorKind::kQLinearMatMul, ExtremeOperands},
+    {OperatorKind::kQLinearMatMul, SaturatingOutputScale},
     {OperatorKind::kQLinearConv, BiasOntoTie},
+    {OperatorKind::kQLinearConv, ExtremeOperands},
+    {OperatorKind::kQLinearConv, SaturatingOutputScale},
+    {OperatorKind::kConvInteger, ExtremeOperands},
+    {OperatorKind::kQLinearGroup, ExtremeOperands},
+    {OperatorKind::kQLinearGroup, ScaleExtremes},
+    {OperatorKind::kQLinearGroup, SaturatingOutputScale},
+    {OperatorKind::kQGemm, ExtremeOperands},
+    {OperatorKind::kQGemm, SaturatingOutputScale},
+    {OperatorKind::kMatMulNBits, ExtremeOperands},
+    {OperatorKind::kMatMulNBits, NormalScaleExtremes},
+    {OperatorKind::kMatMulIntegerToFloat, ExtremeOperands},
+    {OperatorKind::kMatMulIntegerToFloat, NormalScaleExtremes},
+    {OperatorKind::kGatherBlockQuantized, IndexEdges},
+    {OperatorKind::kGatherBlockQuantized, ExtremeOperands},
+    {OperatorKind::kGatherBlockQuantized, ScaleExtremes},
 };
 
 }  // namespace
@@ -246,6 +271,12 @@ void BoundaryMoves(Choices& ch, Case& c) {
   for (const BoundaryMove& m : kMoves) {
     if (m.kind == op->kind) m.move(ch, c);
   }
+}
+
+int BoundaryMoveCount(OperatorKind kind) {
+  int n = 0;
+  for (const BoundaryMove& m : kMoves) n += m.kind == kind;
+  return n;
 }
 
 }  // namespace qconform

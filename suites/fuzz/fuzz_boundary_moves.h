@@ -12,15 +12,22 @@
 //   QLinearConv: the bias B[m] set so that one element's acc * M lands on or next to a tie k + 1/2,
 //     M often made a power of two (an exact tie), with y_zero_point any code (odd ones show where
 //     the zero point is added).
+//   Every kind, written once from the registry's input roles (fuzz_role_moves.h): extreme codes
+//     of the quantized operands and their zero points, scales at their type's edges, an output
+//     scale that makes the ratio pass 2^23, a gather's indices at the ends of its dimension.
 #pragma once
 
 #include "generators/choices.h"
 #include "oracle/core/case.h"
+#include "oracle/registry/operator.h"
 
 namespace qconform {
 
 // The moves of c's operator, in order; a move that does not apply (a must-reject case, a type it
 // does not handle) leaves c as it is.
 void BoundaryMoves(Choices& ch, Case& c);
+
+// How many moves a kind has (a kind with none is a gap the fuzzer cannot reach past).
+int BoundaryMoveCount(OperatorKind kind);
 
 }  // namespace qconform

@@ -1,7 +1,8 @@
 // The differential fuzzer's input format (fuzz_differential.cc): bytes to a case of any
 // operator, structure-aware, and the bytes of its seeds. Byte 0 chooses the source:
 //   even: a generated case. The generators take every choice from the following bytes
-//         (ByteChoices): the schema, valid or one rule broken, then what the generator draws;
+//         (ByteChoices): the schema, valid or one rule broken (every kind: its own mutations
+//         or the registry's), then what the generator draws;
 //         when the bytes run out every choice is the simplest (Choices: 0 is simplest), so a
 //         short input is a plain case and a mutation of a byte changes one decision.
 //   odd:  a golden case (bytes 1-2 pick its directory), then up to 7 overwrites, each an input,
@@ -10,7 +11,8 @@
 //   2 (mod 4), with QCONFORM_FUZZ_GROUPS=1: a QDQ group (fuzz_groups.h), its own boundary
 //         moves included; without it, a generated case as any even byte.
 //   Then the boundary moves of the case's operator (fuzz_boundary_moves.h: ties, wide
-//         accumulators, float8 operands, a bias onto a tie), their choices read from the
+//         accumulators, float8 operands, a bias onto a tie, and for every kind extreme codes,
+//         scale edges, saturating output scales, index edges), their choices read from the
 //         input's end, so that a short input still reaches them.
 //         With QCONFORM_FUZZ_NO_GOLDEN=1 every input is a generated case (a measurement of the
 //         fuzzer that the golden catalogue must not help).
