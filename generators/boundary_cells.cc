@@ -53,7 +53,7 @@ std::vector<uint32_t> FillByParameter(
 
 std::string CellFeatures(DataType x, DataType scale, DataType y, const CellLayout& layout,
                          const std::string& boundary) {
-  return "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",output:" + TypeName(y) +
+  return "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",y:" + TypeName(y) +
          ",granularity:" + std::string(GranularityName(layout.granularity)) +
          ",boundary:" + boundary;
 }

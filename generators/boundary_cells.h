@@ -33,7 +33,7 @@ std::vector<CellLayout> CellLayouts(const OpSchema& s, int64_t n);
 std::vector<uint32_t> FillByParameter(
     const CellLayout& layout, const std::function<std::vector<uint32_t>(int64_t)>& codes_for);
 
-// The manifest's feature tags of a cell's case: "type:int8,scale:float,output:float,
+// The manifest's feature tags of a cell's case: "type:int8,scale:float,y:float,
 // granularity:per-axis,boundary:specials".
 std::string CellFeatures(DataType x, DataType scale, DataType y, const CellLayout& layout,
                          const std::string& boundary);

@@ -54,7 +54,7 @@ void AddSweepCase(CatalogueBuilder& b, const OpSchema& s, D x, D scale, const Ro
   b.Add(MakeCase("DequantizeLinear", s.since_version,
                  {MakeTensorFromCodes(x, {2, columns}, codes), scale_tensor}, attributes,
                  std::string(s.domain), id),
-        "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",output:" + TypeName(scale) +
+        "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",y:" + TypeName(scale) +
             ",granularity:" + std::string(GranularityName(layout.granularity)) +
             ",zero_point:no,edges:all-codes",
         "docs/semantics.md#d1 (every code in every cell, docs/semantics.md#d39)");
@@ -93,7 +93,7 @@ void AddEdgeScaleCases(CatalogueBuilder& b, const OpSchema& s, D x, D scale,
   const std::string prefix =
       CasePrefix(s) + "-" + TypeName(x) + "-edge-scales-" + layout.name + "-" + TypeName(scale);
   const std::string features = "type:" + TypeName(x) + ",scale:" + TypeName(scale) +
-                               ",output:" + TypeName(scale) +
+                               ",y:" + TypeName(scale) +
                                ",granularity:" + std::string(GranularityName(layout.granularity)) +
                                ",zero_point:no,edges:all-codes,boundary:scale-edges";
   const char* decision = "docs/semantics.md#d1 (overflow, ties and subnormals in every cell, #d39)";
@@ -192,7 +192,7 @@ void AddQuantizeSweepCase(CatalogueBuilder& b, const OpSchema& s, D x, D y, cons
                   MakeTensor(y, parameter_shape,
                              std::vector<double>(static_cast<size_t>(parameters), 0.0))},
                  attributes, std::string(s.domain), id),
-        "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",output:" + TypeName(y) +
+        "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",y:" + TypeName(y) +
             ",granularity:" + std::string(GranularityName(layout.granularity)) +
             ",zero_point:yes,edges:all-codes",
         "docs/semantics.md#d14-d17 (every code of y in every cell, docs/semantics.md#d39)");

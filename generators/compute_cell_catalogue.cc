@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "generators/catalogue_builder.h"
+#include "generators/feature_keys.h"
 #include "generators/near_ties.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/fast_codec.h"
@@ -50,7 +51,8 @@ class CellBuilder : public CatalogueBuilder {
         const std::string suffix =
             std::string("-batched-") + g.name + "-" + TypeName(at) + "-" + TypeName(bt);
         const std::string features = "type:" + TypeName(at) + ",b:" + TypeName(bt) +
-                                     ",granularity:" + g.name + ",layout:batched";
+                                     ",granularity:" + GranularityFeature(g.name) +
+                                     ",layout:batched";
         for (const int64_t opset : {10, 21}) {
           const std::string id = "qlmm" + std::to_string(opset) + suffix;
           p_ = Prng(CaseSeed(id));
@@ -97,8 +99,8 @@ class CellBuilder : public CatalogueBuilder {
                       Float8Codes(t, {kBatch, kK, kN}), b_scale, Float8Codes(t, b_param),
                       MakeScalar(D::kFloat, static_cast<float>(ys)), Float8Codes(t, {})},
                      {}, "", id),
-            "type:" + TypeName(t) + ",b:" + TypeName(t) + ",y:" + TypeName(t) +
-                ",granularity:" + g.name + ",layout:batched,implementation-defined:qlmm.float8",
+            "type:" + TypeName(t) + ",b:" + TypeName(t) + ",y:" + TypeName(t) + ",granularity:" +
+                GranularityFeature(g.name) + ",layout:batched,implementation-defined:qlmm.float8",
             "d24,d27,d39");
       }
     }
@@ -152,9 +154,9 @@ class CellBuilder : public CatalogueBuilder {
           const std::string suffix = std::string("-cell-") + g.name +
                                      (per_channel ? "-pc-" : "-pt-") + TypeName(xt) + "-" +
                                      TypeName(wt);
-          const std::string features = "type:" + TypeName(xt) + ",w:" + TypeName(wt) +
-                                       ",granularity:" + (per_channel ? "pc" : "pt") +
-                                       ",layout:" + g.name;
+          const std::string features =
+              "type:" + TypeName(xt) + ",w:" + TypeName(wt) +
+              ",granularity:" + (per_channel ? "per-channel" : "per-tensor") + ",layout:" + g.name;
           std::string id = "qlc10" + suffix;
           p_ = Prng(CaseSeed(id));
           const Tensor x = Codes(xt, g.x), w = Codes(wt, g.w);

@@ -67,7 +67,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
     }
     if (output) attributes["output_dtype"] = static_cast<int64_t>(*output);
     std::string features = "type:" + TypeName(x) + ",scale:" + TypeName(scale) +
-                           ",output:" + TypeName(output ? *output : scale) +
+                           ",y:" + TypeName(output ? *output : scale) +
                            ",granularity:" + granularity +
                            ",zero_point:" + (zero_point ? "yes" : "no");
     Add(MakeCase("DequantizeLinear", s.since_version, std::move(inputs), attributes,
@@ -140,7 +140,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
       Add(MakeCase("DequantizeLinear", s.since_version, {xt, MakeScalar(D::kFloat, 0.375)}, {},
                    std::string(s.domain), id),
           "type:" + TypeName(x) +
-              ",scale:float,output:float,granularity:per-tensor,zero_point:no,edges:all-codes",
+              ",scale:float,y:float,granularity:per-tensor,zero_point:no,edges:all-codes",
           "docs/semantics.md#d1 (every code: min, max, zero, -0, subnormals, NaN, inf)");
     }
   }
@@ -238,7 +238,7 @@ class DequantizeCatalogue : public CatalogueBuilder {
             "DequantizeLinear", 23,
             {MakeTensor(D::kInt16, {32}, x511), MakeTensorFromCodes(D::kFloat, {}, {0x3F800808})},
             {{"output_dtype", 10}}, "", "dq23-trap-scalefloat-tofloat16"),
-        "type:int16,scale:float,output:float16,granularity:per-tensor,trap:double-rounding",
+        "type:int16,scale:float,y:float16,granularity:per-tensor,trap:double-rounding",
         "docs/semantics.md#d2: out rounds the scale to float16 first");
   }
 
@@ -388,11 +388,11 @@ class DequantizeCatalogue : public CatalogueBuilder {
     // docs/semantics.md#d7 (revised): a scalar and a one-element 1-D tensor are the same shape.
     Add(MakeCase("DequantizeLinear", 21, {i8, f1, MakeTensor(D::kInt8, {1}, {-1})}, {}, "",
                  "dq21-scalar-scale-zero-point-1"),
-        "type:int8,granularity:per-tensor,zero_point:shape-1", "docs/semantics.md#d7");
+        "type:int8,granularity:per-tensor,one-element:zero_point", "docs/semantics.md#d7");
     Add(MakeCase("DequantizeLinear", 13,
                  {i8, MakeTensor(D::kFloat, {1}, {0.5}), MakeScalar(D::kInt8, 3)}, {}, "",
                  "dq13-scale-1-scalar-zero-point"),
-        "type:int8,granularity:per-tensor,scale:shape-1", "docs/semantics.md#d7");
+        "type:int8,granularity:per-tensor,one-element:scale", "docs/semantics.md#d7");
   }
 };
 

@@ -96,7 +96,7 @@ class DynamicBoundaries : public CatalogueBuilder {
         Add(MakeCase("DynamicQuantizeLinear", 11,
                      {MakeTensor(DataType::kFloat, {static_cast<int64_t>(values.size())}, values)},
                      {}, "", id),
-            "type:float,output:uint8,granularity:per-tensor,boundary:" + c.name, c.decision);
+            "type:float,y:uint8,granularity:per-tensor,boundary:" + c.name, c.decision);
         break;
       }
     }

@@ -54,8 +54,8 @@ class GatherCatalogue : public CatalogueBuilder {
   // A computed case, or (`rule` given) an implementation-defined one of that rule.
   void Put(const Spec& s, const std::string& boundary, const std::string& rule = "") {
     Add(Build(s),
-        rule.empty() ? "op:GatherBlockQuantized,type:" + TypeName(s.data) +
-                           ",output:" + TypeName(s.t) + ",boundary:" + boundary
+        rule.empty() ? "op:GatherBlockQuantized,type:" + TypeName(s.data) + ",y:" + TypeName(s.t) +
+                           ",boundary:" + boundary
                      : "implementation-defined:" + rule,
         rule.empty() ? "d36" : "d36: " + boundary);
   }

@@ -154,11 +154,11 @@ class OperatorCatalogue : public CatalogueBuilder {
       };
     };
     Arithmetic("qdq13-conv-float-weight-ties-uint8", "Conv", conv(true, 0), "ties", 129,
-               ",weights:float");
+               ",w:float");
     Arithmetic("qdq13-conv-float-weight-no-bias-ties-uint8", "Conv", conv(false, 0), "ties", 129,
-               ",weights:float");
+               ",w:float");
     Arithmetic("qdq13-conv-float-weight-padded-ties-uint8", "Conv", conv(true, 1), "ties", 129,
-               ",weights:float");
+               ",w:float");
     Arithmetic(
         "qdq13-gemm-float-weight-ties-uint8", "Gemm",
         [=](GraphCaseBuilder& b) {
@@ -167,7 +167,7 @@ class OperatorCatalogue : public CatalogueBuilder {
           const std::string br = b.Constant("c", MakeTensor(D::kFloat, {3}, bias));
           return b.Op("Gemm", {a, wr, br}, {"y_real"}, {{"transB", Attribute::Int(1)}});
         },
-        "ties", 129, ",weights:float");
+        "ties", 129, ",b:float");
   }
 
   void Pools() {

@@ -15,6 +15,7 @@
 #include <functional>
 
 #include "generators/catalogue_builder.h"
+#include "generators/feature_keys.h"
 #include "generators/near_ties.h"
 #include "generators/tie_operands.h"
 #include "oracle/core/case_builder.h"
@@ -143,7 +144,7 @@ class MatMulCatalogue : public CatalogueBuilder {
                         MakeScalar(D::kFloat, 1), MakeScalar(yt, yzp)},
                        {}, "", id),
               "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:" + TypeName(yt) +
-                  ",granularity:" + g.name + ",boundary:exact-ties",
+                  ",granularity:" + GranularityFeature(g.name) + ",boundary:exact-ties",
               "d20,d39");
         }
       }

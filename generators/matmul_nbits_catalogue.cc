@@ -181,7 +181,7 @@ class NBitsCatalogue : public CatalogueBuilder {
   }
   void Put(const Spec& s, const std::string& boundary, const std::string& decision) {
     Add(Build(s),
-        "type:" + TypeName(s.t) + ",bits:" + std::to_string(s.bits) + ",zero_points:" +
+        "type:" + TypeName(s.t) + ",bits:" + std::to_string(s.bits) + ",zero_point:" +
             ZPName(s.zp) + ",accuracy_level:" + std::to_string(s.level) + ",boundary:" + boundary,
         decision);
   }

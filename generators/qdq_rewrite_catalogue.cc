@@ -232,7 +232,7 @@ class RewriteCatalogue : public CatalogueBuilder {
         g.Op("DequantizeLinear", {"w", "w_scale", "w_zero_point"}, {"w_real"}, attrs);
     g.Op("MatMul", {"a", wr}, {"y"}, {}, "matmul");
     g.Output("y");
-    Add(g.Build(), "MatMul", "float x " + TypeName(t), "float", "weight-only");
+    Add(g.Build(), "MatMul", "float,b:" + TypeName(t), "float", "weight-only");
   }
 
  private:

@@ -73,7 +73,7 @@ class QuantizeCatalogue : public CatalogueBuilder {
       attributes["output_dtype"] = static_cast<int64_t>(y);
     }
     Add(MakeCase("QuantizeLinear", v, std::move(inputs), attributes, domain, id),
-        "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",output:" + TypeName(y) +
+        "type:" + TypeName(x) + ",scale:" + TypeName(scale) + ",y:" + TypeName(y) +
             ",granularity:" + granularity + ",zero_point:" + (zero_point ? "yes" : "no"),
         decision);
   }
@@ -142,12 +142,12 @@ class QuantizeCatalogue : public CatalogueBuilder {
     Add(MakeCase("QuantizeLinear", 25,
                  {x({inf, -inf, 1e30, -1e30, -0.0}), one, MakeScalar(D::kInt8, 0)}, {}, "",
                  "ql25-int8-infinities"),
-        "type:float,output:int8,granularity:per-tensor,edges:inf",
+        "type:float,y:int8,granularity:per-tensor,edges:inf",
         "docs/semantics.md#d15: +-inf saturate");
     Add(MakeCase("QuantizeLinear", 25,
                  {x({inf, -inf, 1e30, 5, -5, 0.25, -0.0}), one, MakeScalar(D::kFloat4E2M1, 0)},
                  {{"saturate", 0}}, "", "ql25-float4e2m1-saturates"),
-        "type:float,output:float4e2m1,granularity:per-tensor,edges:inf",
+        "type:float,y:float4e2m1,granularity:per-tensor,edges:inf",
         "docs/semantics.md#d17: float4e2m1 always saturates");
     for (D y : {D::kFloat8E4M3FN, D::kFloat8E4M3FNUZ, D::kFloat8E5M2, D::kFloat8E5M2FNUZ}) {
       for (int64_t saturate : {0, 1}) {
@@ -155,7 +155,7 @@ class QuantizeCatalogue : public CatalogueBuilder {
                      {x({inf, -inf, 1e9, -1e9, 464, 465, -0.0, NAN}), one, MakeScalar(y, 0)},
                      {{"saturate", saturate}}, "",
                      "ql21-" + TypeName(y) + "-sat" + std::to_string(saturate) + "-edges"),
-            "type:float,output:" + TypeName(y) + ",granularity:per-tensor,edges:saturate",
+            "type:float,y:" + TypeName(y) + ",granularity:per-tensor,edges:saturate",
             "docs/semantics.md#d16: the saturate table");
       }
     }
@@ -163,13 +163,13 @@ class QuantizeCatalogue : public CatalogueBuilder {
     for (int k = -6; k < 6; ++k) ties.push_back(k + 0.5);
     Add(MakeCase("QuantizeLinear", 13, {x(ties), one, MakeScalar(D::kInt8, 3)}, {}, "",
                  "ql13-ties-odd-zero-point"),
-        "type:float,output:int8,granularity:per-tensor,trap:ties",
+        "type:float,y:int8,granularity:per-tensor,trap:ties",
         "docs/semantics.md#d14: round the quotient, then add the zero point");
     Add(MakeCase(
             "QuantizeLinear", 13,
             {x({0, 2, 3, 1000, -254, -1000}), MakeScalar(D::kFloat, 2), MakeScalar(D::kUint8, 128)},
             {}, "", "ql13-seed-default"),
-        "type:float,output:uint8,granularity:per-tensor,seed:onnx-default", "the upstream example");
+        "type:float,y:uint8,granularity:per-tensor,seed:onnx-default", "the upstream example");
     Add(MakeCase("QuantizeLinear", 21, {x({1, NAN, -1}), one, MakeScalar(D::kUint8, 0)}, {}, "",
                  "ql21-impl-nan-to-uint8"),
         "type:float,implementation-defined:ql.nan.integer", "docs/semantics.md#d15");
@@ -181,7 +181,7 @@ class QuantizeCatalogue : public CatalogueBuilder {
     Add(MakeCase("QuantizeLinear", 21,
                  {x({-3, 0.5, 1.5, 300}), one, MakeTensor(D::kInt8, {1}, {2})}, {}, "",
                  "ql21-scalar-scale-zero-point-1"),
-        "type:float,output:int8,granularity:per-tensor,zero_point:shape-1", "docs/semantics.md#d7");
+        "type:float,y:int8,granularity:per-tensor,one-element:zero_point", "docs/semantics.md#d7");
   }
 
   void Negative(const std::string& id, int64_t v, std::vector<std::optional<Tensor>> inputs,
@@ -263,7 +263,7 @@ class QuantizeCatalogue : public CatalogueBuilder {
                   const std::string& edges, const std::string& decision) {
     Add(MakeCase("DynamicQuantizeLinear", 11, {MakeTensor(D::kFloat, std::move(shape), x)}, {}, "",
                  id),
-        "type:float,output:uint8,granularity:per-tensor,edges:" + edges, decision);
+        "type:float,y:uint8,granularity:per-tensor,edges:" + edges, decision);
   }
 
   void Dynamic() {

@@ -83,7 +83,7 @@ void AddQuotientCases(CatalogueBuilder& b, const OpSchema& s, D x, D y) {
                     MakeTensor(scale_type, shape, std::vector<double>(count, best.scale)),
                     MakeTensor(y, shape, std::vector<double>(count, 0.0))},
                    p.attributes, std::string(s.domain), id),
-          "type:" + TypeName(x) + ",scale:" + TypeName(scale_type) + ",output:" + TypeName(y) +
+          "type:" + TypeName(x) + ",scale:" + TypeName(scale_type) + ",y:" + TypeName(y) +
               ",granularity:" + std::string(GranularityName(g)) + ",boundary:quotient-rounded-in-x",
           "docs/semantics.md#d14 (the quotient rounded once, docs/semantics.md#d39)");
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "generators/catalogue_builder.h"
+#include "generators/feature_keys.h"
 #include "generators/near_ties.h"
 #include "oracle/core/case_builder.h"
 #include "oracle/core/prng.h"
@@ -142,7 +143,7 @@ std::vector<GoldenCase> SeparatingCellCatalogue() {
                           MakeScalar(at, static_cast<double>(found->y_zero_point))},
                          {}, "", id),
                 "type:" + TypeName(at) + ",b:" + TypeName(bt) + ",y:" + TypeName(at) +
-                    ",granularity:" + g.name + ",boundary:separating-" + s.name,
+                    ",granularity:" + GranularityFeature(g.name) + ",boundary:separating-" + s.name,
                 "d20,d21,d39");
         }
       }

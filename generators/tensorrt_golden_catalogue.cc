@@ -34,12 +34,12 @@ class TensorRtCatalogue : public CatalogueBuilder {
     zp1.is_initializer = true;
     AddTrt(
         MakeCase("QuantizeLinear", 21, {x1, scale1, zp1}, {{"axis", 3}}, "", "trt-seed1-quantize"),
-        "type:float,output:int8,granularity:per-tensor,seed:002-example-1",
+        "type:float,y:int8,granularity:per-tensor,seed:002-example-1",
         "TensorRT's Quantize/Dequantize page example 1, the Quantize half (6.0 and -3.6 saturate)");
     const std::vector<double> q1 = {71, 113, 127, -71, 50, 127, 85, 14, -128};
     AddTrt(MakeCase("DequantizeLinear", 21, {MakeTensor(D::kInt8, {1, 1, 3, 3}, q1), scale1, zp1},
                     {{"axis", 3}}, "", "trt-seed1-dequantize"),
-           "type:int8,output:float,granularity:per-tensor,seed:002-example-1",
+           "type:int8,y:float,granularity:per-tensor,seed:002-example-1",
            "TensorRT's Quantize/Dequantize page example 1, the Dequantize half: exact k * "
            "RN32(1/127), not the page's rounded "
            "print");
@@ -54,12 +54,12 @@ class TensorRtCatalogue : public CatalogueBuilder {
     zp2.is_initializer = true;
     AddTrt(MakeCase("QuantizeLinear", 21, {w, scale2, zp2}, {{"axis", 0}, {"block_size", 2}}, "",
                     "trt-seed2-quantize-int4-blocks"),
-           "type:float,output:int4,granularity:blocked,seed:002-example-2",
+           "type:float,y:int4,granularity:blocked,seed:002-example-2",
            "TensorRT's Quantize/Dequantize page example 2, the Quantize half");
     AddTrt(MakeCase("DequantizeLinear", 21,
                     {MakeTensor(D::kInt4, {4, 8}, std::vector<double>(32, 1)), scale2, zp2},
                     {{"axis", 0}, {"block_size", 2}}, "", "trt-seed2-dequantize-int4-blocks"),
-           "type:int4,output:float,granularity:blocked,seed:002-example-2",
+           "type:int4,y:float,granularity:blocked,seed:002-example-2",
            "TensorRT's Quantize/Dequantize page example 2, the Dequantize half");
     // The page's two networks as Quantize -> Dequantize models any ONNX runner can load.
     Case chain1 =
@@ -68,7 +68,7 @@ class TensorRtCatalogue : public CatalogueBuilder {
     Case dq1 = MakeCase("DequantizeLinear", 21, {std::nullopt, scale1, zp1}, {{"axis", 3}});
     dq1.profile = "tensorrt";
     AddTrt(chain1,
-           "type:float,output:float,granularity:per-tensor,chain:QuantizeLinear>DequantizeLinear,"
+           "type:float,y:float,granularity:per-tensor,chain:QuantizeLinear>DequantizeLinear,"
            "seed:002-example-1",
            "TensorRT's Quantize/Dequantize page example 1 as one model: exact values, not the "
            "page's rounded print");
@@ -79,7 +79,7 @@ class TensorRtCatalogue : public CatalogueBuilder {
                         {{"axis", 0}, {"block_size", 2}});
     dq2.profile = "tensorrt";
     AddTrt(chain2,
-           "type:float,output:float,granularity:blocked,chain:QuantizeLinear>DequantizeLinear,seed:"
+           "type:float,y:float,granularity:blocked,chain:QuantizeLinear>DequantizeLinear,seed:"
            "002-example-2",
            "TensorRT's Quantize/Dequantize page example 2 as one model (the weights are an "
            "initializer: the model has no input)");
@@ -91,7 +91,7 @@ class TensorRtCatalogue : public CatalogueBuilder {
     const Tensor xs = MakeTensor(D::kFloat, {4}, {1000, -1000, 448, 3.3f});
     AddTrt(MakeCase("QuantizeLinear", 21, {xs, one, fp8}, {{"saturate", 0}}, "",
                     "trt-fp8-always-saturates"),
-           "type:float,output:float8e4m3fn,granularity:per-tensor",
+           "type:float,y:float8e4m3fn,granularity:per-tensor",
            "TensorRT reads saturate=0 as 1: FP8 clamps to +-448");
     // One case per profile rule: valid ONNX, refused by TensorRT.
     const Tensor plain_scale = MakeScalar(D::kFloat, 1);
