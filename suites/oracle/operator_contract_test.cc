@@ -16,6 +16,8 @@
 #include <sstream>
 #include <variant>
 
+#include "bench/compute_workloads.h"
+#include "bench/workloads.h"
 #include "generators/batch.h"
 #include "generators/mutations.h"
 #include "onnx_io/file_bytes.h"
@@ -208,6 +210,24 @@ INSTANTIATE_TEST_SUITE_P(EveryKind, OperatorContract, ::testing::ValuesIn(kAllOp
                          [](const auto& info) {
                            return std::string(OperatorKindName(info.param));
                          });
+
+// Every kind has a workload bench/ measures: the DequantizeLinear, QuantizeLinear and
+// DynamicQuantizeLinear rows (bench/workloads.cc) or a compute row (compute_workloads.cc). One
+// test for every kind, not one per kind: building the workloads takes a second.
+TEST(BenchWorkloads, CoverEveryKind) {
+  std::vector<OperatorKind> benched;
+  const auto add = [&benched](std::string_view domain, std::string_view op_type) {
+    const Operator* o = FindOperator(domain, op_type);
+    if (o != nullptr) benched.push_back(o->kind);
+  };
+  for (const bench::WorkloadSpec& w : bench::WorkloadSpecs()) add("", w.op_type);
+  for (const bench::ComputeWorkload& w : bench::ComputeWorkloads()) add(w.c.domain, w.c.op_type);
+  for (OperatorKind kind : kAllOperatorKinds) {
+    EXPECT_NE(std::find(benched.begin(), benched.end(), kind), benched.end())
+        << OperatorKindName(kind) << ": no workload in bench/ (workloads.cc's WorkloadSpecs or a "
+        << "family of compute_workloads.h, listed in ComputeWorkloads)";
+  }
+}
 
 }  // namespace
 }  // namespace qconform
