@@ -36,6 +36,7 @@ struct Spec {
   bool constants = true;         // B and its parameters initializers, as in a model
   std::vector<int64_t> a_shape;  // empty: probe rows and two dense rows
   double outlier = 0;            // nonzero: A's first entry of each row
+  bool zero_first_row = false;   // A's first row all zeros: every term 0, Y = bias exactly
 };
 
 int64_t Blocks(const Spec& s) {
@@ -107,6 +108,7 @@ Tensor MakeA(const Spec& s, Prng& p, const std::vector<double>& d) {
                         : (static_cast<double>(p.Below(20001)) - 10000) / 3001.7;
     }
     if (s.outlier != 0) row[0] = s.outlier;
+    if (s.zero_first_row && r == 0) std::fill(row, row + s.k, 0.0);
   }
   return MakeRoundedTensor(s.t, shape, v);
 }
@@ -208,6 +210,14 @@ class NBitsCatalogue : public CatalogueBuilder {
       s.t = t, s.dyadic = false, s.a_shape = {3, s.k};
       s.id = "mnb1-inexact-" + TypeName(t);
       Put(s, "bound-straddles", "d30,d36");
+    }
+    for (const D t : {D::kFloat, D::kFloat16}) {
+      // Row 0 of A all zeros beside weights that are no values of t: every term is an exact 0 in
+      // every form, so Y = bias with B = 0 (before: B = gamma_2 |bias| + 4 half-subnormals).
+      Spec s;
+      s.t = t, s.dyadic = false, s.a_shape = {2, s.k}, s.zero_first_row = true;
+      s.id = "mnb1-zero-row-" + TypeName(t);
+      Put(s, "exact-zeros", "d30,d36");
     }
     for (const int64_t level : {0, 4}) {
       Spec s;

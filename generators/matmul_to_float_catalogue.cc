@@ -39,6 +39,8 @@ struct Spec {
   bool zero_points = true, bias = true;
   enum class A { kTies, kZeros, kPositive, kNegative, kRandom } values = A::kTies;  // dynamic
   double bias_base = 0;  // added to every bias value
+  // Per-tensor scales given, not drawn (empty: drawn).
+  std::vector<double> a_scales, b_scales;
 };
 
 int64_t Lowest(D t) {
@@ -69,10 +71,14 @@ class ToFloatCatalogue : public CatalogueBuilder {
             Put(s, "exact", "d30,d36,d39");
           }
         }
-        Spec s;
-        s.a = a, s.b = b, s.a_per_column = true, s.b_per_column = true;
-        s.id = "mitf1-cell-" + TypeName(a) + "-" + TypeName(b) + "-float-a-per-column";
-        Put(s, "exact", "d30,d36,d39");
+        for (const D t : {D::kFloat, D::kFloat16}) {
+          Spec s;
+          s.a = a, s.b = b, s.t = t, s.a_per_column = true, s.b_per_column = true;
+          s.small = t == D::kFloat16;
+          s.id =
+              "mitf1-cell-" + TypeName(a) + "-" + TypeName(b) + "-" + TypeName(t) + "-a-per-column";
+          Put(s, "exact", "d30,d36,d39");
+        }
       }
     }
     for (const D b : {D::kUint8, D::kInt8}) {
@@ -99,9 +105,26 @@ class ToFloatCatalogue : public CatalogueBuilder {
     Spec large;
     large.m = 2, large.k = 4096, large.n = 2, large.id = "mitf1-k4096";
     Put(large, "large-k", "d30,d36");
+    // float16, a per-column a_scale, K = 2,100 products: n * u past 1, where gamma_n cannot be
+    // formed. The interval is (1 + u)^n - 1 wide, not inverted (before: the exact value alone,
+    // which rejected every legal float16 sum that left it).
+    Spec long16;
+    long16.t = D::kFloat16, long16.a_per_column = true, long16.dyadic = false;
+    long16.b_per_column = true;
+    long16.b_scales = {0x1p-10, 0x1p-11};  // the sums' magnitudes well inside float16's range
+    long16.m = 2, long16.k = 2100, long16.n = 2, long16.id = "mitf1-float16-k2100-a-per-column";
+    Put(long16, "n-u-past-1", "d30,d36");
     Spec overflow;
     overflow.t = D::kFloat16, overflow.k = 8, overflow.id = "mitf1-float16-overflow";
+    overflow.a_scales = {64}, overflow.b_scales = {32};  // every product past 65504
     Put(overflow, "overflow", "d30,d36");
+    // acc * a_scale passes 65504 while acc * a_scale * b_scale is a few thousand: the orders that
+    // form acc * a_scale first end at an infinity (admitted, "partial-product-overflow"), the
+    // others within the bound. Before, the whole line was admitted: an all-zero Y passed.
+    Spec partial;
+    partial.t = D::kFloat16, partial.k = 8, partial.id = "mitf1-float16-partial-product-overflow";
+    partial.a_scales = {256}, partial.b_scales = {0x1p-12};
+    Put(partial, "partial-overflow", "d30,d36");
     Spec one;
     one.a_shape = {6}, one.id = "mitf1-a-1d";
     Put(one, "shapes", "d24,d36");
@@ -220,7 +243,8 @@ class ToFloatCatalogue : public CatalogueBuilder {
     std::vector<double> as(static_cast<size_t>(a_count)), bs(static_cast<size_t>(b_count));
     for (double& v : as) v = Scale(p, s.dyadic);
     for (double& v : bs) v = Scale(p, s.dyadic);
-    if (s.id == "mitf1-float16-overflow") as = {64}, bs = {32};
+    if (!s.a_scales.empty()) as = s.a_scales;
+    if (!s.b_scales.empty()) bs = s.b_scales;
     if (s.bias_base != 0) as = {1}, bs = {1};  // P = acc: odd P above 2^24 is a tie
     if (!s.dynamic) in.push_back(MakeRoundedTensor(s.t, params(a_count), as));
     in.push_back(MakeRoundedTensor(s.t, params(b_count), bs));

@@ -104,12 +104,49 @@ FloatBound SumBoundOf(const SumTerms& terms, const ElementType& t) {
     bound.b = Rational(0), bound.form = FloatBound::Form::kExactZero;
     return bound;
   }
-  const BigInt scale = BigInt(1) << bound.precision;  // 1 / u
-  if (BigInt(bound.n) >= scale) return bound;         // kNone
-  // gamma_n * S = n u / (1 - n u) * S = n S / (2^p - n).
-  bound.b = Rational(BigInt(bound.n)) * bound.magnitude.value() / Rational(scale - BigInt(bound.n));
-  bound.form = FloatBound::Form::kGamma;
+  const auto n = static_cast<int64_t>(bound.n);
+  bound.b = ErrorFactor(n, bound.precision) * bound.magnitude.value();
+  bound.form =
+      GammaFormed(n, bound.precision) ? FloatBound::Form::kGamma : FloatBound::Form::kPower;
   return bound;
+}
+
+double ErrorFactorDouble(int64_t n, int precision) {
+  thread_local int64_t last_n = -1;
+  thread_local int last_precision = 0;
+  thread_local double last = 0;
+  if (n != last_n || precision != last_precision) {
+    last = ErrorFactor(n, precision).convert_to<double>();
+    last_n = n, last_precision = precision;
+  }
+  return last;
+}
+
+bool GammaFormed(int64_t n, int precision) {
+  return BigInt(n) < (BigInt(1) << precision);
+}
+
+Rational ErrorFactor(int64_t n, int precision) {
+  if (n <= 0) return Rational(0);
+  const BigInt scale = BigInt(1) << precision;  // 1 / u
+  // gamma_n = n u / (1 - n u) = n / (2^p - n).
+  if (GammaFormed(n, precision)) return Rational(BigInt(n)) / Rational(scale - BigInt(n));
+  // (1 + 2^-p)^n by squaring, in units of 2^-F, each product rounded up: an upper bound.
+  static constexpr int kF = 96;
+  const auto times = [](const BigInt& a, const BigInt& b) {
+    const BigInt product = a * b;
+    BigInt q = product >> kF;
+    if ((q << kF) != product) ++q;
+    return q;
+  };
+  BigInt base = (BigInt(1) << kF) + (BigInt(1) << (kF - precision));  // exact: p < F
+  BigInt power = BigInt(1) << kF;
+  for (int64_t e = n;; e >>= 1) {
+    if (e & 1) power = times(power, base);
+    if (e <= 1) break;
+    base = times(base, base);
+  }
+  return Rational(power - (BigInt(1) << kF), BigInt(1) << kF);
 }
 
 std::string FloatBound::rule() const {
@@ -126,12 +163,17 @@ std::string FloatBound::rule() const {
       return "gamma_" + std::to_string(n) + " * " + BoundString(magnitude.value()) + " = " +
              BoundString(*b) + " (" + terms + " in " + name + ", u = 2^-" +
              std::to_string(precision) + ")";
+    case Form::kPower:
+      return "(1 + u)^" + std::to_string(n) + " - 1 (gamma_" + std::to_string(n) +
+             " cannot be formed: n * u >= 1) * " + BoundString(magnitude.value()) + " = " +
+             BoundString(*b) + " (" + terms + " in " + name + ", u = 2^-" +
+             std::to_string(precision) + ")";
     case Form::kGammaOverIntervals:
       return "gamma_" + std::to_string(n) + " over the inputs' intervals = " + BoundString(*b);
     case Form::kNone:
       break;
   }
-  return "no bound: " + terms + ", n * u >= 1 in " + name;
+  return "no bound: " + terms + " in " + name;
 }
 
 ValueRange Widen(const Exact& v, const FloatBound& bound) {

@@ -24,9 +24,10 @@ struct ValueRange {
 
 struct FloatBound {
   // How the bound was found: every step exact on one grid, every term zero, gamma_n over the
-  // terms, gamma_n over the inputs' intervals (Accumulator), or none (n * u >= 1).
-  enum class Form { kExactOnGrid, kExactZero, kGamma, kGammaOverIntervals, kNone };
-  std::optional<Rational> b;  // B >= 0; nullopt: no bound (n * u >= 1)
+  // terms, (1 + u)^n - 1 over the terms where gamma_n cannot be formed (n * u >= 1), gamma_n
+  // over the inputs' intervals (Accumulator), or none.
+  enum class Form { kExactOnGrid, kExactZero, kGamma, kPower, kGammaOverIntervals, kNone };
+  std::optional<Rational> b;  // B >= 0; nullopt: no bound
   Form form = Form::kNone;
   size_t n = 0;           // the terms (rounding steps)
   int grid = 0;           // kExactOnGrid: the grid's exponent
@@ -43,14 +44,28 @@ struct FloatBound {
 // unit roundoff is u = 2^-p.
 int Precision(const ElementType& t);
 
+// The relative error factor of n rounding steps with unit roundoff u = 2^-p, each a (1 + delta),
+// |delta| <= u, and no division among them: |prod (1 + delta_i) - 1| <= (1 + u)^n - 1. Where
+// n u < 1 this is gamma_n = n u / (1 - n u) (Higham, Accuracy and Stability of Numerical
+// Algorithms, Lemma 3.1), which is larger than (1 + u)^n - 1 and is kept there, so that every
+// bound formed before is unchanged. Past it (a float16 sum of 2,048 terms and more) gamma_n
+// cannot be formed, and (1 + u)^n - 1 itself, rounded up (to 96 fraction bits at each of the
+// O(log n) steps of its power), still bounds every order: a float16 dot product of K = 4096 has
+// the factor e^2 - 1 = 6.39, wide, not the whole line.
+Rational ErrorFactor(int64_t n, int precision);
+// ErrorFactor(n, p) as a double (within a relative 2^-52 of it), computed once per thread for
+// the last (n, p) asked: for fast paths, which carry that error in their own slack.
+double ErrorFactorDouble(int64_t n, int precision);
+// Whether ErrorFactor(n, p) is gamma_n (n u < 1) rather than the power bound.
+bool GammaFormed(int64_t n, int precision);
+
 // A sum of n terms evaluated in t (a dot product's products, a window, a reduction), every
 // order admitted:
 //   B = 0 when every term is a value of t and all lie on one grid g (the coarsest power of two
 //     dividing them all) with sum |terms| <= 2^p * g and within t's range: every partial sum
 //     of every order is then a value of t;
-//   else B = gamma_n * sum |terms|, gamma_n = n u / (1 - n u) (Higham, Accuracy and Stability
-//     of Numerical Algorithms, 3.1), which bounds every order, a dot product's rounded
-//     products included; no bound when n u >= 1.
+//   else B = ErrorFactor(n, p) * sum |terms| (below), which bounds every order, a dot
+//     product's rounded products included.
 // The terms must be finite (std::invalid_argument otherwise).
 FloatBound SumBound(std::span<const Exact> terms, const ElementType& t);
 

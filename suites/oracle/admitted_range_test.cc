@@ -102,11 +102,22 @@ TEST(FloatBound, GammaNWhereAStepRounds) {
   const FloatBound w = SumBound(wide, f32);
   ASSERT_TRUE(w.b);
   EXPECT_EQ(*w.b, Rational(2) * Rational((BigInt(1) << 24) + 1) / Rational((BigInt(1) << 24) - 2));
-  // float16 has u = 2^-11: 2048 terms have no bound.
+  // float16 has u = 2^-11: 2048 terms cannot form gamma_n; the bound is (1 + u)^n - 1, rounded
+  // up, within 2^-80 of it: finite, positive, every order still inside.
   const std::vector<Exact> many(2048, Q(1, 3));
-  const FloatBound none = SumBound(many, ElementTypeOf(D::kFloat16));
-  EXPECT_FALSE(none.b);
-  EXPECT_EQ(none.rule(), "no bound: 2048 terms, n * u >= 1 in float16");
+  const FloatBound power = SumBound(many, ElementTypeOf(D::kFloat16));
+  ASSERT_TRUE(power.b);
+  EXPECT_EQ(power.form, FloatBound::Form::kPower);
+  const Rational exact_factor = Rational(boost::multiprecision::pow(BigInt(2049), 2048),
+                                         boost::multiprecision::pow(BigInt(2048), 2048)) -
+                                1;
+  const Rational magnitude = Rational(2048) / 3;
+  EXPECT_GE(*power.b, exact_factor * magnitude);
+  EXPECT_LE(*power.b, exact_factor * magnitude * (1 + Rational(1, BigInt(1) << 80)));
+  EXPECT_NE(power.rule().find("(1 + u)^2048 - 1"), std::string::npos) << power.rule();
+  // Below n u = 1 the factor is gamma_n, as before.
+  EXPECT_EQ(ErrorFactor(2047, 11), Rational(2047));
+  EXPECT_EQ(ErrorFactor(100, 24), Rational(100, (BigInt(1) << 24) - 100));
   EXPECT_THROW(SumBound(std::vector<Exact>{Exact::Infinity(false)}, f32), std::invalid_argument);
 }
 

@@ -107,11 +107,6 @@ double NBitsWeights::scale(int64_t n, int64_t block) const {
 
 namespace {
 
-Rational Gamma(int64_t steps, int precision) {
-  // gamma_n = n u / (1 - n u) = n / (2^p - n).
-  return Rational(BigInt(steps)) / Rational((BigInt(1) << precision) - BigInt(steps));
-}
-
 // Half the smallest subnormal of t: the most one rounding below t's normal range can lose.
 Rational HalfSubnormal(const ElementType& t) {
   return Rational(BigInt(1)) / Rational(BigInt(1) << (t.fp.bias + t.fp.mantissa_bits));
@@ -146,15 +141,12 @@ bool ExactInEveryForm(const std::vector<Exact>& terms, const std::vector<Exact>&
 
 // [v - B, v + B] for a sum of terms whose magnitudes add up to `magnitude`, each term seeing at
 // most `steps` roundings in `t` (d30), `products` of them possibly below t's normal range; the
-// whole line where steps * u >= 1 or where an order may pass t's largest value.
+// whole line where an order may pass t's largest value. Past steps * u >= 1 the factor is
+// (1 + u)^steps - 1 (ErrorFactor), not gamma.
 Widened WidenSum(const Exact& v, const Exact& magnitude, int64_t steps, int64_t products,
                  const ElementType& t) {
   const int p = Precision(t);
-  if (BigInt(steps) >= (BigInt(1) << p)) {
-    return {Exact::Infinity(true), Exact::Infinity(false),
-            "no bound: " + std::to_string(steps) + " steps, n * u >= 1 in " + std::string(t.name)};
-  }
-  const Rational g = Gamma(steps, p);
+  const Rational g = ErrorFactor(steps, p);
   const Rational largest = Decode(t, MaxFiniteCode(t)).value();
   if (magnitude.value() * (1 + g) > largest) {
     return {Exact::Infinity(true), Exact::Infinity(false),
@@ -162,9 +154,11 @@ Widened WidenSum(const Exact& v, const Exact& magnitude, int64_t steps, int64_t 
   }
   const Rational b = g * magnitude.value() + Rational(BigInt(products)) * HalfSubnormal(t);
   return {v - Exact::Finite(b), v + Exact::Finite(b),
-          "gamma_" + std::to_string(steps) + " * " + BoundString(magnitude.value()) + " + " +
-              std::to_string(products) + " half-subnormals = " + BoundString(b) + " (u = 2^-" +
-              std::to_string(p) + ", " + std::string(t.name) + ")"};
+          (GammaFormed(steps, p) ? "gamma_" + std::to_string(steps)
+                                 : "(1 + u)^" + std::to_string(steps) + " - 1") +
+              " * " + BoundString(magnitude.value()) + " + " + std::to_string(products) +
+              " half-subnormals = " + BoundString(b) + " (u = 2^-" + std::to_string(p) + ", " +
+              std::string(t.name) + ")"};
 }
 
 NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& p, int64_t index) {
@@ -206,7 +200,17 @@ NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& p, int64_t
     e.rule = "a non-finite input or scale: the IEEE result, " + e.value.ToString();
     return e;
   }
-  if (ExactInEveryForm(terms, weights, per_block, scales, bias, t)) {
+  // Every term zero (A's or q - zero_point's zeros): every order adds zeros to the bias, exactly,
+  // while no weight rounds past the largest value (0 times an infinity would be NaN).
+  const Exact largest = Decode(t, MaxFiniteCode(t));
+  const bool zeros =
+      nonzero == 0 && std::all_of(weights.begin(), weights.end(), [&](const Exact& x) {
+        return CompareFinite(Abs(x), largest) <= 0;
+      });
+  if (zeros) {
+    e.lo = e.hi = e.value;
+    e.rule = "exact: every term is zero in every evaluation form; the bias alone";
+  } else if (ExactInEveryForm(terms, weights, per_block, scales, bias, t)) {
     e.lo = e.hi = e.value;
     e.rule = "exact: every step of every evaluation form is exact in " + std::string(t.name);
   } else {

@@ -108,6 +108,10 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
         sums.Add(term, parts[k].exponent + exponent[at]);
         nonzero += term != 0;
       }
+      if (nonzero == 0) {  // every term zero: the reference decides (B may be 0)
+        exact_element(index);
+        continue;
+      }
       const DyadicParts bp = PartsOf(bias);
       sums.Add(bp.significand, bp.exponent);
       const Exact value = sums.value.Value();

@@ -35,9 +35,11 @@ struct EndIntervals {
 std::optional<EndIntervals> Ends(const ApproxSum& s, double largest) {
   const double n = static_cast<double>(s.steps);
   const double p2 = std::ldexp(1.0, s.precision);
-  if (n >= p2) return EndIntervals{-INFINITY, -INFINITY, INFINITY, INFINITY};
-  const double g = n / (p2 - n);
-  const double rel = s.rel + 0x1p-48;
+  // Past n * u >= 1 the exact path's factor (1 + u)^n - 1 (ErrorFactor), as a double within a
+  // relative 2^-48 of it, which rel carries.
+  const bool power = n >= p2;
+  const double g = power ? ErrorFactorDouble(s.steps, s.precision) : n / (p2 - n);
+  const double rel = s.rel + (power ? 0x1p-47 : 0x1p-48);
   if (s.mag * (1 + g) * (1 + 4 * rel) >= largest) return std::nullopt;
   const double under = static_cast<double>(s.products) * s.half;
   const double b_hi = g * s.mag * (1 + rel) + under, b_lo = g * s.mag * (1 - rel) + under;
@@ -211,6 +213,10 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
       const double *x = lanes.x, *mag = lanes.magnitude;
       const int64_t* count = lanes.nonzero;
       const int64_t terms = (count[0] + count[1]) + (count[2] + count[3]);
+      if (terms == 0) {  // every term zero: the reference decides (B may be 0)
+        exact_element(index);
+        continue;
+      }
       ApproxSum s;
       s.x = (x[0] + x[1]) + (x[2] + x[3]), s.mag = (mag[0] + mag[1]) + (mag[2] + mag[3]);
       // Each lane sums at most K / 4 + 1 rounded products (the bias in lane 0), then two levels

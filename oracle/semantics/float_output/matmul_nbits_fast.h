@@ -25,7 +25,8 @@ BlockInt8 BlockInt8Value(const Case& c, const MatMulNBitsPlan& p, const NBitsWei
 
 // [v - B, v + B] for a sum of terms whose magnitudes add up to `magnitude`, each term seeing at
 // most `steps` roundings in `t` (d30), `products` of them possibly below t's normal range; the
-// whole line where steps * u >= 1 or where an order may pass t's largest value.
+// whole line where an order may pass t's largest value. Past steps * u >= 1 the factor is
+// (1 + u)^steps - 1 (ErrorFactor), not gamma.
 struct Widened {
   Exact lo, hi;
   std::string rule;

@@ -26,15 +26,14 @@ double ScaleAt(const Case& c, int k, size_t i) {
   return DecodeDouble(*FindElementType(t.data_type), t.codes[t.codes.size() == 1 ? 0 : i]);
 }
 
-// The units of Y's type for d30: u = 2^-p, eta = half its smallest subnormal (the most a product
-// loses below the normal range), and its largest finite value.
+// The units of Y's type for d30: eta = half its smallest subnormal (the most a product loses
+// below the normal range), and its largest finite value.
 struct Units {
-  Rational u, eta, largest;
+  Rational eta, largest;
 };
 Units UnitsOf(const ElementType& t) {
   // Half the smallest subnormal, 2^-(bias + mantissa bits), and the largest value: the type's own.
-  return {Rational(BigInt(1), BigInt(1) << Precision(t)),
-          Rational(BigInt(1), BigInt(1) << (t.fp.bias + t.fp.mantissa_bits)),
+  return {Rational(BigInt(1), BigInt(1) << (t.fp.bias + t.fp.mantissa_bits)),
           Decode(t, MaxFiniteCode(t)).value()};
 }
 
@@ -67,21 +66,29 @@ Product ProductOf(const std::vector<Exact>& factors, const ElementType& t, const
 // The products (nonzero ones only: a zero factor gives 0 in every evaluation) plus bias: the
 // exact value and its d30 range. Each product sees at most three rounding steps (the
 // accumulator's conversion and two multiplications, or three multiplications), then the sum's
-// additions: gamma_{3 + additions} over the magnitudes, plus 2 * 3 * eta per product scaled by
-// its largest partial product.
+// additions: ErrorFactor(3 + additions) over the magnitudes (gamma, or (1 + u)^n - 1 where gamma
+// cannot be formed), plus 2 * 3 * eta per product scaled by its largest partial product.
+// Overflow: an order that forms a partial product, or a partial sum, past Y's largest value ends
+// at that sign's infinity (a finite nonzero factor or a finite term keeps it), while the orders
+// that do not stay within the bound. Where only one sign's infinity is reachable it is admitted
+// beside the interval (e.overflow); where both are, so is NaN, and the interval is the line.
 void Combine(const std::vector<Product>& products, const Exact& bias, bool has_bias,
              const ElementType& t, ToFloatElement& e) {
   const Units units = UnitsOf(t);
   e.value = has_bias ? bias : Exact();
   Rational magnitude = boost::multiprecision::abs(e.value.value()), underflow = 0;
-  bool exact = true, overflow = false;
+  Rational positive = e.value.is_negative() ? Rational(0) : magnitude;  // by sign
+  Rational negative = e.value.is_negative() ? magnitude : Rational(0);
+  bool exact = true, product_up = false, product_down = false;
   std::vector<Exact> terms;
   for (const Product& p : products) {
+    const Rational m = boost::multiprecision::abs(p.value.value());
     e.value = e.value + p.value;
-    magnitude += boost::multiprecision::abs(p.value.value());
+    magnitude += m;
+    (p.value.is_negative() ? negative : positive) += m;
     underflow += 6 * units.eta * p.largest;
     exact = exact && p.exact;
-    overflow = overflow || p.overflow;
+    (p.value.is_negative() ? product_down : product_up) |= p.overflow;
     terms.push_back(p.value);
   }
   if (has_bias) terms.push_back(bias);
@@ -93,11 +100,7 @@ void Combine(const std::vector<Product>& products, const Exact& bias, bool has_b
     e.rule = "not finite: an infinite or NaN bias or scale";
     return;
   }
-  if (overflow) {
-    e.lo = Exact::Infinity(true), e.hi = Exact::Infinity(false);
-    e.rule = "unbounded: a partial product passes " + type + "'s largest value";
-    return;
-  }
+  // Every step exact in every order (no partial product or sum can pass the largest value then).
   if (exact && products.size() <= 1) {
     e.lo = e.hi = e.value;
     e.rule = "exact: every partial product is a " + type + " value; one rounding to Y";
@@ -112,11 +115,27 @@ void Combine(const std::vector<Product>& products, const Exact& bias, bool has_b
     }
   }
   const int64_t steps = 3 + static_cast<int64_t>(terms.size()) - 1;
-  const Rational nu = steps * units.u;
-  const Rational b = nu / (1 - nu) * magnitude + underflow;
+  const int precision = Precision(t);
+  const Rational factor = ErrorFactor(steps, precision);
+  const bool up = product_up || positive * (1 + factor) + underflow > units.largest;
+  const bool down = product_down || negative * (1 + factor) + underflow > units.largest;
+  if (up && down) {
+    e.lo = Exact::Infinity(true), e.hi = Exact::Infinity(false);
+    e.rule = "unbounded: orders may pass " + type +
+             "'s largest value in both signs (either infinity, or NaN)";
+    return;
+  }
+  if (up || down) e.overflow = Exact::Infinity(down);
+  const Rational b = factor * magnitude + underflow;
   e.lo = Exact::Finite(e.value.value() - b), e.hi = Exact::Finite(e.value.value() + b);
-  e.rule = "gamma_" + std::to_string(steps) + " (u of " + type + ") * " + e.magnitude.ToString() +
-           " + " + BoundString(underflow) + " (below the normal range) = " + BoundString(b);
+  e.rule = (GammaFormed(steps, precision) ? "gamma_" + std::to_string(steps)
+                                          : "(1 + u)^" + std::to_string(steps) + " - 1") +
+           " (u of " + type + ") * " + e.magnitude.ToString() + " + " + BoundString(underflow) +
+           " (below the normal range) = " + BoundString(b);
+  if (e.overflow) {
+    e.rule +=
+        "; or " + e.overflow->ToString() + ", where an order passes " + type + "'s largest value";
+  }
 }
 
 // d13's undefined quantizations of A: not finite, or y_scale 0 while A is not all zeros.
@@ -241,6 +260,10 @@ OutputEvaluation EvaluateMatMulToFloat(const Case& c, const OpSchema&,
   }
   const std::vector<uint8_t> decided =
       options.fast_path ? MatMulToFloatFast(c, plan, *a, y) : std::vector<uint8_t>(n, 0);
+  // The infinity of an order whose partial product overflows, where one may (d30): admitted.
+  StrategyOutput overflow;
+  overflow.strategy = std::string(kPartialProductOverflow);
+  overflow.sparse = true;
   for (size_t e = 0; e < n; ++e) {
     if (decided[e]) continue;
     const ToFloatElement v = MatMulToFloatElement(c, plan, *a, static_cast<int64_t>(e));
@@ -252,7 +275,12 @@ OutputEvaluation EvaluateMatMulToFloat(const Case& c, const OpSchema&,
     y.exact.set(e, *Encode(t, v.value, Saturation::kNone));
     const CodeRange r = RoundEnds(t, v.lo, v.hi, Saturation::kNone);
     y.range_lo.set(e, r.lo), y.range_hi.set(e, r.hi);
+    if (v.overflow) {
+      overflow.sparse_index.push_back(static_cast<int64_t>(e));
+      overflow.sparse_code.push_back(*Encode(t, *v.overflow, Saturation::kNone));
+    }
   }
+  if (!overflow.sparse_index.empty()) y.alternatives.push_back(std::move(overflow));
   y.describe_range = [&c, plan, a](int64_t i) { return MatMulToFloatElement(c, plan, *a, i).rule; };
   y.describe_inputs = [&c, plan, a](int64_t i) {
     const ToFloatElement v = MatMulToFloatElement(c, plan, *a, i);

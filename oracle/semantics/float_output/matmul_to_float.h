@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "oracle/core/case.h"
@@ -58,9 +59,15 @@ struct ToFloatElement {
   int64_t acc = 0;
   bool accumulator_outside_int32 = false;  // d22: any value
   Exact value, magnitude, lo, hi;
+  // The infinity an order reaches when one of its partial products passes Y's largest value
+  // (all such products of one sign), besides [lo, hi]: d30's admitted alternative.
+  std::optional<Exact> overflow;
   size_t products = 0;  // the nonzero products summed (1 per tensor)
   std::string rule;
 };
+// The name of that alternative in the outputs, the golden files and mismatch messages.
+inline constexpr std::string_view kPartialProductOverflow = "partial-product-overflow";
+
 ToFloatElement MatMulToFloatElement(const Case& c, const MatMulToFloatPlan& plan,
                                     const ToFloatOperandA& a, int64_t index);
 

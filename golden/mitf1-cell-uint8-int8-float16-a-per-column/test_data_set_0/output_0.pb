@@ -1,0 +1,2 @@
+
+BYJQW>WPÆ†P`VrW@FJQVxW€Å
