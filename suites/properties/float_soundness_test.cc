@@ -1,0 +1,286 @@
+// The float-output verdicts are sound (docs/semantics.md#d30): every value a legal float
+// evaluation of the page's formula gives lies in the oracle's interval or is one of its admitted
+// alternatives. Each evaluation below is one order of the steps, computed exactly from the
+// chosen order's roundings (Exact, rounded once per step into Y's type, IEEE specials and all):
+// the accumulator's conversion, each grouping of the product of scales, sequential, reversed and
+// pairwise sums, the bias first or last, the last step fused (FMA), and a float32 accumulator
+// for a float16 Y. An evaluator written apart from the oracle: it reads the case by the page,
+// not by the oracle's plan.
+//
+// com.microsoft MatMulIntegerToFloat here (the first of issue 68's float-output operators):
+// generated cases, moved onto extreme codes and scales (subnormal and huge ones), and the
+// boundaries built by hand: partial products past float16's largest value, n * u past 1
+// (K = 2,100, float16, a per-column a_scale), exact zeros.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generators/valid_cases.h"
+#include "oracle/core/admitted_range.h"
+#include "oracle/core/case_builder.h"
+#include "oracle/core/codec.h"
+#include "oracle/registry/schema.h"
+#include "oracle/semantics/oracle.h"
+#include "suites/fuzz/fuzz_role_moves.h"
+
+namespace qconform {
+namespace {
+
+using Round = std::function<Exact(const Exact&)>;
+
+Round RoundingTo(const ElementType& t) {
+  return [&t](const Exact& v) { return Decode(t, *Encode(t, v, Saturation::kNone)); };
+}
+
+// The case read by the page: A [M, K], B [K, N], a_scale scalar or [K], b_scale scalar or [N],
+// zero points the same, bias [N].
+struct Reading {
+  int64_t m = 0, k = 0, n = 0;
+  std::vector<int64_t> a, b;  // codes' integer values minus their zero points
+  std::vector<Exact> a_scale, b_scale, bias;
+};
+std::optional<Reading> Read(const Case& c) {
+  if (c.op_type != "MatMulIntegerToFloat" || c.inputs.size() < 4) return std::nullopt;
+  const Tensor& a = *c.inputs[0];
+  const Tensor& b = *c.inputs[1];
+  if (a.shape.size() != 2 || b.shape.size() != 2) return std::nullopt;
+  Reading r;
+  r.m = a.shape[0], r.k = a.shape[1], r.n = b.shape[1];
+  const auto value = [](const Tensor& t, size_t i) {  // an integer code's value, by the codec
+    const Rational v = Decode(*FindElementType(t.data_type), t.codes[i]).value();
+    return boost::multiprecision::numerator(v).convert_to<int64_t>();
+  };
+  const auto scales = [](const Tensor& t) {
+    std::vector<Exact> v;
+    for (size_t i = 0; i < t.codes.size(); ++i) {
+      v.push_back(Decode(*FindElementType(t.data_type), t.codes[i]));
+    }
+    return v;
+  };
+  r.a_scale = scales(*c.inputs[2]), r.b_scale = scales(*c.inputs[3]);
+  const Tensor* a_zp = c.inputs.size() > 4 && c.inputs[4] ? &*c.inputs[4] : nullptr;
+  const Tensor* b_zp = c.inputs.size() > 5 && c.inputs[5] ? &*c.inputs[5] : nullptr;
+  for (int64_t i = 0; i < r.m * r.k; ++i) {
+    const int64_t k = i % r.k;
+    const int64_t z = a_zp ? value(*a_zp, a_zp->codes.size() == 1 ? 0 : static_cast<size_t>(k)) : 0;
+    r.a.push_back(value(a, static_cast<size_t>(i)) - z);
+  }
+  for (int64_t i = 0; i < r.k * r.n; ++i) {
+    const int64_t j = i % r.n;
+    const int64_t z = b_zp ? value(*b_zp, b_zp->codes.size() == 1 ? 0 : static_cast<size_t>(j)) : 0;
+    r.b.push_back(value(b, static_cast<size_t>(i)) - z);
+  }
+  if (c.inputs.size() > 6 && c.inputs[6]) r.bias = scales(*c.inputs[6]);
+  return r;
+}
+
+enum class Grouping { kAccTimesAFirst, kScalesFirst, kAccTimesBFirst };
+enum class Order { kSequential, kReversed, kPairwise };
+
+// One legal evaluation of Y[i][j] in `R`'s type: the products in `grouping`, summed in `order`
+// with the bias first or last; with `fma`, each product's last multiplication fused with the
+// addition that takes it in (one rounding of l * r + sum), sequentially.
+Exact Evaluate(const Reading& r, int64_t i, int64_t j, const Round& R, Grouping grouping,
+               Order order, bool bias_first, bool fma) {
+  const auto scale = [](const std::vector<Exact>& v, int64_t x) {
+    return v.size() == 1 ? v[0] : v[static_cast<size_t>(x)];
+  };
+  const Exact b_scale = R(scale(r.b_scale, j));
+  // The integer parts: one accumulator per tensor, or one integer product per k.
+  std::vector<std::pair<int64_t, Exact>> integers;  // (integer, its a_scale)
+  if (r.a_scale.size() == 1) {
+    int64_t acc = 0;
+    for (int64_t k = 0; k < r.k; ++k) acc += r.a[i * r.k + k] * r.b[k * r.n + j];
+    integers.push_back({acc, R(r.a_scale[0])});
+  } else {
+    for (int64_t k = 0; k < r.k; ++k) {
+      integers.push_back({r.a[i * r.k + k] * r.b[k * r.n + j], R(r.a_scale[k])});
+    }
+  }
+  // Each product as its last multiplication's two operands.
+  std::vector<std::pair<Exact, Exact>> factors;
+  for (const auto& [integer, a] : integers) {
+    const Exact x = R(Exact::Integer(integer));
+    switch (grouping) {
+      case Grouping::kAccTimesAFirst:
+        factors.push_back({R(x * a), b_scale});
+        break;
+      case Grouping::kScalesFirst:
+        factors.push_back({x, R(a * b_scale)});
+        break;
+      case Grouping::kAccTimesBFirst:
+        factors.push_back({R(x * b_scale), a});
+        break;
+    }
+  }
+  if (order == Order::kReversed) std::reverse(factors.begin(), factors.end());
+  const bool has_bias = !r.bias.empty();
+  const Exact bias = has_bias ? R(r.bias[static_cast<size_t>(j)]) : Exact();
+  Exact sum;
+  bool started = false;
+  if (has_bias && bias_first) sum = bias, started = true;
+  if (fma) {
+    for (const auto& [left, right] : factors) {
+      sum = started ? R(left * right + sum) : R(left * right), started = true;
+    }
+  } else {
+    std::vector<Exact> products;
+    for (const auto& [left, right] : factors) products.push_back(R(left * right));
+    std::function<Exact(size_t, size_t)> pairwise = [&](size_t lo, size_t hi) -> Exact {
+      if (hi - lo == 1) return products[lo];
+      const size_t mid = lo + (hi - lo) / 2;
+      return R(pairwise(lo, mid) + pairwise(mid, hi));
+    };
+    if (order == Order::kPairwise && !products.empty()) {
+      const Exact s = pairwise(0, products.size());
+      sum = started ? R(sum + s) : s, started = true;
+    } else {
+      for (const Exact& p : products) sum = started ? R(sum + p) : p, started = true;
+    }
+  }
+  if (has_bias && !bias_first) sum = started ? R(sum + bias) : bias;
+  return sum;
+}
+
+// Whether the oracle admits `v` (a value of Y's type) at element e.
+bool Admits(const OutputEvaluation& y, const ElementType& t, size_t e, const Exact& v) {
+  if (y.is_free(e)) return true;
+  // A zero of either sign where the exact value is a zero: the sign of a zero sum is the
+  // order's (the comparator's zero-sign rule, not the interval's).
+  if (v.is_zero() && Decode(t, y.exact[e]).is_zero()) return true;
+  const uint32_t code = *Encode(t, v, Saturation::kNone);
+  if (code == y.exact[e] || InRange(t, y.range(e), code)) return true;
+  for (size_t j = 0; j < y.alternatives.size(); ++j) {
+    if (y.alternatives[j].admitted && y.alternative(j, e) == code) return true;
+  }
+  return false;
+}
+
+struct Tally {
+  int cases = 0, evaluations = 0, outside_exact = 0;
+};
+
+// Every evaluation of every element of c: admitted. Counts the evaluations that differ from the
+// exact code (which a vacuous test would never see).
+void ExpectSound(const Case& c, Tally& tally) {
+  const std::optional<Reading> r = Read(c);
+  if (!r) return;
+  const OracleResult result = RunOracle(c);
+  ASSERT_FALSE(result.must_reject()) << c.id << ": " << result.rejection()->message;
+  const OutputEvaluation& y = result.outputs.at(0);
+  const ElementType& t = *FindElementType(y.data_type);
+  const ElementType& f32 = ElementTypeOf(DataType::kFloat);
+  ++tally.cases;
+  for (int64_t i = 0; i < r->m; ++i) {
+    for (int64_t j = 0; j < r->n; ++j) {
+      const auto e = static_cast<size_t>(i * r->n + j);
+      for (const Grouping g :
+           {Grouping::kAccTimesAFirst, Grouping::kScalesFirst, Grouping::kAccTimesBFirst}) {
+        for (const Order o : {Order::kSequential, Order::kReversed, Order::kPairwise}) {
+          for (const bool bias_first : {false, true}) {
+            for (const bool fma : {false, true}) {
+              std::vector<Exact> values = {
+                  Evaluate(*r, i, j, RoundingTo(t), g, o, bias_first, fma)};
+              if (t.id == DataType::kFloat16) {  // a float32 accumulator, then Y's rounding
+                values.push_back(
+                    RoundingTo(t)(Evaluate(*r, i, j, RoundingTo(f32), g, o, bias_first, fma)));
+              }
+              for (const Exact& v : values) {
+                ++tally.evaluations;
+                tally.outside_exact += *Encode(t, v, Saturation::kNone) != y.exact[e];
+                ASSERT_TRUE(Admits(y, t, e, v))
+                    << c.id << " element " << e << ": " << v.ToString() << " (grouping "
+                    << static_cast<int>(g) << ", order " << static_cast<int>(o) << ", bias "
+                    << (bias_first ? "first" : "last") << (fma ? ", fma" : "")
+                    << ") is not admitted; exact " << Decode(t, y.exact[e]).ToString()
+                    << ", rule: " << (y.describe_range ? y.describe_range(i * r->n + j) : "");
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// A hand-built float16 MatMulIntegerToFloat: A [m, k] uint8 codes, B [k, n] int8 codes.
+Case Built(const std::string& id, int64_t m, int64_t k, int64_t n, std::vector<double> a_codes,
+           std::vector<double> b_codes, std::vector<double> a_scale, std::vector<double> b_scale,
+           std::vector<double> bias) {
+  const auto shape = [](const std::vector<double>& v) {
+    return v.size() == 1 ? std::vector<int64_t>{} : std::vector<int64_t>{int64_t(v.size())};
+  };
+  std::vector<std::optional<Tensor>> in;
+  in.push_back(MakeTensor(DataType::kUint8, {m, k}, a_codes));
+  in.push_back(MakeTensor(DataType::kInt8, {k, n}, b_codes));
+  in.push_back(MakeRoundedTensor(DataType::kFloat16, shape(a_scale), a_scale));
+  in.push_back(MakeRoundedTensor(DataType::kFloat16, shape(b_scale), b_scale));
+  in.push_back(std::nullopt), in.push_back(std::nullopt);
+  in.push_back(MakeRoundedTensor(DataType::kFloat16, {n}, bias));
+  return MakeCase("MatMulIntegerToFloat", 1, std::move(in), {}, "com.microsoft", id);
+}
+
+TEST(FloatSoundness, MatMulIntegerToFloatGeneratedAndMoved) {
+  Tally tally;
+  for (const OpSchema* s : SchemasOf(OperatorKind::kMatMulIntegerToFloat)) {
+    for (uint64_t seed = 1; seed <= 600; ++seed) {
+      PrngChoices ch(seed);
+      Case c = GenerateValid(ch, *s, GeneratorLimits{});
+      PrngChoices moves(seed * 31 + 7);
+      if (seed % 3 != 0) ExtremeOperands(moves, c);
+      if (seed % 2 == 0) ScaleExtremes(moves, c);  // subnormal and huge scales too
+      ExpectSound(c, tally);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GE(tally.cases, 150);
+  // Not vacuous: the legal orders leave the exact code often.
+  EXPECT_GT(tally.outside_exact, tally.evaluations / 50)
+      << tally.outside_exact << " of " << tally.evaluations;
+}
+
+TEST(FloatSoundness, MatMulIntegerToFloatAtItsBoundaries) {
+  Tally tally;
+  // acc * a_scale past 65504, the product itself a few thousand.
+  ExpectSound(Built("partial-overflow", 2, 4, 3, {255, 255, 255, 255, 0, 9, 200, 255},
+                    {127, -128, 5, 127, -128, 7, 127, 1, 127, 127, 99, -3}, {256}, {0x1p-12},
+                    {0.5, -3, 1000}),
+              tally);
+  // n * u past 1: K = 2,100 products of a per-column a_scale in float16.
+  std::vector<double> a(2 * 2100), b(2100 * 2), as(2100);
+  for (size_t x = 0; x < a.size(); ++x) a[x] = static_cast<double>((x * 37) % 256);
+  for (size_t x = 0; x < b.size(); ++x)
+    b[x] = static_cast<double>(static_cast<int>((x * 53) % 256) - 128);
+  for (size_t x = 0; x < as.size(); ++x) as[x] = 0.001 + 0.0001 * static_cast<double>(x % 13);
+  ExpectSound(Built("k2100-per-column", 2, 2100, 2, a, b, as, {0.0137}, {1.5, -2.25}), tally);
+  // Exact zeros: every product 0 (zero codes), only the bias left.
+  ExpectSound(Built("zeros", 1, 3, 2, {0, 0, 0}, {0, 0, 0, 0, 0, 0}, {0.3}, {0.7}, {0.1, -7}),
+              tally);
+  // Subnormal scales: products below float16's normal range.
+  ExpectSound(Built("subnormal", 2, 3, 2, {255, 1, 7, 3, 250, 9}, {127, -128, 1, 3, -7, 100},
+                    {0x1p-20}, {0x1p-3}, {0, 0}),
+              tally);
+  EXPECT_EQ(tally.cases, 4);
+}
+
+// The K = 2,100 case's interval is finite (the power bound), not the whole line: d30 past
+// gamma_n, and the inverted interval of n * u >= 1 is gone.
+TEST(FloatSoundness, PastGammaTheIntervalIsFiniteAndOrdered) {
+  std::vector<double> a(2100, 200), b(2100, 100), as(2100, 0.001);
+  const Case c = Built("k2100", 1, 2100, 1, a, b, as, {0.01}, {0});
+  const OracleResult r = RunOracle(c);
+  const OutputEvaluation& y = r.outputs.at(0);
+  const ElementType& t = *FindElementType(y.data_type);
+  const CodeRange range = y.range(0);
+  const Exact lo = Decode(t, range.lo), hi = Decode(t, range.hi), exact = Decode(t, y.exact[0]);
+  ASSERT_TRUE(lo.is_finite() && hi.is_finite()) << lo.ToString() << ".." << hi.ToString();
+  EXPECT_LE(CompareFinite(lo, exact), 0);
+  EXPECT_GE(CompareFinite(hi, exact), 0);
+}
+
+}  // namespace
+}  // namespace qconform
