@@ -150,7 +150,9 @@ Widened WidenSum(const Exact& v, const Exact& magnitude, int64_t steps, int64_t 
   const Rational largest = Decode(t, MaxFiniteCode(t)).value();
   if (magnitude.value() * (1 + g) > largest) {
     return {Exact::Infinity(true), Exact::Infinity(false),
-            "unbounded: the terms' magnitudes pass " + std::string(t.name) + "'s largest value"};
+            "any value: the terms' magnitudes pass " + std::string(t.name) +
+                "'s largest value (either infinity, or NaN, in some order)",
+            true};
   }
   const Rational b = g * magnitude.value() + Rational(BigInt(products)) * HalfSubnormal(t);
   return {v - Exact::Finite(b), v + Exact::Finite(b),
@@ -192,21 +194,58 @@ NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& p, int64_t
   }
   // A zero term adds nothing and loses nothing in any order: the steps count the others.
   e.steps = nonzero + 2;
+  const Exact largest = Decode(t, MaxFiniteCode(t));
+  if (std::any_of(weights.begin(), weights.end(), [&](const Exact& x) {
+        return x.is_finite() && CompareFinite(Abs(x), largest) > 0;
+      })) {
+    e.free = true, e.lo = Exact::Infinity(true), e.hi = Exact::Infinity(false);
+    e.rule = "any value: a weight (q - zero_point) * scale passes " + std::string(t.name) +
+             "'s largest value, and dequantizing B first makes it infinite";
+    return e;
+  }
   const bool finite =
       e.value.is_finite() && bias.is_finite() &&
       std::all_of(terms.begin(), terms.end(), [](const Exact& x) { return x.is_finite(); });
-  if (!finite) {  // IEEE's result of the infinities and NaNs (every order agrees on it)
+  if (!finite) {  // IEEE's result of the infinities and NaNs, where every order agrees on it
+    // ... which it does not where the finite terms of the other sign may overflow to the other
+    // infinity in some order (then inf - inf: NaN): any value. (An infinity of one sign stays.)
+    Exact opposite;
+    const auto add = [&](const Exact& x) {
+      if (x.is_finite() && e.value.is_infinity() && x.is_negative() != e.value.is_negative()) {
+        opposite = opposite + Abs(x);
+      }
+    };
+    add(bias);
+    for (const Exact& x : terms) add(x);
+    const Rational reach = opposite.value() * (1 + ErrorFactor(e.steps, Precision(t)));
+    if (reach >= largest.value()) {
+      e.free = true, e.lo = Exact::Infinity(true), e.hi = Exact::Infinity(false);
+      e.rule =
+          "any value: an infinite input beside finite terms of the other sign that may "
+          "overflow " +
+          std::string(t.name) + " in some order (inf - inf: NaN)";
+      return e;
+    }
     e.lo = e.hi = e.value;
     e.rule = "a non-finite input or scale: the IEEE result, " + e.value.ToString();
     return e;
   }
-  // Every term zero (A's or q - zero_point's zeros): every order adds zeros to the bias, exactly,
-  // while no weight rounds past the largest value (0 times an infinity would be NaN).
-  const Exact largest = Decode(t, MaxFiniteCode(t));
-  const bool zeros =
-      nonzero == 0 && std::all_of(weights.begin(), weights.end(), [&](const Exact& x) {
-        return CompareFinite(Abs(x), largest) <= 0;
-      });
+  // Per block, A * (q - zero_point) summed before the scale: a sum that may pass the largest
+  // value ends at an infinity of either sign in some order (or NaN): any value.
+  const Rational block_factor = 1 + ErrorFactor(e.steps, Precision(t));
+  for (const std::vector<Exact>& block : per_block) {
+    Exact sum;
+    for (const Exact& x : block) sum = sum + Abs(x);
+    if (sum.value() * block_factor >= largest.value()) {
+      e.free = true, e.lo = Exact::Infinity(true), e.hi = Exact::Infinity(false);
+      e.rule = "any value: a block's sum of A * (q - zero_point), before its scale, may pass " +
+               std::string(t.name) + "'s largest value";
+      return e;
+    }
+  }
+  // Every term zero (A's or q - zero_point's zeros): every order adds zeros to the bias, exactly
+  // (no weight passes the largest value: that returned above).
+  const bool zeros = nonzero == 0;
   if (zeros) {
     e.lo = e.hi = e.value;
     e.rule = "exact: every term is zero in every evaluation form; the bias alone";
@@ -215,7 +254,7 @@ NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& p, int64_t
     e.rule = "exact: every step of every evaluation form is exact in " + std::string(t.name);
   } else {
     Widened r = WidenSum(e.value, e.magnitude, e.steps, 3 * nonzero + 4, t);
-    e.lo = r.lo, e.hi = r.hi, e.rule = std::move(r.rule);
+    e.lo = r.lo, e.hi = r.hi, e.rule = std::move(r.rule), e.free = r.any;
   }
   if (p.accuracy_level == 4) {
     const BlockInt8 q = BlockInt8Value(c, p, w, row, n);
@@ -320,6 +359,10 @@ OutputEvaluation EvaluateMatMulNBits(const Case& c, const OpSchema&, const MatMu
     y.exact.set(at, *Encode(*p.t, e.value, Saturation::kNone));
     const CodeRange r = ElementRange(p, e);
     y.range_lo.set(at, r.lo), y.range_hi.set(at, r.hi);
+    if (e.free) {
+      y.implementation_defined.resize(count);
+      y.implementation_defined[at] = 1;
+    }
   };
   if (options.reference || !NBitsWeights(c, p).integer_zero_points()) {
     for (size_t i = 0; i < count; ++i) exact_element(static_cast<int64_t>(i));

@@ -64,6 +64,9 @@ struct NBitsElement {
   Exact value, magnitude, lo, hi;
   std::string rule;
   int64_t steps = 0;  // the float steps each term may see
+  // Any value: a weight (q - zero_point) * scale passes A's type's largest value, so the
+  // dequantize-first form meets an infinite weight (infinities, and NaN beside a zero of A).
+  bool free = false;
   bool int8 = false;  // the block-int8 function below is admitted (level 4)
   Exact int8_value, int8_lo, int8_hi;
   std::string int8_rule;

@@ -7,6 +7,7 @@
 
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
+#include "oracle/core/float_bound.h"
 #include "oracle/core/long_accumulator.h"
 #include "oracle/semantics/float_output/matmul_nbits_fast.h"
 
@@ -29,6 +30,9 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
   const ElementType& t = *p.t;
   const ElementType& f32 = ElementTypeOf(DataType::kFloat);
   const NBitsWeights w(c, p);
+  const double largest = DecodeDouble(t, MaxFiniteCode(t));
+  const std::vector<double> block_sums = BlockSumsOfAbsA(c, p, w);
+  const double factor = ErrorFactorDouble(p.k + 2, Precision(t));
   const bool level4 = p.accuracy_level == 4;
   if (level4 && p.g_idx >= 0) {  // blocks of A and of the weights apart: the exact path
     for (int64_t i = 0; i < p.m * p.n; ++i) exact_element(i);
@@ -82,10 +86,25 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
       weights_are_values =
           weights_are_values && IsValue(t, static_cast<double>(d[at]) * w.scale(n, b));
     }
+    // A weight past the largest value (d * scale, exact in double): the reference frees it.
+    bool overflow = false;
+    for (int64_t k = 0; k < p.k && finite; ++k) {
+      const double x = static_cast<double>(d[static_cast<size_t>(k)]) * w.scale(n, w.block_of(k));
+      overflow = overflow || std::fabs(x) > largest;
+    }
+    if (overflow) {
+      for (const int64_t m : rows_of[static_cast<size_t>(n)]) exact_element(m * p.n + n);
+      continue;
+    }
     double bias = 0;
     if (p.bias >= 0) bias = DecodeDouble(t, c.input(static_cast<size_t>(p.bias))->codes[n]);
     for (const int64_t m : rows_of[static_cast<size_t>(n)]) {
       const int64_t index = m * p.n + n;
+      if (BlockSumMayOverflow(block_sums.data() + m * p.k_blocks, zero_point.data(), p, largest,
+                              factor)) {
+        exact_element(index);
+        continue;
+      }
       const double* row = a.data() + m * p.k;
       bool candidate = !finite || !finite_row[static_cast<size_t>(m)] || !std::isfinite(bias);
       if (!candidate && weights_are_values) {
@@ -116,6 +135,10 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
       sums.Add(bp.significand, bp.exponent);
       const Exact value = sums.value.Value();
       Widened r = WidenSum(value, sums.magnitude.Value(), nonzero + 2, 3 * nonzero + 4, t);
+      if (r.any) {  // any value: the reference says so
+        exact_element(index);
+        continue;
+      }
       Exact lo = r.lo, hi = r.hi;
       if (level4) {
         const RowInt8& row8 = rows[static_cast<size_t>(m)];

@@ -134,6 +134,19 @@ ApproxSum Int8Sum(const RowInt8& r, const std::vector<int32_t>& codes, const int
 
 }  // namespace
 
+std::vector<double> BlockSumsOfAbsA(const Case& c, const MatMulNBitsPlan& p,
+                                    const NBitsWeights& w) {
+  const Tensor& a = *c.input(0);
+  std::vector<double> sums(static_cast<size_t>(p.m * p.k_blocks), 0);
+  for (int64_t m = 0; m < p.m; ++m) {
+    for (int64_t k = 0; k < p.k; ++k) {
+      sums[static_cast<size_t>(m * p.k_blocks + w.block_of(k))] +=
+          std::fabs(DecodeDouble(*p.t, a.codes[m * p.k + k]));
+    }
+  }
+  return sums;
+}
+
 void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& y,
                      const std::function<void(int64_t)>& exact_element) {
   const ElementType& t = *p.t;
@@ -146,6 +159,8 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
     for (int64_t i = 0; i < p.m * p.n; ++i) exact_element(i);
     return;
   }
+  const std::vector<double> block_sums = BlockSumsOfAbsA(c, p, w);
+  const double factor = ErrorFactorDouble(p.k + 2, Precision(t));
   std::vector<double> a(static_cast<size_t>(p.m * p.k));
   const Tensor& ta = *c.input(0);
   for (size_t i = 0; i < a.size(); ++i) a[i] = DecodeDouble(t, ta.codes[i]);
@@ -192,11 +207,22 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
     for (int64_t k = 0; k < p.k && weights_are_values; ++k) {
       weights_are_values = IsValue(t, weight[static_cast<size_t>(k)]);
     }
+    // A weight past the largest value (exact in double): the reference frees the column.
+    if (std::any_of(weight.begin(), weight.end(),
+                    [&](double x) { return std::fabs(x) > largest; })) {
+      for (int64_t m = 0; m < p.m; ++m) exact_element(m * p.n + n);
+      continue;
+    }
     const double bias =
         p.bias >= 0 ? DecodeDouble(t, c.input(static_cast<size_t>(p.bias))->codes[n]) : 0.0;
     for (int64_t m = 0; m < p.m; ++m) {
       const int64_t index = m * p.n + n;
       const double* row = a.data() + m * p.k;
+      if (BlockSumMayOverflow(block_sums.data() + m * p.k_blocks, zero_point.data(), p, largest,
+                              factor)) {
+        exact_element(index);
+        continue;
+      }
       if (weights_are_values) {  // every product exact in double: a value of t each?
         bool all = true;
         for (int64_t k = 0; k < p.k && all; ++k) all = IsValue(t, row[k] * weight[k]);

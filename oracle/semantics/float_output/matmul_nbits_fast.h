@@ -4,6 +4,9 @@
 // the elements it cannot decide, and every element that may be exact, go to the exact path.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -30,6 +33,9 @@ BlockInt8 BlockInt8Value(const Case& c, const MatMulNBitsPlan& p, const NBitsWei
 struct Widened {
   Exact lo, hi;
   std::string rule;
+  // The whole line because an order may pass t's largest value: infinities of both signs are
+  // reachable, and so is NaN, which no interval holds: the element takes any value.
+  bool any = false;
 };
 Widened WidenSum(const Exact& v, const Exact& magnitude, int64_t steps, int64_t products,
                  const ElementType& t);
@@ -41,6 +47,23 @@ struct RowInt8 {
   std::vector<int32_t> exact_codes, reciprocal_codes;
 };
 RowInt8 QuantizeRow(const double* a, const MatMulNBitsPlan& p);
+
+// Per row of A and block of B: the sum of |A| over the block's k ([m * k_blocks + b]).
+std::vector<double> BlockSumsOfAbsA(const Case& c, const MatMulNBitsPlan& p, const NBitsWeights& w);
+// Whether a block's sum of A * (q - zero_point), before its scale, may pass t's largest value in
+// row m (`sums`: its BlockSumsOfAbsA) and a column of zero points z[b]: a superset of the
+// reference's test (which frees those elements), so that the fast paths hand them to it.
+template <class Z>
+bool BlockSumMayOverflow(const double* sums, const Z* z, const MatMulNBitsPlan& p, double largest,
+                         double factor) {
+  const double top = std::ldexp(1.0, static_cast<int>(p.bits)) - 1;
+  for (int64_t b = 0; b < p.k_blocks; ++b) {
+    const auto zp = static_cast<double>(z[b]);
+    const double d = std::max(zp, top - zp);
+    if (sums[b] * d * (1 + factor) * (1 + 0x1p-40) >= largest) return true;
+  }
+  return false;
+}
 
 // Whether v is a value of t.
 bool IsValue(const ElementType& t, double v);
