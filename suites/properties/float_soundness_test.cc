@@ -26,15 +26,10 @@
 #include "oracle/registry/schema.h"
 #include "oracle/semantics/oracle.h"
 #include "suites/fuzz/fuzz_role_moves.h"
+#include "suites/properties/legal_orders.h"
 
 namespace qconform {
 namespace {
-
-using Round = std::function<Exact(const Exact&)>;
-
-Round RoundingTo(const ElementType& t) {
-  return [&t](const Exact& v) { return Decode(t, *Encode(t, v, Saturation::kNone)); };
-}
 
 // The case read by the page: A [M, K], B [K, N], a_scale scalar or [K], b_scale scalar or [N],
 // zero points the same, bias [N].
@@ -79,7 +74,6 @@ std::optional<Reading> Read(const Case& c) {
 }
 
 enum class Grouping { kAccTimesAFirst, kScalesFirst, kAccTimesBFirst };
-enum class Order { kSequential, kReversed, kPairwise };
 
 // One legal evaluation of Y[i][j] in `R`'s type: the products in `grouping`, summed in `order`
 // with the bias first or last; with `fma`, each product's last multiplication fused with the
@@ -117,47 +111,11 @@ Exact Evaluate(const Reading& r, int64_t i, int64_t j, const Round& R, Grouping 
         break;
     }
   }
-  if (order == Order::kReversed) std::reverse(factors.begin(), factors.end());
   const bool has_bias = !r.bias.empty();
   const Exact bias = has_bias ? R(r.bias[static_cast<size_t>(j)]) : Exact();
-  Exact sum;
-  bool started = false;
-  if (has_bias && bias_first) sum = bias, started = true;
-  if (fma) {
-    for (const auto& [left, right] : factors) {
-      sum = started ? R(left * right + sum) : R(left * right), started = true;
-    }
-  } else {
-    std::vector<Exact> products;
-    for (const auto& [left, right] : factors) products.push_back(R(left * right));
-    std::function<Exact(size_t, size_t)> pairwise = [&](size_t lo, size_t hi) -> Exact {
-      if (hi - lo == 1) return products[lo];
-      const size_t mid = lo + (hi - lo) / 2;
-      return R(pairwise(lo, mid) + pairwise(mid, hi));
-    };
-    if (order == Order::kPairwise && !products.empty()) {
-      const Exact s = pairwise(0, products.size());
-      sum = started ? R(sum + s) : s, started = true;
-    } else {
-      for (const Exact& p : products) sum = started ? R(sum + p) : p, started = true;
-    }
-  }
-  if (has_bias && !bias_first) sum = started ? R(sum + bias) : bias;
-  return sum;
-}
-
-// Whether the oracle admits `v` (a value of Y's type) at element e.
-bool Admits(const OutputEvaluation& y, const ElementType& t, size_t e, const Exact& v) {
-  if (y.is_free(e)) return true;
-  // A zero of either sign where the exact value is a zero: the sign of a zero sum is the
-  // order's (the comparator's zero-sign rule, not the interval's).
-  if (v.is_zero() && Decode(t, y.exact[e]).is_zero()) return true;
-  const uint32_t code = *Encode(t, v, Saturation::kNone);
-  if (code == y.exact[e] || InRange(t, y.range(e), code)) return true;
-  for (size_t j = 0; j < y.alternatives.size(); ++j) {
-    if (y.alternatives[j].admitted && y.alternative(j, e) == code) return true;
-  }
-  return false;
+  if (!has_bias) return SumInOrder(factors, R, order, fma);
+  if (bias_first) return SumInOrder(factors, R, order, fma, bias);
+  return factors.empty() ? bias : R(SumInOrder(factors, R, order, fma) + bias);
 }
 
 struct Tally {
@@ -180,7 +138,7 @@ void ExpectSound(const Case& c, Tally& tally) {
       const auto e = static_cast<size_t>(i * r->n + j);
       for (const Grouping g :
            {Grouping::kAccTimesAFirst, Grouping::kScalesFirst, Grouping::kAccTimesBFirst}) {
-        for (const Order o : {Order::kSequential, Order::kReversed, Order::kPairwise}) {
+        for (const Order o : kOrders) {
           for (const bool bias_first : {false, true}) {
             for (const bool fma : {false, true}) {
               std::vector<Exact> values = {
@@ -192,7 +150,7 @@ void ExpectSound(const Case& c, Tally& tally) {
               for (const Exact& v : values) {
                 ++tally.evaluations;
                 tally.outside_exact += *Encode(t, v, Saturation::kNone) != y.exact[e];
-                ASSERT_TRUE(Admits(y, t, e, v))
+                ASSERT_TRUE(AdmittedAt(y, t, e, v))
                     << c.id << " element " << e << ": " << v.ToString() << " (grouping "
                     << static_cast<int>(g) << ", order " << static_cast<int>(o) << ", bias "
                     << (bias_first ? "first" : "last") << (fma ? ", fma" : "")
