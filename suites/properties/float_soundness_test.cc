@@ -124,38 +124,27 @@ struct Tally {
 
 // Every evaluation of every element of c: admitted. Counts the evaluations that differ from the
 // exact code (which a vacuous test would never see).
-void ExpectSound(const Case& c, Tally& tally) {
-  const std::optional<Reading> r = Read(c);
-  if (!r) return;
-  const OracleResult result = RunOracle(c);
-  ASSERT_FALSE(result.must_reject()) << c.id << ": " << result.rejection()->message;
-  const OutputEvaluation& y = result.outputs.at(0);
-  const ElementType& t = *FindElementType(y.data_type);
+// Every legal evaluation of every element of Y (type t): f(element, value, how it was
+// evaluated) until f returns false.
+void ForEachEvaluation(const Reading& r, const ElementType& t,
+                       const std::function<bool(size_t, const Exact&, const std::string&)>& f) {
   const ElementType& f32 = ElementTypeOf(DataType::kFloat);
-  ++tally.cases;
-  for (int64_t i = 0; i < r->m; ++i) {
-    for (int64_t j = 0; j < r->n; ++j) {
-      const auto e = static_cast<size_t>(i * r->n + j);
+  for (int64_t i = 0; i < r.m; ++i) {
+    for (int64_t j = 0; j < r.n; ++j) {
+      const auto e = static_cast<size_t>(i * r.n + j);
       for (const Grouping g :
            {Grouping::kAccTimesAFirst, Grouping::kScalesFirst, Grouping::kAccTimesBFirst}) {
         for (const Order o : kOrders) {
           for (const bool bias_first : {false, true}) {
             for (const bool fma : {false, true}) {
-              std::vector<Exact> values = {
-                  Evaluate(*r, i, j, RoundingTo(t), g, o, bias_first, fma)};
-              if (t.id == DataType::kFloat16) {  // a float32 accumulator, then Y's rounding
-                values.push_back(
-                    RoundingTo(t)(Evaluate(*r, i, j, RoundingTo(f32), g, o, bias_first, fma)));
-              }
-              for (const Exact& v : values) {
-                ++tally.evaluations;
-                tally.outside_exact += *Encode(t, v, Saturation::kNone) != y.exact[e];
-                ASSERT_TRUE(AdmittedAt(y, t, e, v))
-                    << c.id << " element " << e << ": " << v.ToString() << " (grouping "
-                    << static_cast<int>(g) << ", order " << static_cast<int>(o) << ", bias "
-                    << (bias_first ? "first" : "last") << (fma ? ", fma" : "")
-                    << ") is not admitted; exact " << Decode(t, y.exact[e]).ToString()
-                    << ", rule: " << (y.describe_range ? y.describe_range(i * r->n + j) : "");
+              const std::string how = "grouping " + std::to_string(static_cast<int>(g)) +
+                                      ", order " + std::to_string(static_cast<int>(o)) + ", bias " +
+                                      (bias_first ? "first" : "last") + (fma ? ", fma" : "");
+              if (!f(e, Evaluate(r, i, j, RoundingTo(t), g, o, bias_first, fma), how)) return;
+              if (t.id == DataType::kFloat16 &&  // a float32 accumulator, then Y's rounding
+                  !f(e, RoundingTo(t)(Evaluate(r, i, j, RoundingTo(f32), g, o, bias_first, fma)),
+                     how + ", float32 accumulator")) {
+                return;
               }
             }
           }
@@ -163,6 +152,47 @@ void ExpectSound(const Case& c, Tally& tally) {
       }
     }
   }
+}
+
+// Every evaluation of every element of c: admitted. Counts the evaluations that differ from the
+// exact code (which a vacuous test would never see).
+void ExpectSound(const Case& c, Tally& tally) {
+  const std::optional<Reading> r = Read(c);
+  if (!r) return;
+  const OracleResult result = RunOracle(c);
+  ASSERT_FALSE(result.must_reject()) << c.id << ": " << result.rejection()->message;
+  const OutputEvaluation& y = result.outputs.at(0);
+  const ElementType& t = *FindElementType(y.data_type);
+  ++tally.cases;
+  bool sound = true;
+  ForEachEvaluation(*r, t, [&](size_t e, const Exact& v, const std::string& how) {
+    ++tally.evaluations;
+    tally.outside_exact += *Encode(t, v, Saturation::kNone) != y.exact[e];
+    sound = AdmittedAt(y, t, e, v);
+    EXPECT_TRUE(sound) << c.id << " element " << e << ": " << v.ToString() << " (" << how
+                       << ") is not admitted; exact " << Decode(t, y.exact[e]).ToString()
+                       << ", rule: "
+                       << (y.describe_range ? y.describe_range(static_cast<int64_t>(e)) : "");
+    return sound;
+  });
+  ASSERT_TRUE(sound);
+}
+
+// For the oracle's output and each of it changed by a mutant: the evaluations of c it does not
+// admit (every evaluation computed once).
+using Mutant = std::function<void(OutputEvaluation&)>;
+std::vector<int> Unadmitted(const Case& c, const std::vector<Mutant>& mutants) {
+  const Reading r = *Read(c);
+  const OracleResult result = RunOracle(c);
+  std::vector<OutputEvaluation> ys(mutants.size() + 1, result.outputs.at(0));
+  for (size_t m = 0; m < mutants.size(); ++m) mutants[m](ys[m + 1]);
+  const ElementType& t = *FindElementType(ys[0].data_type);
+  std::vector<int> n(ys.size(), 0);
+  ForEachEvaluation(r, t, [&](size_t e, const Exact& v, const std::string&) {
+    for (size_t m = 0; m < ys.size(); ++m) n[m] += !AdmittedAt(ys[m], t, e, v);
+    return true;
+  });
+  return n;
 }
 
 // A hand-built float16 MatMulIntegerToFloat: A [m, k] uint8 codes, B [k, n] int8 codes.
@@ -180,6 +210,17 @@ Case Built(const std::string& id, int64_t m, int64_t k, int64_t n, std::vector<d
   in.push_back(std::nullopt), in.push_back(std::nullopt);
   in.push_back(MakeRoundedTensor(DataType::kFloat16, {n}, bias));
   return MakeCase("MatMulIntegerToFloat", 1, std::move(in), {}, "com.microsoft", id);
+}
+
+// K = 2,100 float16 products, each with its own a_scale: n * u past 1.
+Case Long16PerColumn() {
+  std::vector<double> a(2 * 2100), b(2100 * 2), as(2100);
+  for (size_t x = 0; x < a.size(); ++x) a[x] = static_cast<double>((x * 37) % 256);
+  for (size_t x = 0; x < b.size(); ++x) {
+    b[x] = static_cast<double>(static_cast<int>((x * 53) % 256) - 128);
+  }
+  for (size_t x = 0; x < as.size(); ++x) as[x] = 0.001 + 0.0001 * static_cast<double>(x % 13);
+  return Built("k2100-per-column", 2, 2100, 2, a, b, as, {0.0137}, {1.5, -2.25});
 }
 
 TEST(FloatSoundness, MatMulIntegerToFloatGeneratedAndMoved) {
@@ -209,12 +250,7 @@ TEST(FloatSoundness, MatMulIntegerToFloatAtItsBoundaries) {
                     {0.5, -3, 1000}),
               tally);
   // n * u past 1: K = 2,100 products of a per-column a_scale in float16.
-  std::vector<double> a(2 * 2100), b(2100 * 2), as(2100);
-  for (size_t x = 0; x < a.size(); ++x) a[x] = static_cast<double>((x * 37) % 256);
-  for (size_t x = 0; x < b.size(); ++x)
-    b[x] = static_cast<double>(static_cast<int>((x * 53) % 256) - 128);
-  for (size_t x = 0; x < as.size(); ++x) as[x] = 0.001 + 0.0001 * static_cast<double>(x % 13);
-  ExpectSound(Built("k2100-per-column", 2, 2100, 2, a, b, as, {0.0137}, {1.5, -2.25}), tally);
+  ExpectSound(Long16PerColumn(), tally);
   // Exact zeros: every product 0 (zero codes), only the bias left.
   ExpectSound(Built("zeros", 1, 3, 2, {0, 0, 0}, {0, 0, 0, 0, 0, 0}, {0.3}, {0.7}, {0.1, -7}),
               tally);
@@ -238,6 +274,24 @@ TEST(FloatSoundness, PastGammaTheIntervalIsFiniteAndOrdered) {
   ASSERT_TRUE(lo.is_finite() && hi.is_finite()) << lo.ToString() << ".." << hi.ToString();
   EXPECT_LE(CompareFinite(lo, exact), 0);
   EXPECT_GE(CompareFinite(hi, exact), 0);
+}
+
+// The property has teeth: the bounds' two old mistakes, put back into the oracle's output, fail
+// it. The unguarded gamma (an interval of the exact value alone past n * u >= 1) at K = 2,100;
+// the overflow's infinity not admitted where a partial product passes 65504.
+TEST(FloatSoundness, TheOldBoundsFailIt) {
+  const Case long16 = Long16PerColumn();
+  const std::vector<int> gamma =
+      Unadmitted(long16, {[](OutputEvaluation& y) { y.range_lo = y.range_hi = Codes(); }});
+  EXPECT_EQ(gamma[0], 0);
+  EXPECT_GT(gamma[1], 0) << "the exact value alone rejects no legal order";
+  const Case partial = Built("partial-overflow", 2, 4, 3, {255, 255, 255, 255, 0, 9, 200, 255},
+                             {127, -128, 5, 127, -128, 7, 127, 1, 127, 127, 99, -3}, {256},
+                             {0x1p-12}, {0.5, -3, 1000});
+  const std::vector<int> overflow =
+      Unadmitted(partial, {[](OutputEvaluation& y) { y.alternatives.clear(); }});
+  EXPECT_EQ(overflow[0], 0);
+  EXPECT_GT(overflow[1], 0) << "no legal order reaches the infinity";
 }
 
 }  // namespace
