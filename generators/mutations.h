@@ -30,8 +30,7 @@ struct Mutation {
 };
 
 // Whether some mutation of the operator's own rows opts in to the schema's operator: what a
-// generated batch (generators/batch.h) draws invalid cases for (the fuzzer draws them for every
-// kind). The registry's
+// generated batch (generators/batch.h) and the fuzzer draw invalid cases for. The registry's
 // mutations (registry_mutations.h), which every other kind has, are not counted: drawing them in
 // batches would re-draw the generated catalogue that the backends' baselines list by id, so
 // they wait for a change that re-records those baselines. GenerateInvalid takes both.

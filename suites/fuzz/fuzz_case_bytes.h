@@ -1,8 +1,8 @@
 // The differential fuzzer's input format (fuzz_differential.cc): bytes to a case of any
 // operator, structure-aware, and the bytes of its seeds. Byte 0 chooses the source:
 //   even: a generated case. The generators take every choice from the following bytes
-//         (ByteChoices): the schema, valid or one rule broken (every kind: its own mutations
-//         or the registry's), then what the generator draws;
+//         (ByteChoices): the schema, valid or one rule broken (by the operator's own
+//         mutations), then what the generator draws;
 //         when the bytes run out every choice is the simplest (Choices: 0 is simplest), so a
 //         short input is a plain case and a mutation of a byte changes one decision.
 //   odd:  a golden case (bytes 1-2 pick its directory), then up to 7 overwrites, each an input,
