@@ -95,11 +95,14 @@ RowInt8 QuantizeRow(const double* a, const MatMulNBitsPlan& p) {
       if (s == 0) continue;
       const double e = RangeRoundings(static_cast<float>(a[k]), s).first;
       const float product = static_cast<float>(a[k] * static_cast<double>(inverse));
-      r.exact_codes[at] = static_cast<int32_t>(std::clamp(e, -127.0, 127.0));
+      // A NaN in the block (a row the exact path answers with IEEE's NaN): codes 0, never a
+      // NaN converted to int.
+      r.exact_codes[at] = std::isnan(e) ? 0 : static_cast<int32_t>(std::clamp(e, -127.0, 127.0));
       r.reciprocal_codes[at] =
-          finite_inverse ? static_cast<int32_t>(std::clamp(
-                               static_cast<double>(std::nearbyint(product)), -127.0, 127.0))
-                         : r.exact_codes[at];
+          finite_inverse && !std::isnan(product)
+              ? static_cast<int32_t>(
+                    std::clamp(static_cast<double>(std::nearbyint(product)), -127.0, 127.0))
+              : r.exact_codes[at];
     }
   }
   return r;
