@@ -37,6 +37,12 @@ struct Spec {
   std::vector<int64_t> a_shape;  // empty: probe rows and two dense rows
   double outlier = 0;            // nonzero: A's first entry of each row
   bool zero_first_row = false;   // A's first row all zeros: every term 0, Y = bias exactly
+  // Scales odd multiples of t's smallest subnormal (1 to 15 of them); with unpacked zero points
+  // of a half (odd blocks), every weight (q - zero_point) * scale is a tie on the subnormal grid.
+  bool subnormal_scales = false;
+  bool sparse = false;     // A's row r: `outlier` * (1 + 0.37 r) at k = r, zeros elsewhere
+  int a_exponent = 0;      // dense rows of A times 2^a_exponent
+  int scale_exponent = 0;  // scales times 2^scale_exponent
 };
 
 int64_t Blocks(const Spec& s) {
@@ -103,9 +109,14 @@ Tensor MakeA(const Spec& s, Prng& p, const std::vector<double>& d) {
       if (farthest != nearest) row[farthest] = 0.25;
       continue;
     }
+    if (s.sparse) {
+      row[r % s.k] = s.outlier * (1 + 0.37 * static_cast<double>(r));
+      continue;
+    }
     for (int64_t k = 0; k < s.k; ++k) {
-      row[k] = s.dyadic ? (static_cast<double>(p.Below(17)) - 8) / 8
-                        : (static_cast<double>(p.Below(20001)) - 10000) / 3001.7;
+      row[k] = std::ldexp(s.dyadic ? (static_cast<double>(p.Below(17)) - 8) / 8
+                                   : (static_cast<double>(p.Below(20001)) - 10000) / 3001.7,
+                          s.a_exponent);
     }
     if (s.outlier != 0) row[0] = s.outlier;
     if (s.zero_first_row && r == 0) std::fill(row, row + s.k, 0.0);
@@ -123,9 +134,13 @@ class NBitsCatalogue : public CatalogueBuilder {
     // Zero points that are no 2^(bits-1) and differ between blocks and columns.
     for (int64_t& x : zp) x = static_cast<int64_t>(p.Below(static_cast<uint64_t>(levels)));
     std::vector<double> scales(static_cast<size_t>(s.n * kb));
+    const ElementType& type = ElementTypeOf(s.t);
+    const double subnormal = std::ldexp(1.0, -(type.fp.bias + type.fp.mantissa_bits - 1));
     for (double& x : scales) {
-      x = s.dyadic ? std::ldexp(1.0, -static_cast<int>(p.Below(4)))
-                   : 0.001 + static_cast<double>(p.Below(100000)) / 1e6;
+      x = s.subnormal_scales ? static_cast<double>(2 * p.Below(8) + 1) * subnormal
+          : s.dyadic         ? std::ldexp(1.0, -static_cast<int>(p.Below(4)))
+                             : 0.001 + static_cast<double>(p.Below(100000)) / 1e6;
+      x = std::ldexp(x, s.scale_exponent);
     }
     std::vector<double> d(q.size());  // q - zero_point, as the oracle reads it
     for (int64_t n = 0; n < s.n; ++n) {
@@ -218,6 +233,28 @@ class NBitsCatalogue : public CatalogueBuilder {
       s.t = t, s.dyadic = false, s.a_shape = {2, s.k}, s.zero_first_row = true;
       s.id = "mnb1-zero-row-" + TypeName(t);
       Put(s, "exact-zeros", "d30,d36");
+    }
+    // Issue 68's class 3: weights that round to a subnormal of A's type (ties on its grid:
+    // zero points of a half times odd subnormal scales), times |A| near 1,000, lose up to
+    // 1,000 half-subnormals each; the old bound allowed 7 (it rejected the dequantize-first value).
+    // (bfloat16's u = 2^-8 makes its gamma part as wide as that loss: no case separates there.)
+    for (const D t : {D::kFloat, D::kFloat16}) {
+      Spec s;
+      s.t = t, s.zp = Spec::ZP::kFloat, s.k = 16, s.block = 16, s.n = 2, s.a_shape = {4, 16};
+      s.subnormal_scales = true, s.sparse = true, s.outlier = 997, s.bias = false;
+      s.id = "mnb1-subnormal-weights-" + TypeName(t);
+      Put(s, "subnormal-weights", "d30,d36");
+    }
+    // Class 2: at level 4 the combined scale a_scale * scale (2^-47 * 2^-93) is a float32
+    // subnormal; MLAS forms it first and multiplies the integer dot product by it, so its loss
+    // of up to half a subnormal is scaled by that sum (thousands); the old bound allowed 8.
+    // (A bfloat16 Y's own rounding, 2^-8 relative, hides that loss.)
+    for (const D t : {D::kFloat}) {
+      Spec s;
+      s.t = t, s.level = 4, s.k = 32, s.block = 32, s.n = 2, s.a_shape = {2, 32};
+      s.dyadic = false, s.a_exponent = -40, s.scale_exponent = -84, s.bias = false;
+      s.id = "mnb1-level4-subnormal-combined-scale-" + TypeName(t);
+      Put(s, "subnormal-combined-scale", "d30,d36");
     }
     for (const int64_t level : {0, 4}) {
       Spec s;

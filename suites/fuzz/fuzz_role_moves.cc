@@ -60,7 +60,7 @@ void Fill(Tensor& t, uint32_t code) {
   for (size_t i = 0; i < t.codes.size(); ++i) t.codes.set(i, code);
 }
 
-void ScaleEdges(Choices& ch, Case& c, bool subnormals) {
+void ScaleEdges(Choices& ch, Case& c) {
   if (ch.Below(2) == 0) return;
   ForEachInputOf(c, Role::kScale, true, [&](const InputSpec&, Tensor& t) {
     if (ch.Below(3) == 0) return;
@@ -72,7 +72,7 @@ void ScaleEdges(Choices& ch, Case& c, bool subnormals) {
     std::vector<Rational> values;
     if (!subnormal.empty()) values.push_back(subnormal.back());
     if (!saturation.empty()) values.push_back(abs(saturation.front()));
-    if (subnormals && !subnormal.empty()) values.push_back(subnormal.front());
+    if (!subnormal.empty()) values.push_back(subnormal.front());
     std::vector<uint32_t> codes = ExactCodes(type, values);
     for (uint32_t s : SeparatingScaleCodes(type)) codes.push_back(s);
     if (codes.empty()) return;
@@ -114,10 +114,7 @@ void ExtremeOperands(Choices& ch, Case& c) {
 }
 
 void ScaleExtremes(Choices& ch, Case& c) {
-  ScaleEdges(ch, c, true);
-}
-void NormalScaleExtremes(Choices& ch, Case& c) {
-  ScaleEdges(ch, c, false);
+  ScaleEdges(ch, c);
 }
 
 void SaturatingOutputScale(Choices& ch, Case& c) {

@@ -18,10 +18,6 @@ void ExtremeOperands(Choices& ch, Case& c);
 // Float scales set to their type's edges, one element or all of them: the smallest subnormal,
 // the smallest normal, the largest finite value and the separating scales (inexact reciprocals).
 void ScaleExtremes(Choices& ch, Case& c);
-// The same without the subnormals, for the operators judged by a float bound: the bound's
-// treatment of subnormal scales is issue 68's, and until it lands the fuzzer's agreement test
-// would report it on every run instead of what it is there to find.
-void NormalScaleExtremes(Choices& ch, Case& c);
 
 // The scale of a quantized output (a scale whose `of` names no input) divided by 2^24 to 2^31,
 // so that the ratio of the inputs' scales to it passes float32's 2^23 and the outputs saturate:

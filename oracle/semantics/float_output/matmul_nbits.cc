@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/codec.h"
@@ -139,12 +141,9 @@ bool ExactInEveryForm(const std::vector<Exact>& terms, const std::vector<Exact>&
 
 }  // namespace
 
-// [v - B, v + B] for a sum of terms whose magnitudes add up to `magnitude`, each term seeing at
-// most `steps` roundings in `t` (d30), `products` of them possibly below t's normal range; the
-// whole line where an order may pass t's largest value. Past steps * u >= 1 the factor is
-// (1 + u)^steps - 1 (ErrorFactor), not gamma.
+// WidenSum, LargestFollowingFactor, FollowingFactorsOfFour, Int8Scaled: matmul_nbits_fast.h.
 Widened WidenSum(const Exact& v, const Exact& magnitude, int64_t steps, int64_t products,
-                 const ElementType& t) {
+                 const Exact& scaled, const ElementType& t) {
   const int p = Precision(t);
   const Rational g = ErrorFactor(steps, p);
   const Rational largest = Decode(t, MaxFiniteCode(t)).value();
@@ -152,15 +151,39 @@ Widened WidenSum(const Exact& v, const Exact& magnitude, int64_t steps, int64_t 
     return {Exact::Infinity(true), Exact::Infinity(false),
             "any value: the terms' magnitudes pass " + std::string(t.name) +
                 "'s largest value (either infinity, or NaN, in some order)",
-            true};
+            true, Exact()};
   }
-  const Rational b = g * magnitude.value() + Rational(BigInt(products)) * HalfSubnormal(t);
+  const Rational units = Rational(BigInt(products)) + (1 + g) * scaled.value();
+  const Rational b = g * magnitude.value() + units * HalfSubnormal(t);
   return {v - Exact::Finite(b), v + Exact::Finite(b),
           (GammaFormed(steps, p) ? "gamma_" + std::to_string(steps)
                                  : "(1 + u)^" + std::to_string(steps) + " - 1") +
-              " * " + BoundString(magnitude.value()) + " + " + std::to_string(products) +
+              " * " + BoundString(magnitude.value()) + " + " + BoundString(units) +
               " half-subnormals = " + BoundString(b) + " (u = 2^-" + std::to_string(p) + ", " +
-              std::string(t.name) + ")"};
+              std::string(t.name) + ")",
+          false, Exact::Finite((1 + g) * scaled.value() * HalfSubnormal(t))};
+}
+
+double LargestFollowingFactor(double x, double y, double z) {
+  return std::max({std::fabs(x), std::fabs(y), std::fabs(z)});
+}
+
+double FollowingFactorsOfFour(double x, double y, double z, double w) {
+  const double f[] = {std::fabs(x), std::fabs(y), std::fabs(z), std::fabs(w)};
+  double m = std::max({f[0], f[1], f[2], f[3]});
+  for (int i = 0; i < 4; ++i) {
+    for (int j = i + 1; j < 4; ++j) m = std::max(m, f[i] * f[j]);
+  }
+  return 2 * m;
+}
+
+double Int8Scaled(double a_scale, double scale, double with_q, double zero_point, double with_one) {
+  double s = with_q == 0 ? 0.0 : LargestFollowingFactor(a_scale, scale, with_q);
+  if (zero_point != 0 && with_one != 0) {  // rounded up: a bound
+    s = std::nextafter(s + FollowingFactorsOfFour(a_scale, scale, zero_point, with_one),
+                       std::numeric_limits<double>::infinity());
+  }
+  return s;
 }
 
 NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& p, int64_t index) {
@@ -180,14 +203,20 @@ NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& p, int64_t
   NBitsElement e;
   std::vector<Exact> terms, weights;
   std::vector<std::vector<Exact>> per_block(scales.size());
+  std::vector<Exact> per_block_term;  // A * (q - zero_point) of each k
   e.magnitude = Abs(bias), e.value = bias;
   int64_t nonzero = 0;
+  Exact a1, d_max, s_max;  // sum |A|, max |q - zero_point|, max |scale|: WidenSum's `scaled`
+  for (const Exact& s : scales) s_max = s.is_finite() ? MaxValue(s_max, Abs(s)) : s_max;
   for (int64_t k = 0; k < p.k; ++k) {
     const auto b = static_cast<size_t>(w.block_of(k));
     const Exact d = Exact::Integer(w.code(n, k)) - zps[b];
+    if (av[static_cast<size_t>(k)].is_finite()) a1 = a1 + Abs(av[static_cast<size_t>(k)]);
+    d_max = MaxValue(d_max, Abs(d));
     weights.push_back(d * scales[b]);
     terms.push_back(av[static_cast<size_t>(k)] * weights.back());
     per_block[b].push_back(av[static_cast<size_t>(k)] * d);
+    per_block_term.push_back(per_block[b].back());
     e.value = e.value + terms.back();
     e.magnitude = e.magnitude + Abs(terms.back());
     nonzero += terms.back().is_zero() ? 0 : 1;
@@ -217,12 +246,26 @@ NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& p, int64_t
     };
     add(bias);
     for (const Exact& x : terms) add(x);
-    const Rational reach = opposite.value() * (1 + ErrorFactor(e.steps, Precision(t)));
-    if (reach >= largest.value()) {
+    const Rational grow = 1 + ErrorFactor(e.steps, Precision(t));
+    // So may a block's sum of A * (q - zero_point) before its scale (the per-block form), over
+    // the finite terms of the other sign.
+    std::vector<Exact> before_scale(per_block.size());
+    if (e.value.is_infinity()) {
+      for (size_t k = 0; k < terms.size(); ++k) {
+        const Exact& x = terms[k];
+        if (!x.is_finite() || x.is_zero() || x.is_negative() == e.value.is_negative()) continue;
+        const auto b = static_cast<size_t>(w.block_of(static_cast<int64_t>(k)));
+        before_scale[b] = before_scale[b] + Abs(per_block_term[k]);
+      }
+    }
+    const bool block_reach =
+        std::any_of(before_scale.begin(), before_scale.end(),
+                    [&](const Exact& x) { return x.value() * grow >= largest.value(); });
+    if (opposite.value() * grow >= largest.value() || block_reach) {
       e.free = true, e.lo = Exact::Infinity(true), e.hi = Exact::Infinity(false);
       e.rule =
           "any value: an infinite input beside finite terms of the other sign that may "
-          "overflow " +
+          "overflow (before their block's scale, or after) " +
           std::string(t.name) + " in some order (inf - inf: NaN)";
       return e;
     }
@@ -253,14 +296,16 @@ NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& p, int64_t
     e.lo = e.hi = e.value;
     e.rule = "exact: every step of every evaluation form is exact in " + std::string(t.name);
   } else {
-    Widened r = WidenSum(e.value, e.magnitude, e.steps, 3 * nonzero + 4, t);
+    const Exact scaled = a1 + Exact::Integer(nonzero) * (d_max + s_max);
+    Widened r = WidenSum(e.value, e.magnitude, e.steps, 3 * nonzero + 4, scaled, t);
     e.lo = r.lo, e.hi = r.hi, e.rule = std::move(r.rule), e.free = r.any;
+    e.allowance = r.scaled_part;
   }
   if (p.accuracy_level == 4) {
     const BlockInt8 q = BlockInt8Value(c, p, w, row, n);
     e.int8 = true;
     e.int8_value = q.value;
-    e.int8_lo = q.lo, e.int8_hi = q.hi, e.int8_rule = q.rule;
+    e.int8_lo = q.lo, e.int8_hi = q.hi, e.int8_rule = q.rule, e.int8_allowance = q.allowance;
   }
   return e;
 }
@@ -320,6 +365,7 @@ BlockInt8 BlockInt8Value(const Case& c, const MatMulNBitsPlan& p, const NBitsWei
       used[at] = true;
     }
     int64_t count = 0;
+    Exact scaled;
     for (size_t at = 0; at < pairs; ++at) {
       if (!used[at]) continue;
       const auto ab = static_cast<int64_t>(at) / p.k_blocks,
@@ -329,10 +375,17 @@ BlockInt8 BlockInt8Value(const Case& c, const MatMulNBitsPlan& p, const NBitsWei
       const Exact zero_part = scale * w.zero_point_exact(n, wb) * Exact::Integer(with_one[at]);
       value = value + (q_part - zero_part);
       magnitude = magnitude + Abs(q_part) + Abs(zero_part), ++count;
+      // Exact in double: a float32 a_scale, a zero point of A's type, integer sums.
+      scaled =
+          scaled + Exact::FromDouble(Int8Scaled(ApproximateDouble(a_scale[static_cast<size_t>(ab)]),
+                                                w.scale(n, wb), static_cast<double>(with_q[at]),
+                                                ApproximateDouble(w.zero_point_exact(n, wb)),
+                                                static_cast<double>(with_one[at])));
     }
-    Widened r = WidenSum(value, magnitude, 2 * count + 4, 3 * count + 2, f32);
+    Widened r = WidenSum(value, magnitude, 2 * count + 4, 3 * count + 2, scaled, f32);
     if (!multiplier) out.value = value, out.rule = "block-int8: " + r.rule;
     lo = first ? r.lo : MinValue(lo, r.lo), hi = first ? r.hi : MaxValue(hi, r.hi);
+    out.allowance = first ? r.scaled_part : MinValue(out.allowance, r.scaled_part);
     first = false;
   }
   out.lo = lo, out.hi = hi;

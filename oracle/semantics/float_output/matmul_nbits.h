@@ -70,6 +70,9 @@ struct NBitsElement {
   bool int8 = false;  // the block-int8 function below is admitted (level 4)
   Exact int8_value, int8_lo, int8_hi;
   std::string int8_rule;
+  // The part of each bound that subnormal losses times later factors give (issue 68's classes
+  // 2 and 3): [lo + allowance, hi - allowance] is the bound without it.
+  Exact allowance, int8_allowance;
 };
 NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& plan, int64_t index);
 

@@ -43,13 +43,18 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
   for (size_t i = 0; i < a.size(); ++i) a[i] = DecodeDouble(t, ta.codes[i]);
   std::vector<bool> finite_row(static_cast<size_t>(p.m), true);
   std::vector<DyadicParts> ap(a.size());
+  std::vector<LongAccumulator> a1(static_cast<size_t>(p.m));  // sum |A| per row (finite ones)
   for (size_t i = 0; i < a.size(); ++i) {
     if (!std::isfinite(a[i])) {
       finite_row[i / static_cast<size_t>(p.k)] = false;
       continue;
     }
     ap[i] = PartsOf(a[i]);
+    a1[i / static_cast<size_t>(p.k)].Add(
+        ap[i].significand < 0 ? -ap[i].significand : ap[i].significand, ap[i].exponent);
   }
+  std::vector<Exact> row_sums;
+  for (const LongAccumulator& x : a1) row_sums.push_back(x.Value());
   std::vector<RowInt8> rows;
   if (level4) {
     for (int64_t m = 0; m < p.m; ++m) rows.push_back(QuantizeRow(a.data() + m * p.k, p));
@@ -70,8 +75,11 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
   for (int64_t n = 0; n < p.n; ++n) {
     if (rows_of[static_cast<size_t>(n)].empty()) continue;
     bool weights_are_values = true, finite = true;
+    double s_max = 0;
+    int64_t d_max = 0;
     for (int64_t b = 0; b < p.k_blocks; ++b) {
       const double s = w.scale(n, b);
+      s_max = std::max(s_max, std::fabs(s));
       finite = finite && std::isfinite(s);
       scale[static_cast<size_t>(b)] = std::isfinite(s) ? PartsOf(s) : DyadicParts{};
       zero_point[static_cast<size_t>(b)] = w.integer_zero_point(n, b);
@@ -81,6 +89,7 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
       const int64_t b = w.block_of(k);
       const auto at = static_cast<size_t>(k);
       d[at] = q[at] - static_cast<int32_t>(zero_point[static_cast<size_t>(b)]);
+      d_max = std::max<int64_t>(d_max, std::abs(d[at]));
       const DyadicParts& s = scale[static_cast<size_t>(b)];
       weight[at] = d[at] * s.significand, exponent[at] = s.exponent;
       weights_are_values =
@@ -134,7 +143,10 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
       const DyadicParts bp = PartsOf(bias);
       sums.Add(bp.significand, bp.exponent);
       const Exact value = sums.value.Value();
-      Widened r = WidenSum(value, sums.magnitude.Value(), nonzero + 2, 3 * nonzero + 4, t);
+      const Exact scaled =
+          row_sums[static_cast<size_t>(m)] +
+          Exact::Integer(nonzero) * (Exact::Integer(d_max) + Exact::FromDouble(s_max));
+      Widened r = WidenSum(value, sums.magnitude.Value(), nonzero + 2, 3 * nonzero + 4, scaled, t);
       if (r.any) {  // any value: the reference says so
         exact_element(index);
         continue;
@@ -145,6 +157,7 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
         for (const std::vector<int32_t>* codes : {&row8.exact_codes, &row8.reciprocal_codes}) {
           // The q part and the zero point's part apart, as the reference bounds them.
           LongAccumulator value8, magnitude8;
+          Exact scaled8;
           for (int64_t b = 0; b < p.k_blocks; ++b) {
             const int64_t begin = b * p.block_size, end = std::min(p.k, begin + p.block_size);
             int64_t with_q = 0, with_one = 0;
@@ -159,13 +172,18 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
             const WideInt zero_part = both * zero_point[static_cast<size_t>(b)] * with_one;
             const int e = as.exponent + s.exponent;
             value8.Add(q_part - zero_part, e);
+            scaled8 = scaled8 + Exact::FromDouble(Int8Scaled(
+                                    row8.a_scale[static_cast<size_t>(b)], w.scale(n, b),
+                                    static_cast<double>(with_q),
+                                    static_cast<double>(zero_point[static_cast<size_t>(b)]),
+                                    static_cast<double>(with_one)));
             magnitude8.Add(q_part < 0 ? -q_part : q_part, e);
             magnitude8.Add(zero_part < 0 ? -zero_part : zero_part, e);
           }
           value8.Add(bp.significand, bp.exponent);
           magnitude8.Add(bp.significand < 0 ? -bp.significand : bp.significand, bp.exponent);
           const Widened i = WidenSum(value8.Value(), magnitude8.Value(), 2 * p.k_blocks + 4,
-                                     3 * p.k_blocks + 2, f32);
+                                     3 * p.k_blocks + 2, scaled8, f32);
           lo = MinValue(lo, i.lo), hi = MaxValue(hi, i.hi);
         }
       }

@@ -20,9 +20,10 @@ namespace {
 
 // A sum known within a double interval: its value `x` within `err`, the magnitudes of its terms
 // `mag` within a relative `rel`; the float bound of `steps` roundings in a type of precision
-// `precision`, `products` of them possibly subnormal (half-subnormal `half`).
+// `precision`, `products` of them possibly subnormal (half-subnormal `half`), and `scaled` more
+// such losses times their later factors (WidenSum's), within a relative `scaled_rel`.
 struct ApproxSum {
-  double x = 0, err = 0, mag = 0, rel = 0;
+  double x = 0, err = 0, mag = 0, rel = 0, scaled = 0, scaled_rel = 0;
   int64_t steps = 0, products = 0;
   int precision = 24;
   double half = 0;
@@ -42,8 +43,12 @@ std::optional<EndIntervals> Ends(const ApproxSum& s, double largest) {
   const double rel = s.rel + (power ? 0x1p-47 : 0x1p-48);
   if (s.mag * (1 + g) * (1 + 4 * rel) >= largest) return std::nullopt;
   const double under = static_cast<double>(s.products) * s.half;
-  const double b_hi = g * s.mag * (1 + rel) + under, b_lo = g * s.mag * (1 - rel) + under;
-  const double slack = 0x1p-50 * (std::fabs(s.x) + 2 * s.mag + under) + s.err * (1 + rel);
+  const double scaled = (1 + g) * s.scaled * s.half;  // within a relative rel + scaled_rel
+  const double scaled_rel = rel + s.scaled_rel + 0x1p-50;
+  const double b_hi = g * s.mag * (1 + rel) + under + scaled * (1 + scaled_rel),
+               b_lo = g * s.mag * (1 - rel) + under + scaled * (1 - scaled_rel);
+  const double slack =
+      0x1p-50 * (std::fabs(s.x) + 2 * s.mag + under + 2 * scaled) + s.err * (1 + rel);
   return EndIntervals{s.x - b_hi - slack, s.x - b_lo + slack, s.x + b_lo - slack,
                       s.x + b_hi + slack};
 }
@@ -127,7 +132,10 @@ ApproxSum Int8Sum(const RowInt8& r, const std::vector<int32_t>& codes, const int
     const double zero_part =
         both * static_cast<double>(zero_point[b]) * static_cast<double>(with_one);
     s.x += q_part - zero_part, s.mag += std::fabs(q_part) + std::fabs(zero_part);
+    s.scaled += Int8Scaled(r.a_scale[static_cast<size_t>(b)], scale[b], static_cast<double>(with_q),
+                           static_cast<double>(zero_point[b]), static_cast<double>(with_one));
   }
+  s.scaled_rel = static_cast<double>(p.k_blocks + 1) * 0x1p-53;
   s.steps = 2 * p.k_blocks + 4, s.products = 3 * p.k_blocks + 2;
   s.rel = static_cast<double>(2 * p.k_blocks + 6) * 0x1p-52;
   s.err = s.rel * s.mag * 1.01 + 0x1p-52 * std::fabs(s.x);
@@ -164,6 +172,12 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
   }
   const std::vector<double> block_sums = BlockSumsOfAbsA(c, p, w);
   const double factor = ErrorFactorDouble(p.k + 2, Precision(t));
+  std::vector<double> row_sums(static_cast<size_t>(p.m), 0);  // sum |A| per row
+  for (int64_t m = 0; m < p.m; ++m) {
+    for (int64_t b = 0; b < p.k_blocks; ++b) {
+      row_sums[static_cast<size_t>(m)] += block_sums[static_cast<size_t>(m * p.k_blocks + b)];
+    }
+  }
   std::vector<double> a(static_cast<size_t>(p.m * p.k));
   const Tensor& ta = *c.input(0);
   for (size_t i = 0; i < a.size(); ++i) a[i] = DecodeDouble(t, ta.codes[i]);
@@ -197,7 +211,7 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
                                           : w.scale(n, b);
     }
     w.zero_points_of(n, zero_point.data());
-    if (level4 || !planes) w.codes_of(n, q.data());  // the block-int8 sums read q in k order
+    w.codes_of(n, q.data());  // in k order: the block-int8 sums and max |q - zero_point|
     if (planes) {
       PlaneWeights(c, p, n, zero_point.data(), scale.data(), weight.data());
     } else {
@@ -209,6 +223,13 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
     }
     for (int64_t k = 0; k < p.k && weights_are_values; ++k) {
       weights_are_values = IsValue(t, weight[static_cast<size_t>(k)]);
+    }
+    // max |q - zero_point| and max |scale| of the column (WidenSum's `scaled`), exactly.
+    double s_max = 0, d_max = 0;
+    for (int64_t b = 0; b < p.k_blocks; ++b) s_max = std::max(s_max, std::fabs(scale[b]));
+    for (int64_t k = 0; k < p.k; ++k) {
+      const double zp = zero_point[static_cast<size_t>(w.block_of(k))];
+      d_max = std::max(d_max, std::fabs(q[static_cast<size_t>(k)] - zp));
     }
     // A weight past the largest value (exact in double): the reference frees the column.
     if (std::any_of(weight.begin(), weight.end(),
@@ -253,6 +274,8 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
       s.rel = static_cast<double>((p.k + 3) / 4 + 6) * 0x1p-53;
       s.err = s.rel * s.mag * 1.01 + 0x1p-52 * std::fabs(s.x);
       s.steps = terms + 2, s.products = 3 * terms + 4, s.precision = t.fp.mantissa_bits + 1;
+      s.scaled = row_sums[static_cast<size_t>(m)] + static_cast<double>(terms) * (d_max + s_max);
+      s.scaled_rel = static_cast<double>(2 * p.k + 8) * 0x1p-53;
       s.half = half;
       if (!std::isfinite(s.x) || !std::isfinite(s.mag)) {  // infinities and NaNs: IEEE's
         pending.push_back(index);

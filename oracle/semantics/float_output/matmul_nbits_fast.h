@@ -22,23 +22,47 @@ namespace qconform {
 struct BlockInt8 {
   Exact value, lo, hi;
   std::string rule;
+  Exact allowance;  // the smaller of the two roundings' Widened::scaled_part
 };
 BlockInt8 BlockInt8Value(const Case& c, const MatMulNBitsPlan& p, const NBitsWeights& w,
                          int64_t row, int64_t n);
 
 // [v - B, v + B] for a sum of terms whose magnitudes add up to `magnitude`, each term seeing at
-// most `steps` roundings in `t` (d30), `products` of them possibly below t's normal range; the
+// most `steps` roundings in `t` (d30), `products` of them possibly below t's normal range, and
+// `scaled` more such losses multiplied by the factors that follow them (a product's partial
+// product rounded to a subnormal, then times its last factor: issue 68's classes 2 and 3); the
 // whole line where an order may pass t's largest value. Past steps * u >= 1 the factor is
-// (1 + u)^steps - 1 (ErrorFactor), not gamma.
+// (1 + u)^steps - 1 (ErrorFactor), not gamma:
+//   B = g * magnitude + (products + (1 + g) * scaled) * half t's smallest subnormal.
 struct Widened {
   Exact lo, hi;
   std::string rule;
   // The whole line because an order may pass t's largest value: infinities of both signs are
   // reachable, and so is NaN, which no interval holds: the element takes any value.
   bool any = false;
+  // The part of B the later factors' losses give: (1 + g) * scaled * half-subnormal.
+  Exact scaled_part;
 };
 Widened WidenSum(const Exact& v, const Exact& magnitude, int64_t steps, int64_t products,
-                 const ElementType& t);
+                 const Exact& scaled, const ElementType& t);
+
+// The losses below the normal range a product's later factors multiply (WidenSum's `scaled`):
+// a rounding of a partial product to a subnormal loses at most half the smallest subnormal, and
+// the factors not yet multiplied scale that loss. For the product of three factors each
+// grouping's one inner partial product is followed by one factor: at most the largest of the
+// three. For a_scale * scale * zero_point * sum(codes) (four factors, two inner partial
+// products) twice the largest product of one or two of them. Exact in double for the factors
+// the block-int8 function has (float32 scales, integer sums below 2^29).
+double LargestFollowingFactor(double x, double y, double z);
+double FollowingFactorsOfFour(double x, double y, double z, double w);
+// Per element of the dequantize-first and per-block forms: each nonzero term a * d * s has
+// max(|a|, |d|, |s|) <= |a| + max |d| + max |s|, so over the row
+//   scaled = sum_k |a_k| + nonzero * (max_k |d_k| + max_b |s_b|),
+// the same sound sum on every path (the fast one from its double sums, within their error).
+
+// The block-int8 function's `scaled` for one block pair: the q part's and, where the zero point's
+// part is nonzero, its four factors'.
+double Int8Scaled(double a_scale, double scale, double with_q, double zero_point, double with_one);
 
 // Per row of A at accuracy_level 4: each block's a_scale and the codes of both roundings (by the
 // exact quotient, by the float32 reciprocal), computed exactly.
