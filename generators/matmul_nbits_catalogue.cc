@@ -15,6 +15,7 @@
 // and one must-reject case per rule of its own.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "generators/catalogue_builder.h"
 #include "oracle/core/case_builder.h"
@@ -225,6 +226,19 @@ class NBitsCatalogue : public CatalogueBuilder {
       s.t = t, s.dyadic = false, s.a_shape = {3, s.k};
       s.id = "mnb1-inexact-" + TypeName(t);
       Put(s, "bound-straddles", "d30,d36");
+    }
+    // d40: accuracy_level's least precise evaluation, where its interval differs from level
+    // 0's: float16 A at level 1 (float32 asked: narrower), at 3 (bfloat16: wider); float32 A at
+    // 2 and 3 (A, the scales and the bias rounded into float16, bfloat16); bfloat16 A at 1
+    // (float32) and 2 (float16: its range and subnormals too), and at 0 for comparison.
+    const std::pair<D, int64_t> levels[] = {{D::kFloat16, 1}, {D::kFloat16, 3},  {D::kFloat, 2},
+                                            {D::kFloat, 3},   {D::kBfloat16, 0}, {D::kBfloat16, 1},
+                                            {D::kBfloat16, 2}};
+    for (const auto& [t, level] : levels) {
+      Spec s;
+      s.t = t, s.dyadic = false, s.a_shape = {3, s.k}, s.level = level;
+      s.id = "mnb1-level" + std::to_string(level) + "-" + TypeName(t);
+      Put(s, "accuracy-level", "d36,d40");
     }
     for (const D t : {D::kFloat, D::kFloat16}) {
       // Row 0 of A all zeros beside weights that are no values of t: every term is an exact 0 in

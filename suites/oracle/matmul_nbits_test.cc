@@ -174,6 +174,59 @@ TEST(MatMulNBits, Level4AdmitsTheBlockInt8FunctionAndLevel0NamesIt) {
   EXPECT_NE(named[0].find("int8"), std::string::npos) << named[0];
 }
 
+// d40: accuracy_level 1 asks for float32 or better. A float16 A summed in float16 (each weight
+// and product rounded to float16, sequentially) leaves level 1's interval in some element and is
+// named there; level 0 admits the same value; level 3 (bfloat16) admits it and is wider.
+TEST(MatMulNBits, Level1AsksForFloat32AndNamesFloat16Accumulation) {
+  const int64_t k = 64;
+  Prng p(40);
+  std::vector<double> a(static_cast<size_t>(4 * k)), bytes(4 * 8), scales(4);
+  for (double& x : a) x = (static_cast<double>(p.Below(20001)) - 10000) / 3001.7;
+  for (double& x : bytes) x = static_cast<double>(p.Below(256));
+  for (double& x : scales) x = 0.01 + static_cast<double>(p.Below(1000)) / 7001.3;
+  const ElementType& f16 = ElementTypeOf(D::kFloat16);
+  const auto build = [&](int64_t level) {
+    Case c = MakeCase(
+        "MatMulNBits", 1,
+        {MakeRoundedTensor(D::kFloat16, {4, k}, a), MakeTensor(D::kUint8, {1, 4, 8}, bytes),
+         MakeRoundedTensor(D::kFloat16, {1, 4}, scales)},
+        {}, "com.microsoft");
+    c.attributes["K"] = Attribute::Int(k);
+    c.attributes["N"] = Attribute::Int(1);
+    c.attributes["block_size"] = Attribute::Int(16);
+    if (level != 0) c.attributes["accuracy_level"] = Attribute::Int(level);
+    return c;
+  };
+  const Case c0 = build(0), c1 = build(1), c3 = build(3);
+  const OracleResult r0 = RunOracle(c0), r1 = RunOracle(c1), r3 = RunOracle(c3);
+  const auto h = [&](double v) {
+    return DecodeDouble(f16, *EncodeDouble(f16, v, Saturation::kNone));
+  };
+  int outside = 0;
+  for (int64_t m = 0; m < 4; ++m) {
+    double sum = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      const double av = h(a[static_cast<size_t>(m * k + j)]);
+      const auto byte = static_cast<uint32_t>(bytes[static_cast<size_t>(j / 2)]);
+      const double q = (j % 2 == 0 ? byte & 15 : byte >> 4);
+      const double w = h((q - 8) * h(scales[static_cast<size_t>(j / 16)]));
+      sum = h(sum + h(av * w));
+    }
+    const uint32_t code = *EncodeDouble(f16, sum, Saturation::kNone);
+    const auto i = static_cast<size_t>(m);
+    EXPECT_TRUE(InRange(f16, r0.outputs[0].range(i), code)) << "row " << m;
+    EXPECT_TRUE(InRange(f16, r3.outputs[0].range(i), code)) << "row " << m;
+    EXPECT_GE(RangeWidth(f16, r3.outputs[0].range(i)), RangeWidth(f16, r0.outputs[0].range(i)));
+    if (InRange(f16, r1.outputs[0].range(i), code)) continue;
+    ++outside;
+    const std::vector<std::string> named = r1.outputs[0].diagnose(static_cast<int64_t>(i), code);
+    ASSERT_FALSE(named.empty()) << "row " << m;
+    EXPECT_NE(named.back().find("float16 accumulation at accuracy_level 1"), std::string::npos)
+        << named.back();
+  }
+  EXPECT_GE(outside, 1) << "no row separates float16 accumulation from level 1's float32";
+}
+
 TEST(MatMulNBits, RulesNameTheInputAndTheExpectedShape) {
   Case c = NBits(std::vector<double>(16, 1), 16, std::vector<double>(8, 0x88), {1});
   c.inputs[1] = MakeTensor(D::kUint8, {1, 16}, std::vector<double>(16, 0x88));

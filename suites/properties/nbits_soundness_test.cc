@@ -140,6 +140,19 @@ Exact EvaluateInt8(const Case& c, const MatMulNBitsPlan& p, const NBitsWeights& 
   return RoundingTo(t)(sum);
 }
 
+// The types an evaluation may run in at p's accuracy_level (d40): A's own, float32 and the
+// level's (float32, float16, bfloat16 at 1 to 3), those at least as precise as the level's.
+std::vector<const ElementType*> EvaluationTypes(const MatMulNBitsPlan& p) {
+  const ElementType* least = p.e != nullptr ? p.e : p.t;
+  std::vector<const ElementType*> out;
+  for (const ElementType* x : {p.t, &ElementTypeOf(DataType::kFloat), least}) {
+    if (x->fp.mantissa_bits < least->fp.mantissa_bits) continue;
+    if (std::none_of(out.begin(), out.end(), [&](const ElementType* y) { return y->id == x->id; }))
+      out.push_back(x);
+  }
+  return out;
+}
+
 // Every legal evaluation of element (row, n), each with what it was.
 struct Legal {
   Exact value;
@@ -148,7 +161,6 @@ struct Legal {
 std::vector<Legal> LegalValues(const Case& c, const MatMulNBitsPlan& p, const NBitsWeights& w,
                                int64_t row, int64_t n) {
   const ElementType& t = *p.t;
-  const ElementType& f32 = ElementTypeOf(DataType::kFloat);
   std::vector<Legal> out;
   for (const Order o : kOrders) {
     const std::string order = "order " + std::to_string(static_cast<int>(o));
@@ -158,11 +170,12 @@ std::vector<Legal> LegalValues(const Case& c, const MatMulNBitsPlan& p, const NB
         for (const bool fma : {false, true}) {
           const std::string how = "form " + std::to_string(static_cast<int>(form)) + ", " + order +
                                   bias + (fma ? ", fma" : "");
-          out.push_back({Evaluate(c, p, w, row, n, RoundingTo(t), form, o, bias_first, fma), how});
-          if (t.id != DataType::kFloat) {  // a float32 accumulator, then A's rounding
-            out.push_back({RoundingTo(t)(Evaluate(c, p, w, row, n, RoundingTo(f32), form, o,
-                                                  bias_first, fma)),
-                           how + ", float32 accumulator"});
+          // d40: A's type, float32 and the level's type, each where at least as precise as the
+          // level asks; A, the scales and the bias rounded into it, then Y's rounding.
+          for (const ElementType* x : EvaluationTypes(p)) {
+            out.push_back(
+                {RoundingTo(t)(Evaluate(c, p, w, row, n, RoundingTo(*x), form, o, bias_first, fma)),
+                 how + ", in " + std::string(x->name)});
           }
         }
       }

@@ -63,6 +63,12 @@ struct MatMulNBitsPlan {
   int64_t accuracy_level = 0;
   std::vector<int64_t> y_shape;
   const ElementType* t = nullptr;  // A's type: scales, bias and Y share it
+  // The least precise evaluation accuracy_level admits (d40): A's type at levels 0 and 4,
+  // float32, float16, bfloat16 at 1, 2, 3. `converts`: one of the types the level admits
+  // (EvaluationTypesOf) does not hold every value of A's type, so A, the scales and the bias
+  // are rounded into it first (the exact path alone computes those).
+  const ElementType* e = nullptr;
+  bool converts = false;
   enum class ZeroPoints { kDefault, kPacked, kFloat } zero_points = ZeroPoints::kDefault;
   int zero_point_input = -1, g_idx = -1, bias = -1;  // positions, -1 when absent
 };

@@ -1,118 +1,16 @@
 #include "oracle/semantics/float_output/matmul_nbits.h"
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
-#include <cstring>
-#include <limits>
 
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/float_bound.h"
-#include "oracle/core/vector_isa.h"
 #include "oracle/semantics/float_output/matmul_nbits_fast.h"
 
 namespace qconform {
 
-// --- The weights ---------------------------------------------------------------------------
-
-NBitsWeights::NBitsWeights(const Case& c, const MatMulNBitsPlan& p) : c_(c), p_(p) {
-  if (const Tensor* g = p.g_idx >= 0 ? c.input(static_cast<size_t>(p.g_idx)) : nullptr) {
-    for (size_t k = 0; k < g->codes.size(); ++k) {
-      g_idx_.push_back(static_cast<int32_t>(g->codes[k]));
-    }
-  }
-}
-
-int64_t NBitsWeights::code(int64_t n, int64_t k) const {
-  const Codes& bytes = c_.input(1)->codes;  // B: [N, k_blocks, blob_size]
-  const int64_t bit = (k % p_.block_size) * p_.bits;
-  const int64_t at = (n * p_.k_blocks + k / p_.block_size) * p_.blob_size + bit / 8;
-  return (bytes[static_cast<size_t>(at)] >> (bit % 8)) & ((1u << p_.bits) - 1);
-}
-
-void NBitsWeights::codes_of(int64_t n, int32_t* q) const {
-  RunVectorized([&] { unpack(n, q); });
-}
-
-void NBitsWeights::unpack(int64_t n, int32_t* q) const {
-  const uint8_t* bytes = c_.input(1)->codes.data();  // uint8: one byte per code
-  const int per_byte = static_cast<int>(8 / p_.bits);
-  const uint32_t mask = (1u << p_.bits) - 1;
-  for (int64_t b = 0; b < p_.k_blocks; ++b) {
-    const int64_t base = (n * p_.k_blocks + b) * p_.blob_size, first = b * p_.block_size;
-    const int64_t count = std::min(p_.block_size, p_.k - first);
-    if (p_.bits == 4 && count == p_.block_size) {  // the common case: two codes a byte
-      for (int64_t j = 0; j < p_.blob_size; ++j) {
-        q[first + 2 * j] = bytes[base + j] & 15;
-        q[first + 2 * j + 1] = bytes[base + j] >> 4;
-      }
-      continue;
-    }
-    for (int64_t j = 0; j * per_byte < count; ++j) {
-      const uint32_t byte = bytes[base + j];
-      for (int i = 0; i < per_byte && j * per_byte + i < count; ++i) {
-        q[first + j * per_byte + i] = static_cast<int32_t>((byte >> (i * p_.bits)) & mask);
-      }
-    }
-  }
-}
-
-int64_t NBitsWeights::block_of(int64_t k) const {
-  return g_idx_.empty() ? k / p_.block_size : g_idx_[static_cast<size_t>(k)];
-}
-
-int64_t NBitsWeights::integer_zero_point(int64_t n, int64_t block) const {
-  if (p_.zero_points == MatMulNBitsPlan::ZeroPoints::kDefault) return int64_t{1} << (p_.bits - 1);
-  // Packed like B: the blocks' zero points of row n, low bits first, rows padded to a byte.
-  const Codes& bytes = c_.input(static_cast<size_t>(p_.zero_point_input))->codes;
-  const int64_t row_bytes = (p_.k_blocks * p_.bits + 7) / 8;
-  const int64_t bit = block * p_.bits;
-  return (bytes[static_cast<size_t>(n * row_bytes + bit / 8)] >> (bit % 8)) & ((1u << p_.bits) - 1);
-}
-
-void NBitsWeights::zero_points_of(int64_t n, int32_t* z) const {
-  if (p_.zero_points == MatMulNBitsPlan::ZeroPoints::kDefault) {
-    std::fill(z, z + p_.k_blocks, int32_t{1} << (p_.bits - 1));
-    return;
-  }
-  const int64_t row_bytes = (p_.k_blocks * p_.bits + 7) / 8;
-  const uint8_t* bytes =
-      c_.input(static_cast<size_t>(p_.zero_point_input))->codes.data() + n * row_bytes;
-  const uint32_t mask = (1u << p_.bits) - 1;
-  const int per_byte_log2 = std::countr_zero(static_cast<unsigned>(8 / p_.bits));
-  const int64_t last = (int64_t{1} << per_byte_log2) - 1;  // bits 2, 4, 8: a power of two a byte
-  for (int64_t b = 0; b < p_.k_blocks; ++b) {
-    const int shift = static_cast<int>((b & last) * p_.bits);
-    z[b] = static_cast<int32_t>((bytes[b >> per_byte_log2] >> shift) & mask);
-  }
-}
-
-Exact NBitsWeights::zero_point_exact(int64_t n, int64_t block) const {
-  if (integer_zero_points()) return Exact::Integer(integer_zero_point(n, block));
-  const Tensor& zp = *c_.input(static_cast<size_t>(p_.zero_point_input));
-  return Decode(*p_.t, zp.codes[static_cast<size_t>(n * p_.k_blocks + block)]);
-}
-
-double NBitsWeights::scale(int64_t n, int64_t block) const {
-  const Codes& codes = c_.input(2)->codes;
-  const auto at = static_cast<size_t>(n * p_.k_blocks + block);
-  if (p_.t->id == DataType::kFloat) {  // the code is the value's bits
-    const uint32_t bits = codes[at];
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-  }
-  return DecodeDouble(*p_.t, codes[at]);
-}
-
 namespace {
-
-// Half the smallest subnormal of t: the most one rounding below t's normal range can lose.
-Rational HalfSubnormal(const ElementType& t) {
-  return Rational(BigInt(1)) / Rational(BigInt(1) << (t.fp.bias + t.fp.mantissa_bits));
-}
 
 // Every float step of the element is exact (d30's B = 0), in each evaluation form a kernel
 // uses: the weights dequantized (each a value of t), then one dot product with bias; per block,
@@ -141,166 +39,209 @@ bool ExactInEveryForm(const std::vector<Exact>& terms, const std::vector<Exact>&
 
 }  // namespace
 
-// WidenSum, LargestFollowingFactor, FollowingFactorsOfFour, Int8Scaled: matmul_nbits_fast.h.
-Widened WidenSum(const Exact& v, const Exact& magnitude, int64_t steps, int64_t products,
-                 const Exact& scaled, const ElementType& t) {
-  const int p = Precision(t);
-  const Rational g = ErrorFactor(steps, p);
-  const Rational largest = Decode(t, MaxFiniteCode(t)).value();
-  if (magnitude.value() * (1 + g) > largest) {
-    return {Exact::Infinity(true), Exact::Infinity(false),
-            "any value: the terms' magnitudes pass " + std::string(t.name) +
-                "'s largest value (either infinity, or NaN, in some order)",
-            true, Exact()};
+namespace {
+
+// One element's exact terms, shared by every evaluation type's judgement.
+struct Terms {
+  std::vector<Exact> av, scales, terms, weights, per_block_term;
+  std::vector<std::vector<Exact>> per_block;
+  Exact bias, value, magnitude;
+  int64_t nonzero = 0;
+  Exact a1, d_max, s_max;  // sum |A|, max |q - zero_point|, max |scale|: WidenSum's `scaled`
+  Exact converted;         // a conversion's losses' later factors: sum |d s| + |A d|
+};
+
+Terms TermsOf(const Case& c, const MatMulNBitsPlan& p, const NBitsWeights& w, int64_t row,
+              int64_t n) {
+  const ElementType& t = *p.t;
+  const Tensor& a = *c.input(0);
+  Terms x;
+  x.av.resize(static_cast<size_t>(p.k));
+  for (int64_t k = 0; k < p.k; ++k)
+    x.av[static_cast<size_t>(k)] = Decode(t, a.codes[row * p.k + k]);
+  x.bias = p.bias >= 0 ? Decode(t, c.input(static_cast<size_t>(p.bias))->codes[n]) : Exact();
+  std::vector<Exact> zps(static_cast<size_t>(p.k_blocks));
+  x.scales.resize(zps.size());
+  for (int64_t b = 0; b < p.k_blocks; ++b) {
+    x.scales[static_cast<size_t>(b)] = Exact::FromDouble(w.scale(n, b));
+    zps[static_cast<size_t>(b)] = w.zero_point_exact(n, b);
   }
-  const Rational units = Rational(BigInt(products)) + (1 + g) * scaled.value();
-  const Rational b = g * magnitude.value() + units * HalfSubnormal(t);
-  return {v - Exact::Finite(b), v + Exact::Finite(b),
-          (GammaFormed(steps, p) ? "gamma_" + std::to_string(steps)
-                                 : "(1 + u)^" + std::to_string(steps) + " - 1") +
-              " * " + BoundString(magnitude.value()) + " + " + BoundString(units) +
-              " half-subnormals = " + BoundString(b) + " (u = 2^-" + std::to_string(p) + ", " +
-              std::string(t.name) + ")",
-          false, Exact::Finite((1 + g) * scaled.value() * HalfSubnormal(t))};
+  x.per_block.resize(zps.size());
+  x.magnitude = Abs(x.bias), x.value = x.bias;
+  for (const Exact& s : x.scales) x.s_max = s.is_finite() ? MaxValue(x.s_max, Abs(s)) : x.s_max;
+  for (int64_t k = 0; k < p.k; ++k) {
+    const auto b = static_cast<size_t>(w.block_of(k));
+    const Exact& av = x.av[static_cast<size_t>(k)];
+    const Exact d = Exact::Integer(w.code(n, k)) - zps[b];
+    if (av.is_finite()) x.a1 = x.a1 + Abs(av);
+    x.d_max = MaxValue(x.d_max, Abs(d));
+    x.weights.push_back(d * x.scales[b]);
+    x.terms.push_back(av * x.weights.back());
+    x.per_block[b].push_back(av * d);
+    x.per_block_term.push_back(x.per_block[b].back());
+    x.value = x.value + x.terms.back();
+    x.magnitude = x.magnitude + Abs(x.terms.back());
+    x.nonzero += x.terms.back().is_zero() ? 0 : 1;
+    if (!x.terms.back().is_zero() && x.terms.back().is_finite()) {
+      x.converted = x.converted + Abs(x.weights.back()) + Abs(x.per_block_term.back());
+    }
+  }
+  return x;
 }
 
-double LargestFollowingFactor(double x, double y, double z) {
-  return std::max({std::fabs(x), std::fabs(y), std::fabs(z)});
+// One evaluation type's verdict on the element: the interval around the exact value, exact, or
+// any value; `converts`: A, the scales and the bias are rounded into `et` first. `in` names it.
+struct Judged {
+  bool free = false;
+  Exact lo, hi, allowance;
+  std::string rule;
+  int64_t steps = 0;
+};
+
+Judged JudgeIn(const Terms& x, const NBitsWeights& w, const ElementType& et, bool converts,
+               const std::string& in) {
+  Judged j;
+  const auto any = [&](std::string rule) {
+    j.free = true, j.lo = Exact::Infinity(true), j.hi = Exact::Infinity(false);
+    j.rule = "any value: " + std::move(rule);
+    return j;
+  };
+  // A zero term adds nothing and loses nothing in any order: the steps count the others.
+  // Rounding A, the scale and the bias into the evaluation type: three steps more.
+  j.steps = x.nonzero + 2 + (converts ? 3 : 0);
+  const Exact largest = Decode(et, MaxFiniteCode(et));
+  const auto passes = [&](const Exact& v) {
+    return v.is_finite() && CompareFinite(Abs(v), largest) > 0;
+  };
+  if (converts && (passes(x.bias) || std::any_of(x.av.begin(), x.av.end(), passes) ||
+                   std::any_of(x.scales.begin(), x.scales.end(), passes))) {
+    return any("A, a scale or the bias passes " + in +
+               "'s largest value, and rounding it into that type makes it infinite");
+  }
+  if (std::any_of(x.weights.begin(), x.weights.end(), passes)) {
+    return any("a weight (q - zero_point) * scale passes " + in +
+               "'s largest value, and dequantizing B first makes it infinite");
+  }
+  const Rational grow = 1 + ErrorFactor(j.steps, Precision(et));
+  const bool finite =
+      x.value.is_finite() && x.bias.is_finite() &&
+      std::all_of(x.terms.begin(), x.terms.end(), [](const Exact& v) { return v.is_finite(); });
+  if (!finite) {  // IEEE's result of the infinities and NaNs, where every order agrees on it
+    // ... which it does not where the finite terms of the other sign may overflow to the other
+    // infinity in some order (then inf - inf: NaN), after their scale or, in the per-block
+    // form, before it: any value. (An infinity of one sign stays.)
+    const bool inf = x.value.is_infinity();
+    const auto other = [&](const Exact& v) {
+      return inf && v.is_finite() && !v.is_zero() && v.is_negative() != x.value.is_negative();
+    };
+    Exact opposite = other(x.bias) ? Abs(x.bias) : Exact();
+    std::vector<Exact> before_scale(x.per_block.size());
+    for (size_t k = 0; k < x.terms.size(); ++k) {
+      if (!other(x.terms[k])) continue;
+      opposite = opposite + Abs(x.terms[k]);
+      const auto b = static_cast<size_t>(w.block_of(static_cast<int64_t>(k)));
+      before_scale[b] = before_scale[b] + Abs(x.per_block_term[k]);
+    }
+    before_scale.push_back(opposite);
+    if (std::any_of(before_scale.begin(), before_scale.end(),
+                    [&](const Exact& v) { return v.value() * grow >= largest.value(); })) {
+      return any("an infinite input beside finite terms of the other sign that may overflow " + in +
+                 " (before their block's scale, or after) in some order (inf - inf: NaN)");
+    }
+    j.lo = j.hi = x.value;
+    j.rule = "a non-finite input or scale: the IEEE result, " + x.value.ToString();
+    return j;
+  }
+  // Per block, A * (q - zero_point) summed before the scale: a sum that may pass the largest
+  // value ends at an infinity of either sign in some order (or NaN): any value.
+  for (const std::vector<Exact>& block : x.per_block) {
+    Exact sum;
+    for (const Exact& v : block) sum = sum + Abs(v);
+    if (sum.value() * grow >= largest.value()) {
+      return any("a block's sum of A * (q - zero_point), before its scale, may pass " + in +
+                 "'s largest value");
+    }
+  }
+  const auto of_et = [&](const std::vector<Exact>& v) {
+    return std::all_of(v.begin(), v.end(), [&](const Exact& y) { return IsValueOf(et, y); });
+  };
+  // Every term zero (A's or q - zero_point's zeros): every order adds zeros to the bias, exactly
+  // (no weight passes the largest value: that returned above).
+  if (x.nonzero == 0 && (!converts || IsValueOf(et, x.bias))) {
+    j.lo = j.hi = x.value;
+    j.rule = "exact: every term is zero in every evaluation form; the bias alone";
+  } else if (ExactInEveryForm(x.terms, x.weights, x.per_block, x.scales, x.bias, et) &&
+             (!converts || (IsValueOf(et, x.bias) && of_et(x.av) && of_et(x.scales)))) {
+    j.lo = j.hi = x.value;
+    j.rule = "exact: every step of every evaluation form is exact in " + in;
+  } else {
+    // A conversion into the evaluation type: one more loss below its normal range per A,
+    // scale and bias, times the factors that follow (|d s| after A's, |A d| after the scale's).
+    const Exact scaled =
+        x.a1 + Exact::Integer(x.nonzero) * (x.d_max + x.s_max) + (converts ? x.converted : Exact());
+    const int64_t products = 3 * x.nonzero + 4 + (converts ? 1 : 0);
+    Widened r = WidenSum(x.value, x.magnitude, j.steps, products, scaled, et);
+    if (r.any) return any(r.rule.substr(r.rule.find(": ") + 2));
+    j.lo = r.lo, j.hi = r.hi, j.rule = std::move(r.rule), j.allowance = r.scaled_part;
+  }
+  return j;
 }
 
-double FollowingFactorsOfFour(double x, double y, double z, double w) {
-  const double f[] = {std::fabs(x), std::fabs(y), std::fabs(z), std::fabs(w)};
-  double m = std::max({f[0], f[1], f[2], f[3]});
-  for (int i = 0; i < 4; ++i) {
-    for (int j = i + 1; j < 4; ++j) m = std::max(m, f[i] * f[j]);
-  }
-  return 2 * m;
+}  // namespace
+
+bool HoldsEveryValue(const ElementType& wide, const ElementType& narrow) {
+  return wide.fp.mantissa_bits >= narrow.fp.mantissa_bits &&
+         wide.fp.bias + wide.fp.mantissa_bits >= narrow.fp.bias + narrow.fp.mantissa_bits &&
+         CompareFinite(Decode(wide, MaxFiniteCode(wide)), Decode(narrow, MaxFiniteCode(narrow))) >=
+             0;
 }
 
-double Int8Scaled(double a_scale, double scale, double with_q, double zero_point, double with_one) {
-  double s = with_q == 0 ? 0.0 : LargestFollowingFactor(a_scale, scale, with_q);
-  if (zero_point != 0 && with_one != 0) {  // rounded up: a bound
-    s = std::nextafter(s + FollowingFactorsOfFour(a_scale, scale, zero_point, with_one),
-                       std::numeric_limits<double>::infinity());
+std::vector<const ElementType*> EvaluationTypesOf(const MatMulNBitsPlan& p) {
+  const ElementType* least = p.e != nullptr ? p.e : p.t;
+  std::vector<const ElementType*> out;
+  for (const ElementType* x : {least, p.t, &ElementTypeOf(DataType::kFloat)}) {
+    if (x->fp.mantissa_bits < least->fp.mantissa_bits) continue;
+    if (std::none_of(out.begin(), out.end(), [&](const ElementType* y) { return y->id == x->id; }))
+      out.push_back(x);
   }
-  return s;
+  return out;
 }
 
 NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& p, int64_t index) {
   const NBitsWeights w(c, p);
   const int64_t row = index / p.n, n = index % p.n;
-  const Tensor& a = *c.input(0);
   const ElementType& t = *p.t;
-  std::vector<Exact> av(static_cast<size_t>(p.k));
-  for (int64_t k = 0; k < p.k; ++k) av[static_cast<size_t>(k)] = Decode(t, a.codes[row * p.k + k]);
-  const Exact bias =
-      p.bias >= 0 ? Decode(t, c.input(static_cast<size_t>(p.bias))->codes[n]) : Exact();
-  std::vector<Exact> scales(static_cast<size_t>(p.k_blocks)), zps(scales.size());
-  for (int64_t b = 0; b < p.k_blocks; ++b) {
-    scales[static_cast<size_t>(b)] = Exact::FromDouble(w.scale(n, b));
-    zps[static_cast<size_t>(b)] = w.zero_point_exact(n, b);
-  }
+  const Terms x = TermsOf(c, p, w, row, n);
   NBitsElement e;
-  std::vector<Exact> terms, weights;
-  std::vector<std::vector<Exact>> per_block(scales.size());
-  std::vector<Exact> per_block_term;  // A * (q - zero_point) of each k
-  e.magnitude = Abs(bias), e.value = bias;
-  int64_t nonzero = 0;
-  Exact a1, d_max, s_max;  // sum |A|, max |q - zero_point|, max |scale|: WidenSum's `scaled`
-  for (const Exact& s : scales) s_max = s.is_finite() ? MaxValue(s_max, Abs(s)) : s_max;
-  for (int64_t k = 0; k < p.k; ++k) {
-    const auto b = static_cast<size_t>(w.block_of(k));
-    const Exact d = Exact::Integer(w.code(n, k)) - zps[b];
-    if (av[static_cast<size_t>(k)].is_finite()) a1 = a1 + Abs(av[static_cast<size_t>(k)]);
-    d_max = MaxValue(d_max, Abs(d));
-    weights.push_back(d * scales[b]);
-    terms.push_back(av[static_cast<size_t>(k)] * weights.back());
-    per_block[b].push_back(av[static_cast<size_t>(k)] * d);
-    per_block_term.push_back(per_block[b].back());
-    e.value = e.value + terms.back();
-    e.magnitude = e.magnitude + Abs(terms.back());
-    nonzero += terms.back().is_zero() ? 0 : 1;
-  }
-  // A zero term adds nothing and loses nothing in any order: the steps count the others.
-  e.steps = nonzero + 2;
-  const Exact largest = Decode(t, MaxFiniteCode(t));
-  if (std::any_of(weights.begin(), weights.end(), [&](const Exact& x) {
-        return x.is_finite() && CompareFinite(Abs(x), largest) > 0;
-      })) {
-    e.free = true, e.lo = Exact::Infinity(true), e.hi = Exact::Infinity(false);
-    e.rule = "any value: a weight (q - zero_point) * scale passes " + std::string(t.name) +
-             "'s largest value, and dequantizing B first makes it infinite";
-    return e;
-  }
-  const bool finite =
-      e.value.is_finite() && bias.is_finite() &&
-      std::all_of(terms.begin(), terms.end(), [](const Exact& x) { return x.is_finite(); });
-  if (!finite) {  // IEEE's result of the infinities and NaNs, where every order agrees on it
-    // ... which it does not where the finite terms of the other sign may overflow to the other
-    // infinity in some order (then inf - inf: NaN): any value. (An infinity of one sign stays.)
-    Exact opposite;
-    const auto add = [&](const Exact& x) {
-      if (x.is_finite() && e.value.is_infinity() && x.is_negative() != e.value.is_negative()) {
-        opposite = opposite + Abs(x);
-      }
-    };
-    add(bias);
-    for (const Exact& x : terms) add(x);
-    const Rational grow = 1 + ErrorFactor(e.steps, Precision(t));
-    // So may a block's sum of A * (q - zero_point) before its scale (the per-block form), over
-    // the finite terms of the other sign.
-    std::vector<Exact> before_scale(per_block.size());
-    if (e.value.is_infinity()) {
-      for (size_t k = 0; k < terms.size(); ++k) {
-        const Exact& x = terms[k];
-        if (!x.is_finite() || x.is_zero() || x.is_negative() == e.value.is_negative()) continue;
-        const auto b = static_cast<size_t>(w.block_of(static_cast<int64_t>(k)));
-        before_scale[b] = before_scale[b] + Abs(per_block_term[k]);
-      }
-    }
-    const bool block_reach =
-        std::any_of(before_scale.begin(), before_scale.end(),
-                    [&](const Exact& x) { return x.value() * grow >= largest.value(); });
-    if (opposite.value() * grow >= largest.value() || block_reach) {
-      e.free = true, e.lo = Exact::Infinity(true), e.hi = Exact::Infinity(false);
-      e.rule =
-          "any value: an infinite input beside finite terms of the other sign that may "
-          "overflow (before their block's scale, or after) " +
-          std::string(t.name) + " in some order (inf - inf: NaN)";
+  e.value = x.value, e.magnitude = x.magnitude;
+  // d40: every evaluation type the level admits, the hull of their intervals (any value where
+  // one of them may give any). Without a conversion the least precise type's interval holds the
+  // others' (float32 holds A's type), and it is the only one judged.
+  const std::vector<const ElementType*> types = EvaluationTypesOf(p);
+  bool ieee = false;
+  for (size_t i = 0; i < types.size() && (i == 0 || p.converts); ++i) {
+    const ElementType* et = types[i];
+    const bool first = i == 0, converts = !HoldsEveryValue(*et, t);
+    const std::string in =
+        et->id == t.id && p.accuracy_level % 4 == 0
+            ? std::string(t.name)
+            : std::string(et->name) + " (accuracy_level " + std::to_string(p.accuracy_level) + ")";
+    Judged j = JudgeIn(x, w, *et, converts, in);
+    if (j.free) {
+      e.free = true, e.lo = j.lo, e.hi = j.hi, e.rule = std::move(j.rule), e.steps = j.steps;
       return e;
     }
-    e.lo = e.hi = e.value;
-    e.rule = "a non-finite input or scale: the IEEE result, " + e.value.ToString();
-    return e;
-  }
-  // Per block, A * (q - zero_point) summed before the scale: a sum that may pass the largest
-  // value ends at an infinity of either sign in some order (or NaN): any value.
-  const Rational block_factor = 1 + ErrorFactor(e.steps, Precision(t));
-  for (const std::vector<Exact>& block : per_block) {
-    Exact sum;
-    for (const Exact& x : block) sum = sum + Abs(x);
-    if (sum.value() * block_factor >= largest.value()) {
-      e.free = true, e.lo = Exact::Infinity(true), e.hi = Exact::Infinity(false);
-      e.rule = "any value: a block's sum of A * (q - zero_point), before its scale, may pass " +
-               std::string(t.name) + "'s largest value";
-      return e;
+    if (!j.lo.is_finite() || !j.hi.is_finite()) {  // IEEE's result, unless another type frees it
+      e.lo = j.lo, e.hi = j.hi, e.rule = std::move(j.rule), e.steps = j.steps;
+      ieee = true;
+      continue;
     }
+    if (first || CompareFinite(j.hi - j.lo, e.hi - e.lo) > 0) e.rule = j.rule;  // the widest
+    e.lo = first ? j.lo : MinValue(e.lo, j.lo), e.hi = first ? j.hi : MaxValue(e.hi, j.hi);
+    e.allowance = first ? j.allowance : MaxValue(e.allowance, j.allowance);
+    e.steps = std::max(e.steps, j.steps);
   }
-  // Every term zero (A's or q - zero_point's zeros): every order adds zeros to the bias, exactly
-  // (no weight passes the largest value: that returned above).
-  const bool zeros = nonzero == 0;
-  if (zeros) {
-    e.lo = e.hi = e.value;
-    e.rule = "exact: every term is zero in every evaluation form; the bias alone";
-  } else if (ExactInEveryForm(terms, weights, per_block, scales, bias, t)) {
-    e.lo = e.hi = e.value;
-    e.rule = "exact: every step of every evaluation form is exact in " + std::string(t.name);
-  } else {
-    const Exact scaled = a1 + Exact::Integer(nonzero) * (d_max + s_max);
-    Widened r = WidenSum(e.value, e.magnitude, e.steps, 3 * nonzero + 4, scaled, t);
-    e.lo = r.lo, e.hi = r.hi, e.rule = std::move(r.rule), e.free = r.any;
-    e.allowance = r.scaled_part;
-  }
+  if (ieee) return e;
   if (p.accuracy_level == 4) {
     const BlockInt8 q = BlockInt8Value(c, p, w, row, n);
     e.int8 = true;
@@ -308,88 +249,6 @@ NBitsElement MatMulNBitsElement(const Case& c, const MatMulNBitsPlan& p, int64_t
     e.int8_lo = q.lo, e.int8_hi = q.hi, e.int8_rule = q.rule, e.int8_allowance = q.allowance;
   }
   return e;
-}
-
-// --- The block-int8 function (accuracy_level 4) ------------------------------------------
-
-BlockInt8 BlockInt8Value(const Case& c, const MatMulNBitsPlan& p, const NBitsWeights& w,
-                         int64_t row, int64_t n) {
-  const ElementType& f32 = ElementTypeOf(DataType::kFloat);
-  const Tensor& a = *c.input(0);
-  BlockInt8 out;
-  Exact lo, hi;
-  bool first = true;
-  for (const bool multiplier : {false, true}) {
-    // Per block of A: a_scale = fl32(maxabs / 127), the codes by the exact quotient or, as MLAS
-    // forms them, by the float32 multiplier fl32(a * fl32(127 / maxabs)); half to even, within
-    // [-127, 127].
-    std::vector<Exact> a_scale(static_cast<size_t>(p.k_blocks));
-    std::vector<int64_t> codes(static_cast<size_t>(p.k));
-    for (int64_t ab = 0; ab < p.k_blocks; ++ab) {
-      Exact amax;
-      const int64_t end = std::min(p.k, (ab + 1) * p.block_size);
-      for (int64_t k = ab * p.block_size; k < end; ++k) {
-        amax = MaxValue(amax, Abs(Decode(*p.t, a.codes[row * p.k + k])));
-      }
-      const Exact s = Decode(f32, *Encode(f32, amax / Exact::Integer(127), Saturation::kNone));
-      a_scale[static_cast<size_t>(ab)] = s;
-      const Exact inverse =
-          s.is_zero() ? Exact()
-                      : Decode(f32, *Encode(f32, Exact::Integer(127) / amax, Saturation::kNone));
-      // A multiplier beyond float32's range: not modelled (the exact quotient's codes).
-      const bool by_multiplier = multiplier && inverse.is_finite();
-      for (int64_t k = ab * p.block_size; k < end; ++k) {
-        const Exact x = Decode(*p.t, a.codes[row * p.k + k]);
-        int64_t q = 0;
-        if (!s.is_zero()) {
-          const Exact v =
-              by_multiplier ? Decode(f32, *Encode(f32, x * inverse, Saturation::kNone)) : x / s;
-          q = static_cast<int64_t>(RoundHalfEven(v));
-        }
-        codes[static_cast<size_t>(k)] = std::clamp<int64_t>(q, -127, 127);
-      }
-    }
-    // Per (A block, weight block): the integer sums of codes times q and of the codes; the term
-    // a_scale * scale * (sum q - zero_point * sum codes). Its bound counts both parts'
-    // magnitudes, as a kernel may scale and add them apart (MLAS keeps the block sums of A).
-    Exact value =
-        p.bias >= 0 ? Decode(*p.t, c.input(static_cast<size_t>(p.bias))->codes[n]) : Exact();
-    Exact magnitude = Abs(value);
-    const auto pairs = static_cast<size_t>(p.k_blocks * p.k_blocks);
-    std::vector<int64_t> with_q(pairs), with_one(pairs);
-    std::vector<bool> used(pairs);
-    for (int64_t k = 0; k < p.k; ++k) {
-      const auto at = static_cast<size_t>((k / p.block_size) * p.k_blocks + w.block_of(k));
-      with_q[at] += codes[static_cast<size_t>(k)] * w.code(n, k);
-      with_one[at] += codes[static_cast<size_t>(k)];
-      used[at] = true;
-    }
-    int64_t count = 0;
-    Exact scaled;
-    for (size_t at = 0; at < pairs; ++at) {
-      if (!used[at]) continue;
-      const auto ab = static_cast<int64_t>(at) / p.k_blocks,
-                 wb = static_cast<int64_t>(at) % p.k_blocks;
-      const Exact scale = a_scale[static_cast<size_t>(ab)] * Exact::FromDouble(w.scale(n, wb));
-      const Exact q_part = scale * Exact::Integer(with_q[at]);
-      const Exact zero_part = scale * w.zero_point_exact(n, wb) * Exact::Integer(with_one[at]);
-      value = value + (q_part - zero_part);
-      magnitude = magnitude + Abs(q_part) + Abs(zero_part), ++count;
-      // Exact in double: a float32 a_scale, a zero point of A's type, integer sums.
-      scaled =
-          scaled + Exact::FromDouble(Int8Scaled(ApproximateDouble(a_scale[static_cast<size_t>(ab)]),
-                                                w.scale(n, wb), static_cast<double>(with_q[at]),
-                                                ApproximateDouble(w.zero_point_exact(n, wb)),
-                                                static_cast<double>(with_one[at])));
-    }
-    Widened r = WidenSum(value, magnitude, 2 * count + 4, 3 * count + 2, scaled, f32);
-    if (!multiplier) out.value = value, out.rule = "block-int8: " + r.rule;
-    lo = first ? r.lo : MinValue(lo, r.lo), hi = first ? r.hi : MaxValue(hi, r.hi);
-    out.allowance = first ? r.scaled_part : MinValue(out.allowance, r.scaled_part);
-    first = false;
-  }
-  out.lo = lo, out.hi = hi;
-  return out;
 }
 
 // --- The output ------------------------------------------------------------------------------
@@ -417,7 +276,7 @@ OutputEvaluation EvaluateMatMulNBits(const Case& c, const OpSchema&, const MatMu
       y.implementation_defined[at] = 1;
     }
   };
-  if (options.reference || !NBitsWeights(c, p).integer_zero_points()) {
+  if (options.reference || p.converts || !NBitsWeights(c, p).integer_zero_points()) {
     for (size_t i = 0; i < count; ++i) exact_element(static_cast<int64_t>(i));
   } else if (options.fast_path) {
     FastMatMulNBits(c, p, y, exact_element);
@@ -438,13 +297,26 @@ OutputEvaluation EvaluateMatMulNBits(const Case& c, const OpSchema&, const MatMu
   };
   if (p.accuracy_level != 4) {
     y.diagnose = [&c, p](int64_t i, uint32_t code) -> std::vector<std::string> {
+      std::vector<std::string> named;
       MatMulNBitsPlan level4 = p;
-      level4.accuracy_level = 4;
+      level4.accuracy_level = 4, level4.e = p.t, level4.converts = false;
       const NBitsElement e = MatMulNBitsElement(c, level4, i);
-      const CodeRange r = RoundEnds(*p.t, e.int8_lo, e.int8_hi, Saturation::kNone);
-      if (!InRange(*p.t, r, code)) return {};
-      return {"activations quantized to int8 per block (accuracy_level 4's function, at level " +
-              std::to_string(p.accuracy_level) + ")"};
+      if (InRange(*p.t, RoundEnds(*p.t, e.int8_lo, e.int8_hi, Saturation::kNone), code)) {
+        named.push_back(
+            "activations quantized to int8 per block (accuracy_level 4's function, at level " +
+            std::to_string(p.accuracy_level) + ")");
+      }
+      // d40: A's own, less precise type where the level asks for a more precise one.
+      if (p.e != nullptr && !p.converts && p.e->id != p.t->id) {
+        MatMulNBitsPlan own = p;
+        own.accuracy_level = 0, own.e = p.t;
+        if (InRange(*p.t, ElementRange(own, MatMulNBitsElement(c, own, i)), code)) {
+          named.push_back(std::string(p.t->name) + " accumulation at accuracy_level " +
+                          std::to_string(p.accuracy_level) + " (it asks for " +
+                          std::string(p.e->name) + " or better)");
+        }
+      }
+      return named;
     };
   }
   return y;

@@ -53,6 +53,14 @@ class NBitsWeights {
   std::vector<int32_t> g_idx_;
 };
 
+// d40: the types an evaluation may run in at p's accuracy_level: the level's least precise one
+// first (p.e: float32, float16, bfloat16 at 1 to 3; A's type at 0 and 4), then A's type and
+// float32 where at least as precise. And whether `wide` holds every value of `narrow` (float32
+// holds float16's and bfloat16's; neither of those holds the other's): where it does not, an
+// evaluation in `wide` rounds A, the scales and the bias into it first.
+std::vector<const ElementType*> EvaluationTypesOf(const MatMulNBitsPlan& p);
+bool HoldsEveryValue(const ElementType& wide, const ElementType& narrow);
+
 OutputEvaluation EvaluateMatMulNBits(const Case& c, const OpSchema& schema,
                                      const MatMulNBitsPlan& plan,
                                      const EvaluateOptions& options = {});

@@ -28,11 +28,12 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
                                const std::function<void(int64_t)>& exact_element,
                                const std::vector<int64_t>* only) {
   const ElementType& t = *p.t;
+  const ElementType& et = p.e != nullptr ? *p.e : t;  // the bound's units (d40)
   const ElementType& f32 = ElementTypeOf(DataType::kFloat);
   const NBitsWeights w(c, p);
-  const double largest = DecodeDouble(t, MaxFiniteCode(t));
+  const double largest = DecodeDouble(et, MaxFiniteCode(et));
   const std::vector<double> block_sums = BlockSumsOfAbsA(c, p, w);
-  const double factor = ErrorFactorDouble(p.k + 2, Precision(t));
+  const double factor = ErrorFactorDouble(p.k + 2, Precision(et));
   const bool level4 = p.accuracy_level == 4;
   if (level4 && p.g_idx >= 0) {  // blocks of A and of the weights apart: the exact path
     for (int64_t i = 0; i < p.m * p.n; ++i) exact_element(i);
@@ -93,7 +94,7 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
       const DyadicParts& s = scale[static_cast<size_t>(b)];
       weight[at] = d[at] * s.significand, exponent[at] = s.exponent;
       weights_are_values =
-          weights_are_values && IsValue(t, static_cast<double>(d[at]) * w.scale(n, b));
+          weights_are_values && IsValue(et, static_cast<double>(d[at]) * w.scale(n, b));
     }
     // A weight past the largest value (d * scale, exact in double): the reference frees it.
     bool overflow = false;
@@ -119,8 +120,8 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
       if (!candidate && weights_are_values) {
         candidate = true;
         for (int64_t k = 0; k < p.k && candidate; ++k) {
-          candidate = IsValue(t, row[k] * static_cast<double>(d[static_cast<size_t>(k)]) *
-                                     w.scale(n, w.block_of(k)));
+          candidate = IsValue(et, row[k] * static_cast<double>(d[static_cast<size_t>(k)]) *
+                                      w.scale(n, w.block_of(k)));
         }
       }
       if (candidate) {  // B may be 0, or an input is not finite: the exact element
@@ -146,7 +147,7 @@ void MultiprecisionMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEv
       const Exact scaled =
           row_sums[static_cast<size_t>(m)] +
           Exact::Integer(nonzero) * (Exact::Integer(d_max) + Exact::FromDouble(s_max));
-      Widened r = WidenSum(value, sums.magnitude.Value(), nonzero + 2, 3 * nonzero + 4, scaled, t);
+      Widened r = WidenSum(value, sums.magnitude.Value(), nonzero + 2, 3 * nonzero + 4, scaled, et);
       if (r.any) {  // any value: the reference says so
         exact_element(index);
         continue;

@@ -161,17 +161,20 @@ std::vector<double> BlockSumsOfAbsA(const Case& c, const MatMulNBitsPlan& p,
 void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& y,
                      const std::function<void(int64_t)>& exact_element) {
   const ElementType& t = *p.t;
+  // The evaluation type's units for the bound (d40: float32 where level 1 asks for it of a
+  // float16 A); the codes are A's type's. A type that needs conversion never comes here.
+  const ElementType& et = p.e != nullptr ? *p.e : t;
   const NBitsWeights w(c, p);
-  const double largest = DecodeDouble(t, MaxFiniteCode(t));
+  const double largest = DecodeDouble(et, MaxFiniteCode(et));
   const double largest32 = static_cast<double>(std::numeric_limits<float>::max());
-  const double half = std::ldexp(1.0, -(t.fp.bias + t.fp.mantissa_bits));
+  const double half = std::ldexp(1.0, -(et.fp.bias + et.fp.mantissa_bits));
   const bool level4 = p.accuracy_level == 4;
   if (level4 && p.g_idx >= 0) {  // blocks of A and of the weights apart: the exact path
     for (int64_t i = 0; i < p.m * p.n; ++i) exact_element(i);
     return;
   }
   const std::vector<double> block_sums = BlockSumsOfAbsA(c, p, w);
-  const double factor = ErrorFactorDouble(p.k + 2, Precision(t));
+  const double factor = ErrorFactorDouble(p.k + 2, Precision(et));
   std::vector<double> row_sums(static_cast<size_t>(p.m), 0);  // sum |A| per row
   for (int64_t m = 0; m < p.m; ++m) {
     for (int64_t b = 0; b < p.k_blocks; ++b) {
@@ -222,7 +225,7 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
       }
     }
     for (int64_t k = 0; k < p.k && weights_are_values; ++k) {
-      weights_are_values = IsValue(t, weight[static_cast<size_t>(k)]);
+      weights_are_values = IsValue(et, weight[static_cast<size_t>(k)]);
     }
     // max |q - zero_point| and max |scale| of the column (WidenSum's `scaled`), exactly.
     double s_max = 0, d_max = 0;
@@ -249,7 +252,7 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
       }
       if (weights_are_values) {  // every product exact in double: a value of t each?
         bool all = true;
-        for (int64_t k = 0; k < p.k && all; ++k) all = IsValue(t, row[k] * weight[k]);
+        for (int64_t k = 0; k < p.k && all; ++k) all = IsValue(et, row[k] * weight[k]);
         if (all) {  // B may be 0: decided exactly
           exact_element(index);
           continue;
@@ -273,7 +276,7 @@ void FastMatMulNBits(const Case& c, const MatMulNBitsPlan& p, OutputEvaluation& 
       // join the lanes: at most K / 4 + 4 roundings of 2^-53 each, over the magnitudes.
       s.rel = static_cast<double>((p.k + 3) / 4 + 6) * 0x1p-53;
       s.err = s.rel * s.mag * 1.01 + 0x1p-52 * std::fabs(s.x);
-      s.steps = terms + 2, s.products = 3 * terms + 4, s.precision = t.fp.mantissa_bits + 1;
+      s.steps = terms + 2, s.products = 3 * terms + 4, s.precision = et.fp.mantissa_bits + 1;
       s.scaled = row_sums[static_cast<size_t>(m)] + static_cast<double>(terms) * (d_max + s_max);
       s.scaled_rel = static_cast<double>(2 * p.k + 8) * 0x1p-53;
       s.half = half;

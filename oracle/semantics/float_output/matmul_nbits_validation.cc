@@ -63,6 +63,15 @@ class NBitsChecker : OperandChecker {
   bool Shapes() {
     const Tensor& a = *At(op_.input_index("A"));
     plan_.t = FindElementType(a.data_type);
+    // d40: level 1 fp32, 2 fp16, 3 bf16 or better; 0 and 4 A's own type.
+    static constexpr DataType kLevelType[] = {DataType::kUndefined, DataType::kFloat,
+                                              DataType::kFloat16, DataType::kBfloat16,
+                                              DataType::kUndefined};
+    const DataType level = kLevelType[plan_.accuracy_level];
+    plan_.e = level == DataType::kUndefined ? plan_.t : &ElementTypeOf(level);
+    for (const ElementType* x : EvaluationTypesOf(plan_)) {
+      plan_.converts = plan_.converts || !HoldsEveryValue(*x, *plan_.t);
+    }
     if (a.shape.empty() || a.shape.back() != plan_.k) {
       Add("shape.a", "A has shape " + ShapeString(a.shape) +
                          "; its last dimension is K = " + std::to_string(plan_.k));
