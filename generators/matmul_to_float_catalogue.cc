@@ -14,7 +14,8 @@
 //   overflow  a float16 product beyond 65504: any value;
 //   shapes    A rank 1, A 3-D against B 2-D and 3-D; no zero points and no bias; a_scale per
 //             column of A alone with K = N (a scale applied per column of Y is then wrong values);
-//   dynamic   A all zeros (Y = bias), all positive (y_zero_point 0), all negative (255), random.
+//   dynamic   A all zeros (Y = bias), all positive (y_zero_point 0), all negative (255), random;
+//             near ties of A's quantization (d43: every code DynamicQuantizeLinear-11 admits).
 #include <algorithm>
 #include <cmath>
 
@@ -37,7 +38,7 @@ struct Spec {
   bool dyadic = true;                     // scales powers of two, bias multiples of 1/8
   bool small = false;                     // operands within 7 of their zero points
   bool zero_points = true, bias = true;
-  enum class A { kTies, kZeros, kPositive, kNegative, kRandom } values = A::kTies;  // dynamic
+  enum class A { kTies, kNearTies, kZeros, kPositive, kNegative, kRandom } values = A::kTies;
   double bias_base = 0;  // added to every bias value
   // Per-tensor scales given, not drawn (empty: drawn).
   std::vector<double> a_scales, b_scales;
@@ -151,6 +152,17 @@ class ToFloatCatalogue : public CatalogueBuilder {
       s.id = std::string("dqmm1-a-") + name;
       Put(s, std::string("a-") + name, "d12,d13,d30,d36");
     }
+    // d43: A on near ties of its quantization, where the float32 quotient, the exact quotient
+    // and the reciprocal give different codes: each admitted (DynamicQuantizeLinear-11's).
+    for (const D b : {D::kUint8, D::kInt8}) {
+      for (const bool column : {false, true}) {
+        Spec s;
+        s.dynamic = true, s.values = Spec::A::kNearTies, s.b = b, s.b_per_column = column;
+        s.m = 4, s.k = 16, s.dyadic = false;
+        s.id = "dqmm1-near-ties-" + TypeName(b) + (column ? "-b-per-column" : "-per-tensor");
+        Put(s, "near-ties", "d12,d30,d36,d43");
+      }
+    }
     Spec dq3;
     dq3.dynamic = true, dq3.a_shape = {2, 3, 6}, dq3.b_shape = {2, 6, 4}, dq3.id = "dqmm1-a-3d";
     Put(dq3, "shapes", "d24,d36");
@@ -183,6 +195,33 @@ class ToFloatCatalogue : public CatalogueBuilder {
     return v;
   }
 
+  // d43's near ties, found by search: min -3.1 and max 7.3 (RN32) give y_scale =
+  // RN32(RN32(10.4) / 255), no power of two; each other x is the float32 within 8 ulps of a
+  // midpoint (k + 1/2) y_scale where RN32(x / y_scale) rounds to another integer than the exact
+  // quotient (even elements) or than x * RN32(1 / y_scale) (odd ones), where one exists.
+  static double NearTie(Prng& p, size_t i) {
+    const float lo = -3.1f, hi = 7.3f;
+    if (i < 2) return i == 0 ? lo : hi;
+    const float scale = (hi - lo) / 255.0f, inverse = 1.0f / scale;
+    const double zp = std::nearbyint(static_cast<double>(-lo / scale));
+    const double k = static_cast<double>(p.Below(252)) + 1 - zp;  // codes 1 to 252
+    const double mid = (k + 0.5) * static_cast<double>(scale);    // exact in double
+    const float start = static_cast<float>(mid);
+    float x = start;
+    for (int step = 0; step < 8; ++step) {
+      for (const float c : {x, std::nextafter(x, 0.0f), std::nextafter(x, 100.0f)}) {
+        const double quotient = std::nearbyint(static_cast<double>(c / scale));
+        const double exact = static_cast<double>(c) > mid   ? k + 1
+                             : static_cast<double>(c) < mid ? k
+                                                            : std::nearbyint(mid / scale);
+        const double reciprocal = std::nearbyint(static_cast<double>(c * inverse));
+        if (i % 2 == 0 ? quotient != exact : quotient != reciprocal) return c;
+      }
+      x = std::nextafter(x, step % 2 == 0 ? 0.0f : 100.0f);
+    }
+    return start;
+  }
+
   static Tensor DynamicA(Prng& p, Spec::A values, std::vector<int64_t> shape) {
     std::vector<double> v(static_cast<size_t>(ShapeElements(shape)));
     for (size_t i = 0; i < v.size(); ++i) {
@@ -191,6 +230,9 @@ class ToFloatCatalogue : public CatalogueBuilder {
           v[i] = i == 0   ? -6.25
                  : i == 1 ? 9.6875
                           : (static_cast<double>(p.Below(255)) - 100 + 0.5) / 16;
+          break;
+        case Spec::A::kNearTies:
+          v[i] = NearTie(p, i);
           break;
         case Spec::A::kZeros:
           v[i] = 0;

@@ -14,11 +14,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "generators/golden_catalogue.h"
 #include "generators/valid_cases.h"
 #include "oracle/core/admitted_range.h"
 #include "oracle/core/case_builder.h"
@@ -70,6 +73,59 @@ std::optional<Reading> Read(const Case& c) {
     r.b.push_back(value(b, static_cast<size_t>(i)) - z);
   }
   if (c.inputs.size() > 6 && c.inputs[6]) r.bias = scales(*c.inputs[6]);
+  return r;
+}
+
+// DynamicQuantizeMatMul read by its page and DynamicQuantizeLinear-11's: A quantized by the
+// float32 procedure, its codes by `codes` (0: RN32(x / y_scale), 1: the exact quotient, 2: x *
+// RN32(1 / y_scale), 3: the three in turn along A, as a kernel whose body and tail differ),
+// half to even; then MatMulIntegerToFloat with a_scale = y_scale. Degenerate A: nullopt.
+std::optional<Reading> ReadDynamic(const Case& c, int codes) {
+  if (c.op_type != "DynamicQuantizeMatMul" || c.inputs.size() < 3) return std::nullopt;
+  const Tensor& a = *c.inputs[0];
+  const Tensor& b = *c.inputs[1];
+  if (a.shape.size() != 2 || b.shape.size() != 2) return std::nullopt;
+  std::vector<float> x(a.codes.size());
+  float lo = 0, hi = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = std::bit_cast<float>(a.codes[i]);
+    if (!std::isfinite(x[i])) return std::nullopt;
+    lo = std::min(lo, x[i]), hi = std::max(hi, x[i]);
+  }
+  const float scale = (hi - lo) / 255.0f;
+  if (scale == 0 || !std::isfinite(scale)) return std::nullopt;
+  const float inverse = 1.0f / scale;
+  const double zp = std::clamp(std::nearbyint(static_cast<double>(-lo / scale)), 0.0, 255.0);
+  Reading r;
+  r.m = a.shape[0], r.k = a.shape[1], r.n = b.shape[1];
+  for (size_t i = 0; i < x.size(); ++i) {
+    const int method = codes == 3 ? static_cast<int>(i % 3) : codes;
+    const double q =
+        method == 0 ? std::nearbyint(static_cast<double>(x[i] / scale))
+        : method == 1
+            ? static_cast<double>(RoundHalfEven(Exact::FromDouble(x[i]) / Exact::FromDouble(scale)))
+            : std::nearbyint(static_cast<double>(x[i] * inverse));
+    r.a.push_back(static_cast<int64_t>(std::clamp(q + zp, 0.0, 255.0) - zp));
+  }
+  r.a_scale = {Exact::FromDouble(scale)};
+  const auto value = [](const Tensor& t, size_t i) {  // an integer code's value, by the codec
+    const Rational v = Decode(*FindElementType(t.data_type), t.codes[i]).value();
+    return boost::multiprecision::numerator(v).convert_to<int64_t>();
+  };
+  const Tensor* b_zp = c.inputs.size() > 3 && c.inputs[3] ? &*c.inputs[3] : nullptr;
+  for (int64_t i = 0; i < r.k * r.n; ++i) {
+    const auto j = static_cast<size_t>(i % r.n);
+    const int64_t z = b_zp ? value(*b_zp, b_zp->codes.size() == 1 ? 0 : j) : 0;
+    r.b.push_back(value(b, static_cast<size_t>(i)) - z);
+  }
+  const Tensor& bs = *c.inputs[2];
+  for (size_t i = 0; i < bs.codes.size(); ++i)
+    r.b_scale.push_back(Decode(*FindElementType(bs.data_type), bs.codes[i]));
+  if (c.inputs.size() > 4 && c.inputs[4]) {
+    const Tensor& bias = *c.inputs[4];
+    for (size_t i = 0; i < bias.codes.size(); ++i)
+      r.bias.push_back(Decode(*FindElementType(bias.data_type), bias.codes[i]));
+  }
   return r;
 }
 
@@ -176,6 +232,55 @@ void ExpectSound(const Case& c, Tally& tally) {
     return sound;
   });
   ASSERT_TRUE(sound);
+}
+
+// d43: DynamicQuantizeMatMul admits every A code DynamicQuantizeLinear-11 does: each of its
+// three roundings and their mix, then every legal evaluation of the product, is admitted, and
+// the roundings do differ in some cases (the near-tie golden cases).
+void ExpectDynamicSound(const Case& c, Tally& tally, int& differ) {
+  const OracleResult result = RunOracle(c);
+  ASSERT_FALSE(result.must_reject()) << c.id << ": " << result.rejection()->message;
+  const OutputEvaluation& y = result.outputs.at(0);
+  const ElementType& t = *FindElementType(y.data_type);
+  const std::optional<Reading> quotient = ReadDynamic(c, 0);
+  if (!quotient) return;
+  ++tally.cases;
+  for (int codes = 0; codes < 4; ++codes) {
+    const Reading r = *ReadDynamic(c, codes);
+    differ += codes > 0 && r.a != quotient->a;
+    bool sound = true;
+    ForEachEvaluation(r, t, [&](size_t e, const Exact& v, const std::string& how) {
+      ++tally.evaluations;
+      tally.outside_exact += *Encode(t, v, Saturation::kNone) != y.exact[e];
+      sound = AdmittedAt(y, t, e, v);
+      EXPECT_TRUE(sound) << c.id << " element " << e << ": " << v.ToString() << " (A's codes "
+                         << codes << ", " << how << ") is not admitted; rule: "
+                         << (y.describe_range ? y.describe_range(static_cast<int64_t>(e)) : "");
+      return sound;
+    });
+    ASSERT_TRUE(sound);
+  }
+}
+
+TEST(FloatSoundness, DynamicQuantizeMatMulAdmitsDynamicQuantizeLinearsCodes) {
+  Tally tally;
+  int differ = 0;
+  for (const GoldenCase& g : MatMulToFloatGoldenCatalogue()) {
+    if (g.c.op_type != "DynamicQuantizeMatMul" || !g.intended_rule.empty()) continue;
+    ExpectDynamicSound(g.c, tally, differ);
+    if (HasFatalFailure()) return;
+  }
+  for (const OpSchema* s : SchemasOf(OperatorKind::kMatMulIntegerToFloat)) {
+    if (s->op_type != "DynamicQuantizeMatMul") continue;
+    for (uint64_t seed = 1; seed <= 200; ++seed) {
+      PrngChoices ch(seed);
+      Case c = GenerateValid(ch, *s, GeneratorLimits{});
+      ExpectDynamicSound(c, tally, differ);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GE(tally.cases, 50);
+  EXPECT_GE(differ, 4) << "no case where the three roundings of A differ";
 }
 
 // For the oracle's output and each of it changed by a mutant: the evaluations of c it does not

@@ -7,9 +7,11 @@
 #include <memory>
 
 #include "oracle/core/admitted_range.h"
+#include "oracle/core/case_builder.h"
 #include "oracle/core/codec.h"
 #include "oracle/core/fast_codec.h"
 #include "oracle/core/float_bound.h"
+#include "oracle/registry/schema.h"
 #include "oracle/semantics/float_output/matmul_to_float_fast.h"
 #include "oracle/semantics/integer/matmul_accumulate.h"
 #include "oracle/semantics/linear/dynamic_quantize.h"
@@ -138,6 +140,33 @@ void Combine(const std::vector<Product>& products, const Exact& bias, bool has_b
   }
 }
 
+// d43: the hull of the intervals at the accumulator's ends acc_lo and acc_hi. Between them the
+// interval's ends move monotonically with acc (P - gamma |P| and P + gamma |P| are monotone in P),
+// except for the losses below the normal range, which grow with the partial products and are
+// largest at an end: the hull widened by the larger of those covers every acc between.
+void WidenOverCodes(int64_t acc_lo, int64_t acc_hi, const ToFloatOperandA& a, const Exact& b_scale,
+                    const Exact& bias, bool has_bias, const MatMulToFloatPlan& plan,
+                    ToFloatElement& e) {
+  const Units units = UnitsOf(*plan.t);
+  Rational losses = 0;
+  for (const int64_t acc : {acc_lo, acc_hi}) {
+    if (acc == 0) {
+      e.lo = MinValue(e.lo, bias), e.hi = MaxValue(e.hi, bias);
+      continue;
+    }
+    const Product p =
+        ProductOf({Exact::Integer(acc), Exact::FromDouble(a.scales[0]), b_scale}, *plan.t, units);
+    losses = std::max(losses, Rational(6 * units.eta * p.largest));
+    ToFloatElement end;
+    Combine({p}, bias, has_bias, *plan.t, end);
+    if (!end.lo.is_finite() || !end.hi.is_finite()) continue;
+    e.lo = MinValue(e.lo, end.lo), e.hi = MaxValue(e.hi, end.hi);
+  }
+  e.lo = e.lo - Exact::Finite(losses), e.hi = e.hi + Exact::Finite(losses);
+  e.rule += "; hull over A's codes DynamicQuantizeLinear-11 admits (d43): acc " +
+            std::to_string(acc_lo) + " to " + std::to_string(acc_hi);
+}
+
 // d13's undefined quantizations of A: not finite, or y_scale 0 while A is not all zeros.
 ToFloatOperandA DynamicOperandA(const Tensor& a) {
   ToFloatOperandA o;
@@ -171,6 +200,21 @@ ToFloatOperandA DynamicOperandA(const Tensor& a) {
     const float q = std::bit_cast<float>(a.codes[i]) / scale;
     const double r = std::nearbyint(static_cast<double>(q)) + o.zero_points[0];
     o.values[i] = static_cast<int16_t>(std::clamp(r, 0.0, 255.0));
+  }
+  // d43: every code DynamicQuantizeLinear-11 admits for A, its own oracle's (the exact quotient
+  // and the reciprocal where they differ from the float32 quotient).
+  const OpSchema* dql = ResolveSchema("", "DynamicQuantizeLinear", 11);
+  const DynamicQuantizeResult r = RunDynamicQuantize(
+      MakeCase("DynamicQuantizeLinear", 11, {a}, {}, "", "dynamic-quantize-matmul.a"), *dql);
+  if (r.outputs.empty()) return o;
+  const OutputEvaluation& y = r.outputs[0];
+  for (size_t j = 0; j < y.alternatives.size(); ++j) {
+    for (size_t i = 0; i < a.codes.size(); ++i) {
+      const auto code = static_cast<int16_t>(y.alternative(j, i));
+      if (code == o.values[i]) continue;
+      if (o.low.empty()) o.low = o.high = o.values;
+      o.low[i] = std::min(o.low[i], code), o.high[i] = std::max(o.high[i], code);
+    }
   }
   return o;
 }
@@ -218,8 +262,22 @@ ToFloatElement MatMulToFloatElement(const Case& c, const MatMulToFloatPlan& plan
   ToFloatElement e;
   std::vector<Product> products;
   const Units units = UnitsOf(*plan.t);
+  // d43: the accumulator's ends over A's admitted codes (DynamicQuantizeMatMul), each code
+  // chosen apart: (A - a_zero_point) * w is linear in A's code, so its ends are at theirs.
+  int64_t acc_lo = 0, acc_hi = 0;
+  bool varies = false;
   if (!plan.a_per_column) {
     for (int64_t k = 0; k < g.k; ++k) e.acc += (row[k] - a.zero_point(k)) * b_at(k);
+    if (!a.low.empty()) {
+      const size_t base = static_cast<size_t>(row - a.values.data());
+      for (int64_t k = 0; k < g.k; ++k) {
+        const size_t at = base + static_cast<size_t>(k);
+        const int64_t w = b_at(k), lo = (a.low[at] - a.zero_point(k)) * w,
+                      hi = (a.high[at] - a.zero_point(k)) * w;
+        acc_lo += std::min(lo, hi), acc_hi += std::max(lo, hi);
+        varies = varies || a.varies(at);
+      }
+    }
     if (e.acc < std::numeric_limits<int32_t>::min() ||
         e.acc > std::numeric_limits<int32_t>::max()) {
       e.accumulator_outside_int32 = true;
@@ -241,6 +299,8 @@ ToFloatElement MatMulToFloatElement(const Case& c, const MatMulToFloatPlan& plan
   const Exact bias =
       has_bias ? Decode(*plan.t, InputAt(c, plan.bias).codes[static_cast<size_t>(j)]) : Exact();
   Combine(products, bias, has_bias, *plan.t, e);
+  if (varies && e.value.is_finite())
+    WidenOverCodes(acc_lo, acc_hi, a, b_scale, bias, has_bias, plan, e);
   return e;
 }
 

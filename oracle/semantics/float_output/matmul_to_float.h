@@ -49,6 +49,11 @@ struct ToFloatOperandA {
   }
   double scale(int64_t k) const { return scales[scales.size() == 1 ? 0 : static_cast<size_t>(k)]; }
   bool degenerate = false;  // DynamicQuantizeMatMul: A not finite, or y_scale 0
+  // DynamicQuantizeMatMul (d43): per element of A the lowest and highest code
+  // DynamicQuantizeLinear-11 admits (its float32 quotient `values`, the exact quotient, the
+  // reciprocal); empty where every element's codes agree.
+  std::vector<int16_t> low, high;
+  bool varies(size_t i) const { return !low.empty() && low[i] != high[i]; }
 };
 ToFloatOperandA OperandA(const Case& c, const MatMulToFloatPlan& plan);
 

@@ -178,11 +178,23 @@ std::vector<uint8_t> MatMulToFloatFast(const Case& c, const MatMulToFloatPlan& p
     return static_cast<double>(std::bit_cast<float>(code));
   };
   PanelAccumulators panels(c, plan, a);
+  // d43: rows of A with a code DynamicQuantizeLinear-11 admits besides its float32 quotient's
+  // are the exact path's (the hull over the accumulator's ends).
+  std::vector<uint8_t> row_varies(static_cast<size_t>(g.batch * g.m), 0);
+  for (int64_t t = 0; t < g.batch && !a.low.empty(); ++t) {
+    for (int64_t i = 0; i < g.m; ++i) {
+      const auto base = static_cast<size_t>(g.a_offset[static_cast<size_t>(t)] + i * g.k);
+      for (int64_t k = 0; k < g.k; ++k) {
+        row_varies[static_cast<size_t>(t * g.m + i)] |= a.varies(base + static_cast<size_t>(k));
+      }
+    }
+  }
   for (int64_t t = 0; t < g.batch; ++t) {
     for (int64_t j0 = 0; j0 < g.n; j0 += kPanel) {
       const int64_t width = std::min(kPanel, g.n - j0);
       const std::vector<int64_t>& acc = panels.Of(t, j0, width);
       for (int64_t i = 0; i < g.m; ++i) {
+        if (row_varies[static_cast<size_t>(t * g.m + i)]) continue;
         for (int64_t j = j0; j < j0 + width; ++j) {
           const int64_t sum = acc[static_cast<size_t>(i * width + j - j0)];
           if (sum < std::numeric_limits<int32_t>::min() ||

@@ -1,0 +1,1 @@
+BYJ@¬…³ÄEMùDqp;DeŸ>DÃ°OÅgA‡EhÁDçL;D×‰,ÅcELEŒD}¿¥D\JõÄÌR%EpˆD|‚‡D

@@ -1,0 +1,1 @@
+BYJ@ù§´ÄöD¥29D2K;DLrPÅà†ECò¾DÍY9D`K-Å«eaEL¼ŠDg–¤DªlöÄnc$EÞÈ‡Dÿž†D
