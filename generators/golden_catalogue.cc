@@ -35,7 +35,7 @@ std::vector<GoldenCase> GoldenCatalogue() {
 std::vector<GoldenCase> QLinearOperatorCatalogue(CatalogueParts parts) {
   std::vector<GoldenCase> all;
   for (auto part : {QLinearGroupCatalogue, QLinearAddMultiplierCatalogue, QLinearConcatCatalogue,
-                    QLinearWhereCatalogue, QLinearPoolCatalogue}) {
+                    QLinearWhereCatalogue, QLinearPoolCatalogue, QLinearRealValueCatalogue}) {
     for (GoldenCase& g : part(parts)) all.push_back(std::move(g));
   }
   return all;

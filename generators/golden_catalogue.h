@@ -76,6 +76,8 @@ std::vector<GoldenCase> QLinearGroupCatalogue(CatalogueParts parts = CataloguePa
 std::vector<GoldenCase> QLinearAddMultiplierCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearConcat's (generators/qlinear_concat_catalogue.cc).
 std::vector<GoldenCase> QLinearConcatCatalogue(CatalogueParts parts = CatalogueParts::kAll);
+// d42's real-value codes, found by search (generators/qlinear_real_value_catalogue.cc).
+std::vector<GoldenCase> QLinearRealValueCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearWhere's (generators/qlinear_where_catalogue.cc).
 std::vector<GoldenCase> QLinearWhereCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearAveragePool's (generators/qlinear_pool_catalogue.cc).

@@ -34,6 +34,11 @@ struct EvaluateOptions {
   // codes and scattered (oracle/semantics/qlinear_group/qlinear_group_tuples.h). Off: every element
   // evaluated. Both must agree.
   bool distinct_tuples = true;
+  // d42: an integer output's exact code is the page formula's real value rounded once, the
+  // chain with every DequantizeLinear unrounded (the com.microsoft QLinear operators, whose
+  // pages write a real formula); the float32 chain's code stays admitted, named. Off: the
+  // graph's own chain (a QDQ graph, whose DequantizeLinear outputs are float32 by ONNX).
+  bool real_value_exact = false;
   // Handed down by the entry point (RunOracle sets it where it is null): the families that
   // evaluate nodes of their own call it instead of reaching back up to the entry point.
   NodeOracle node_oracle = nullptr;

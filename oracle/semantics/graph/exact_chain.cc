@@ -93,4 +93,19 @@ void AdmitExactChain(GraphValue& v, const GraphValue& chain) {
   }
 }
 
+void TakeRealValueCodes(GraphValue& v, const GraphValue& chain) {
+  if (v.compact() || !v.type().is_integer()) return;
+  for (size_t i = 0; i < v.size() && i < chain.size(); ++i) {
+    const Exact& e = chain.exact[i];
+    if (v.is_free(i) || chain.is_free(i) || !e.is_finite() || !v.exact[i].is_finite() ||
+        e == v.exact[i]) {
+      continue;
+    }
+    v.AddRule(i, "the float32 dequantize chain gives " + v.exact[i].ToString() +
+                     ", the real value " + e.ToString() +
+                     " (d42: the exact code is the real value's)");
+    v.exact[i] = e;
+  }
+}
+
 }  // namespace qconform

@@ -27,4 +27,9 @@ bool ExactProducts(GraphValue& y, const std::vector<const GraphValue*>& in,
 // with every DequantizeLinear unrounded. Free elements and NaNs stay as they are.
 void AdmitExactChain(GraphValue& v, const GraphValue& chain);
 
+// d42: an integer `v`'s exact codes become `chain`'s (the real value's, rounded once) where
+// they differ, each such element's rule naming the float32 dequantize chain's code, which its
+// interval still holds (AdmitExactChain first). Free elements and NaNs stay as they are.
+void TakeRealValueCodes(GraphValue& v, const GraphValue& chain);
+
 }  // namespace qconform

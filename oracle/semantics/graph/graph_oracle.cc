@@ -429,6 +429,7 @@ OracleResult RunGraphOracle(const Case& c, const EvaluateOptions& options, const
   for (const std::string& name : c.output_names) {
     GraphValue v = graph.Output(name);
     if (chain) AdmitExactChain(v, chain->Output(name));
+    if (chain && options.real_value_exact) TakeRealValueCodes(v, chain->Output(name));
     r.outputs.push_back(AsOutput(name, v));
   }
   if (!r.outputs.empty()) r.cell.output = DataTypeName(r.outputs[0].data_type);

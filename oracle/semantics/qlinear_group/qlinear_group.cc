@@ -311,7 +311,9 @@ OutputEvaluation EvaluateEveryElement(const Case& c, const OpSchema& schema,
   const Case graph = QLinearGroupGraph(c, schema);
   const Node& quantize = graph.graph.back();  // the body's QuantizeLinear writes the output
   GraphValue value;                           // what it quantizes
-  OracleResult r = RunGraphOracle(graph, options, quantize.inputs.at(0), value);
+  EvaluateOptions real = options;
+  real.real_value_exact = true;  // d42: the page writes a real formula
+  OracleResult r = RunGraphOracle(graph, real, quantize.inputs.at(0), value);
   if (r.must_reject() || r.outputs.size() != 1) {
     throw OracleError("case " + c.id + ": " + schema.label() +
                       "'s graph rejects a case its validation admits: " +

@@ -193,7 +193,8 @@ Dyadic DyadicOf(double v) {
 }
 
 // The chain in exact arithmetic (exact_chain.h): the window's codes less the zero point, summed,
-// times x_scale over count * y_scale, rounded once half to even; e's range widened to hold it.
+// times x_scale over count * y_scale, rounded once half to even; e's range widened to hold it,
+// and it is e's exact code (d42).
 // The sum times x_scale is exact in a double (20 by 24 bits), count * y_scale too; their
 // quotient through the table of reciprocals is within 2^-51 of the exact one: away from a half
 // it rounds as that does, and near one the 128-bit integer quotient decides.
@@ -207,6 +208,7 @@ void AdmitExactChain(const Pool& p, int64_t sum, int64_t count, PoolElement& e) 
                            ? p.Code(nearest)
                            : p.Code(RoundQuotientToInteger(DyadicOf(num), DyadicOf(den)));
   e.lo = std::min(e.lo, code), e.hi = std::max(e.hi, code);
+  e.exact = code;  // d42: the exact code is the real value's
 }
 
 template <class Store>

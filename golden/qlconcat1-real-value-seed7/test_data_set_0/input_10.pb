@@ -1,0 +1,1 @@
+BX2_zero_pointJþ

@@ -1,0 +1,1 @@
+BYJ<TBUb9X0ADLN

@@ -1,0 +1,1 @@
+BYJ<SBUb9X0ADLN
