@@ -40,7 +40,8 @@ class QGemmCatalogue : public CatalogueBuilder {
     double y_scale = 0.125;
     std::vector<int64_t> c_shape = {kN};  // empty vector with no_c: no C
     bool no_c = false, no_b_zero_point = false;
-    int spread = 6;  // codes within zero point +- spread
+    std::optional<bool> zero_point_per_column;  // b_zero_point's own layout (unset: b_scale's)
+    int spread = 6;                             // codes within zero point +- spread
     int64_t k = kK;
   };
 
@@ -55,6 +56,18 @@ class QGemmCatalogue : public CatalogueBuilder {
       x = static_cast<double>(std::clamp(code, lo, hi));
     }
     return MakeTensor(t, std::move(shape), v);
+  }
+
+  // b_zero_point: a scalar, or one per column (zb and odd steps from it, so that a column's
+  // zero point read for another's is a wrong value).
+  static Tensor ZeroPoints(const Spec& s, int64_t zb) {
+    const bool column = s.zero_point_per_column.value_or(s.per_column);
+    if (!column) return MakeScalar(s.b_type, static_cast<double>(zb));
+    std::vector<double> v(static_cast<size_t>(kN), static_cast<double>(zb));
+    if (s.zero_point_per_column) {
+      for (size_t j = 0; j < v.size(); ++j) v[j] += static_cast<double>(2 * j);
+    }
+    return MakeTensor(s.b_type, {kN}, v);
   }
 
   Case Build(const Spec& s) {
@@ -75,9 +88,7 @@ class QGemmCatalogue : public CatalogueBuilder {
                s.trans_b ? std::vector<int64_t>{kN, s.k} : std::vector<int64_t>{s.k, kN}, zb,
                s.spread),
         MakeTensor(D::kFloat, b_params, scales),
-        s.no_b_zero_point ? std::optional<Tensor>()
-                          : MakeTensor(s.b_type, b_params,
-                                       std::vector<double>(scales.size(), static_cast<double>(zb))),
+        s.no_b_zero_point ? std::optional<Tensor>() : ZeroPoints(s, zb),
         std::nullopt};
     if (!s.no_c) {
       std::vector<double> c(static_cast<size_t>(ShapeElements(s.c_shape)));
@@ -152,6 +163,18 @@ class QGemmCatalogue : public CatalogueBuilder {
     s.no_b_zero_point = true, s.no_c = true, s.trans_b = false;
     s.id = "qgemm1-no-b-zero-point";
     Put(s, "defaults", "d35");
+    // b_scale and b_zero_point each "a scalar or a 1-D tensor" (the page), read apart: a scalar
+    // zero point beside one scale per column, and one zero point per column beside a scalar
+    // scale (issue 69: the first was rejected).
+    Spec scalar_zp;
+    scalar_zp.per_column = true, scalar_zp.b_scale = {0.25},
+    scalar_zp.zero_point_per_column = false;
+    scalar_zp.id = "qgemm1-scalar-b-zero-point-per-column-scale";
+    Put(scalar_zp, "parameter-shapes", "d35");
+    Spec column_zp;
+    column_zp.zero_point_per_column = true;
+    column_zp.id = "qgemm1-per-column-b-zero-point-scalar-scale";
+    Put(column_zp, "parameter-shapes", "d35");
   }
 
   void Edges() {
@@ -218,8 +241,9 @@ class QGemmCatalogue : public CatalogueBuilder {
     reject("a-scale-vector", in, "qgemm.param.a", "a_scale is a scalar");
     in = base(), in[4] = MakeTensor(D::kFloat, {3}, {0.25, 0.25, 0.25});
     reject("b-scale-length", in, "qgemm.param.b", "b_scale has N = 2 elements or one");
-    in = base(), in[4] = MakeTensor(D::kFloat, {2}, {0.25, 0.5});
-    reject("b-zero-point-shape", in, "qgemm.shape.zero_point", "b_zero_point's shape is b_scale's");
+    in = base(), in[5] = MakeTensor(D::kUint8, {3}, {2, 2, 2});
+    reject("b-zero-point-shape", in, "qgemm.shape.zero_point",
+           "b_zero_point is a scalar or 1-D of N = 2");
     in = base(), in[7] = MakeTensor(D::kFloat, {2}, {1, 1});
     in[8] = MakeTensor(D::kUint8, {2}, {3, 3});
     reject("y-scale-vector", in, "qgemm.param.y", "y_scale is a scalar");

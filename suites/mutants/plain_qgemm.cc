@@ -69,7 +69,8 @@ int32_t RunQGemm(const PlainNode& n, const Output& out) {
   const bool column = in[4].dims == std::vector<int64_t>{n_cols} && n_cols != 1;
   if (!in[1].scalar_like() || !in[2].scalar_like() || (!in[4].scalar_like() && !column))
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "a or b parameters");
-  if (in[5].present() && in[5].dims != in[4].dims && !(in[5].scalar_like() && in[4].scalar_like()))
+  // b_zero_point: a scalar or one per column, apart from b_scale's form (the page).
+  if (in[5].present() && !in[5].scalar_like() && in[5].dims != std::vector<int64_t>{n_cols})
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "b_zero_point shape");
   if (quantized && (!in[7].scalar_like() || !in[8].scalar_like()))
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "y parameters");
@@ -95,7 +96,9 @@ int32_t RunQGemm(const PlainNode& n, const Output& out) {
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n_cols; ++j) {
       const auto p = static_cast<size_t>(per_column ? j : 0);
-      const int64_t zb = in[5].present() ? ValueOf(b, in[5].codes[p]) : 0;
+      const auto zp_at = static_cast<size_t>(
+          in[5].codes.size() == 1 || On(Defect::kQgemmPerColumnAsPerTensor) ? 0 : j);
+      const int64_t zb = in[5].present() ? ValueOf(b, in[5].codes[zp_at]) : 0;
       int64_t acc = 0;
       for (int64_t x = 0; x < k; ++x) {
         const int64_t av =

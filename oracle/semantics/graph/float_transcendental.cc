@@ -49,6 +49,20 @@ Big Sig(const Big& x) {
   return 1 / (1 + boost::multiprecision::exp(-x));
 }
 
+// sigmoid(x) as an exact value whose error is 2^-100 of its distance from the nearest of 0, 1/2
+// and 1 (d42), not of its magnitude: near 1/2 (|x| < 1) 1/2 + tanh(x / 2) / 2, the tanh to 100
+// bits; for x >= 1, 1 - 1/(1 + e^x); below -1 the value itself is small, 100 bits of it. So the
+// tie 1/2 + 2^-102 (x = 2^-100) keeps its side, where 1 / (1 + e^-x) rounded to 100 bits reads
+// it as 1/2 itself.
+Exact SigmoidExact(const Exact& v) {
+  const Big x = ToBig(v);
+  if (boost::multiprecision::abs(x) < 1) {
+    return Exact::Dyadic(BigInt(1), -1) + ToExact(boost::multiprecision::tanh(x / 2) / 2);
+  }
+  if (x >= 1) return Exact::Integer(1) - ToExact(1 / (1 + boost::multiprecision::exp(x)));
+  return ToExact(Sig(x));
+}
+
 }  // namespace
 
 GraphValue Sigmoid(const Node& node, const std::vector<const GraphValue*>& in) {
@@ -74,7 +88,8 @@ GraphValue Sigmoid(const Node& node, const std::vector<const GraphValue*>& in) {
       if (!v.is_finite()) return s;
       return s * (1 + side * (2 * (1 + boost::multiprecision::abs(ToBig(v))) * unit + kSlack));
     };
-    Set(out, i, ToExact(at), ToExact(end(x.lo[i], -1)), ToExact(end(x.hi[i], +1)), rule);
+    const Exact exact = x.exact[i].is_finite() ? SigmoidExact(x.exact[i]) : ToExact(at);
+    Set(out, i, exact, ToExact(end(x.lo[i], -1)), ToExact(end(x.hi[i], +1)), rule);
   }
   return out;
 }

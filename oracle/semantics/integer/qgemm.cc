@@ -104,9 +104,14 @@ class QGemmChecker : OperandChecker {
     }
     plan_.b.layout =
         column && plan_.n != 1 ? ParameterLayout::kPerColumn : ParameterLayout::kPerTensor;
-    if (const Tensor* zp = At(plan_.b.zero_point); zp && !SameShape(zp->shape, b_scale.shape)) {
-      Add("shape.zero_point", "b_zero_point has shape " + ShapeString(zp->shape) + ", b_scale " +
-                                  ShapeString(b_scale.shape));
+    // The page: b_zero_point "could be a scalar or a 1-D tensor, which means a per-tensor or
+    // per-column quantization", the same words as b_scale's, each read apart: a scalar zero
+    // point beside a per-column scale is well defined (and ONNX Runtime accepts it).
+    if (const Tensor* zp = At(plan_.b.zero_point);
+        zp && !PerTensor(zp->shape) && zp->shape != std::vector<int64_t>{plan_.n}) {
+      Add("shape.zero_point", "b_zero_point has shape " + ShapeString(zp->shape) +
+                                  "; it is a scalar or 1-D of N = " + std::to_string(plan_.n) +
+                                  " (one per column)");
       return false;
     }
     const Tensor* y_scale = At(plan_.y.scale);
@@ -168,8 +173,9 @@ struct Operands {
     zb.assign(static_cast<size_t>(n), 0);
     if (cs.input(static_cast<size_t>(p.b.zero_point)) != nullptr) {
       for (int64_t j = 0; j < n; ++j) {
-        zb[static_cast<size_t>(j)] =
-            ValueAt(cs, p.b.zero_point, p.b_per_column() ? j : 0, *p.b_type);
+        zb[static_cast<size_t>(j)] = ValueAt(
+            cs, p.b.zero_point,
+            cs.input(static_cast<size_t>(p.b.zero_point))->codes.size() == 1 ? 0 : j, *p.b_type);
       }
     }
     c.assign(static_cast<size_t>(m * n), 0);

@@ -81,7 +81,9 @@ void ByAttribute(const AttributeStrategy& a, const Case& c, const OpSchema& sche
   if (!a.changes(c)) return;
   Case other = c;
   other.attributes[name] = Attribute::Int(a.value);
-  const OracleResult r = RunGraphOracle(QLinearGroupGraph(other, schema), options);
+  EvaluateOptions real = options;  // d42: exact codes of the real value, as the group's own
+  real.real_value_exact = true;
+  const OracleResult r = RunGraphOracle(QLinearGroupGraph(other, schema), real);
   if (r.outputs.size() != 1 || r.outputs[0].exact.size() != y.exact.size()) {
     throw OracleError("case " + c.id + ": " + schema.label() + " with " + name + " " +
                       std::to_string(a.value) + " gives another output");

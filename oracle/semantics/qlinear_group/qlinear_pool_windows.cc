@@ -198,15 +198,19 @@ Dyadic DyadicOf(double v) {
 // The sum times x_scale is exact in a double (20 by 24 bits), count * y_scale too; their
 // quotient through the table of reciprocals is within 2^-51 of the exact one: away from a half
 // it rounds as that does, and near one the 128-bit integer quotient decides.
-void AdmitExactChain(const Pool& p, int64_t sum, int64_t count, PoolElement& e) {
+int64_t RealValueCode(const Pool& p, int64_t sum, int64_t count) {
   const double num = static_cast<double>(sum) * p.x_scale;
   const double den = static_cast<double>(count) * static_cast<double>(p.y_scale);
   // per_quotient[count] is 1 / (count * y_scale) rounded once: q is within 2^-51 of num / den.
   const double q = num * p.per_quotient[static_cast<size_t>(count)], nearest = std::nearbyint(q);
   const double gap = std::fabs(std::fabs(q - nearest) - 0.5);
-  const int64_t code = gap > 0x1p-30 * std::max(1.0, std::fabs(q))
-                           ? p.Code(nearest)
-                           : p.Code(RoundQuotientToInteger(DyadicOf(num), DyadicOf(den)));
+  return gap > 0x1p-30 * std::max(1.0, std::fabs(q))
+             ? p.Code(nearest)
+             : p.Code(RoundQuotientToInteger(DyadicOf(num), DyadicOf(den)));
+}
+
+void AdmitExactChain(const Pool& p, int64_t sum, int64_t count, PoolElement& e) {
+  const int64_t code = RealValueCode(p, sum, count);
   e.lo = std::min(e.lo, code), e.hi = std::max(e.hi, code);
   e.exact = code;  // d42: the exact code is the real value's
 }
@@ -249,8 +253,8 @@ bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store
             if (!e && arithmetic == WindowArithmetic::kDouble) e = DoubleElement(p, w);
             if (!e && arithmetic != WindowArithmetic::kExact) e = IntegerElement(p, w);
             if (!e) e = ByExact(p, w.count, CodesOf(p, taps)).element;
+            int64_t centered = 0;  // the codes less the zero point, summed (the real chain)
             if (!p.dequantize_exact) {
-              int64_t centered = 0;
               if (ends) {
                 ForEachCode(p, taps, [&](uint32_t k) { centered += p.centered[k]; });
               } else {
@@ -265,7 +269,8 @@ bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store
             store(i, *e);
             if (counted == nullptr || w.count == g.kernel_size()) continue;
             // Padding counted: the exact code of the sum over every tap of the kernel.
-            const int64_t code = CountedCode(p, w, g.kernel_size());
+            const int64_t code = p.dequantize_exact ? CountedCode(p, w, g.kernel_size())
+                                                    : RealValueCode(p, centered, g.kernel_size());
             if (code != e->exact) counted->emplace_back(i, static_cast<uint32_t>(code) & 0xFFu);
           }
         }

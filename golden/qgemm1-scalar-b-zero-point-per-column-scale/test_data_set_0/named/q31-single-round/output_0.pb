@@ -1,0 +1,1 @@
+BYJ]EobYA€e^Nbr
