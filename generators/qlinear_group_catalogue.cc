@@ -138,6 +138,14 @@ class QLinearGroups : public CatalogueBuilder {
     cube[0]->shape = {4, 4, 16};
     Computed(op, t, "codes-opset-11", cube,
              {{"opset", Attribute::Int(11)}, {"axis", Attribute::Int(1)}});
+    // opset 11, a rank-1 X: axis 0 (and -1) coerce it to one row of 256, one softmax over all
+    // (issue 69: the default axis 1 was read as one-element rows; it is must-reject).
+    Inputs line = in;
+    line[0]->shape = {256};
+    Computed(op, t, "codes-opset-11-rank-1-axis-0", line,
+             {{"opset", Attribute::Int(11)}, {"axis", Attribute::Int(0)}});
+    Computed(op, t, "codes-opset-11-rank-1-axis-minus-1", line,
+             {{"opset", Attribute::Int(11)}, {"axis", Attribute::Int(-1)}});
     Computed(op, t, "saturate",
              Unary(FirstOperand(op, t), 1.0 / 16, Zp(t, 0), F(1.0 / 65536), y_zp, t), Alpha(op));
     // An output scale whose reciprocal (200.5) is no integer: times floor(1 / y_scale) = 200
@@ -297,6 +305,14 @@ class QLinearGroups : public CatalogueBuilder {
     reject(name + "-attribute", base, "attr.undefined", undefined);
     if (op.op_type == "QLinearSoftmax") {
       reject("no-opset", base, "attr.required", std::map<std::string, Attribute>{});
+      // A rank-1 X at opset 11: the default axis 1 is outside [-1, 0]; and axis 1 at opset 13.
+      Inputs line = base;
+      line[0] = MakeTensor(t, {4}, {1, 2, 3, 4});
+      reject("rank-1-opset-11-default-axis", line, "attr.axis",
+             std::map<std::string, Attribute>{{"opset", Attribute::Int(11)}});
+      reject("rank-1-opset-13-axis-1", line, "attr.axis",
+             std::map<std::string, Attribute>{{"opset", Attribute::Int(13)},
+                                              {"axis", Attribute::Int(1)}});
     }
     // An attribute of the wrong kind: alpha an INT, channels_last and axis FLOATs.
     if (op.op_type == "QLinearLeakyRelu") {

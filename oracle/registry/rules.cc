@@ -338,8 +338,9 @@ constexpr GeometryRule kPoolGeometryRules[] = {
 
 // The com.microsoft QLinear operators' own rules (docs/semantics.md#d35), generated for each row
 // of the kind that `applies` to: every row, the ones with two quantized operands (broadcasting),
-// the ones whose operands are a variadic group (QLinearConcat).
-enum class Applies { kEvery, kBinary, kVariadic };
+// the ones whose operands are a variadic group (QLinearConcat), the ones that read an axis (a
+// variadic group's, or one their body forwards: QLinearSoftmax's).
+enum class Applies { kEvery, kBinary, kVariadic, kAxis };
 struct GroupRule {
   std::string_view suffix;
   Severity severity;
@@ -357,7 +358,7 @@ constexpr GroupRule kQLinearGroupRules[] = {
     {"shape.concat", kReject, "inputs of different ranks, or of different sizes off the axis",
      "QLinearConcat: \"All input tensors must have the same shape, except for the dimension size of the axis to concatenate on.\"", Applies::kVariadic},
     {"attr.axis", kReject, "axis outside [-r, r-1] for inputs of rank r",
-     "QLinearConcat's axis, read as ai.onnx Concat's: \"Accepted range is [-r, r-1] where r = rank(inputs)\"", Applies::kVariadic},
+     "QLinearConcat's axis, read as ai.onnx Concat's, and QLinearSoftmax's, as Softmax's (1, 11, 13): \"Accepted range is [-r, r-1] where r = rank(input)\"", Applies::kAxis},
     {"scale.unusual", kImpl, "a scale that is zero, negative, subnormal, infinite or NaN",
      "docs/semantics.md#d26, #d35: the formula stands (computed exactly); refusing the case is admissible"},
 };
@@ -461,8 +462,14 @@ std::vector<Rule> CommonRules() {
     int operands = 0;
     for (const InputSpec& in : op.inputs) operands += in.role == Role::kQuantized;
     for (const GroupRule& g : kQLinearGroupRules) {
+      const bool axis = op.variadic_group != 0 ||
+                        std::any_of(op.body.begin(), op.body.end(), [](const BodyNode& b) {
+                          return std::find(b.attributes.begin(), b.attributes.end(), "axis") !=
+                                 b.attributes.end();
+                        });
       if ((g.applies == Applies::kBinary && operands < 2) ||
-          (g.applies == Applies::kVariadic && op.variadic_group == 0))
+          (g.applies == Applies::kVariadic && op.variadic_group == 0) ||
+          (g.applies == Applies::kAxis && !axis))
         continue;
       out.push_back({keep(p + "." + std::string(g.suffix)), g.severity, g.summary, g.source});
     }

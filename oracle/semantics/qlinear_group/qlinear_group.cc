@@ -34,6 +34,7 @@ class GroupChecker {
     Parameters();
     if (op_.variadic_group == 0) {
       Broadcast();
+      SoftmaxAxis();
     } else {
       Concatenation();
     }
@@ -105,6 +106,26 @@ class GroupChecker {
     if (g.problem != ConvProblem::kNone) {
       Add(ConvProblemRule(g.problem),
           (channels_last ? "(channels_last 1, read as N x C x D1 ...) " : "") + g.why);
+    }
+  }
+
+  // QLinearSoftmax: axis (default 1 before opset 13, -1 from it, as Softmax's) within [-r, r-1],
+  // which Softmax 1, 11 and 13 all say; a rank-1 X has no axis 1, so the default of opset 11 is
+  // out of range there (it is not a matrix of one-element rows).
+  void SoftmaxAxis() {
+    const Attribute* opset = c_.attribute("opset");
+    if (opset == nullptr) return;  // QLinearSoftmax alone has opset (attr.required, before)
+    const Tensor* x = op_.input(c_, op_.input_name(Role::kQuantized));
+    if (x == nullptr) return;
+    const Attribute* axis = c_.attribute("axis");
+    const int64_t a = axis ? axis->i : opset->i < 13 ? 1 : -1;
+    const auto rank = static_cast<int64_t>(x->shape.size());
+    if (a < -rank || a >= rank) {
+      Add("attr.axis",
+          "axis " + std::to_string(a) +
+              (axis ? "" : " (the default at opset " + std::to_string(opset->i) + ")") +
+              " is outside [" + std::to_string(-rank) + ", " + std::to_string(rank - 1) +
+              "] for X " + ShapeString(x->shape));
     }
   }
 
