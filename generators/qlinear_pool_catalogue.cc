@@ -9,6 +9,8 @@
 //   - auto_pad SAME_UPPER and SAME_LOWER, 3 x 3 windows at stride 2 (one row and column of
 //     padding, at the end or the beginning: edge windows of 6 and 4 taps);
 //   - channels_last 1 (1 x 8 x 8 x 4) and a 1-D pool (1 x 4 x 64, kernel 4);
+//   - ceil_mode 1: the last window partly past the input, with and without count_include_pad,
+//     with pads, a dropped window, both layouts;
 //   - global-window: a kernel covering the whole 8 x 8 (ONNX Runtime takes its global-pool path);
 //   - saturate: a ratio of 2^12 past both ends of T; absent zero points (X's, and both);
 //   - same-parameters: Y's scale and zero point X's (the only pools PyTorch and TFLite have),
@@ -71,6 +73,37 @@ class QLinearPools : public CatalogueBuilder {
     }
     Computed(t, "channels-last", In(t, Shuffled(t), {1, 8, 8, 4}, 0.5, 1),
              {{"kernel_shape", k2}, {"channels_last", Attribute::Int(1)}});
+    // ceil_mode 1 (AveragePool's): 3 x 3 at stride 2 over 8 gives 4 windows, not 3; the last
+    // starts at 6 and holds 2 taps of the input, so count_include_pad 1 divides by 2 there, not
+    // by 3 (taps past the end padding are not counted); with pads 1, 5 windows, the last of one
+    // input and one padding tap; kernel 2 at stride 3 with one end pad: the 4th window would
+    // start in the padding and is dropped (3 windows, as floor gives); both layouts.
+    const Attribute ceil = Attribute::Int(1), include = Attribute::Int(1);
+    Computed(t, "ceil-excluded", Nchw(t),
+             {{"kernel_shape", k3}, {"strides", s2}, {"ceil_mode", ceil}});
+    Computed(t, "ceil-included", Nchw(t),
+             {{"kernel_shape", k3},
+              {"strides", s2},
+              {"ceil_mode", ceil},
+              {"count_include_pad", include}});
+    Computed(t, "ceil-pads-included", Nchw(t),
+             {{"kernel_shape", k3},
+              {"strides", s2},
+              {"pads", pads},
+              {"ceil_mode", ceil},
+              {"count_include_pad", include}});
+    Computed(t, "ceil-drop", Nchw(t),
+             {{"kernel_shape", k2},
+              {"strides", Ints({3, 3})},
+              {"pads", Ints({0, 0, 1, 1})},
+              {"ceil_mode", ceil},
+              {"count_include_pad", include}});
+    Computed(t, "ceil-channels-last", In(t, Shuffled(t), {1, 8, 8, 4}, 0.5, 1),
+             {{"kernel_shape", k3},
+              {"strides", s2},
+              {"ceil_mode", ceil},
+              {"count_include_pad", include},
+              {"channels_last", Attribute::Int(1)}});
     Computed(t, "one-dimensional", In(t, Shuffled(t), {1, 4, 64}, 0.5, 1),
              {{"kernel_shape", Ints({4})}, {"strides", Ints({2})}});
     Computed(t, "global-window", Nchw(t, 1.0 / 32, 1.0 / 8), {{"kernel_shape", Ints({8, 8})}});

@@ -151,7 +151,16 @@ class GeometryBuilder {
                           ": the dilated kernel spans " + std::to_string(extent) +
                           " but the padded input only " + std::to_string(span));
         }
-        g_.out[d] = (span - extent) / g_.strides[d] + 1;
+        // ceil_mode (AveragePool's and MaxPool's): "ceil or floor (default) to compute the
+        // output shape"; a window that would start in the end padding is dropped, as ONNX's
+        // AveragePool-19 says ("Sliding windows that would start in the right padded region
+        // are ignored") and ONNX Runtime's and PyTorch's pools compute.
+        g_.out[d] = (a_.ceil_mode ? CeilDiv(span - extent, g_.strides[d])
+                                  : (span - extent) / g_.strides[d]) +
+                    1;
+        if (a_.ceil_mode && (g_.out[d] - 1) * g_.strides[d] >= g_.in[d] + g_.pads_begin[d]) {
+          --g_.out[d];
+        }
       }
     }
     g_.output_shape = {g_.n, g_.m};
@@ -185,6 +194,8 @@ ConvAttributes ConvAttributesOf(const Case& c) {
   a.pads = ints("pads");
   a.strides = ints("strides");
   a.dilations = ints("dilations");
+  if (const Attribute* at = c.attribute("ceil_mode"); at && at->kind == Attribute::Kind::kInt)
+    a.ceil_mode = at->i != 0;
   return a;
 }
 

@@ -8,6 +8,7 @@
 // 2-D and 3-D convolutions with the last axis innermost.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -23,6 +24,9 @@ struct ConvAttributes {
   std::optional<std::string> auto_pad;
   std::optional<std::vector<int64_t>> kernel_shape, pads, strides, dilations;
   std::optional<int64_t> group;
+  // A pool's ceil_mode (AveragePool, MaxPool; QLinearAveragePool): the output size rounded up,
+  // a window that would start in the end padding dropped.
+  bool ceil_mode = false;
 };
 // Reads them from a case (an attribute of the wrong kind reads as absent: the node validation
 // rejects it first).
@@ -70,6 +74,14 @@ struct ConvGeometry {
   // The first input coordinate of output coordinate o along spatial dimension d (may be negative:
   // padding).
   int64_t origin(int d, int64_t o) const { return o * strides[d] - pads_begin[d]; }
+  // A pool window's taps along d within the padded input (count_include_pad 1 divides by their
+  // product): kernel[d], less what passes the end padding, which ceil_mode's last window may.
+  int64_t padded_taps(int d, int64_t o) const {
+    return std::min(origin(d, o) + kernel[d], in[d] + pads_end[d]) - origin(d, o);
+  }
+  int64_t padded_taps(const ConvDims& o) const {
+    return padded_taps(0, o[0]) * padded_taps(1, o[1]) * padded_taps(2, o[2]);
+  }
 };
 
 struct ConvGeometryResult {

@@ -4,8 +4,9 @@
 // exact than float32's, which the oracle admits) and divided by the taps
 // inside the input (count_include_pad 0) or by every tap (1, padding the real value 0); kernel,
 // strides, explicit pads or auto_pad SAME_UPPER / SAME_LOWER / VALID, N x C x D... or N x D... x C
-// (channels_last); then WriteRequantized with the family's defects. ceil_mode 1 is refused as
-// unsupported.
+// (channels_last); then WriteRequantized with the family's defects. ceil_mode 1 as AveragePool's:
+// the output size rounded up, a window that would start in the end padding dropped, the last
+// window's taps past the end padding not counted.
 #include <cmath>
 #include <string>
 
@@ -18,12 +19,13 @@ namespace {
 enum : int32_t { F32 = 1, U8 = 2, I8 = 3 };
 
 struct Window {
-  std::vector<int64_t> in, kernel, strides, begin, out;  // per spatial axis
+  std::vector<int64_t> in, kernel, strides, begin, end, out;  // per spatial axis
 };
 
 // The window geometry, or a reason it cannot be computed ("" when it can).
 std::string Geometry(const PlainNode& n, const std::vector<int64_t>& spatial, Window& w) {
   const size_t r = spatial.size();
+  const bool ceil = n.Int("ceil_mode", 0) != 0;
   const qconform_attribute* kernel = n.attribute("kernel_shape");
   if (kernel == nullptr || kernel->kind != QCONFORM_ATTR_INTS ||
       kernel->ints_count != static_cast<int32_t>(r))
@@ -55,13 +57,18 @@ std::string Geometry(const PlainNode& n, const std::vector<int64_t>& spatial, Wi
       const int64_t total = std::max<int64_t>(0, (out - 1) * w.strides[d] + w.kernel[d] - w.in[d]);
       before = mode == "SAME_UPPER" ? total / 2 : total - total / 2;
       w.begin.push_back(before);
+      w.end.push_back(total - before);
       w.out.push_back(out);
       continue;
     }
     const int64_t span = w.in[d] + before + after - w.kernel[d];
     if (span < 0) return "a window larger than the padded input";
     w.begin.push_back(before);
-    w.out.push_back(span / w.strides[d] + 1);
+    w.end.push_back(after);
+    // ceil_mode: rounded up, less a window that would start in the end padding.
+    int64_t out = (ceil ? (span + w.strides[d] - 1) / w.strides[d] : span / w.strides[d]) + 1;
+    if (ceil && (out - 1) * w.strides[d] >= w.in[d] + before) --out;
+    w.out.push_back(out);
   }
   return "";
 }
@@ -83,7 +90,6 @@ int32_t RunQLinearAveragePool(const PlainNode& n, const Output& out) {
         !(name == "auto_pad" && a.kind == QCONFORM_ATTR_STRING))
       return Fail(out, QCONFORM_REJECTED_AT_LOAD, "attribute " + name);
   }
-  if (n.Int("ceil_mode", 0) != 0) return Fail(out, QCONFORM_UNSUPPORTED, "ceil_mode 1");
   const int32_t t = in[0].data_type;
   if (t != U8 && t != I8) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "T");
   long double scale[2], zero_point[2];
@@ -148,7 +154,11 @@ int32_t RunQLinearAveragePool(const PlainNode& n, const Output& out) {
             sum +=
                 static_cast<float>(scale[0] * (CodeValue(in[0], index(b, c, p)) - zero_point[0]));
           }
-          counted += inside || include_pad || On(Defect::kQlgPaddingCounted) ? 1 : 0;
+          bool padded = true;  // within the padded input (ceil_mode's last window may pass it)
+          for (size_t d = 0; d < r; ++d) {
+            padded = padded && o[d] * w.strides[d] - w.begin[d] + k[d] < w.in[d] + w.end[d];
+          }
+          counted += inside || ((include_pad || On(Defect::kQlgPaddingCounted)) && padded) ? 1 : 0;
         }
         const size_t y = static_cast<size_t>(last ? (b * out_size + q) * channels + c
                                                   : (b * channels + c) * out_size + q);

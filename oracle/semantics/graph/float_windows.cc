@@ -1,7 +1,8 @@
 // The window operators of graph cases (docs/semantics.md#d30, #d33) on Conv's geometry
 // (oracle/core/conv_shape.h, 1 to 3 spatial dimensions, auto_pad included): Conv, a sum of
 // C / group x kernel products and the bias per element; AveragePool, a sum over the window then
-// one division (count_include_pad 0: the taps inside the input; 1: every tap, padding as 0);
+// one division (count_include_pad 0: the taps inside the input; 1: every tap within the padded
+// input, padding as 0; ceil_mode rounds the output size up);
 // MaxPool, the largest element of the window, exactly (data movement: its interval is the
 // largest of its taps' ends). A pool is read as a depthwise window of kernel_shape.
 #include <stdexcept>
@@ -19,8 +20,6 @@ ConvGeometry Geometry(const Node& node, const std::vector<int64_t>& x,
   c.attributes = node.attributes;
   ConvAttributes a = ConvAttributesOf(c);
   if (pool) {
-    if (IntAttribute(node, "ceil_mode", 0) != 0)
-      throw std::invalid_argument("ceil_mode 1 is not computed yet");
     if (x.size() < 3) throw std::invalid_argument("an input of rank below 3");
     a.group = x[1];
   }
@@ -130,12 +129,14 @@ GraphValue AveragePool(const Node& node, const std::vector<const GraphValue*>& i
     Accumulator sum;
     int64_t count = 0;
     ForEachTap(g, p, p.m, [&](int64_t ix, int64_t) {
-      if (ix >= 0) {
-        const auto a = static_cast<size_t>(ix);
-        sum.Add(x.exact[a], {x.lo[a], x.hi[a]}, x.is_free(a));
-      }
-      count += ix >= 0 || include_pad ? 1 : 0;
+      if (ix < 0) return;
+      const auto a = static_cast<size_t>(ix);
+      sum.Add(x.exact[a], {x.lo[a], x.hi[a]}, x.is_free(a));
+      ++count;
     });
+    // count_include_pad 1: the taps within the padded input (ceil_mode's last window may pass
+    // the end padding; those taps are not counted).
+    if (include_pad) count = g.padded_taps(p.o);
     SetMean(out, i, sum, count, "AveragePool");
   }
   return out;

@@ -33,8 +33,6 @@ std::optional<Pool> PoolOf(const Case& c, const OpSchema& schema) {
   Pool p;
   static_cast<UnaryInputs&>(p) = *inputs;
   p.global = global;
-  const Attribute* ceil_mode = c.attribute("ceil_mode");
-  if (ceil_mode != nullptr && ceil_mode->i != 0) return std::nullopt;  // the graph says why
   const bool channels_last = ChannelsLastOf(c);
   std::vector<int64_t> shape = p.x->shape;
   ConvGeometryResult geometry;
@@ -234,7 +232,8 @@ bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store
             taps.inside =
                 std::max<int64_t>(plane, 0) * std::max<int64_t>(taps.end[2] - taps.begin[2], 0);
             if (taps.inside == 0) return false;  // the graph says what it makes of it
-            const int64_t count = p.include_pad ? g.kernel_size() : taps.inside;
+            const int64_t padded = g.padded_taps({o0, o1, o2});  // ceil_mode's last: fewer
+            const int64_t count = p.include_pad ? padded : taps.inside;
             std::optional<PoolElement> e;
             Window w;
             if (!ends) {  // the far-from-tie shortcuts read no grid
@@ -267,10 +266,10 @@ bool Evaluate(const Pool& p, WindowArithmetic arithmetic, bool ends, Store store
                 static_cast<size_t>(n * p.y_strides[0] + m * p.y_strides[1] + o0 * p.y_strides[2] +
                                     o1 * p.y_strides[3] + o2 * p.y_strides[4]);
             store(i, *e);
-            if (counted == nullptr || w.count == g.kernel_size()) continue;
-            // Padding counted: the exact code of the sum over every tap of the kernel.
-            const int64_t code = p.dequantize_exact ? CountedCode(p, w, g.kernel_size())
-                                                    : RealValueCode(p, centered, g.kernel_size());
+            if (counted == nullptr || w.count == padded) continue;
+            // Padding counted: the exact code of the sum over the window's padded taps.
+            const int64_t code =
+                p.dequantize_exact ? CountedCode(p, w, padded) : RealValueCode(p, centered, padded);
             if (code != e->exact) counted->emplace_back(i, static_cast<uint32_t>(code) & 0xFFu);
           }
         }
@@ -333,7 +332,9 @@ std::optional<OutputEvaluation> EvaluatePoolWindows(const Case& c, const OpSchem
     for (size_t d = 0; d < 5; ++d) at[d] = (i / p->y_strides[d]) % extent[d];
     const Taps taps = TapsOf(*p, at[0], at[1], {at[2], at[3], at[4]});
     std::string rule =
-        ByExact(*p, p->include_pad ? g.kernel_size() : taps.inside, CodesOf(*p, taps)).rule;
+        ByExact(*p, p->include_pad ? g.padded_taps({at[2], at[3], at[4]}) : taps.inside,
+                CodesOf(*p, taps))
+            .rule;
     if (!p->dequantize_exact) {
       rule +=
           "; the code of the chain in exact arithmetic, every DequantizeLinear unrounded, is "

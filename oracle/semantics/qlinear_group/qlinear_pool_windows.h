@@ -36,7 +36,7 @@ std::optional<std::vector<PoolElement>> PoolWindowElements(const Case& c, const 
                                                            WindowArithmetic arithmetic);
 
 // The output of a validated case, exact codes, ranges and named strategies, as the group's graph
-// gives them. nullopt where the window path does not apply (another operator; ceil_mode; a
+// gives them. nullopt where the window path does not apply (another operator; a
 // scale that is not a positive finite float32 or a zero point that is not a scalar; a window
 // wholly in the padding; sums beyond 2^53): the caller runs the graph.
 std::optional<OutputEvaluation> EvaluatePoolWindows(const Case& c, const OpSchema& schema,
