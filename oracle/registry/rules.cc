@@ -358,7 +358,7 @@ constexpr GroupRule kQLinearGroupRules[] = {
     {"shape.concat", kReject, "inputs of different ranks, or of different sizes off the axis",
      "QLinearConcat: \"All input tensors must have the same shape, except for the dimension size of the axis to concatenate on.\"", Applies::kVariadic},
     {"attr.axis", kReject, "axis outside [-r, r-1] for inputs of rank r",
-     "QLinearConcat's axis, read as ai.onnx Concat's, and QLinearSoftmax's, as Softmax's (1, 11, 13): \"Accepted range is [-r, r-1] where r = rank(input)\"", Applies::kAxis},
+     "QLinearConcat's axis, read as ai.onnx Concat's, and QLinearSoftmax's, as Softmax's (11, 13): \"Accepted range is [-r, r-1] where r = rank(input)\"", Applies::kAxis},
     {"scale.unusual", kImpl, "a scale that is zero, negative, subnormal, infinite or NaN",
      "docs/semantics.md#d26, #d35: the formula stands (computed exactly); refusing the case is admissible"},
 };

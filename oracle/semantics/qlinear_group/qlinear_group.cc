@@ -110,8 +110,8 @@ class GroupChecker {
   }
 
   // QLinearSoftmax: axis (default 1 before opset 13, -1 from it, as Softmax's) within [-r, r-1],
-  // which Softmax 1, 11 and 13 all say; a rank-1 X has no axis 1, so the default of opset 11 is
-  // out of range there (it is not a matrix of one-element rows).
+  // as Softmax 11 and 13 say; a rank-1 X has no axis 1, so the default of opset 11 is out of
+  // range there (it is not a matrix of one-element rows).
   void SoftmaxAxis() {
     const Attribute* opset = c_.attribute("opset");
     if (opset == nullptr) return;  // QLinearSoftmax alone has opset (attr.required, before)
