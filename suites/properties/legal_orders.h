@@ -1,8 +1,9 @@
 // The legal float evaluations the soundness properties try (float_soundness_test.cc,
 // nbits_soundness_test.cc): each step rounded once into a type, exactly (Exact, IEEE specials and
-// all), and the sums of a list of products in each order: sequential, reversed, pairwise, with
-// FMA steps (each product's multiplication fused into the addition that takes it), and a start
-// value (a bias added first). And what the oracle admits of a value: its one judge, written once.
+// all), and the sums of a list of products in each order: sequential, reversed, pairwise,
+// blocked by 4, 8, 16 and 32, with FMA steps (each product's multiplication fused into the
+// addition that takes it), and a start value (a bias added first). And what the oracle admits
+// of a value: its one judge, written once.
 #pragma once
 
 #include <algorithm>
@@ -23,12 +24,40 @@ inline Round RoundingTo(const ElementType& t) {
   return [&t](const Exact& v) { return Decode(t, *Encode(t, v, Saturation::kNone)); };
 }
 
-enum class Order { kSequential, kReversed, kPairwise };
-inline constexpr Order kOrders[] = {Order::kSequential, Order::kReversed, Order::kPairwise};
+// Sequential, reversed, pairwise, and blocked: consecutive blocks of 4, 8, 16 or 32 products
+// summed each (as a vector kernel's lanes or a tiled loop do), then the blocks' sums in turn.
+enum class Order {
+  kSequential,
+  kReversed,
+  kPairwise,
+  kBlocked4,
+  kBlocked8,
+  kBlocked16,
+  kBlocked32
+};
+inline constexpr Order kOrders[] = {Order::kSequential, Order::kReversed, Order::kPairwise,
+                                    Order::kBlocked4,   Order::kBlocked8, Order::kBlocked16,
+                                    Order::kBlocked32};
+
+// The block length of a blocked order (0 for the others).
+inline size_t BlockOf(Order order) {
+  switch (order) {
+    case Order::kBlocked4:
+      return 4;
+    case Order::kBlocked8:
+      return 8;
+    case Order::kBlocked16:
+      return 16;
+    case Order::kBlocked32:
+      return 32;
+    default:
+      return 0;
+  }
+}
 
 // The sum of the products l * r of `factors`, each product and addition rounded by R, in
-// `order`, from `start` when given; with `fma`, sequentially (or reversed), each step one
-// rounding of l * r + sum. +0 for nothing at all.
+// `order`, from `start` when given; with `fma`, sequentially (or reversed; a blocked order's fma
+// is the sequential one), each step one rounding of l * r + sum. +0 for nothing at all.
 inline Exact SumInOrder(std::vector<std::pair<Exact, Exact>> factors, const Round& R, Order order,
                         bool fma, const std::optional<Exact>& start = std::nullopt) {
   if (order == Order::kReversed) std::reverse(factors.begin(), factors.end());
@@ -39,6 +68,14 @@ inline Exact SumInOrder(std::vector<std::pair<Exact, Exact>> factors, const Roun
   }
   std::vector<Exact> p;
   for (const auto& [l, r] : factors) p.push_back(R(l * r));
+  if (const size_t block = BlockOf(order); block != 0 && !p.empty()) {
+    for (size_t first = 0; first < p.size(); first += block) {
+      Exact part = p[first];
+      for (size_t k = first + 1; k < std::min(p.size(), first + block); ++k) part = R(part + p[k]);
+      sum = sum ? R(*sum + part) : part;
+    }
+    return *sum;
+  }
   if (order == Order::kPairwise && !p.empty()) {
     std::function<Exact(size_t, size_t)> pairwise = [&](size_t lo, size_t hi) -> Exact {
       if (hi - lo == 1) return p[lo];
