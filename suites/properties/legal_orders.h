@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -39,20 +40,11 @@ inline constexpr Order kOrders[] = {Order::kSequential, Order::kReversed, Order:
                                     Order::kBlocked4,   Order::kBlocked8, Order::kBlocked16,
                                     Order::kBlocked32};
 
-// The block length of a blocked order (0 for the others).
+// The block length of each order, by its number (0: not blocked).
+inline constexpr size_t kBlockOf[] = {0, 0, 0, 4, 8, 16, 32};
+static_assert(std::size(kBlockOf) == std::size(kOrders));
 inline size_t BlockOf(Order order) {
-  switch (order) {
-    case Order::kBlocked4:
-      return 4;
-    case Order::kBlocked8:
-      return 8;
-    case Order::kBlocked16:
-      return 16;
-    case Order::kBlocked32:
-      return 32;
-    default:
-      return 0;
-  }
+  return kBlockOf[static_cast<size_t>(order)];
 }
 
 // The sum of the products l * r of `factors`, each product and addition rounded by R, in
