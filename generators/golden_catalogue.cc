@@ -35,7 +35,8 @@ std::vector<GoldenCase> GoldenCatalogue() {
 std::vector<GoldenCase> QLinearOperatorCatalogue(CatalogueParts parts) {
   std::vector<GoldenCase> all;
   for (auto part : {QLinearGroupCatalogue, QLinearAddMultiplierCatalogue, QLinearConcatCatalogue,
-                    QLinearWhereCatalogue, QLinearPoolCatalogue, QLinearRealValueCatalogue}) {
+                    QLinearWhereCatalogue, QLinearPoolCatalogue, QLinearRealValueCatalogue,
+                    RequantizeSeparationCatalogue}) {
     for (GoldenCase& g : part(parts)) all.push_back(std::move(g));
   }
   return all;

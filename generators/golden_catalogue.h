@@ -78,11 +78,14 @@ std::vector<GoldenCase> QLinearAddMultiplierCatalogue(CatalogueParts parts = Cat
 std::vector<GoldenCase> QLinearConcatCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // d42's real-value codes, found by search (generators/qlinear_real_value_catalogue.cc).
 std::vector<GoldenCase> QLinearRealValueCatalogue(CatalogueParts parts = CatalogueParts::kAll);
+// Two requantization defects separated in every cell of the com.microsoft QLinear operators and
+// QGemm (generators/requantize_separation_catalogue.cc).
+std::vector<GoldenCase> RequantizeSeparationCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearWhere's (generators/qlinear_where_catalogue.cc).
 std::vector<GoldenCase> QLinearWhereCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // QLinearAveragePool's (generators/qlinear_pool_catalogue.cc).
 std::vector<GoldenCase> QLinearPoolCatalogue(CatalogueParts parts = CatalogueParts::kAll);
-// Every com.microsoft QLinear operator's: the five above, in the golden catalogue's order.
+// Every com.microsoft QLinear operator's: the ones above, in the golden catalogue's order.
 std::vector<GoldenCase> QLinearOperatorCatalogue(CatalogueParts parts = CatalogueParts::kAll);
 // com.microsoft QGemm's (generators/qgemm_catalogue.cc).
 std::vector<GoldenCase> QGemmGoldenCatalogue(CatalogueParts parts = CatalogueParts::kAll);

@@ -62,6 +62,22 @@ constexpr Declaration kDeclaredCells[] = {
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat,QLinearWhere,QLinearAveragePool "
      "x:int8,uint8"},
     {Defect::kQlgPaddingCounted, "op:QLinearAveragePool x:int8,uint8"},
+    // A double reciprocal of the output scale moves exact ties only (its error is below 2^-52 of
+    // the quotient, and the real values' near ties are farther): every operator whose results
+    // have exact ties, in every cell, QGemm's too (requantize_separation_catalogue.cc). Sigmoid's
+    // and Softmax's values are irrational but at 1/2 and uniform rows, whose ties need a
+    // power-of-two output scale, whose reciprocal is exact
+    // (DefectCells.DoubleReciprocalCannotMoveSigmoidOrSoftmax).
+    {Defect::kQlgDoubleReciprocal,
+     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat,"
+     "QLinearWhere,QLinearAveragePool x:int8,uint8"},
+    {Defect::kQlgDoubleReciprocal, "op:QGemm y:int8,uint8"},
+    // A quotient from 2^31 on: every operator at scale ratios past 2^23 (Sigmoid's and Softmax's
+    // at output scales below 2^-31), in every cell.
+    {Defect::kQlgInt32OverflowToMin,
+     "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearSigmoid,QLinearGlobalAveragePool,"
+     "QLinearSoftmax,QLinearConcat,QLinearWhere,QLinearAveragePool x:int8,uint8"},
+    {Defect::kQlgInt32OverflowToMin, "op:QGemm y:int8,uint8"},
     // QLinearAdd's long-significand scale ratios (qlinear_add_multiplier_catalogue.cc).
     {Defect::kQlgFixedPoint21, "op:QLinearAdd x:int8,uint8"},
     {Defect::kQlgFixedPoint22, "op:QLinearAdd x:int8,uint8"},

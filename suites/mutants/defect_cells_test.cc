@@ -5,6 +5,7 @@
 // requires a golden case there that kills it).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "generators/boundaries.h"
@@ -120,6 +121,47 @@ TEST(DefectCells, NarrowDifferencesAreHalfValues) {
       }
     }
     EXPECT_FALSE(exact_in(y, Rational(32767 - (-32768))));
+  }
+}
+
+// A double reciprocal of y_scale (qlg-double-reciprocal) errs by under 2^-51 of the quotient, so
+// it moves only quotients that near a tie. QLinearSigmoid's and QLinearSoftmax's values are
+// irrational but at 1/2 and uniform rows (1 / L): there a tie needs y_scale = 1 / (L (k + 1/2)),
+// a float32 only when it is a power of two, whose reciprocal is exact. Swept over every code at
+// a quantizer's x scales and many output scales, no quotient comes within 2^-40 of a tie, so the
+// defect changes none (undeclared there); the same sweep over a linear operator's values
+// (QLinearLeakyRelu's positive side) finds exact ties the double product moves.
+TEST(DefectCells, DoubleReciprocalCannotMoveSigmoidOrSoftmax) {
+  long double nearest = 1;  // the smallest relative distance of a quotient from a tie
+  size_t linear_moved = 0;
+  const auto distance = [](long double q) {
+    const long double tie = std::floor(q) + 0.5L;
+    return q == 0 ? 1 : std::fabs(q - tie) / q;
+  };
+  for (int m = 1; m < 64; ++m) {
+    const float y_scale = std::ldexp(static_cast<float>(2 * m + 1), -10 - m % 4);
+    const double reciprocal = 1.0 / static_cast<double>(y_scale);
+    for (const float x_scale : {1.0f / 16, 1.0f / 32, 0.0625f * 1.5f, 8.0f / 127, 0.1f}) {
+      for (int code = -128; code < 128; ++code) {
+        const long double x = static_cast<long double>(x_scale) * code;
+        nearest = std::min(nearest, distance((1 / (1 + std::exp(-x))) / y_scale));
+        const long double linear = static_cast<long double>(y_scale) / 2 * (2 * (code & 127) + 1);
+        const long double q = linear / y_scale;
+        linear_moved += std::nearbyint(static_cast<double>(linear) * reciprocal) !=
+                                std::nearbyint(static_cast<double>(q))
+                            ? 1
+                            : 0;
+      }
+    }
+    for (int length = 1; length <= 256; ++length) {
+      nearest = std::min(nearest, distance(1.0L / length / y_scale));
+    }
+  }
+  EXPECT_GT(nearest, std::ldexp(1.0L, -40));
+  EXPECT_GT(linear_moved, 0u);
+  for (const std::string_view scope : DeclaredCells(Defect::kQlgDoubleReciprocal)) {
+    EXPECT_EQ(scope.find("QLinearSigmoid"), std::string_view::npos) << scope;
+    EXPECT_EQ(scope.find("QLinearSoftmax"), std::string_view::npos) << scope;
   }
 }
 

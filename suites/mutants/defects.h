@@ -172,6 +172,9 @@ enum class Defect {
   kQlgPaddingCounted,  // QLinearAveragePool's windows
   kQlgFixedPoint21,    // QLinearAdd's scale ratios as fixed-point multipliers
   kQlgFixedPoint22,
+  // The requantization as kernel authors write it, in the QLinear operators and QGemm alike.
+  kQlgDoubleReciprocal,
+  kQlgInt32OverflowToMin,
   // QDQ groups (docs/semantics.md#d32), as an optimizer rewrites them (plain_graph.h).
   kGraphZeroPointBeforeRounding,
   kGraphOverflowToMin,

@@ -210,7 +210,12 @@ int32_t WriteRequantized(const std::vector<long double>& v, long double scale,
         On(Defect::kQlgReciprocal)
             ? static_cast<float>(static_cast<float>(v[i]) * (1.0f / static_cast<float>(scale)))
         : On(Defect::kQlgFloorReciprocal) ? v[i] * std::floor(1.0f / static_cast<float>(scale))
-                                          : v[i] / scale;
+        : On(Defect::kQlgDoubleReciprocal)
+            ? static_cast<long double>(static_cast<double>(v[i]) *
+                                       (1.0 / static_cast<double>(scale)))
+            : v[i] / scale;
+    // A float-to-int32 conversion first: from 2^31 on, INT32_MIN (then saturated).
+    if (q >= 0x1p31L && On(Defect::kQlgInt32OverflowToMin)) q = static_cast<long double>(INT32_MIN);
     long double r;
     if (On(Defect::kQlgZeroPointBeforeRounding)) {
       r = std::nearbyint(q + zero_point);

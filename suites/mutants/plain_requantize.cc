@@ -120,8 +120,12 @@ RequantizeDefects MatMulRequantizeDefects() {
 }
 
 RequantizeDefects QGemmRequantizeDefects() {
-  return FromTable({{Defect::kQgemmZeroPointFirst, Requantization::kZeroPointFirst}}, Defect::kNone,
-                   Defect::kNone);
+  RequantizeDefects d =
+      FromTable({{Defect::kQgemmZeroPointFirst, Requantization::kZeroPointFirst},
+                 {Defect::kQlgDoubleReciprocal, Requantization::kDoubleReciprocal}},
+                Defect::kNone, Defect::kNone);
+  d.int32_overflow_to_min = On(Defect::kQlgInt32OverflowToMin);
+  return d;
 }
 
 RequantizeDefects ConvRequantizeDefects() {
@@ -167,10 +171,16 @@ int64_t Requantizer::operator()(int64_t acc) const {
       v = static_cast<int64_t>(std::nearbyint(static_cast<float>(acc) * (fa * b) * (1.0f / y))) +
           zero_point;
       break;
+    case R::kDoubleReciprocal:
+      v = static_cast<int64_t>(std::nearbyint(static_cast<double>(acc) * (fa * b) * (1.0 / y))) +
+          zero_point;
+      break;
     default:
       v = RoundSplit(alpha == 1 ? Exactly(acc, {a, b}, {y}) : Exactly(acc, {alpha, a, b}, {y}),
                      defects.y_zero_point_ignored ? 0 : zero_point, defects.how);
   }
+  // The quotient (before the zero point) converted to int32 first: INT32_MIN from 2^31 on.
+  if (defects.int32_overflow_to_min && v - zero_point >= (int64_t{1} << 31)) v = INT32_MIN;
   if (defects.y_wrap) {
     const int64_t span = hi - lo + 1;
     return ((v - lo) % span + span) % span + lo;

@@ -19,13 +19,15 @@ enum class Requantization {
   kZeroPointFirst,    // round(acc * M + zero point)
   kFloat32,           // fl32(fl32(acc) * fl32(a * b / y)), half even (with pair-saturated acc)
   kReciprocalYScale,  // acc * (a * b) * fl32(1 / y) in float32
+  kDoubleReciprocal,  // fl64(acc * fl32(a * b)) * fl64(1 / y) in double
   kRoundHalfAway,
   kTruncate,
 };
 struct RequantizeDefects {
   Requantization how = Requantization::kExact;
-  bool y_wrap = false;                // y wraps modulo its range instead of saturating
-  bool y_zero_point_ignored = false;  // y_zero_point never added
+  bool y_wrap = false;                 // y wraps modulo its range instead of saturating
+  bool y_zero_point_ignored = false;   // y_zero_point never added
+  bool int32_overflow_to_min = false;  // a quotient from 2^31 on converted to INT32_MIN first
 };
 // The active defect (defects.h) read as a requantization defect of QLinearMatMul (qlmm-*) or of
 // QLinearConv (qlc-*).

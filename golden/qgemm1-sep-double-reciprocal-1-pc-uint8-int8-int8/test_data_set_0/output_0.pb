@@ -1,0 +1,1 @@
+BYJ<ßßããééëëõõ÷÷ùùûû??AACCEEGGIIKKMMOOQQSSUUWWYY

@@ -1,0 +1,1 @@
++BYJV<<>>@@BBFFHHJJRRTTVVXXZZffhhjjllnnpprrttvvxxzz’’””––˜˜ššœœžž  ¢¢¤¤¦¦¨¨ªª¬¬®®°°²²´´¶¶¸¸

@@ -1,0 +1,1 @@
++BYJV==??AACCGGIIKKSSUUWWYY[[ggiikkmmooqqssuuwwyy{{““••——™™››ŸŸ¡¡££¥¥§§©©««­­¯¯±±³³µµ··¹¹

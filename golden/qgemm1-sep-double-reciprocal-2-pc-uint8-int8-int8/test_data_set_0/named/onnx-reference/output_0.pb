@@ -1,0 +1,3 @@
+&BYJLגגטטךךעעפפצצררתת
+
+446688::<<>>@@BBDDFFHHJJLLNNPPRRTTVVXXZZ

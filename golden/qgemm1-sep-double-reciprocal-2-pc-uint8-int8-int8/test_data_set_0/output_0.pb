@@ -1,0 +1,1 @@
+&BYJLבבחחייססףףץץקקשש		33557799;;==??AACCEEGGIIKKMMOOQQSSUUWWYY

@@ -1,0 +1,1 @@
+BYJ(JJVVXXZZrrttvvxxzz¦¦¨¨ªª¬¬®®°°²²´´¶¶¸¸ºº

@@ -1,0 +1,1 @@
+BYJ(IIUUWWYYqqssuuwwyy¥¥§§©©««­­¯¯±±³³µµ··¹¹

@@ -1,0 +1,1 @@
+BYJ8$$&&((**>>@@BBDDFFHHJJpprrttvvxxzz||~~€€‚‚„„††ˆˆ

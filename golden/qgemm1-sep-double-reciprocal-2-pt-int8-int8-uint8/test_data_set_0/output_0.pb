@@ -1,0 +1,1 @@
+BYJ8%%''))++??AACCEEGGIIKKqqssuuwwyy{{}}ƒƒ……‡‡‰‰

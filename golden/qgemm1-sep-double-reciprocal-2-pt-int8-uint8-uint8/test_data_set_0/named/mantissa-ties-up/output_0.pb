@@ -1,0 +1,1 @@
+4BYJh  $$((**,,0022446688::<<DDFFHHJJLLNNPPRRTTVVXXZZ\\hhjjllnnpprrttvvxxzz||~~€€‚‚„„††ˆˆŠŠŒŒŽŽ’’””––˜˜ššœœ

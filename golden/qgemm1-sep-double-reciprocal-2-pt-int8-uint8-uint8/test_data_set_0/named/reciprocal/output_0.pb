@@ -1,0 +1,1 @@
+4BYJh$$''**,,//11336688::<<CCEEGGIIKKNNPPRRTTVVXXZZ\\ggiikkmmooqqssuuwwyy||~~€€‚‚„„††ˆˆŠŠŒŒŽŽ’’””––˜˜ššœœ

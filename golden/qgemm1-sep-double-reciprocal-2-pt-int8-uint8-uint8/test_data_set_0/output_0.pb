@@ -1,0 +1,1 @@
+4BYJh##''))++//1133557799;;CCEEGGIIKKMMOOQQSSUUWWYY[[ggiikkmmooqqssuuwwyy{{}}ƒƒ……‡‡‰‰‹‹‘‘““••——™™››

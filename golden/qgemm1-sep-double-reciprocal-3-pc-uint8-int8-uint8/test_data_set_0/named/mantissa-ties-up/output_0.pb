@@ -1,0 +1,1 @@
+BYJ4BBJJVVXXZZnnpprrttvvxxzz  ¢¢¤¤¦¦¨¨ªª¬¬®®°°²²´´¶¶¸¸ºº

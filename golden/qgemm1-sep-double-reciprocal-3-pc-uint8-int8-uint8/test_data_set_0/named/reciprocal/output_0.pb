@@ -1,0 +1,1 @@
+BYJ4AAJJUUWWZZmmooqqssvvxxzzŸŸ¡¡££¥¥§§©©««®®°°²²´´¶¶¸¸ºº

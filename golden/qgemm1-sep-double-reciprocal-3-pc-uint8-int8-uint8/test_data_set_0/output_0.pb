@@ -1,0 +1,1 @@
+BYJ4AAIIUUWWYYmmooqqssuuwwyyŸŸ¡¡££¥¥§§©©««­­¯¯±±³³µµ··¹¹

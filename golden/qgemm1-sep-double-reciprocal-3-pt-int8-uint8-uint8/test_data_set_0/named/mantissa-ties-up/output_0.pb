@@ -1,0 +1,1 @@
+*BYJT$$((**,,446688::<<HHJJLLNNPPRRTTVVXXZZ\\rrttvvxxzz||~~€€‚‚„„††ˆˆŠŠŒŒŽŽ’’””––˜˜ššœœ

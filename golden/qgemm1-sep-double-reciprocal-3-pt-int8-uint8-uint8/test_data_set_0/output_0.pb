@@ -1,0 +1,1 @@
+*BYJT##''))++33557799;;GGIIKKMMOOQQSSUUWWYY[[qqssuuwwyy{{}}ƒƒ……‡‡‰‰‹‹‘‘““••——™™››

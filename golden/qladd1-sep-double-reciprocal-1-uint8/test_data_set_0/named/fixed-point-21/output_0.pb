@@ -1,0 +1,1 @@
+&BCJ& "$&468:<>@BDF`bdfhjlnprtvxz|~€‚„†

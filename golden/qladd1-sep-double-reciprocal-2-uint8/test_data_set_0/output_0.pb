@@ -1,0 +1,1 @@
+-BCJ-	!#%'3579;=?ACEG]_acegikmoqsuwy{}ƒ…

@@ -1,0 +1,2 @@
+/BCJ/
+ "$&02468:<>@BDFZ\^`bdfhjlnprtvxz|~€‚„

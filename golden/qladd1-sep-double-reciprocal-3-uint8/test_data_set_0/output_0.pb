@@ -1,0 +1,1 @@
+/BCJ/	!#%'13579;=?ACEG[]_acegikmoqsuwy{}ÅÉÖ

@@ -1,0 +1,1 @@
+BX0J²¶÷¾גזךמעצת‏BFJNRVZ^bfjnrvz~

@@ -1,0 +1,1 @@
+BYJяезсухч	9;=?ACEGIKMOQSUW

@@ -1,0 +1,1 @@
+(BYJ(8:>BDFNPRTVdfhjlnprtv’”–˜šœž ¢¤¦¨ª¬®°²´

@@ -1,0 +1,1 @@
+(BYJ(9;?CEGOQSUWegikmoqsuw‘“•—™›Ÿ¡£¥§©«­¯±³µ

@@ -1,0 +1,1 @@
+-BCJ-"$&(*,8:<>@BDFHJLbdfhjlnprtvxz|~€‚„†ˆŠ

@@ -1,0 +1,1 @@
+-BCJ-#%')+-9;=?ACEGIKMcegikmoqsuwy{}ƒ…‡‰‹
