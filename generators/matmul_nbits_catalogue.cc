@@ -6,7 +6,8 @@
 //             row, so each element is one dequantized weight, plus bias), two dense dyadic rows
 //             and one int8-separating row per column and block (64 and 0.25); every step is
 //             exact there or nearly (B = 0 or tiny), so a swapped nibble, a default zero point of
-//             0, a scale per column or int8 activations at level 0 is a wrong value;
+//             0, a scale per column or int8 activations at level 0 is a wrong value; at level 4
+//             three more with exact ties of the int8 codes of A (l4-ties: half away is wrong);
 //   inexact   scales and A no powers of two: the bound straddles several values;
 //   outliers  a block of A holding one large value: the block-int8 function and the float result
 //             part by far more than either bound (level 0 rejects it, level 4 admits it);
@@ -44,6 +45,10 @@ struct Spec {
   bool sparse = false;     // A's row r: `outlier` * (1 + 0.37 r) at k = r, zeros elsewhere
   int a_exponent = 0;      // dense rows of A times 2^a_exponent
   int scale_exponent = 0;  // scales times 2^scale_exponent
+  // A's rows exact ties of the block-int8 function: per column n, block b and j in {0, 2, 4},
+  // a row zero but in block b: 127 2^a_exponent (the block's maxabs: a_scale 2^a_exponent) where
+  // column n's weight is nearest its zero point, +-(j + 1/2) 2^a_exponent where farthest.
+  bool int8_ties = false;
 };
 
 int64_t Blocks(const Spec& s) {
@@ -79,6 +84,37 @@ Tensor PackZeroPoints(const Spec& s, const std::vector<int64_t>& zp) {
                            : MakeTensor(D::kUint8, {s.n, row}, bytes);
 }
 
+// Where column n's weights in block b are nearest and farthest from their zero point.
+std::pair<int64_t, int64_t> NearestFarthest(const Spec& s, const std::vector<double>& d, int64_t n,
+                                            int64_t b) {
+  int64_t nearest = b * s.block, farthest = nearest;
+  for (int64_t k = b * s.block; k < std::min(s.k, (b + 1) * s.block); ++k) {
+    const double x = std::fabs(d[static_cast<size_t>(n * s.k + k)]);
+    if (x < std::fabs(d[static_cast<size_t>(n * s.k + nearest)])) nearest = k;
+    if (x > std::fabs(d[static_cast<size_t>(n * s.k + farthest)])) farthest = k;
+  }
+  return {nearest, farthest};
+}
+
+// Spec::int8_ties' rows: each ties the int8 code of its farthest entry (j + 1/2, half to even j,
+// half away j + 1), which moves the row's value by half a code times that weight, the largest of
+// the block, against a maxabs entry on the smallest.
+Tensor TieRows(const Spec& s, Prng& p, const std::vector<double>& d) {
+  const int64_t kb = Blocks(s), rows = s.n * kb * 3;
+  std::vector<double> v(static_cast<size_t>(rows * s.k), 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t n = r / (kb * 3), b = r / 3 % kb, j = 2 * (r % 3);
+    const auto [nearest, farthest] = NearestFarthest(s, d, n, b);
+    double* row = v.data() + r * s.k;
+    row[nearest] = std::ldexp(127.0, s.a_exponent);
+    if (farthest != nearest) {
+      row[farthest] =
+          std::ldexp((p.Below(2) ? -1 : 1) * (static_cast<double>(j) + 0.5), s.a_exponent);
+    }
+  }
+  return MakeRoundedTensor(s.t, {rows, s.k}, v);
+}
+
 // A: probe rows (row r holds +-2^(r % 3) at k = r), two dense rows of small multiples of 1/8
 // (dyadic) or of values no power of two divides (inexact), `outlier` at each row's start; then,
 // for the cells, one int8-separating row per column and block: 64 where the block's weight is
@@ -88,6 +124,7 @@ Tensor PackZeroPoints(const Spec& s, const std::vector<int64_t>& zp) {
 Tensor MakeA(const Spec& s, Prng& p, const std::vector<double>& d) {
   std::vector<int64_t> shape = s.a_shape;
   const int64_t kb = Blocks(s);
+  if (s.int8_ties) return TieRows(s, p, d);
   if (shape.empty()) shape = {s.k + 2 + s.n * kb, s.k};
   std::vector<double> v(static_cast<size_t>(ShapeElements(shape)), 0);
   const int64_t rows = static_cast<int64_t>(v.size()) / s.k;
@@ -99,13 +136,8 @@ Tensor MakeA(const Spec& s, Prng& p, const std::vector<double>& d) {
       continue;
     }
     if (cell && r >= s.k + 2) {
-      const int64_t n = (r - s.k - 2) / kb, b = (r - s.k - 2) % kb;
-      int64_t nearest = b * s.block, farthest = nearest;
-      for (int64_t k = b * s.block; k < std::min(s.k, (b + 1) * s.block); ++k) {
-        const double x = std::fabs(d[static_cast<size_t>(n * s.k + k)]);
-        if (x < std::fabs(d[static_cast<size_t>(n * s.k + nearest)])) nearest = k;
-        if (x > std::fabs(d[static_cast<size_t>(n * s.k + farthest)])) farthest = k;
-      }
+      const auto [nearest, farthest] =
+          NearestFarthest(s, d, (r - s.k - 2) / kb, (r - s.k - 2) % kb);
       row[nearest] = 64;
       if (farthest != nearest) row[farthest] = 0.25;
       continue;
@@ -214,6 +246,15 @@ class NBitsCatalogue : public CatalogueBuilder {
             s.id = "mnb1-cell-" + std::to_string(bits) + "bit-" + TypeName(t) + "-" + ZPName(zp) +
                    "-level" + std::to_string(level);
             Put(s, "exact-probes", "d30,d36,d39");
+            if (level != 4) continue;
+            // Three cases of exact int8 ties per level-4 cell, at a_scale 2^-3, 2^0 and 2^3.
+            for (int k = 1; k <= 3; ++k) {
+              Spec ties = s;
+              ties.int8_ties = true, ties.a_exponent = k == 1 ? -3 : k == 2 ? 0 : 3;
+              ties.id = "mnb1-l4-ties-" + std::to_string(k) + "-" + std::to_string(bits) + "bit-" +
+                        TypeName(t) + "-" + ZPName(zp);
+              Put(ties, "int8-ties", "d36,d39");
+            }
           }
         }
       }

@@ -202,6 +202,11 @@ constexpr Declaration kDeclaredCells[] = {
      "blocked+zero_points_default+accuracy_level_4"},
     {Defect::kMnbScalePerColumn, "op:MatMulNBits"},
     {Defect::kMnbBiasTwice, "op:MatMulNBits"},
+    // Every level-4 cell holds rows of exact ties of A / a_scale (a block's maxabs 127 2^e,
+    // one entry (j + 1/2) 2^e, j even; matmul_nbits_catalogue.cc's l4-ties cases).
+    {Defect::kMnbLevel4HalfAway,
+     "op:MatMulNBits granularity:blocked+zero_points_packed+accuracy_level_4,"
+     "blocked+zero_points_default+accuracy_level_4,blocked+zero_points_unpacked+accuracy_level_4"},
     // com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul: every cell holds rows of
     // extreme codes, drawn zero points and dyadic scales and bias, every step exact
     // (matmul_to_float_catalogue.cc); DynamicQuantizeMatMul's cells quantize A on exact ties.

@@ -257,6 +257,8 @@ constexpr DefectRow kDefects[] = {
    "each column's first block's scale applied to all its blocks", ""},
   {D::kMnbBiasTwice, "mnb-bias-twice", kMnb,
    "bias added twice", ""},
+  {D::kMnbLevel4HalfAway, "mnb-level4-activations-half-away", kMnb,
+   "at accuracy_level 4, A quantized to int8 per block with ties rounded half away from zero (std::round) instead of to even", ""},
   {D::kMitfAZeroPointIgnored, "mitf-a-zero-point-ignored", kMitf,
    "A's zero point (DynamicQuantizeMatMul: the one it computes) read as 0", ""},
   {D::kMitfBScaleFirstColumn, "mitf-b-scale-first-column", kMitf,

@@ -138,6 +138,7 @@ enum class Defect {
   kMnbDefaultZeroPointZero,
   kMnbScalePerColumn,
   kMnbBiasTwice,
+  kMnbLevel4HalfAway,
   // com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul.
   kMitfAZeroPointIgnored,
   kMitfBScaleFirstColumn,

@@ -21,9 +21,9 @@ int64_t Field(const std::vector<uint32_t>& bytes, int64_t base, int64_t index, i
   return (bytes[static_cast<size_t>(base + bit / 8)] >> shift) & ((1 << bits) - 1);
 }
 
-// A per block quantized to int8 (scale maxabs / 127, half to even), back to float: the block-int8
-// function's view of A.
-void Int8Blocks(std::vector<float>& a, int64_t k, int64_t block) {
+// A per block quantized to int8 (scale maxabs / 127, half to even, or half away from zero), back
+// to float: the block-int8 function's view of A.
+void Int8Blocks(std::vector<float>& a, int64_t k, int64_t block, bool away = false) {
   for (int64_t begin = 0; begin < k; begin += block) {
     const int64_t end = std::min(k, begin + block);
     float amax = 0;
@@ -32,7 +32,7 @@ void Int8Blocks(std::vector<float>& a, int64_t k, int64_t block) {
     const float scale = amax / 127.0f;
     for (int64_t i = begin; i < end; ++i) {
       float& x = a[static_cast<size_t>(i)];
-      x = scale == 0 ? 0 : std::nearbyint(x / scale) * scale;
+      x = scale == 0 ? 0 : (away ? std::round(x / scale) : std::nearbyint(x / scale)) * scale;
     }
   }
 }
@@ -126,6 +126,7 @@ int32_t RunMatMulNBits(const PlainNode& n, const Output& out) {
           static_cast<float>(Decode(*a.format, a.codes[static_cast<size_t>(i * k + x)]));
     }
     if (On(Defect::kMnbInt8Activations)) Int8Blocks(row, k, block);
+    if (level == 4 && On(Defect::kMnbLevel4HalfAway)) Int8Blocks(row, k, block, true);
     for (int64_t j = 0; j < cols; ++j) {
       float sum = 0;
       for (int64_t x = 0; x < k; ++x)

@@ -1,0 +1,1 @@
+BYJ¢¯AÄÕDÒ@ÄÓDÁÄÒD @¤ÄLD¸>§ÄMDEA ÄKD©BrDQÃÖBoDXÃBzD?ÃjDÃBäÃpDœBåÃtD~BåÃŠB,CšDŒBC—D„BuC¢DoÄÖC)ÂoÄÏCÂoÄÇCÂgDbÄŸÁhD]ÄžAfDiÄ¤ÂbC5D³ÂaC7DeÂdC0D#ÃlÄCÄ%ÂdÄHÄJÂ^ÄKÄfÂ

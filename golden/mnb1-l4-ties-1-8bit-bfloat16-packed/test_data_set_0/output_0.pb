@@ -1,0 +1,1 @@
+BYJ¢ü¬EfB∑¬EPB|¬EÅBBÉCx√/BÉCu√OBÇCq√¶B`√EíB\√E◊Bk√ECñ¬ËBCT¡ÎBC√„Bñ√A∑√ñ√∑@µ√ñ√«?≥√≠Bc√E°BX√EºBq√ECCó√Å@=Cï√ú>8Cî√Z¿Ô√1√£AÔ√3√3AÓ√3√¢@Dç√ÛCDë√DDÑ√¡C

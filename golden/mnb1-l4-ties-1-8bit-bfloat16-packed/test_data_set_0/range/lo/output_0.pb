@@ -1,0 +1,1 @@
+BYJ¢£ÂEbBºÂELB‚ÂEBBC|Ã'B€CyÃGBCvÃ£BdÃEB_ÃEÒBoÃEC˜ÂäBC¼ÁçBCÃßB˜ÃA¹Ã™Ã®@¸Ã™Ãš?¶ÃªBgÃEžB\ÃE¹BuÃE@C™Ãy@:C˜Ã÷=4C–ÃjÀóÃ4Ã—AòÃ5Ã,AòÃ6Ã@DÃîCD“ÃDD‡Ã¼C

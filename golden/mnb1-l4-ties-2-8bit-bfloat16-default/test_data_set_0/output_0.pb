@@ -1,0 +1,1 @@
+BYJ╒╬Beе1еXChе,е╗Ckе'е┼BкD\е'цаDYейц╤DWеBд╩е%FPд╪е)Fд╥еFеФбтеУдNцьееХ@неCяD]еда╬DYеиCКDbеUе,EjFVе4EhFQеEnFsEcEDvEeE6DyEgEUDNф$E.цMф*EkцPфE╛а&еоеbE+емеyEеяеEE

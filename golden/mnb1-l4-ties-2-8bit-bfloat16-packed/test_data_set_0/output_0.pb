@@ -1,0 +1,1 @@
+BYJ╒uDHд├C┬D>д─C1Daд∙C═C╙EйдD╘E╦д╝ц╜EЖдEрF▓дEнF▄дEкF┬д╚д╨юEюд└бEмдубEfешCGеdе&DKеcе`DNеE√F`д#E°FiдE▌FTде4дмBе;дqBе$дPC{FнEDFмE+D┌FлEND E≈FdдE⌠FXдE▒FPд

@@ -1,0 +1,1 @@
+BYJ¢‰EÙFBÇDEÝF=Ç	EàF:ÇÄ¢Æ†ÇêÂ Æ‰ÇÁCŸÆÇ{Ã˜FùEéÃšFFwC“F²E&G^ÅÇ)GŒÅÇG±ÄÇ™Ä~CÉÇÄfÃÆÇ³Ä«DÏÇéÅ0Ã?ÆäÅCMÆßÅèC\ÆUF.Ç DaF/ÇE7F+ÇfÄSFEÆYFuEžÆ_FkE®Æ{Ã˜FùEÛA•FÐEwC“F²E
