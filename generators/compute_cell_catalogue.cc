@@ -11,9 +11,12 @@
 //   and for MatMulInteger a product with K = 1536 whose sums pass 2^24; QLinearMatMul 21's
 //   float8 cells the same batches with float8 codes.
 // - QLinearConv 10 and ConvInteger 10: for each operand type pair and w per tensor or per output
-//   channel, two geometries: SAME_UPPER with dilation 2, stride 2 and two groups; asymmetric
-//   pads with stride 2 over a size the stride does not divide, two groups. QLinearConv's have a
-//   bias.
+//   channel, four geometries: SAME_UPPER with dilation 2, stride 2 and two groups; asymmetric
+//   pads with stride 2 over a size the stride does not divide, two groups; pads on every side,
+//   strides 3 and 2 that divide neither size, dilation 2 along the width, two groups; no pads,
+//   strides 2 and 3, the first not dividing the height's steps, two groups (SAME_UPPER's output
+//   size is ceil(D / stride) by its rule: an output size rounded up moves the other three).
+//   QLinearConv's have a bias.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -145,6 +148,17 @@ class CellBuilder : public CatalogueBuilder {
          {1, 4, 6, 7},
          {4, 2, 3, 2},
          {{"pads", A::Ints({0, 2, 1, 0})}, {"strides", A::Ints({2, 2})}, {"group", A::Int(2)}}},
+        {"pads-s3-dilated-g2",
+         {1, 4, 8, 7},
+         {4, 2, 3, 3},
+         {{"pads", A::Ints({1, 0, 2, 1})},
+          {"strides", A::Ints({3, 2})},
+          {"dilations", A::Ints({1, 2})},
+          {"group", A::Int(2)}}},
+        {"valid-s2-s3-g2",
+         {1, 4, 7, 9},
+         {4, 2, 2, 3},
+         {{"strides", A::Ints({2, 3})}, {"group", A::Int(2)}}},
     };
     for (const Geometry& g : geometries) {
       for (const auto& [xt, wt] : kIntegerOperandPairs) {

@@ -13,6 +13,7 @@
 //   edges       bias at int32's edges (inside: saturating y; outside: d22), and a ConvInteger
 //               window whose sum passes int32;
 // and the rule cases (conv_rule_catalogue.cc).
+#include <array>
 #include <cmath>
 
 #include "generators/catalogue_builder.h"
@@ -94,32 +95,48 @@ class ConvCatalogue : public CatalogueBuilder {
   // rounding defect is killed in each cell it can change (docs/semantics.md#d39): a 1-D 1 x 1
   // convolution, x at four positions and w per output channel from tie_operands.h (x with shift
   // 0 and scale 1, w with shift 1), y_scale 1, bias 0: acc * M = u_i * v_m / 2, a tie in every
-  // element; odd zero points everywhere.
+  // element; odd zero points everywhere. Three variants per cell (other x factors and zero
+  // points: ties-cell-, ties-cell-2-, ties-cell-3-), so that no cell rests on one case.
+  struct TieVariant {
+    const char* tag;
+    std::array<int64_t, 4> x_factors;
+    int64_t zp[3][2];  // x, w, y: if unsigned, if signed
+  };
+  static constexpr TieVariant kTieVariants[] = {
+      {"", {1, -3, 5, -7}, {{33, 3}, {41, -5}, {101, 7}}},
+      {"2-", {-1, 3, -5, 7}, {{65, -9}, {29, 7}, {77, -19}}},
+      {"3-", {9, -11, 13, -15}, {{97, 11}, {53, -3}, {131, 21}}},
+  };
   void TiesPerCell() {
     const auto positions = static_cast<int64_t>(std::size(kTieRowFactors));
     const auto channels = static_cast<int64_t>(std::size(kTieColumnFactors));
-    for (const bool per_channel : {false, true}) {
-      for (const D xt : {D::kUint8, D::kInt8}) {
-        for (const D wt : {D::kUint8, D::kInt8}) {
-          const double xzp = OddZeroPoint(xt, 33, 3), wzp = OddZeroPoint(wt, 41, -5),
-                       yzp = OddZeroPoint(xt, 101, 7);
-          const TieOperand x = MakeTieOperand(kTieRowFactors, xzp, false, 0);
-          const TieOperand w = MakeTieOperand(kTieColumnFactors, wzp, per_channel, 1);
-          const std::string id = std::string("qlc10-ties-cell-") + (per_channel ? "pc" : "pt") +
-                                 "-" + TypeName(xt) + "-" + TypeName(wt);
-          Add(MakeCase("QLinearConv", 10,
-                       {MakeTensor(xt, {1, 1, positions}, x.codes), MakeScalar(D::kFloat, 1),
-                        MakeScalar(xt, xzp), MakeTensor(wt, {channels, 1, 1}, w.codes),
-                        per_channel ? MakeTensor(D::kFloat, {channels}, w.scales)
-                                    : MakeScalar(D::kFloat, w.scales[0]),
-                        per_channel ? MakeTensor(wt, {channels}, std::vector<double>(channels, wzp))
-                                    : MakeScalar(wt, wzp),
-                        MakeScalar(D::kFloat, 1), MakeScalar(xt, yzp)},
-                       {}, "", id),
-              "type:" + TypeName(xt) + ",w:" + TypeName(wt) + ",y:" + TypeName(xt) +
-                  ",granularity:" + (per_channel ? "per-channel" : "per-tensor") +
-                  ",boundary:exact-ties",
-              "d20,d39");
+    for (const TieVariant& v : kTieVariants) {
+      for (const bool per_channel : {false, true}) {
+        for (const D xt : {D::kUint8, D::kInt8}) {
+          for (const D wt : {D::kUint8, D::kInt8}) {
+            const double xzp = OddZeroPoint(xt, v.zp[0][0], v.zp[0][1]),
+                         wzp = OddZeroPoint(wt, v.zp[1][0], v.zp[1][1]),
+                         yzp = OddZeroPoint(xt, v.zp[2][0], v.zp[2][1]);
+            const TieOperand x = MakeTieOperand(v.x_factors, xzp, false, 0);
+            const TieOperand w = MakeTieOperand(kTieColumnFactors, wzp, per_channel, 1);
+            const std::string id = std::string("qlc10-ties-cell-") + v.tag +
+                                   (per_channel ? "pc" : "pt") + "-" + TypeName(xt) + "-" +
+                                   TypeName(wt);
+            Add(MakeCase(
+                    "QLinearConv", 10,
+                    {MakeTensor(xt, {1, 1, positions}, x.codes), MakeScalar(D::kFloat, 1),
+                     MakeScalar(xt, xzp), MakeTensor(wt, {channels, 1, 1}, w.codes),
+                     per_channel ? MakeTensor(D::kFloat, {channels}, w.scales)
+                                 : MakeScalar(D::kFloat, w.scales[0]),
+                     per_channel ? MakeTensor(wt, {channels}, std::vector<double>(channels, wzp))
+                                 : MakeScalar(wt, wzp),
+                     MakeScalar(D::kFloat, 1), MakeScalar(xt, yzp)},
+                    {}, "", id),
+                "type:" + TypeName(xt) + ",w:" + TypeName(wt) + ",y:" + TypeName(xt) +
+                    ",granularity:" + (per_channel ? "per-channel" : "per-tensor") +
+                    ",boundary:exact-ties",
+                "d20,d39");
+          }
         }
       }
     }

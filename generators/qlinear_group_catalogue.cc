@@ -215,8 +215,9 @@ class QLinearGroups : public CatalogueBuilder {
   // quotients of short ones stay too far from ties for a reciprocal's error to cross one), the
   // first pair for which a quick double-precision count finds elements (among every code, or
   // every pair of codes of a binary operator) and the oracle confirms one; the case holds
-  // those elements, at most 64. A reciprocal kernel fails it; one elsewhere in the cell's
-  // cases is not needed (d39: one kill per cell).
+  // those elements, at most 64. A reciprocal kernel fails it. Three such cases per cell, each
+  // from another first-operand scale ("reciprocal", "reciprocal-2", "reciprocal-3"), so that no
+  // cell rests on one (defect_cells.cc asks three kills there).
   void Reciprocal(const GroupOp& op, D t) {
     Case every = Make(op, TieInputs(op, t, F(1)), Alpha(op), "search");
     const ElementType& type = ElementTypeOf(t);
@@ -245,6 +246,7 @@ class QLinearGroups : public CatalogueBuilder {
       return x < 0 ? 0.25 * x : x;  // LeakyRelu, alpha 0.25
     };
     const auto fraction = [](double v) { return v - std::floor(v); };
+    int made = 0;
     for (int j = 1; j < 40000; ++j) {
       const auto a_scale = static_cast<float>(0.5 * (1 + fraction(j * 0.7548776662466927)));
       double largest = 0;
@@ -275,12 +277,17 @@ class QLinearGroups : public CatalogueBuilder {
             static_cast<double>(Decode(ElementTypeOf(t), c.inputs.back()->codes[0]).value());
         if (ReciprocalSeparated(
                 c, t, [&](size_t n) { return value(found[n], a_scale); }, scale, zp) >= 1) {
-          Computed(op, t, "reciprocal", std::move(c.inputs), Alpha(op));
-          return;
+          ++made;
+          Computed(op, t, made == 1 ? "reciprocal" : "reciprocal-" + std::to_string(made),
+                   std::move(c.inputs), Alpha(op));
+          if (made == 3) return;
+          break;  // the next case from the next first-operand scale
         }
       }
     }
-    throw std::logic_error(op.op_type + ": no output scale separates a reciprocal multiplier");
+    throw std::logic_error(op.op_type +
+                           ": fewer than three output scales separate a reciprocal "
+                           "multiplier");
   }
 
   // One case per rule of the operator (its must-reject and implementation-defined ones).

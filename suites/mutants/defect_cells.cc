@@ -13,6 +13,10 @@ namespace {
 struct Declaration {
   Defect defect;
   std::string_view scope;
+  // Golden cases of each of its cells that must kill the defect (d39): one for the catalogue's
+  // older families; three where a defect was found resting on a single case (issue 69), so that
+  // no cell does.
+  int kills = 1;
 };
 
 // The reciprocal multiplier, in every QuantizeLinear cell where it can change a result that
@@ -24,6 +28,12 @@ struct Declaration {
 // below 2^15 (one input above it moves a uint16 output whose zero point is near 0; the
 // catalogue's cells centre their zero points, so it is left undeclared); a float16 x's 16-bit
 // one does.
+// com.microsoft QLinearConv's channels_last cells, where each defect of the convolution's
+// requantization and geometry asks three kills: its ties (three variants per cell) and its
+// three cell geometries (compute_cell_catalogue.cc) reach each under the attribute.
+constexpr std::string_view kChannelsLastCells =
+    "op:QLinearConv version:1 granularity:per-tensor+channels-last,w_per-channel+channels-last";
+
 constexpr Declaration kDeclaredCells[] = {
     // The QDQ groups' rewrites (docs/semantics.md#d32), in every pattern and 8-bit type where the
     // rewrite applies (graph cells are named by pattern: op:QDQ_Add; the plain graph backend
@@ -61,6 +71,8 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kQlgReciprocal,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearConcat,QLinearWhere,QLinearAveragePool "
      "x:int8,uint8"},
+    // Three searched cases per cell where the search runs (qlinear_group_catalogue.cc).
+    {Defect::kQlgReciprocal, "op:QLinearAdd,QLinearMul,QLinearLeakyRelu x:int8,uint8", 3},
     {Defect::kQlgPaddingCounted, "op:QLinearAveragePool x:int8,uint8"},
     // A double reciprocal of the output scale moves exact ties only (its error is below 2^-52 of
     // the quotient, and the real values' near ties are farther): every operator whose results
@@ -70,14 +82,16 @@ constexpr Declaration kDeclaredCells[] = {
     // (DefectCells.DoubleReciprocalCannotMoveSigmoidOrSoftmax).
     {Defect::kQlgDoubleReciprocal,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearGlobalAveragePool,QLinearConcat,"
-     "QLinearWhere,QLinearAveragePool x:int8,uint8"},
-    {Defect::kQlgDoubleReciprocal, "op:QGemm y:int8,uint8"},
+     "QLinearWhere,QLinearAveragePool x:int8,uint8",
+     3},
+    {Defect::kQlgDoubleReciprocal, "op:QGemm y:int8,uint8", 3},
     // A quotient from 2^31 on: every operator at scale ratios past 2^23 (Sigmoid's and Softmax's
     // at output scales below 2^-31), in every cell.
     {Defect::kQlgInt32OverflowToMin,
      "op:QLinearAdd,QLinearMul,QLinearLeakyRelu,QLinearSigmoid,QLinearGlobalAveragePool,"
-     "QLinearSoftmax,QLinearConcat,QLinearWhere,QLinearAveragePool x:int8,uint8"},
-    {Defect::kQlgInt32OverflowToMin, "op:QGemm y:int8,uint8"},
+     "QLinearSoftmax,QLinearConcat,QLinearWhere,QLinearAveragePool x:int8,uint8",
+     3},
+    {Defect::kQlgInt32OverflowToMin, "op:QGemm y:int8,uint8", 3},
     // QLinearAdd's long-significand scale ratios (qlinear_add_multiplier_catalogue.cc).
     {Defect::kQlgFixedPoint21, "op:QLinearAdd x:int8,uint8"},
     {Defect::kQlgFixedPoint22, "op:QLinearAdd x:int8,uint8"},
@@ -206,7 +220,8 @@ constexpr Declaration kDeclaredCells[] = {
     // one entry (j + 1/2) 2^e, j even; matmul_nbits_catalogue.cc's l4-ties cases).
     {Defect::kMnbLevel4HalfAway,
      "op:MatMulNBits granularity:blocked+zero_points_packed+accuracy_level_4,"
-     "blocked+zero_points_default+accuracy_level_4,blocked+zero_points_unpacked+accuracy_level_4"},
+     "blocked+zero_points_default+accuracy_level_4,blocked+zero_points_unpacked+accuracy_level_4",
+     3},
     // com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul: every cell holds rows of
     // extreme codes, drawn zero points and dyadic scales and bias, every step exact
     // (matmul_to_float_catalogue.cc); DynamicQuantizeMatMul's cells quantize A on exact ties.
@@ -234,8 +249,15 @@ constexpr Declaration kDeclaredCells[] = {
     {Defect::kGbqInt4ReadUnsigned, "op:GatherBlockQuantized x:int4"},
     // com.microsoft QLinearConv's channels_last cells: w read in x's layout moves every kernel
     // wider than 1 x 1 over more than one channel (the cell cases' 3 x 3 over two per group).
-    {Defect::kMsqlcWeightsChannelsLast,
-     "op:QLinearConv version:1 granularity:per-tensor+channels-last,w_per-channel+channels-last"},
+    {Defect::kMsqlcWeightsChannelsLast, kChannelsLastCells, 3},
+    {Defect::kQlcOnnxReference, kChannelsLastCells, 3},
+    {Defect::kQlcQ31DoubleRound, kChannelsLastCells, 3},
+    {Defect::kQlcQ31SingleRound, kChannelsLastCells, 3},
+    {Defect::kQlcMantissaTiesUp, kChannelsLastCells, 3},
+    {Defect::kQlcZeroPointFirst, kChannelsLastCells, 3},
+    {Defect::kQlcBiasAfterRequantization, kChannelsLastCells, 3},
+    {Defect::kConvGroupOffByOne, kChannelsLastCells, 3},
+    {Defect::kConvOutputSizeCeil, kChannelsLastCells, 3},
     {Defect::kQlcInt16PairSaturation, "op:QLinearConv a:uint8 b:int8"},
     // The matmul family's layout and accumulation in every cell (compute_cell_catalogue.cc: a
     // batch of two products per operand pair and granularity, half the codes at the extremes,
@@ -427,6 +449,14 @@ std::vector<std::string_view> DeclaredCells(Defect defect) {
   return scopes;
 }
 
+int RequiredKills(Defect defect, const OracleResult& oracle) {
+  int required = 0;
+  for (const Declaration& d : kDeclaredCells) {
+    if (d.defect == defect && InScope(d.scope, oracle)) required = std::max(required, d.kills);
+  }
+  return required;
+}
+
 bool InScope(std::string_view scope, const OracleResult& oracle) {
   const bool graph = oracle.schema == nullptr && oracle.cell.granularity == "graph";
   if (oracle.schema == nullptr && !graph) return false;
@@ -459,15 +489,13 @@ bool InScope(std::string_view scope, const OracleResult& oracle) {
 std::vector<CellStrength> StrengthPerCell(Defect defect, const std::vector<std::string>& ids,
                                           const std::vector<OracleResult>& oracles,
                                           const std::set<std::string>& killed) {
-  const std::vector<std::string_view> scopes = DeclaredCells(defect);
   std::map<std::string, CellStrength> cells;
   for (size_t i = 0; i < ids.size() && i < oracles.size(); ++i) {
-    if (std::none_of(scopes.begin(), scopes.end(),
-                     [&](std::string_view s) { return InScope(s, oracles[i]); })) {
-      continue;
-    }
+    const int required = RequiredKills(defect, oracles[i]);
+    if (required == 0) continue;
     CellStrength& c = cells[CellName(oracles[i])];
     c.cell = CellName(oracles[i]);
+    c.required = std::max(c.required, static_cast<size_t>(required));
     c.cases += 1;
     c.kills += killed.count(ids[i]) ? 1 : 0;
   }

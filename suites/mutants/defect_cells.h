@@ -2,7 +2,8 @@
 // (operator, version, operand types, output type, granularity or layout) must be killed by
 // golden cases in that cell, not only somewhere. A defect declares its cells as data (a scope
 // over the oracle's CaseCell, kDeclaredCells in defect_cells.cc); the mutation gate fails when a
-// declared cell holding golden cases has none that kills it, and writes the defect-by-cell table.
+// declared cell holding golden cases has fewer that kill it than its declaration asks (1 or 3), and
+// writes the defect-by-cell table.
 #pragma once
 
 #include <set>
@@ -31,11 +32,15 @@ std::string CellName(const OracleResult& oracle);
 // stand for their types.
 std::vector<std::string_view> DeclaredCells(Defect defect);
 bool InScope(std::string_view scope, const OracleResult& oracle);
+// How many golden cases of the oracle's cell must kill `defect`: the most any declaration
+// holding the cell asks (1 or 3), 0 where none declares it.
+int RequiredKills(Defect defect, const OracleResult& oracle);
 
 struct CellStrength {
   std::string cell;
-  size_t cases = 0;  // golden cases computed in the cell
-  size_t kills = 0;  // of them, those the defect fails
+  size_t cases = 0;     // golden cases computed in the cell
+  size_t kills = 0;     // of them, those the defect fails
+  size_t required = 1;  // how many must (RequiredKills)
 };
 // Per declared cell holding computed golden cases (ids[i]'s oracle is oracles[i]): how many the
 // defect kills. Empty for a defect without a declaration.

@@ -169,10 +169,11 @@ int Gate(const Options& o) {
     const std::set<std::string> killed(kills[d].begin(), kills[d].end());
     score.back().cells = StrengthPerCell(rows[d]->defect, ids, j.oracles, killed);
     for (const CellStrength& c : score.back().cells) {
-      if (c.kills > 0) continue;
+      if (c.kills >= c.required) continue;
       ++weak_cells, cells_ok = false;
-      std::printf("WEAK   %-38s survives every golden case of its cell %s (%zu cases)\n",
-                  std::string(rows[d]->name).c_str(), c.cell.c_str(), c.cases);
+      std::printf(
+          "WEAK   %-38s killed by %zu of the %zu golden cases of its cell %s (%zu needed)\n",
+          std::string(rows[d]->name).c_str(), c.kills, c.cases, c.cell.c_str(), c.required);
     }
     weak += ok && cells_ok ? 0 : 1;
   }

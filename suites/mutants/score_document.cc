@@ -54,12 +54,14 @@ std::string ScoreDocument(const std::vector<ScoreRow>& rows, size_t golden_cases
   o << "\n## Strength per cell\n\n"
     << "A defect that declares the cells it can change (operator version, x type, output type,\n"
     << "granularity; `suites/mutants/defect_cells.cc`) must be killed in each of them that holds\n"
-    << "golden cases, not only somewhere (docs/semantics.md#d39); the gate fails otherwise.\n\n"
-    << "| defect | cell | golden cases in the cell | killed by |\n|---|---|---|---|\n";
+    << "golden cases, not only somewhere (docs/semantics.md#d39); the gate fails otherwise. A\n"
+    << "declaration asks one case per cell, or three (`needed`) for the families found resting\n"
+    << "on a single case.\n\n"
+    << "| defect | cell | golden cases in the cell | killed by | needed |\n|---|---|---|---|---|\n";
   for (const ScoreRow& r : rows) {
     for (const CellStrength& c : r.cells) {
       o << "| `" << r.row->name << "` | " << Cell(c.cell) << " | " << c.cases << " | " << c.kills
-        << " |\n";
+        << " | " << c.required << " |\n";
     }
   }
   o << "\n## Left out: what the oracle admits\n\n"

@@ -1,0 +1,1 @@
+BwJHÚt†G‡‡{cÊ!yuù€wNuúà,}†asx|}únÓyƒd\xu‰yx „uì~sˆ†ÞÉ|HJ…z¤y}ôuz}¿÷

@@ -1,0 +1,1 @@
+ByJLNKPJRKUEXFPAZ<XI_;f

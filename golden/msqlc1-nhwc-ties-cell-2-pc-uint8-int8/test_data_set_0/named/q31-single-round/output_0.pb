@@ -1,0 +1,1 @@
+ByJLNKPJRLUFXFPAZ<XJ_<f

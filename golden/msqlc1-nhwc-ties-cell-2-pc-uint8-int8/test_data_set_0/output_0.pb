@@ -1,0 +1,1 @@
+ByJKMKOIQKUEWEOAY;WI_;e

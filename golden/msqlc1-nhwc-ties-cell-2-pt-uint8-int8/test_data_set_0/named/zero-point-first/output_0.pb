@@ -1,0 +1,1 @@
+ByJLNJPJRLTFXFP@Z<XJ^<f

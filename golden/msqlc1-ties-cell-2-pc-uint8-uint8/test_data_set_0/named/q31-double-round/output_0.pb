@@ -1,0 +1,1 @@
+ByJLRFXNKPIKUA_PEZ;JX<f

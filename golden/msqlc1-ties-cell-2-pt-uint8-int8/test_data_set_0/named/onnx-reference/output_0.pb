@@ -1,0 +1,1 @@
+ByJLRFXNLPJJT@^PFZ<JX<f

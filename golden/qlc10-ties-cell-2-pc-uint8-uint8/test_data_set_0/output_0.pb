@@ -1,0 +1,1 @@
+ByJKQEWMKOIKUA_OEY;IW;e

@@ -1,0 +1,1 @@
+ByJLRFXNLPJKUA_PFZ<JX<f
