@@ -110,6 +110,23 @@ std::optional<uint32_t> SmallDyadicCode(const ElementType& t, const Exact& v) {
 }  // namespace
 
 Tensor ExactTensor(const GraphValue& v) {
+  // An int64 or bool value (a shape or an index) fed to a node: its integers, for the node's
+  // own rules to judge.
+  if (v.is_index()) {
+    std::vector<int64_t> values(v.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      const Exact e = v.at(i);
+      if (!e.is_finite() || boost::multiprecision::denominator(e.value()) != 1) {
+        throw std::invalid_argument("an int64 or bool value holds a non-integer element");
+      }
+      values[i] = boost::multiprecision::numerator(e.value()).convert_to<int64_t>();
+    }
+    return MakeIndexTensor(static_cast<DataType>(v.data_type), v.shape, values);
+  }
+  if (FindElementType(v.data_type) == nullptr) {
+    throw std::invalid_argument("a value of data type " + std::to_string(v.data_type) +
+                                ", which no operator the oracle evaluates takes");
+  }
   const ElementType& t = v.type();
   Codes codes(t.bits, v.size());
   if (v.compact() && v.unrounded.empty() && v.codes) {
