@@ -108,7 +108,6 @@ class ConvCatalogue : public CatalogueBuilder {
       {"3-", {9, -11, 13, -15}, {{97, 11}, {53, -3}, {131, 21}}},
   };
   void TiesPerCell() {
-    const auto positions = static_cast<int64_t>(std::size(kTieRowFactors));
     const auto channels = static_cast<int64_t>(std::size(kTieColumnFactors));
     for (const TieVariant& v : kTieVariants) {
       for (const bool per_channel : {false, true}) {
@@ -118,6 +117,7 @@ class ConvCatalogue : public CatalogueBuilder {
                          wzp = OddZeroPoint(wt, v.zp[1][0], v.zp[1][1]),
                          yzp = OddZeroPoint(xt, v.zp[2][0], v.zp[2][1]);
             const TieOperand x = MakeTieOperand(v.x_factors, xzp, false, 0);
+            const auto positions = static_cast<int64_t>(v.x_factors.size());
             const TieOperand w = MakeTieOperand(kTieColumnFactors, wzp, per_channel, 1);
             const std::string id = std::string("qlc10-ties-cell-") + v.tag +
                                    (per_channel ? "pc" : "pt") + "-" + TypeName(xt) + "-" +

@@ -30,7 +30,7 @@ struct Declaration {
 // one does.
 // com.microsoft QLinearConv's channels_last cells, where each defect of the convolution's
 // requantization and geometry asks three kills: its ties (three variants per cell) and its
-// three cell geometries (compute_cell_catalogue.cc) reach each under the attribute.
+// four cell geometries (compute_cell_catalogue.cc) reach each under the attribute.
 constexpr std::string_view kChannelsLastCells =
     "op:QLinearConv version:1 granularity:per-tensor+channels-last,w_per-channel+channels-last";
 
