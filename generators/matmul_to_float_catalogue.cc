@@ -8,6 +8,8 @@
 //             A - a_zero_point and B - b_zero_point within 7 so that the accumulator is exact;
 //             DynamicQuantizeMatMul: B's type x b's parameters, A on exact ties of its own
 //             quantization (y_scale 2^-4, every x / y_scale k + 1/2);
+//             float32 cells also hold three cases of scales no powers of two (a float16
+//             multiplier moves them), a-per-column cells two more shapes;
 //   inexact   scales no powers of two, any bias: the bound straddles several values;
 //   ties      P + bias on a float32 midpoint (bias 2^24, odd P): one rounding, to even;
 //   large-k   K = 4096 of extreme codes: the accumulator beyond 2^24, a narrow bound;
@@ -18,6 +20,8 @@
 //             near ties of A's quantization (d43: every code DynamicQuantizeLinear-11 admits).
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <string>
 
 #include "generators/catalogue_builder.h"
 #include "oracle/core/case_builder.h"
@@ -70,6 +74,17 @@ class ToFloatCatalogue : public CatalogueBuilder {
             s.id = "mitf1-cell-" + TypeName(a) + "-" + TypeName(b) + "-" + TypeName(t) +
                    (column ? "-b-per-column" : "-per-tensor");
             Put(s, "exact", "d30,d36,d39");
+            if (t != D::kFloat) continue;
+            // Scales no powers of two: a float32 product of scales carries more bits than a
+            // float16 one, so a multiplier kept in float16 moves every nonzero element past the
+            // float32 bound (mitf-float16-scale-product, three cases per cell).
+            for (int v = 1; v <= 3; ++v) {
+              Spec inexact = s;
+              inexact.dyadic = false;
+              inexact.id = "mitf1-scale-product-" + std::to_string(v) + "-" + TypeName(a) + "-" +
+                           TypeName(b) + (column ? "-b-per-column" : "-per-tensor");
+              Put(inexact, "scale-product", "d30,d36,d39");
+            }
           }
         }
         for (const D t : {D::kFloat, D::kFloat16}) {
@@ -79,6 +94,15 @@ class ToFloatCatalogue : public CatalogueBuilder {
           s.id =
               "mitf1-cell-" + TypeName(a) + "-" + TypeName(b) + "-" + TypeName(t) + "-a-per-column";
           Put(s, "exact", "d30,d36,d39");
+          // Two more shapes, K != N and K = N, so that an a_scale read per column of Y
+          // (mitf-a-scale-per-output-column) rests on three cases per cell.
+          const std::pair<int64_t, int64_t> shapes[] = {{5, 7}, {8, 8}};
+          for (size_t v = 0; v < std::size(shapes); ++v) {
+            Spec more = s;
+            more.k = shapes[v].first, more.n = shapes[v].second;
+            more.id = s.id + "-" + std::to_string(v + 2);
+            Put(more, "exact", "d30,d36,d39");
+          }
         }
       }
     }
@@ -88,6 +112,15 @@ class ToFloatCatalogue : public CatalogueBuilder {
         s.dynamic = true, s.b = b, s.b_per_column = column, s.k = 8;
         s.id = "dqmm1-cell-" + TypeName(b) + (column ? "-b-per-column" : "-per-tensor");
         Put(s, "exact-ties", "d12,d30,d36,d39");
+        // A drawn: a y_scale no power of two, whose product with b_scale a float16 multiplier
+        // rounds (mitf-float16-scale-product, three cases per cell).
+        for (int v = 1; v <= 3; ++v) {
+          Spec drawn = s;
+          drawn.values = Spec::A::kRandom, drawn.dyadic = false;
+          drawn.id = "dqmm1-scale-product-" + std::to_string(v) + "-" + TypeName(b) +
+                     (column ? "-b-per-column" : "-per-tensor");
+          Put(drawn, "scale-product", "d12,d30,d36,d39");
+        }
       }
     }
   }

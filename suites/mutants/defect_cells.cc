@@ -231,6 +231,15 @@ constexpr Declaration kDeclaredCells[] = {
      "a_per-column+b_per-column"},
     {Defect::kMitfBiasTwice, "op:MatMulIntegerToFloat,DynamicQuantizeMatMul"},
     {Defect::kDqmmRoundHalfAway, "op:DynamicQuantizeMatMul"},
+    // A float16 multiplier a_scale * b_scale where Y is float32: every cell whose accumulator is
+    // one integer per element (a per-column a_scale multiplies each product by its own scale, and
+    // a float16 Y admits the float16 product, docs/semantics.md#d30); the scale-product cases
+    // hold scales no powers of two.
+    {Defect::kMitfFloat16ScaleProduct,
+     "op:MatMulIntegerToFloat,DynamicQuantizeMatMul y:float granularity:per-tensor,b_per-column",
+     3},
+    {Defect::kMitfAScalePerOutputColumn,
+     "op:MatMulIntegerToFloat granularity:a_per-column+b_per-column", 3},
     // com.microsoft GatherBlockQuantized: every cell holds a sweep of codes (neighbours differ),
     // zero points of their own per block, blocks along rows with a partial last one, negative
     // indices (gather_block_quantized_catalogue.cc). Two roundings move float32 outputs only: a

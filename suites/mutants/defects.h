@@ -143,6 +143,8 @@ enum class Defect {
   kMitfAZeroPointIgnored,
   kMitfBScaleFirstColumn,
   kMitfBiasTwice,
+  kMitfFloat16ScaleProduct,
+  kMitfAScalePerOutputColumn,
   kDqmmRoundHalfAway,
   // com.microsoft GatherBlockQuantized.
   kGbqCodesHighFirst,

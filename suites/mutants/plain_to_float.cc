@@ -116,8 +116,16 @@ int32_t RunMatMulToFloat(const PlainNode& n, const Output& out) {
     for (size_t i = 0; i < a.codes.size(); ++i)
       a_values[i] = static_cast<int64_t>(Decode(*a.format, a.codes[i]));
   }
+  // mitf-a-scale-per-output-column: a_scale [K] indexed by Y's column (modulo K).
+  const bool a_by_column = On(Defect::kMitfAScalePerOutputColumn);
   const auto a_scale_at = [&](int64_t x) {
     return dynamic ? dynamic_scale : static_cast<float>(ParameterAt(a_scale, x));
+  };
+  // The multiplier a_scale * b_scale, stored as float16 with mitf-float16-scale-product.
+  const Format& half = *FindFormat(QCONFORM_FLOAT16);
+  const auto multiplier = [&](float a_s, float b_s) {
+    const float m = a_s * b_s;
+    return On(Defect::kMitfFloat16ScaleProduct) ? static_cast<float>(RoundTrip(half, m)) : m;
   };
   const auto a_zp_at = [&](int64_t x) -> int64_t {
     if (On(Defect::kMitfAZeroPointIgnored)) return 0;
@@ -142,12 +150,14 @@ int32_t RunMatMulToFloat(const PlainNode& n, const Output& out) {
                                  *b.format, b.codes[static_cast<size_t>(b_base + x * cols + j)])) -
                              bz;
           if (per_k) {
-            value += a_scale_at(x) * static_cast<float>(av) * (static_cast<float>(bv) * bs);
+            const int64_t at = a_by_column ? j % k : x;
+            value += a_scale_at(at) * static_cast<float>(av) * (static_cast<float>(bv) * bs);
           } else {
             acc += av * bv;
           }
         }
-        if (!per_k) value = static_cast<float>(static_cast<int32_t>(acc)) * (a_scale_at(0) * bs);
+        if (!per_k)
+          value = static_cast<float>(static_cast<int32_t>(acc)) * multiplier(a_scale_at(0), bs);
         if (bias.present()) {
           const auto bv = static_cast<float>(ParameterAt(bias, j));
           value += bv;

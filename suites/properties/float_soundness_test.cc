@@ -399,5 +399,44 @@ TEST(FloatSoundness, TheOldBoundsFailIt) {
   EXPECT_GT(overflow[1], 0) << "no legal order reaches the infinity";
 }
 
+// mitf-float16-scale-product: Y = RN32(RN32(acc) * RN16(a_scale * b_scale)) [+ bias], then Y's
+// type. For a float16 Y it is d30's scales-first grouping in Y's type, admitted in every golden
+// case (the defect is dropped there); for a float32 Y the golden cases reject it.
+TEST(FloatSoundness, Float16ScaleProductIsLegalOnlyForFloat16Y) {
+  const Round R32 = RoundingTo(ElementTypeOf(DataType::kFloat));
+  const Round R16 = RoundingTo(ElementTypeOf(DataType::kFloat16));
+  int half_cases = 0, float_rejected = 0, float_elements = 0;
+  for (const GoldenCase& g : MatMulToFloatGoldenCatalogue()) {
+    if (g.c.op_type != "MatMulIntegerToFloat" || !g.intended_rule.empty()) continue;
+    const std::optional<Reading> r = Read(g.c);
+    if (!r || r->a_scale.size() != 1) continue;
+    const OracleResult result = RunOracle(g.c);
+    const OutputEvaluation& y = result.outputs.at(0);
+    const ElementType& t = *FindElementType(y.data_type);
+    const bool half = t.id == DataType::kFloat16;
+    half_cases += half;
+    for (int64_t i = 0; i < r->m; ++i) {
+      for (int64_t j = 0; j < r->n; ++j) {
+        int64_t acc = 0;
+        for (int64_t k = 0; k < r->k; ++k) acc += r->a[i * r->k + k] * r->b[k * r->n + j];
+        const Exact& bs = r->b_scale[r->b_scale.size() == 1 ? 0 : static_cast<size_t>(j)];
+        Exact v = R32(R32(Exact::Integer(acc)) * R16(r->a_scale[0] * bs));
+        if (!r->bias.empty()) v = R32(v + r->bias[static_cast<size_t>(j)]);
+        if (half) v = R16(v);
+        const auto e = static_cast<size_t>(i * r->n + j);
+        const bool admitted = AdmittedAt(y, t, e, v);
+        if (half) {
+          EXPECT_TRUE(admitted) << g.c.id << " element " << e << ": " << v.ToString();
+        } else {
+          ++float_elements;
+          float_rejected += !admitted;
+        }
+      }
+    }
+  }
+  EXPECT_GT(half_cases, 5);
+  EXPECT_GT(float_rejected, float_elements / 10) << float_rejected << " of " << float_elements;
+}
+
 }  // namespace
 }  // namespace qconform

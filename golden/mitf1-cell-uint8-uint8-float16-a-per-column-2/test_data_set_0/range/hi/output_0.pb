@@ -1,0 +1,2 @@
+
+BYJ*XVpP‹TщХBVјW™Ф†VРМeU~УTPU‘ФhV4MєTљХдUWљФ
