@@ -13,7 +13,7 @@ std::vector<GoldenCase> GoldenCatalogue() {
                     QuantizeBoundaryCatalogue, DynamicBoundaryCatalogue, RuleBoundaryCatalogue,
                     MatMulBoundaryCatalogue, ConvBoundaryCatalogue, MicrosoftQLinearConvCatalogue,
                     ComputeCellCatalogue, SeparatingCellCatalogue, GraphBoundaryCatalogue,
-                    GraphOperatorCatalogue, QdqRewriteCatalogue}) {
+                    GraphOperatorCatalogue, QdqRewriteCatalogue, KernelKindsCatalogue}) {
     for (GoldenCase& g : part()) all.push_back(std::move(g));
   }
   for (GoldenCase& g : QLinearOperatorCatalogue()) all.push_back(std::move(g));

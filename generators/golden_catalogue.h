@@ -67,6 +67,9 @@ std::vector<GoldenCase> GraphOperatorCatalogue();
 // The QDQ groups a runtime's optimizer rewrites, each where a rewrite of d32 computes another
 // function (qdq_rewrite_catalogue.cc).
 std::vector<GoldenCase> QdqRewriteCatalogue();
+// Kernel authors' mistakes in the cells whose other cases miss them, three cases per cell
+// (kernel_kinds_catalogue.cc).
+std::vector<GoldenCase> KernelKindsCatalogue();
 // Which cases a catalogue builds: all of them, or only the ones that break a rule (what the rule
 // coverage test needs, without the boundary cells' searches).
 enum class CatalogueParts { kAll, kRules };

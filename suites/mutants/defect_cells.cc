@@ -240,6 +240,22 @@ constexpr Declaration kDeclaredCells[] = {
      3},
     {Defect::kMitfAScalePerOutputColumn,
      "op:MatMulIntegerToFloat granularity:a_per-column+b_per-column", 3},
+    // Kernel authors' mistakes (issue 69's ten of our own), each in every cell it can change,
+    // three kills each (kernel_kinds_catalogue.cc holds the cases the other catalogues lack).
+    {Defect::kQlgCeilOverhangCounted, "op:QLinearAveragePool x:int8,uint8", 3},
+    {Defect::kQlgSoftmaxNoMaxSubtraction, "op:QLinearSoftmax x:int8,uint8", 3},
+    {Defect::kQlgConcatCopyIgnoresZeroPoint, "op:QLinearConcat x:int8,uint8", 3},
+    {Defect::kQlgInt8TableUnsigned, "op:QLinearSigmoid,QLinearLeakyRelu x:int8", 3},
+    {Defect::kQlgChannelsLastIgnored, "op:QLinearGlobalAveragePool x:int8,uint8", 3},
+    {Defect::kQlgMulInt16ProductWrap, "op:QLinearMul x:int8,uint8", 3},
+    {Defect::kQlgCentredInt8Wrap, "op:QLinearAdd,QLinearMul x:int8,uint8", 3},
+    {Defect::kQlgWhereYWithXParameters, "op:QLinearWhere x:int8,uint8", 3},
+    // The integer accumulators' (float8's zero points are 0 and sums are in float).
+    {Defect::kMmZeroPointProductDropped,
+     "op:MatMulInteger,QGemm,MatMulIntegerToFloat,DynamicQuantizeMatMul", 3},
+    {Defect::kMmZeroPointProductDropped, "op:QLinearMatMul y:int8,uint8", 3},
+    {Defect::kMitfBiasInAccumulator, "op:MatMulIntegerToFloat,DynamicQuantizeMatMul", 3},
+    {Defect::kMitfBZeroPointIgnored, "op:MatMulIntegerToFloat,DynamicQuantizeMatMul", 3},
     // com.microsoft GatherBlockQuantized: every cell holds a sweep of codes (neighbours differ),
     // zero points of their own per block, blocks along rows with a partial last one, negative
     // indices (gather_block_quantized_catalogue.cc). Two roundings move float32 outputs only: a

@@ -178,6 +178,19 @@ enum class Defect {
   // The requantization as kernel authors write it, in the QLinear operators and QGemm alike.
   kQlgDoubleReciprocal,
   kQlgInt32OverflowToMin,
+  // Kernel authors' mistakes of the com.microsoft operators, each of a kind seen in a runtime's
+  // kernels or bug tracker (defects.cc names where).
+  kQlgCeilOverhangCounted,         // QLinearAveragePool
+  kQlgSoftmaxNoMaxSubtraction,     // QLinearSoftmax
+  kQlgConcatCopyIgnoresZeroPoint,  // QLinearConcat
+  kQlgInt8TableUnsigned,           // QLinearSigmoid, QLinearLeakyRelu
+  kQlgChannelsLastIgnored,         // QLinearGlobalAveragePool
+  kQlgMulInt16ProductWrap,         // QLinearMul
+  kQlgCentredInt8Wrap,             // QLinearAdd, QLinearMul
+  kQlgWhereYWithXParameters,       // QLinearWhere
+  kMmZeroPointProductDropped,      // the integer matmuls
+  kMitfBiasInAccumulator,          // MatMulIntegerToFloat, DynamicQuantizeMatMul
+  kMitfBZeroPointIgnored,
   // QDQ groups (docs/semantics.md#d32), as an optimizer rewrites them (plain_graph.h).
   kGraphZeroPointBeforeRounding,
   kGraphOverflowToMin,

@@ -208,6 +208,7 @@ int32_t RunMatMul(const PlainNode& n, const Output& out) {
             raw += std::min<int64_t>(std::max<int64_t>(raw_pair, -32768), 32767), raw_pair = 0;
         }
         if (pairs) sum = raw - zb * a_sum - za * b_sum + l.k * za * zb;
+        if (On(Defect::kMmZeroPointProductDropped)) sum -= l.k * za * zb;
         acc[static_cast<size_t>((t * l.m + i) * l.n + j)] = sum;
       }
     }

@@ -107,6 +107,7 @@ int32_t RunQGemm(const PlainNode& n, const Output& out) {
             ValueOf(b, b.codes[static_cast<size_t>(trans_b ? j * k + x : x * n_cols + j)]);
         acc += (av - za) * (bv - zb);
       }
+      if (On(Defect::kMmZeroPointProductDropped)) acc -= k * za * zb;
       const int64_t c_term =
           c.present() ? ValueOf(c, c.codes[static_cast<size_t>((c_rows == 1 ? 0 : i) * c_cols +
                                                                (c_cols == 1 ? 0 : j))])

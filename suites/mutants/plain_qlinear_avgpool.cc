@@ -158,6 +158,8 @@ int32_t RunQLinearAveragePool(const PlainNode& n, const Output& out) {
           for (size_t d = 0; d < r; ++d) {
             padded = padded && o[d] * w.strides[d] - w.begin[d] + k[d] < w.in[d] + w.end[d];
           }
+          // qlavgpool-ceil-overhang-counted: with count_include_pad, every tap counted.
+          if (include_pad && On(Defect::kQlgCeilOverhangCounted)) padded = true;
           counted += inside || ((include_pad || On(Defect::kQlgPaddingCounted)) && padded) ? 1 : 0;
         }
         const size_t y = static_cast<size_t>(last ? (b * out_size + q) * channels + c

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "suites/mutants/defects.h"
 #include "suites/mutants/plain_ops.h"
 
 namespace qconform::mutants {
@@ -60,8 +61,14 @@ int32_t RunQLinearConcat(const PlainNode& n, const Output& out) {
       const size_t block = static_cast<size_t>(x.dims[a]) * inner;
       // DequantizeLinear's result is a float32 (ONNX's DequantizeLinear, the body's first step);
       // Y's scale divides it exactly.
-      for (size_t i = 0; i < block; ++i)
-        v.push_back(static_cast<float>((CodeValue(x, o * block + i) - zero_point) * scale));
+      // qlconcat-copy-ignores-zero-point: Y's scale alone decides a copy of the codes.
+      const bool copy = On(Defect::kQlgConcatCopyIgnoresZeroPoint) &&
+                        static_cast<float>(scale) == ScalarFloat(in[0]);
+      const long double y_zero_point = CodeValue(in[1], 0);
+      for (size_t i = 0; i < block; ++i) {
+        v.push_back(copy ? (CodeValue(x, o * block + i) - y_zero_point) * scale
+                         : static_cast<float>((CodeValue(x, o * block + i) - zero_point) * scale));
+      }
     }
   }
   return WriteRequantized(v, ScalarFloat(in[0]), CodeValue(in[1], 0), t, dims, out);

@@ -121,8 +121,14 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
     return Fail(out, QCONFORM_REJECTED_AT_LOAD, "shapes do not broadcast");
   const qconform_attribute* alpha_attribute = n.attribute("alpha");
   const long double alpha = alpha_attribute ? static_cast<float>(alpha_attribute->f) : 0.01f;
+  // qlg-int8-table-unsigned: a lookup table's int8 index read as a uint8 code.
+  const bool table = n.op_type == "QLinearSigmoid" || n.op_type == "QLinearLeakyRelu";
+  const auto code = [&](const PlainTensor& p, size_t i) {
+    const long double c = Int(p, i);
+    return table && t == I8 && c < 0 && On(Defect::kQlgInt8TableUnsigned) ? c + 256 : c;
+  };
   const auto x = [&](size_t i) {  // the first operand's real value
-    return ops[0].scale * (Int(in[0], i) - ops[0].zero_point);
+    return ops[0].scale * (code(in[0], i) - ops[0].zero_point);
   };
   // The fixed-point defects: each ratio float32(scale / C_scale) rounded to `bits` bits below
   // the larger ratio's exponent.
@@ -140,7 +146,9 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
   std::vector<long double> v;
   if (pool) {
     if (dims.size() < 3) return Fail(out, QCONFORM_REJECTED_AT_LOAD, "rank below 3");
+    // qlgap-channels-last-ignored: the output shape as the attribute says, the sums as NCHW.
     const bool last = n.Int("channels_last", 0) != 0;
+    const bool read_last = last && !On(Defect::kQlgChannelsLastIgnored);
     const size_t channel = last ? dims.size() - 1 : 1;
     const size_t c = static_cast<size_t>(dims[channel]), batch = static_cast<size_t>(dims[0]);
     size_t spatial = 1;
@@ -148,7 +156,7 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
       spatial *= d == channel ? 1 : static_cast<size_t>(dims[d]);
     v.assign(batch * c, 0);
     for (size_t i = 0; i < static_cast<size_t>(in[0].count()); ++i) {
-      const size_t b = i / (c * spatial), k = last ? i % c : i / spatial % c;
+      const size_t b = i / (c * spatial), k = read_last ? i % c : i / spatial % c;
       v[b * c + k] += x(i) / static_cast<long double>(spatial);
     }
     for (size_t d = 1; d < dims.size(); ++d) dims[d] = d == channel ? dims[d] : 1;
@@ -166,9 +174,17 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
       (d == axis || matrix ? length : inner) *= size;
     }
     v.resize(static_cast<size_t>(in[0].count()));
+    const bool unshifted = On(Defect::kQlgSoftmaxNoMaxSubtraction);
     for (size_t i = 0; i < v.size(); ++i) {
       const size_t first = i - (i / inner % length) * inner;
       long double sum = 0;
+      if (unshifted) {  // float32 exp(x_i) / sum exp(x_j): inf / inf past 88.7
+        float total = 0;
+        for (size_t j = 0; j < length; ++j)
+          total += std::exp(static_cast<float>(x(first + j * inner)));
+        v[i] = std::exp(static_cast<float>(x(i))) / total;
+        continue;
+      }
       for (size_t j = 0; j < length; ++j) sum += std::exp(x(first + j * inner) - x(i));
       v[i] = 1 / sum;
     }
@@ -176,8 +192,12 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
     size_t total = 1;
     for (int64_t d : dims) total *= static_cast<size_t>(d);
     for (size_t i = 0; i < total; ++i) {
-      const auto centred = [&](const Operand& o) {
-        return Int(*o.value, Source(o.value->dims, dims, i)) - o.zero_point;
+      const auto centred = [&](const Operand& o) -> long double {
+        const long double c = code(*o.value, Source(o.value->dims, dims, i)) - o.zero_point;
+        // qlg-centred-int8-wrap: the difference kept in 8 bits.
+        if (On(Defect::kQlgCentredInt8Wrap))
+          return static_cast<int8_t>(static_cast<uint8_t>(static_cast<int64_t>(c) & 0xFF));
+        return c;
       };
       if (n.op_type == "QLinearAdd" && bits != 0) {
         // In units of the output scale: M_a (a - a_zp) + M_b (b - b_zp), over 2^shift.
@@ -186,7 +206,11 @@ int32_t RunQLinearGroup(const PlainNode& n, const Output& out) {
       } else if (n.op_type == "QLinearAdd") {
         v.push_back(ops[0].scale * centred(ops[0]) + ops[1].scale * centred(ops[1]));
       } else if (n.op_type == "QLinearMul") {
-        v.push_back(centred(ops[0]) * centred(ops[1]) * (ops[0].scale * ops[1].scale));
+        long double product = centred(ops[0]) * centred(ops[1]);
+        if (On(Defect::kQlgMulInt16ProductWrap)) {  // the low 16 bits of the product alone
+          product = static_cast<int16_t>(static_cast<uint16_t>(static_cast<int64_t>(product)));
+        }
+        v.push_back(product * (ops[0].scale * ops[1].scale));
       } else {
         const long double xi = ops[0].scale * centred(ops[0]);
         v.push_back(n.op_type == "QLinearSigmoid" ? 1 / (1 + std::exp(-xi))
@@ -214,6 +238,8 @@ int32_t WriteRequantized(const std::vector<long double>& v, long double scale,
             ? static_cast<long double>(static_cast<double>(v[i]) *
                                        (1.0 / static_cast<double>(scale)))
             : v[i] / scale;
+    // A NaN (qlsoftmax-no-max-subtraction's inf / inf) converts as x86's cvtps2dq does.
+    if (std::isnan(q)) q = static_cast<long double>(INT32_MIN);
     // A float-to-int32 conversion first: from 2^31 on, INT32_MIN (then saturated).
     if (q >= 0x1p31L && On(Defect::kQlgInt32OverflowToMin)) q = static_cast<long double>(INT32_MIN);
     long double r;

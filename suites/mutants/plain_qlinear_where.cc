@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "suites/mutants/defects.h"
 #include "suites/mutants/plain_ops.h"
 
 namespace qconform::mutants {
@@ -44,7 +45,9 @@ int32_t RunQLinearWhere(const PlainNode& n, const Output& out) {
   for (size_t i = 0; i < total; ++i) {
     const size_t k = flags[Source(in[0].dims, dims, i)] != 0 ? 1 : 4;
     const PlainTensor& x = in[k];
-    const long double scale = ScalarFloat(in[k + 1]), zero_point = CodeValue(in[k + 2], 0);
+    // qlwhere-y-with-x-parameters: Y's values read with X's scale and zero point.
+    const size_t p = On(Defect::kQlgWhereYWithXParameters) ? 1 : k;
+    const long double scale = ScalarFloat(in[p + 1]), zero_point = CodeValue(in[p + 2], 0);
     v.push_back(static_cast<float>((CodeValue(x, Source(x.dims, dims, i)) - zero_point) * scale));
   }
   return WriteRequantized(v, ScalarFloat(in[7]), CodeValue(in[8], 0), t, dims, out);

@@ -132,6 +132,7 @@ int32_t RunMatMulToFloat(const PlainNode& n, const Output& out) {
     return dynamic ? dynamic_zp : static_cast<int64_t>(ParameterAt(a_zp, x));
   };
   const auto b_column = [&](int64_t j) { return On(Defect::kMitfBScaleFirstColumn) ? 0 : j; };
+  const bool drop_zz = On(Defect::kMmZeroPointProductDropped);
   const bool per_k = a_scale.present() && !a_scale.scalar_like();
   const int64_t batches =
       std::max<int64_t>(1, static_cast<int64_t>(a.codes.size()) / std::max<int64_t>(1, m * k));
@@ -141,7 +142,9 @@ int32_t RunMatMulToFloat(const PlainNode& n, const Output& out) {
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < cols; ++j) {
         const auto bs = static_cast<float>(ParameterAt(b_scale, b_column(j)));
-        const auto bz = static_cast<int64_t>(ParameterAt(b_zp, b_column(j)));
+        const auto bz = On(Defect::kMitfBZeroPointIgnored)
+                            ? 0
+                            : static_cast<int64_t>(ParameterAt(b_zp, b_column(j)));
         float value = 0;
         int64_t acc = 0;
         for (int64_t x = 0; x < k; ++x) {
@@ -149,16 +152,27 @@ int32_t RunMatMulToFloat(const PlainNode& n, const Output& out) {
           const int64_t bv = static_cast<int64_t>(Decode(
                                  *b.format, b.codes[static_cast<size_t>(b_base + x * cols + j)])) -
                              bz;
+          // mm-zero-point-product-dropped: av * bv less za * zb, term by term.
+          const int64_t dropped = drop_zz ? a_zp_at(x) * bz : 0;
           if (per_k) {
             const int64_t at = a_by_column ? j % k : x;
-            value += a_scale_at(at) * static_cast<float>(av) * (static_cast<float>(bv) * bs);
+            value += drop_zz
+                         ? a_scale_at(at) * static_cast<float>(av * bv - dropped) * bs
+                         : a_scale_at(at) * static_cast<float>(av) * (static_cast<float>(bv) * bs);
           } else {
-            acc += av * bv;
+            acc += av * bv - dropped;
           }
         }
-        if (!per_k)
-          value = static_cast<float>(static_cast<int32_t>(acc)) * multiplier(a_scale_at(0), bs);
-        if (bias.present()) {
+        // mitf-bias-in-accumulator: bias / 1 in the accumulator's units, before the scales.
+        const bool bias_first = bias.present() && On(Defect::kMitfBiasInAccumulator);
+        const float early = bias_first ? static_cast<float>(ParameterAt(bias, j)) : 0.0f;
+        if (!per_k) {
+          value = (static_cast<float>(static_cast<int32_t>(acc)) + early) *
+                  multiplier(a_scale_at(0), bs);
+        } else if (bias_first) {
+          value += early * a_scale_at(0) * bs;
+        }
+        if (bias.present() && !bias_first) {
           const auto bv = static_cast<float>(ParameterAt(bias, j));
           value += bv;
           if (On(Defect::kMitfBiasTwice)) value += bv;

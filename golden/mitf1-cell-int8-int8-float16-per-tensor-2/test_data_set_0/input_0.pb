@@ -1,0 +1,1 @@
+BAJ[WXYNP[NVVZ[MRNMXX

@@ -1,0 +1,1 @@
+BAJXYa]WU^`XYUb^W\`W^

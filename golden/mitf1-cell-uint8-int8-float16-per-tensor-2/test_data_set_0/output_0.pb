@@ -1,0 +1,2 @@
+
+BYJ’MÍS$LxÔ’MÍS:LwÔMÎS-LwÔ

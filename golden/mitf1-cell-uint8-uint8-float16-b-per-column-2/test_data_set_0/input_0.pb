@@ -1,0 +1,1 @@
+BAJ\heafbadbZ^h_[a^]a

@@ -1,0 +1,2 @@
+
+BYJµÕüQ€BlR	ÖnTäU>U÷ÕNTÐMÜQ

@@ -1,0 +1,2 @@
+ÄBCJÄÅÅÄÄ~~}}}||{zzyzyxwwxwwvuuustrtrqqqppopmmnknmmlikljhiifihdgeebccccbcbb`a^^\aZ`\ZYX]]W[YXUWZSSWUSPUPTNUTTRNRMPMRPJLKMMLHNJHCGCFGDEDBAGFCDEDF<@D;B>98>7?>@55:87>43966;//55-660610.3/1,/3*3'-,+)1'$#,)-$!&&*)$!"&!""
+

@@ -1,0 +1,1 @@
+BA_zero_pointJ€

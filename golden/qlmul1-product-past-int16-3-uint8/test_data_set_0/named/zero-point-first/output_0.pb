@@ -1,0 +1,2 @@
+ÄBCJÄÉÉÇÇÅÅÄÄ~~}~}|{{{{zyyywwxvvvuvstssqqspppqpnmpnnmnlklikkkiihehdedecfb`ca_`^a`_``]^\^^[YXX]X[W\UYSZSVRSRPQRNUNOLSNNOILQJOMOOHOHKLDHKGKICFBBE@D=ECC?;<>C=89687::=<>656:64:67:538,0.131364/1+1/%-$/%#$","**#$.#+ !+((%#   "$  	
+
