@@ -35,10 +35,6 @@ using namespace qlinear_codes;
 
 constexpr int kVariants = 3;
 
-int64_t Lowest(D t) {
-  return t == D::kInt8 ? -128 : 0;
-}
-
 class KernelKinds : public CatalogueBuilder {
  public:
   // Codes drawn over all of t.
@@ -52,7 +48,7 @@ class KernelKinds : public CatalogueBuilder {
     std::vector<double> v(static_cast<size_t>(ShapeElements(shape)));
     for (double& x : v) {
       const auto far = static_cast<double>(40 + p.Below(48));
-      x = static_cast<double>(Lowest(t)) + (t == D::kInt8 ? 128 : 0) +
+      x = static_cast<double>(IntegerMin(ElementTypeOf(t))) + (t == D::kInt8 ? 128 : 0) +
           (t == D::kInt8 ? (p.Below(2) ? far : -far) : far + 80);
     }
     return MakeTensor(t, std::move(shape), v);
@@ -151,7 +147,7 @@ class KernelKinds : public CatalogueBuilder {
       Tensor x = AllCodes(t);
       x.shape = {4, 64};
       Inputs in = {x, F(x_scales[v - 1]), MakeScalar(t, static_cast<double>(Zp(t, 0))),
-                   F(1.0 / 256), MakeScalar(t, static_cast<double>(Lowest(t)))};
+                   F(1.0 / 256), MakeScalar(t, static_cast<double>(IntegerMin(ElementTypeOf(t))))};
       Case c = MakeCase("QLinearSoftmax", 1, std::move(in), {}, "com.microsoft", id);
       c.attributes = {{"opset", Attribute::Int(13)}};
       Add(std::move(c), "op:QLinearSoftmax,type:" + TypeName(t) + ",boundary:exp-overflow", "d35");
@@ -194,19 +190,20 @@ class KernelKinds : public CatalogueBuilder {
     }
   }
 
-  // A every code at zero point Lowest(t); B drawn within 40 codes of its zero point at the
-  // other end (2 + 2 * 127 - 40 steps below it): products to about -(255 * 215) < -2^15; at
-  // scales 2^-4 and C_scale 2 each result P / 512 is within T's range about C's middle.
+  // A every code at zero point IntegerMin(ElementTypeOf(t)); B drawn within 40 codes of its zero
+  // point at the other end (2 + 2 * 127 - 40 steps below it): products to about -(255 * 215) <
+  // -2^15; at scales 2^-4 and C_scale 2 each result P / 512 is within T's range about C's middle.
   void QLinearMul(D t) {
     for (int v = 1; v <= kVariants; ++v) {
       const std::string id = "qlmul1-product-past-int16-" + std::to_string(v) + "-" + TypeName(t);
       Prng p(CaseSeed(id));
-      const int64_t high = Lowest(t) + 255;
+      const int64_t high = IntegerMin(ElementTypeOf(t)) + 255;
       std::vector<double> b(256);
-      for (double& x : b) x = static_cast<double>(Lowest(t) + static_cast<int64_t>(p.Below(41)));
+      for (double& x : b)
+        x = static_cast<double>(IntegerMin(ElementTypeOf(t)) + static_cast<int64_t>(p.Below(41)));
       Inputs in = {AllCodes(t),
                    F(0.0625),
-                   MakeScalar(t, static_cast<double>(Lowest(t))),
+                   MakeScalar(t, static_cast<double>(IntegerMin(ElementTypeOf(t)))),
                    MakeTensor(t, {256}, b),
                    F(0.0625),
                    MakeScalar(t, static_cast<double>(high)),

@@ -48,13 +48,6 @@ struct Spec {
   std::vector<double> a_scales, b_scales;
 };
 
-int64_t Lowest(D t) {
-  return t == D::kInt8 ? -128 : 0;
-}
-int64_t Highest(D t) {
-  return t == D::kInt8 ? 127 : 255;
-}
-
 class ToFloatCatalogue : public CatalogueBuilder {
  public:
   void Put(const Spec& s, const std::string& boundary, const std::string& decision) {
@@ -228,11 +221,12 @@ class ToFloatCatalogue : public CatalogueBuilder {
       const int64_t z = zp[zp.size() == 1 ? 0
                                           : static_cast<size_t>((zp_along_inner ? in : o) %
                                                                 static_cast<int64_t>(zp.size()))];
-      int64_t code = o == 0   ? Lowest(t)
-                     : o == 1 ? Highest(t)
-                              : Lowest(t) + static_cast<int64_t>(p.Below(256));
+      int64_t code = o == 0   ? IntegerMin(ElementTypeOf(t))
+                     : o == 1 ? IntegerMax(ElementTypeOf(t))
+                              : IntegerMin(ElementTypeOf(t)) + static_cast<int64_t>(p.Below(256));
       if (small) code = z + static_cast<int64_t>(p.Below(15)) - 7;
-      v[static_cast<size_t>(e)] = static_cast<double>(std::clamp(code, Lowest(t), Highest(t)));
+      v[static_cast<size_t>(e)] = static_cast<double>(
+          std::clamp(code, IntegerMin(ElementTypeOf(t)), IntegerMax(ElementTypeOf(t))));
     }
     return v;
   }
@@ -304,8 +298,10 @@ class ToFloatCatalogue : public CatalogueBuilder {
     const auto draw_zp = [&](D t, int64_t count) {
       std::vector<int64_t> z(static_cast<size_t>(count), 0);
       for (int64_t& v : z) {
-        v = s.zero_points ? Lowest(t) + static_cast<int64_t>(p.Below(256)) : 0;
-        if (s.small && s.zero_points) v = std::clamp<int64_t>(v, Lowest(t) + 7, Highest(t) - 7);
+        v = s.zero_points ? IntegerMin(ElementTypeOf(t)) + static_cast<int64_t>(p.Below(256)) : 0;
+        if (s.small && s.zero_points)
+          v = std::clamp<int64_t>(v, IntegerMin(ElementTypeOf(t)) + 7,
+                                  IntegerMax(ElementTypeOf(t)) - 7);
       }
       return z;
     };

@@ -186,10 +186,6 @@ std::string Features(const Form& f, const Cell& c, const std::string& boundary) 
   }
   return s + ",y:" + TypeName(c.y) + ",boundary:" + boundary;
 }
-int64_t Lowest(D t) {
-  return t == D::kInt8 ? -128 : 0;
-}
-
 class Separations : public CatalogueBuilder {
  public:
   void Put(const Form& f, const Cell& c, const std::string& boundary, int k, const Requantized& r) {
@@ -209,8 +205,8 @@ class Separations : public CatalogueBuilder {
   void DoubleReciprocal(const Form& f, const Cell& c) {
     const std::string cell = CellName(f, c);
     Prng p(CaseSeed(std::string(f.prefix) + "-double-reciprocal-" + cell));
-    const int64_t x_zp = Lowest(c.a) + 1,
-                  y_zp = Lowest(c.y) + 1 + 2 * static_cast<int64_t>(p.Below(50));
+    const int64_t x_zp = IntegerMin(ElementTypeOf(c.a)) + 1,
+                  y_zp = IntegerMin(ElementTypeOf(c.y)) + 1 + 2 * static_cast<int64_t>(p.Below(50));
     const ElementType& xt = ElementTypeOf(c.a);
     int found = 0;
     for (int64_t m = 3 + 2 * static_cast<int64_t>(p.Below(1000)), tries = 0;
@@ -218,7 +214,7 @@ class Separations : public CatalogueBuilder {
       const double y_scale = std::ldexp(static_cast<double>(m), -12);
       const double reciprocal = 1.0 / y_scale;
       std::vector<int64_t> codes, moved;
-      for (int64_t o = 1; o <= 253 && o / 2 + y_zp < Lowest(c.y) + 255; o += 2) {
+      for (int64_t o = 1; o <= 253 && o / 2 + y_zp < IntegerMin(ElementTypeOf(c.y)) + 255; o += 2) {
         const double v = static_cast<double>(o) * (y_scale / 2);  // exact: m has <= 13 bits
         const double by_reciprocal = std::nearbyint(v * reciprocal);
         const auto exact = static_cast<double>(o / 2 + (o / 2) % 2);  // o / 2 + 1/2 to even
@@ -266,7 +262,8 @@ class Separations : public CatalogueBuilder {
     const ElementType& type = ElementTypeOf(y);
     const size_t stride = out.exact.size() / moved.size();
     for (size_t i = 0; i < moved.size(); ++i) {
-      const int64_t code = std::clamp<int64_t>(moved[i], Lowest(y), Lowest(y) + 255);
+      const int64_t code = std::clamp<int64_t>(moved[i], IntegerMin(ElementTypeOf(y)),
+                                               IntegerMin(ElementTypeOf(y)) + 255);
       if (InRange(type, out.range(i * stride), IntegerCodes(type, {code}).at(0))) return false;
     }
     return true;
