@@ -37,8 +37,9 @@ std::vector<ComputeWorkload> MatMulWorkloads();
 std::vector<ComputeWorkload> ConvWorkloads();
 // The com.microsoft QLinear rows (qlinear_group_workloads.cc): an element counts as one operation.
 std::vector<ComputeWorkload> QLinearGroupWorkloads();
-// The float-output rows (nbits_workloads.cc): MatMulNBits 4-bit, block 32, M = 1 and 32, K = N =
-// 4096; a MAC is one term of a dot product.
+// The float-output rows (nbits_workloads.cc): MatMulNBits 4-bit, block 32, K = N = 4096, A
+// float32 of M = 1 and 32, A float16 of M = 16 without and with d41's test; a MAC is one term of
+// a dot product.
 std::vector<ComputeWorkload> NBitsWorkloads();
 // The float rows' plain loop: y[i][j] = sum over x of a[i][x] * w[j][x] in float32, in order (w
 // holds one row per output column); returns a checksum of y.

@@ -1,12 +1,16 @@
 // The float-output rows (bench/compute_workloads.h): com.microsoft MatMulNBits, 4-bit weights in
 // blocks of 32 with packed zero points, K = N = 4096, A float32 of M = 1 and M = 32 rows (a
-// language model's decode and prefill shapes). The plain loop is the float32 dot product over the
-// weights dequantized once beforehand, outside the timing, as a kernel that caches them would run.
+// language model's decode and prefill shapes), and A float16 of M = 16 rows twice: as drawn, and
+// marked as TOSA's signed dot-product data set, so that the oracle also computes d41's reference
+// and bound per element (docs/semantics.md#d41): the two rows' difference is that test's cost.
+// The plain loop is the float32 dot product over the weights dequantized once beforehand, outside
+// the timing, as a kernel that caches them would run.
 #include <cstring>
 #include <map>
 
 #include "bench/compute_workloads.h"
 #include "oracle/core/case_builder.h"
+#include "oracle/core/fast_codec.h"
 
 namespace qconform::bench {
 namespace {
@@ -18,6 +22,13 @@ float FloatOf(uint32_t code) {
   float f;
   std::memcpy(&f, &code, sizeof f);
   return f;
+}
+
+// A float32 or float16 code as float.
+float ScaleOf(const Tensor& t, size_t i) {
+  const ElementType& type = *FindElementType(t.data_type);
+  return type.id == DataType::kFloat ? FloatOf(t.codes[i])
+                                     : static_cast<float>(DecodeDouble(type, t.codes[i]));
 }
 
 // The weights, [N][K] float32, dequantized from the case (once per workload).
@@ -35,9 +46,8 @@ const std::vector<float>& Dequantized(const Case& c) {
       const int64_t blk = k / kBlock;
       const uint32_t z =
           (zp.codes[static_cast<size_t>(n * (blocks / 2) + blk / 2)] >> (blk % 2 ? 4 : 0)) & 15;
-      w[static_cast<size_t>(n * kK + k)] =
-          (static_cast<float>(q) - static_cast<float>(z)) *
-          FloatOf(scales.codes[static_cast<size_t>(n * blocks + blk)]);
+      w[static_cast<size_t>(n * kK + k)] = (static_cast<float>(q) - static_cast<float>(z)) *
+                                           ScaleOf(scales, static_cast<size_t>(n * blocks + blk));
     }
   }
   return w;
@@ -50,7 +60,7 @@ int64_t PlainNBits(const ComputeWorkload& wl, std::vector<int32_t>&, std::vector
   const int64_t m = a.shape[0];
   static thread_local std::vector<float> af;
   af.resize(static_cast<size_t>(m * kK));
-  for (size_t i = 0; i < af.size(); ++i) af[i] = FloatOf(a.codes[i]);
+  for (size_t i = 0; i < af.size(); ++i) af[i] = ScaleOf(a, i);
   return FloatDotProducts(af.data(), w.data(), m, kK, kN);
 }
 
@@ -73,26 +83,42 @@ int64_t FloatDotProducts(const float* a, const float* w, int64_t m, int64_t k, i
 
 std::vector<ComputeWorkload> NBitsWorkloads() {
   std::vector<ComputeWorkload> out;
-  for (const int64_t m : {int64_t{1}, int64_t{32}}) {
+  struct Row {
+    D t;
+    int64_t m;
+    const char* data_set;  // d41's, or none
+  };
+  const Row rows[] = {{D::kFloat, 1, ""},
+                      {D::kFloat, 32, ""},
+                      {D::kFloat16, 16, ""},
+                      {D::kFloat16, 16, "tosa-dot-product-5"}};
+  for (const Row& row : rows) {
+    const int64_t m = row.m;
     Prng p(static_cast<uint64_t>(20261128 + m));
     const int64_t blocks = kK / kBlock;
     std::vector<double> a(static_cast<size_t>(m * kK)), scales(static_cast<size_t>(kN * blocks));
     for (double& x : a) x = (static_cast<double>(p.Below(2000001)) - 1000000) / 331177.0;
     for (double& x : scales) x = 0.001 + static_cast<double>(p.Below(100000)) / 3e6;
-    Case c = MakeCase("MatMulNBits", 1,
-                      {MakeRoundedTensor(D::kFloat, {m, kK}, a),
-                       RandomCodes(p, D::kUint8, {kN, blocks, kBlock / 2}),
-                       MakeRoundedTensor(D::kFloat, {kN, blocks}, scales),
-                       RandomCodes(p, D::kUint8, {kN, blocks / 2})},
-                      {}, "com.microsoft");
+    Case c = MakeCase(
+        "MatMulNBits", 1,
+        {MakeRoundedTensor(row.t, {m, kK}, a), RandomCodes(p, D::kUint8, {kN, blocks, kBlock / 2}),
+         MakeRoundedTensor(row.t, {kN, blocks}, scales),
+         RandomCodes(p, D::kUint8, {kN, blocks / 2})},
+        {}, "com.microsoft");
     c.attributes["K"] = Attribute::Int(kK);
     c.attributes["N"] = Attribute::Int(kN);
     c.attributes["bits"] = Attribute::Int(4);
     c.attributes["block_size"] = Attribute::Int(kBlock);
-    const size_t bytes =
-        static_cast<size_t>(m * kK * 4 + kN * kK / 2 + kN * blocks * 5 + m * kN * 4);
-    out.push_back({"MatMulNBits 4-bit block 32 M=" + std::to_string(m) + " K=N=4096", std::move(c),
-                   m * kK * kN, bytes, PlainNBits});
+    c.data_set = row.data_set;
+    const size_t width = ElementTypeOf(row.t).bits / 8;
+    const size_t bytes = static_cast<size_t>(m * kK) * width + static_cast<size_t>(kN * kK / 2) +
+                         static_cast<size_t>(kN * blocks) * (width + 1) +
+                         static_cast<size_t>(m * kN) * width;
+    std::string name = "MatMulNBits 4-bit block 32 ";
+    if (row.t == D::kFloat16) name += "float16 ";
+    name += "M=" + std::to_string(m) + " K=N=4096";
+    if (*row.data_set != 0) name += " with d41's test";
+    out.push_back({name, std::move(c), m * kK * kN, bytes, PlainNBits});
   }
   return out;
 }

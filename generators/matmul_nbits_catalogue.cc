@@ -49,6 +49,9 @@ struct Spec {
   // a row zero but in block b: 127 2^a_exponent (the block's maxabs: a_scale 2^a_exponent) where
   // column n's weight is nearest its zero point, +-(j + 1/2) 2^a_exponent where farthest.
   bool int8_ties = false;
+  // TOSA's dot-product data set (d41), by kind: 1, positive (A in [0, 1), weights >= 0); 5,
+  // signed (A in [-1, 1), weights of both signs); scales in [2^-8, 2^-7). -1: none.
+  int data_set = -1;
 };
 
 int64_t Blocks(const Spec& s) {
@@ -125,6 +128,14 @@ Tensor MakeA(const Spec& s, Prng& p, const std::vector<double>& d) {
   std::vector<int64_t> shape = s.a_shape;
   const int64_t kb = Blocks(s);
   if (s.int8_ties) return TieRows(s, p, d);
+  if (s.data_set >= 0) {  // uniform over [0, 1) or [-1, 1), on a 2^-16 grid
+    std::vector<double> v(static_cast<size_t>(ShapeElements(shape)));
+    for (double& x : v) {
+      x = std::ldexp(static_cast<double>(p.Below(s.data_set == 1 ? 65536 : 131072)), -16) -
+          (s.data_set == 1 ? 0 : 1);
+    }
+    return MakeRoundedTensor(s.t, shape, v);
+  }
   if (shape.empty()) shape = {s.k + 2 + s.n * kb, s.k};
   std::vector<double> v(static_cast<size_t>(ShapeElements(shape)), 0);
   const int64_t rows = static_cast<int64_t>(v.size()) / s.k;
@@ -164,15 +175,20 @@ class NBitsCatalogue : public CatalogueBuilder {
     const int64_t kb = Blocks(s), levels = int64_t{1} << s.bits;
     std::vector<int64_t> q(static_cast<size_t>(s.n * s.k)), zp(static_cast<size_t>(s.n * kb));
     for (int64_t& x : q) x = static_cast<int64_t>(p.Below(static_cast<uint64_t>(levels)));
+    // Data set 1's weights >= 0: codes at or above the default zero point.
+    if (s.data_set == 1) {
+      for (int64_t& x : q) x = levels / 2 + x % (levels / 2);
+    }
     // Zero points that are no 2^(bits-1) and differ between blocks and columns.
     for (int64_t& x : zp) x = static_cast<int64_t>(p.Below(static_cast<uint64_t>(levels)));
     std::vector<double> scales(static_cast<size_t>(s.n * kb));
     const ElementType& type = ElementTypeOf(s.t);
     const double subnormal = std::ldexp(1.0, -(type.fp.bias + type.fp.mantissa_bits - 1));
     for (double& x : scales) {
-      x = s.subnormal_scales ? static_cast<double>(2 * p.Below(8) + 1) * subnormal
-          : s.dyadic         ? std::ldexp(1.0, -static_cast<int>(p.Below(4)))
-                             : 0.001 + static_cast<double>(p.Below(100000)) / 1e6;
+      x = s.data_set >= 0      ? std::ldexp(1 + static_cast<double>(p.Below(1024)) / 1024, -8)
+          : s.subnormal_scales ? static_cast<double>(2 * p.Below(8) + 1) * subnormal
+          : s.dyadic           ? std::ldexp(1.0, -static_cast<int>(p.Below(4)))
+                               : 0.001 + static_cast<double>(p.Below(100000)) / 1e6;
       x = std::ldexp(x, s.scale_exponent);
     }
     std::vector<double> d(q.size());  // q - zero_point, as the oracle reads it
@@ -223,6 +239,7 @@ class NBitsCatalogue : public CatalogueBuilder {
     c.attributes["bits"] = Attribute::Int(s.bits);
     c.attributes["block_size"] = Attribute::Int(s.block);
     if (s.level != 0) c.attributes["accuracy_level"] = Attribute::Int(s.level);
+    if (s.data_set >= 0) c.data_set = "tosa-dot-product-" + std::to_string(s.data_set);
     return c;
   }
 
@@ -258,6 +275,34 @@ class NBitsCatalogue : public CatalogueBuilder {
           }
         }
       }
+    }
+  }
+
+  // d41: the long low-precision reductions of 4-bit language models, where the per-element
+  // interval is vacuous or nearly so, judged as TOSA judges a dot product over the tensor.
+  // Positive sets (1) where every admitted order in A's type passes (float16 to K = 1280,
+  // bfloat16 to 256; past that the sequential sum of positive terms stagnates beyond TOSA's
+  // bound): an accumulator that rounds to bfloat16 or truncates fails them. Signed sets (5)
+  // at the language models' K, where every order passes and only gross errors fail.
+  void DataSets() {
+    struct Shape {
+      D t;
+      int set;
+      int64_t k, m;
+    };
+    const Shape shapes[] = {
+        {D::kFloat16, 1, 1024, 16}, {D::kFloat16, 1, 1024, 1}, {D::kFloat16, 1, 1280, 16},
+        {D::kBfloat16, 1, 128, 16}, {D::kBfloat16, 1, 256, 1}, {D::kBfloat16, 1, 256, 16},
+        {D::kFloat16, 5, 4096, 16}, {D::kFloat16, 5, 8192, 1}, {D::kBfloat16, 5, 2048, 16},
+        {D::kBfloat16, 5, 4096, 1},
+    };
+    for (const Shape& shape : shapes) {
+      Spec s;
+      s.t = shape.t, s.k = shape.k, s.n = 16, s.block = 32, s.zp = Spec::ZP::kDefault;
+      s.a_shape = {shape.m, shape.k}, s.data_set = shape.set, s.dyadic = false;
+      s.id = "mnb1-tosa-dp" + std::to_string(shape.set) + "-k" + std::to_string(shape.k) + "-m" +
+             std::to_string(shape.m) + "-" + TypeName(shape.t);
+      Put(s, "tosa-dot-product", "d30,d36,d41");
     }
   }
 
@@ -323,6 +368,7 @@ class NBitsCatalogue : public CatalogueBuilder {
     large.dyadic = false, large.zp = Spec::ZP::kDefault;
     large.id = "mnb1-k4096";
     Put(large, "large-k", "d30,d36");
+    DataSets();
     Spec flat;
     flat.flat_parameters = true, flat.a_shape = {flat.k};
     flat.id = "mnb1-flat-parameters-a-1d";

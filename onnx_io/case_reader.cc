@@ -85,6 +85,7 @@ CaseDirectory ReadGraphCase(const std::string& dir, const onnx::ModelProto& mode
   if (!found_opset) throw CaseIoError(model_path + ": opset_import: no opset for domain ''");
   for (const auto& m : model.metadata_props()) {
     if (m.key() == kProfileKey) base.profile = m.value();
+    if (m.key() == kDataSetKey) base.data_set = m.value();
   }
   for (int k = 0; k < graph.node_size(); ++k) {
     const onnx::NodeProto& n = graph.node(k);
@@ -218,6 +219,7 @@ CaseDirectory ReadCaseDirectory(const std::string& dir) {
     for (const auto& a : node.attribute()) c.attributes[a.name()] = AttributeFromProto(a);
     for (const auto& m : model.metadata_props()) {
       if (m.key() == kProfileKey) c.profile = m.value();
+      if (m.key() == kDataSetKey) c.data_set = m.value();
     }
     return c;
   };

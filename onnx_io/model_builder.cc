@@ -110,6 +110,11 @@ onnx::ModelProto BuildModel(const Case& c, const std::vector<OutputSpec>& output
     m->set_key(kProfileKey);
     m->set_value(c.profile);
   }
+  if (!c.data_set.empty()) {
+    auto* m = model.add_metadata_props();
+    m->set_key(kDataSetKey);
+    m->set_value(c.data_set);
+  }
   model.set_producer_name("qconform");
   model.set_producer_version("1");
   auto* onnx_import = model.add_opset_import();

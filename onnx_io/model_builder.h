@@ -18,6 +18,8 @@ namespace qconform {
 
 // The model metadata key holding a case's profile (oracle/semantics/profiles/).
 inline constexpr const char* kProfileKey = "qconform.profile";
+// The model metadata key holding a case's data set (docs/semantics.md#d41).
+inline constexpr const char* kDataSetKey = "qconform.data_set";
 
 // A case's outputs as its model declares them: the registry's rule (typed and shaped as the
 // operator produces them); untyped names for an operator the oracle does not know.

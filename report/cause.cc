@@ -53,6 +53,7 @@ Category CategoryOf(Kind k) {
     case Kind::kAcceptedInvalid:
       return Category::kInvalidAccepted;
     case Kind::kWrongOutputs:
+    case Kind::kAggregateError:  // wrong values in aggregate
       return Category::kWrongValues;
     default:
       return Category::kNoAnswer;

@@ -35,6 +35,7 @@ constexpr Command kCommands[] = {
      "         changed-failure (listed with another kind), unexpected-pass, stale (listed, not "
      "found)\n"
      "  kinds  conformant, rejected-as-required, rejected-admissibly (passes); wrong-outputs,\n"
+     "         aggregate-error (a long reduction's error beyond TOSA's dot-product bound),\n"
      "         accepted-invalid (outputs stored for a must-reject case), rejected-valid,\n"
      "         case-error (the case cannot be read or judged) (failures)\n"
      "and closes with 'N passed, M failed'. A manifest.tsv at the top of a PATH is honoured.\n\n"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "verdict/dot_product_test.h"
 #include "verdict/narrowing.h"
 
 namespace qconform {
@@ -228,6 +229,14 @@ CaseResult Judged(const Case& c, const OracleResult& oracle, const BackendResult
       j = std::move(alt);
       j.detail = "matches the admissible outcome '" + other.name + "'";
     }
+  }
+  // d41: every element admissible, the tensor as a whole still has to look like rounding.
+  for (size_t k = 0; j.kind == Kind::kConformant && k < oracle.outputs.size(); ++k) {
+    const OutputEvaluation& o = oracle.outputs[k];
+    if (!o.dot_product || k >= narrowed.outputs.size()) continue;
+    const std::optional<std::string> failure = DotProductFailure(
+        *o.dot_product, *FindElementType(o.data_type), narrowed.outputs[k].codes, nullptr);
+    if (failure) j.kind = Kind::kAggregateError, j.detail = o.name + ": " + *failure;
   }
   r.kind = j.kind;
   r.detail =

@@ -17,6 +17,7 @@ constexpr KindRow kKinds[] = {
     {Kind::kAcceptedInvalid, "accepted-invalid", Outcome::kFail},
     {Kind::kRejectedValid, "rejected-valid", Outcome::kFail},
     {Kind::kWrongOutputs, "wrong-outputs", Outcome::kFail},
+    {Kind::kAggregateError, "aggregate-error", Outcome::kFail},
     {Kind::kCrash, "crash", Outcome::kFail},
     {Kind::kTimeout, "timeout", Outcome::kFail},
     {Kind::kProtocolError, "protocol-error", Outcome::kFail},

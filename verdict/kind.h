@@ -19,6 +19,8 @@ enum class Kind {
   kAcceptedInvalid,     // fail: a must-reject case, computed anyway
   kRejectedValid,       // fail: a valid case, refused
   kWrongOutputs,        // fail: computed, some element or the structure not admissible
+  kAggregateError,      // fail: every element admissible, the tensor's error beyond TOSA's
+                        // dot-product bound (docs/semantics.md#d41)
   kCrash,               // fail: the backend died on the case
   kTimeout,             // fail: no answer in time
   kProtocolError,       // fail: an answer that breaks the exec protocol

@@ -73,6 +73,10 @@ struct Case {
   // The implementation profile the case is judged under ("" = plain ONNX; "tensorrt"), kept
   // in the model's metadata_props as qconform.profile. See oracle/profiles/.
   std::string profile;
+  // The data set a case's values were drawn as, for the tensor-level test of long reductions
+  // (docs/semantics.md#d41): "tosa-dot-product-<S>", TOSA's dot-product data set S (0: positive;
+  // 3 to 5: signed, unbiased). Kept in metadata_props as qconform.data_set; "" elsewhere.
+  std::string data_set;
   // A graph case (a QDQ group, docs/semantics.md#d32): its nodes in the order they run, reading
   // the graph inputs `inputs` (named by input_names, initializers marked) and earlier nodes'
   // outputs; the graph's outputs are named by output_names. op_type is then kGraphOpType and

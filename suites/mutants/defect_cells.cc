@@ -215,6 +215,14 @@ constexpr Declaration kDeclaredCells[] = {
      "op:MatMulNBits granularity:blocked+zero_points_default,"
      "blocked+zero_points_default+accuracy_level_4"},
     {Defect::kMnbScalePerColumn, "op:MatMulNBits"},
+    // d41's accumulators, killed by the tensor-level test on the positive data sets (three
+    // shapes per type; matmul_nbits_catalogue.cc's DataSets). bfloat16 accumulation is A's own
+    // at a bfloat16 A.
+    {Defect::kMnbBfloat16Accumulation,
+     "op:MatMulNBits x:float16_x_uint4 granularity:blocked+zero_points_default", 3},
+    {Defect::kMnbTruncatedAccumulation,
+     "op:MatMulNBits x:float16_x_uint4,bfloat16_x_uint4 granularity:blocked+zero_points_default",
+     3},
     {Defect::kMnbBiasTwice, "op:MatMulNBits"},
     // Every level-4 cell holds rows of exact ties of A / a_scale (a block's maxabs 127 2^e,
     // one entry (j + 1/2) 2^e, j even; matmul_nbits_catalogue.cc's l4-ties cases).

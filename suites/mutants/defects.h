@@ -139,6 +139,8 @@ enum class Defect {
   kMnbScalePerColumn,
   kMnbBiasTwice,
   kMnbLevel4HalfAway,
+  kMnbBfloat16Accumulation,  // the tensor-level test's (d41)
+  kMnbTruncatedAccumulation,
   // com.microsoft MatMulIntegerToFloat and DynamicQuantizeMatMul.
   kMitfAZeroPointIgnored,
   kMitfBScaleFirstColumn,

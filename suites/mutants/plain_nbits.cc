@@ -116,6 +116,8 @@ int32_t RunMatMulNBits(const PlainNode& n, const Output& out) {
     }
   }
   const int64_t rows = a.count() / k;
+  Rounding trunc;
+  trunc.truncate = true;
   std::vector<uint32_t> codes;
   std::vector<int64_t> dims = a.dims;
   dims.back() = cols;
@@ -127,10 +129,20 @@ int32_t RunMatMulNBits(const PlainNode& n, const Output& out) {
     }
     if (On(Defect::kMnbInt8Activations)) Int8Blocks(row, k, block);
     if (level == 4 && On(Defect::kMnbLevel4HalfAway)) Int8Blocks(row, k, block, true);
+    // The accumulators the tensor-level test (d41) is for: every partial sum rounded to
+    // bfloat16 (a float16 A), or truncated towards zero into A's type.
+    const bool bf16 = On(Defect::kMnbBfloat16Accumulation) && a.data_type == QCONFORM_FLOAT16;
+    const bool truncated = On(Defect::kMnbTruncatedAccumulation);
+    const Format& bfloat16 = *FindFormat(QCONFORM_BFLOAT16);
+    const auto step = [&](float s) -> float {
+      if (bf16) return static_cast<float>(RoundTrip(bfloat16, s));
+      if (truncated) return static_cast<float>(Decode(*a.format, EncodeFloat(*a.format, s, trunc)));
+      return s;
+    };
     for (int64_t j = 0; j < cols; ++j) {
       float sum = 0;
       for (int64_t x = 0; x < k; ++x)
-        sum += row[static_cast<size_t>(x)] * w[static_cast<size_t>(j * k + x)];
+        sum = step(sum + row[static_cast<size_t>(x)] * w[static_cast<size_t>(j * k + x)]);
       if (in[5].present()) {
         const auto bias =
             static_cast<float>(Decode(*in[5].format, in[5].codes[static_cast<size_t>(j)]));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,6 +91,20 @@ inline StrategyOutput SameAsExact(std::string strategy) {
   return s;
 }
 
+// The tensor-level test of a long reduction (docs/semantics.md#d41, TOSA's dot-product test),
+// where a per-element worst case says little: per element the exact value (rounded once to
+// double) and its magnitude bound (sum of |terms|), the reduction's length KS (terms, plus one
+// for a bias), the accumulation type's fraction bits and smallest normal, and whether the data
+// set is unbiased (then the errors' sum is bounded too).
+struct DotProductBound {
+  std::vector<double> reference, bound;
+  int64_t kernel_size = 0;
+  int fraction_bits = 0;
+  double normal_min = 0;
+  bool unbiased = false;
+  std::string data_set, accumulation;  // "tosa-dot-product-1", "float16"
+};
+
 struct OutputEvaluation {
   std::string name;  // the output's name in the schema: "y"
   int32_t data_type = 0;
@@ -154,6 +169,8 @@ struct OutputEvaluation {
   // when none does. Null when the operator names none. Like describe_inputs, it refers to the
   // evaluated case.
   std::function<std::vector<std::string>(int64_t, uint32_t)> diagnose;
+  // The tensor-level test, beside the per-element ranges, on cases drawn as a data set (d41).
+  std::optional<DotProductBound> dot_product;
 };
 
 // An output named and typed as its operator declares it, with the exact codes to be filled in.

@@ -295,6 +295,7 @@ OutputEvaluation EvaluateMatMulNBits(const Case& c, const OpSchema&, const MatMu
            std::to_string(p.k) + " terms, magnitudes " + BoundString(e.magnitude.value()) +
            " (value " + e.value.ToString() + ")";
   };
+  y.dot_product = MatMulNBitsDotProduct(c, p);
   if (p.accuracy_level != 4) {
     y.diagnose = [&c, p](int64_t i, uint32_t code) -> std::vector<std::string> {
       std::vector<std::string> named;

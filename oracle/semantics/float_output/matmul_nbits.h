@@ -61,6 +61,11 @@ class NBitsWeights {
 std::vector<const ElementType*> EvaluationTypesOf(const MatMulNBitsPlan& p);
 bool HoldsEveryValue(const ElementType& wide, const ElementType& narrow);
 
+// The tensor-level test's figures for a case drawn as a TOSA dot-product data set (d41,
+// matmul_nbits_dot_product.cc); nullopt for any other case. std::invalid_argument names a
+// data set that is none of TOSA's.
+std::optional<DotProductBound> MatMulNBitsDotProduct(const Case& c, const MatMulNBitsPlan& p);
+
 OutputEvaluation EvaluateMatMulNBits(const Case& c, const OpSchema& schema,
                                      const MatMulNBitsPlan& plan,
                                      const EvaluateOptions& options = {});

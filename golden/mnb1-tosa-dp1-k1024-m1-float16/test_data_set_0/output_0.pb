@@ -1,0 +1,2 @@
+
+BYJ  IJIcI´IuI¹I%ICI?I¡IOIkIEI(ImI

@@ -1,0 +1,2 @@
+
+BYJ ûLuMnLßL.MåL#M˜L«L¨L	M·LÜL¨L£LßL

@@ -1,0 +1,1 @@
+BYJ ´AABÏA¤A¨A¹AÌA¼A£AëAºAŒA»AÁA½A

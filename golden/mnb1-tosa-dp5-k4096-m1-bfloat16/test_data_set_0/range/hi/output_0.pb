@@ -1,0 +1,2 @@
+BYJ M	MMMMMM
+MMMMMM M	MM
