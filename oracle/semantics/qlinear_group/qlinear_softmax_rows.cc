@@ -66,7 +66,9 @@ struct Result {
   int64_t exact = 0, lo = 0, hi = 0;
   float lo_end = 0, hi_end = 0;  // L and H (unset where `far`)
   std::array<uint32_t, 16> named{};
-  bool far = false;  // far from every tie: the range and every named rounding are the exact code
+  bool far = false;   // far from every tie: the range and every named rounding are the exact code
+  int64_t chain = 0;  // the float32 dequantize chain's code, where the real value's differs (d42)
+  bool differs = false;
 };
 
 // The row's terms: its distinct codes and how often each occurs.
@@ -102,22 +104,25 @@ Terms TermsOf(const Rows& r, int64_t row, std::array<int32_t, 256>& slot) {
   return terms;
 }
 
-// exp(x - top) for each (top, code) pair of the case, from the 100-bit reference, each once.
+// exp(x - top) for each (top, code) pair of the case, from the 100-bit reference, each once: x
+// the float32 chain's dequantized values, or with `real` the real values (d42).
 class Exponentials {
  public:
-  explicit Exponentials(const Rows& r) : r_(r), by_top_(256) {}
+  explicit Exponentials(const Rows& r, bool real = false) : r_(r), real_(real), by_top_(256) {}
   DoubleDouble At(uint32_t top, uint32_t code) {
     std::vector<DoubleDouble>& row = by_top_[top];
     if (row.empty()) row.assign(256, DoubleDouble{NAN, 0});
     DoubleDouble& e = row[code];
     if (std::isnan(e.hi)) {
-      e = float_ops::SoftmaxExponential(r_.dequantized[code], r_.dequantized[top]);
+      e = real_ ? float_ops::SoftmaxExponential(r_.real[code], r_.real[top])
+                : float_ops::SoftmaxExponential(r_.dequantized[code], r_.dequantized[top]);
     }
     return e;
   }
 
  private:
   const Rows& r_;
+  bool real_;
   std::vector<std::vector<DoubleDouble>> by_top_;
 };
 
@@ -193,6 +198,46 @@ std::vector<Result> ByMultiprecision(const Rows& r, const Terms& terms, Exponent
     r.roundings->CodesOf(e.hi, o.named.data());
   }
   return out;
+}
+
+// d42: each term's code from the real values x_scale * (code - x_zero_point), unrounded (exact
+// in a double), in the same double-words as ByMultiprecision: the page's real formula rounded
+// once. Asked only where DequantizeLinear rounds some code and a term's range holds more than
+// one code (the real value lies within the float32 chain's bounds: each exponential's argument
+// moves by at most 2^-24 (|x| + max |x|), inside TOSA's EXP bound).
+std::vector<int64_t> RealValueCodes(const Rows& r, const Terms& terms, Exponentials& real) {
+  namespace dd = double_double;
+  uint32_t top = terms.codes[0];
+  for (uint32_t c : terms.codes) top = r.real[c] > r.real[top] ? c : top;
+  std::vector<DoubleDouble> exact(terms.codes.size());
+  DoubleDouble sum;
+  for (size_t k = 0; k < exact.size(); ++k) {
+    exact[k] = real.At(top, terms.codes[k]);
+    sum = dd::Add(sum, dd::Multiply(exact[k], static_cast<double>(terms.counts[k])));
+  }
+  std::vector<int64_t> out;
+  for (const DoubleDouble& e : exact) {
+    out.push_back(r.Code(RoundedQuotient(dd::Divide(e, sum), r.y_scale)));
+  }
+  return out;
+}
+
+// Where DequantizeLinear rounds, the real value's code becomes each result's exact one and the
+// chain's is kept to be named; the range holds both.
+void TakeRealValueCodes(const Rows& r, const Terms& terms, Exponentials& real,
+                        std::vector<Result>& results) {
+  if (r.dequantize_exact) return;
+  bool wide = false;
+  for (const Result& o : results) wide = wide || o.lo != o.hi;
+  if (!wide) return;
+  const std::vector<int64_t> codes = RealValueCodes(r, terms, real);
+  for (size_t k = 0; k < results.size(); ++k) {
+    Result& o = results[k];
+    if (codes[k] == o.exact) continue;
+    o.chain = o.exact, o.differs = true, o.far = false;
+    o.exact = codes[k];
+    o.lo = std::min(o.lo, o.exact), o.hi = std::max(o.hi, o.exact);
+  }
 }
 
 // The float32 rounding of every value within a relative `error` of v > 0, where they agree.
@@ -310,13 +355,14 @@ void ForEachElement(const Rows& r, RowArithmetic arithmetic, bool ends, Store st
   const uint8_t* x = r.x->codes.data();
   std::array<int32_t, 256> slot{};
   slot.fill(-1);
-  Exponentials exps(r);
+  Exponentials exps(r), real(r, true);
   for (int64_t row = 0; row < r.outer; ++row) {
     const Terms terms = TermsOf(r, row, slot);
     std::optional<std::vector<Result>> results;
     if (arithmetic == RowArithmetic::kDoubles) results = ByDoubles(r, terms, ends);
     if (arithmetic == RowArithmetic::kReferenceEnds) results = EndsByReference(r, terms);
     if (!results) results = ByMultiprecision(r, terms, exps);
+    if (!ends) TakeRealValueCodes(r, terms, real, *results);
     const size_t first = r.First(row);
     for (int64_t j = 0; j < r.n; ++j) {
       const size_t i = first + static_cast<size_t>(j * r.inner);
@@ -376,13 +422,19 @@ std::optional<OutputEvaluation> EvaluateSoftmaxRows(const Case& c, const OpSchem
     std::array<int32_t, 256> slot{};
     slot.fill(-1);
     const Terms terms = TermsOf(r, row, slot);
-    Exponentials exps(r);
-    const Result o =
-        ByMultiprecision(r, terms, exps)[static_cast<size_t>(slot[r.x->codes.data()[at]])];
+    Exponentials exps(r), real(r, true);
+    std::vector<Result> results = ByMultiprecision(r, terms, exps);
+    TakeRealValueCodes(r, terms, real, results);
+    const Result& o = results[static_cast<size_t>(slot[r.x->codes.data()[at]])];
     std::string rule = float_ops::SoftmaxRule(r.n);
     if (o.lo != o.exact || o.hi != o.exact) {
       rule += "; QuantizeLinear of [" + Exact::FromDouble(o.lo_end).ToString() + ", " +
               Exact::FromDouble(o.hi_end).ToString() + "] (d31)";
+    }
+    if (o.differs) {
+      rule += "; the float32 dequantize chain gives " + std::to_string(o.chain) +
+              ", the real value " + std::to_string(o.exact) +
+              " (d42: the exact code is the real value's)";
     }
     return rule;
   };

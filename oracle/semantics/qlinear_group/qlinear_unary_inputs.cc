@@ -29,6 +29,7 @@ std::optional<UnaryInputs> ReadUnaryInputs(const Case& c) {
   for (uint32_t code = 0; code < in.dequantized.size(); ++code) {
     // Exact in double (24 by 9 bits) before its one rounding to float32.
     const double v = DecodeDouble(*in.t, code) - x_zero_point;
+    in.real[code] = x_scale * v;
     in.dequantized[code] = static_cast<float>(x_scale * v);
     if (!std::isfinite(in.dequantized[code])) return std::nullopt;
     in.dequantize_exact =

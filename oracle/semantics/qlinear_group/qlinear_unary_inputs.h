@@ -18,6 +18,7 @@ struct UnaryInputs {
   const Tensor* x = nullptr;
   const ElementType* t = nullptr;        // int8 or uint8
   std::array<float, 256> dequantized{};  // fl32(x_scale * (code's value - x_zero_point))
+  std::array<double, 256> real{};        // x_scale * (code's value - x_zero_point), unrounded
   float y_scale = 0;                     // positive and finite
   double x_scale = 0;                    // as decoded
   int64_t x_zero_point = 0;
