@@ -16,18 +16,19 @@
 #include "oracle/core/fast_codec.h"
 #include "oracle/semantics/float_output/matmul_nbits.h"
 #include "oracle/semantics/oracle.h"
+#include "suites/properties/legal_orders.h"
 #include "verdict/dot_product_test.h"
 
 namespace qconform {
 namespace {
 
-using Round = std::function<double(double)>;
+using DoubleRound = std::function<double(double)>;
 
-Round Nearest(const ElementType& t) {
+DoubleRound Nearest(const ElementType& t) {
   return [&t](double v) { return DecodeDouble(t, *EncodeDouble(t, v, Saturation::kNone)); };
 }
 // Towards zero: the nearest, stepped back one code where it lies farther from zero than v.
-Round TowardsZero(const ElementType& t) {
+DoubleRound TowardsZero(const ElementType& t) {
   return [&t](double v) {
     const uint32_t c = *EncodeDouble(t, v, Saturation::kNone);
     const double r = DecodeDouble(t, c);
@@ -40,7 +41,7 @@ Round TowardsZero(const ElementType& t) {
 Codes Evaluate(const Case& c, const MatMulNBitsPlan& p, const ElementType& t,
                const std::function<double(const std::vector<double>&)>& sum, bool fused = false) {
   const NBitsWeights w(c, p);
-  const Round r = Nearest(t);
+  const DoubleRound r = Nearest(t);
   const Tensor& a = *c.input(0);
   const Tensor* bias = p.bias >= 0 ? c.input(static_cast<size_t>(p.bias)) : nullptr;
   Codes y(t.bits, static_cast<size_t>(p.m * p.n));
@@ -61,31 +62,39 @@ Codes Evaluate(const Case& c, const MatMulNBitsPlan& p, const ElementType& t,
   return y;
 }
 
-double Sequential(const std::vector<double>& v, const Round& r) {
-  double s = 0;
-  for (double x : v) s = r(s + x);
-  return s;
-}
-double Reversed(const std::vector<double>& v, const Round& r) {
-  double s = 0;
-  for (auto x = v.rbegin(); x != v.rend(); ++x) s = r(s + *x);
-  return s;
-}
-// Sequential sums of `width` terms, then their sequential sum.
-double Blocked(const std::vector<double>& v, size_t width, const Round& r) {
-  std::vector<double> parts;
-  for (size_t i = 0; i < v.size(); i += width) {
-    parts.push_back(
-        Sequential({v.begin() + static_cast<std::ptrdiff_t>(i),
-                    v.begin() + static_cast<std::ptrdiff_t>(std::min(v.size(), i + width))},
-                   r));
+// The sum of v, each addition rounded by r, in one of legal_orders.h's orders, in doubles (the
+// Exact path of SumInOrder is too slow for 2 million terms per order): each step's sum of two
+// values of A's type (or float32) is exact in a double before r rounds it.
+double SumInOrder(std::vector<double> v, const DoubleRound& r, Order order) {
+  if (order == Order::kReversed) std::reverse(v.begin(), v.end());
+  if (const size_t block = BlockOf(order); block != 0) {
+    double sum = 0;
+    for (size_t first = 0; first < v.size(); first += block) {
+      double part = v[first];
+      for (size_t k = first + 1; k < std::min(v.size(), first + block); ++k) part = r(part + v[k]);
+      sum = first == 0 ? part : r(sum + part);
+    }
+    return sum;
   }
-  return Sequential(parts, r);
+  if (order == Order::kPairwise) {
+    std::function<double(size_t, size_t)> pairwise = [&](size_t lo, size_t hi) -> double {
+      if (hi - lo == 1) return v[lo];
+      const size_t mid = lo + (hi - lo) / 2;
+      return r(pairwise(lo, mid) + pairwise(mid, hi));
+    };
+    return v.empty() ? 0 : pairwise(0, v.size());
+  }
+  double sum = 0;
+  for (double x : v) sum = r(sum + x);
+  return sum;
 }
-double Pairwise(const std::vector<double>& v, size_t lo, size_t hi, const Round& r) {
-  if (hi - lo == 1) return v[lo];
-  const size_t mid = lo + (hi - lo) / 2;
-  return r(Pairwise(v, lo, mid, r) + Pairwise(v, mid, hi, r));
+constexpr const char* kOrderNames[] = {"sequential",   "reversed",     "pairwise",
+                                       "blocked by 4", "blocked by 8", "blocked by 16",
+                                       "blocked by 32"};
+static_assert(std::size(kOrderNames) == std::size(kOrders));
+
+double Sequential(const std::vector<double>& v, const DoubleRound& r) {
+  return SumInOrder(v, r, Order::kSequential);
 }
 
 TEST(DotProductSoundness, LegalEvaluationsPassAndWrongAccumulatorsFail) {
@@ -108,28 +117,25 @@ TEST(DotProductSoundness, LegalEvaluationsPassAndWrongAccumulatorsFail) {
                 std::ldexp(bound.bound[static_cast<size_t>(i)], -40))
           << g.c.id << " element " << i;
     }
-    const Round in_t = Nearest(t), in_f32 = Nearest(f32);
+    const DoubleRound in_t = Nearest(t), in_f32 = Nearest(f32);
     using Sum = std::function<double(const std::vector<double>&)>;
-    struct Order {
+    struct Evaluation {
       std::string name;
       Sum sum;
       bool fused = false;
     };
-    std::vector<Order> legal = {
-        {"sequential", [&](const std::vector<double>& v) { return Sequential(v, in_t); }},
-        {"reversed", [&](const std::vector<double>& v) { return Reversed(v, in_t); }},
-        {"pairwise", [&](const std::vector<double>& v) { return Pairwise(v, 0, v.size(), in_t); }},
-        {"fused multiply-adds", [&](const std::vector<double>& v) { return Sequential(v, in_t); },
-         true},
-        {"float32 accumulator",
-         [&](const std::vector<double>& v) { return Sequential(v, in_f32); }},
-    };
-    for (const size_t width : {4, 8, 16, 32}) {
+    // Every order of legal_orders.h in A's type; fused multiply-adds; a float32 accumulator.
+    std::vector<Evaluation> legal;
+    for (const Order order : kOrders) {
       legal.push_back(
-          {"blocked by " + std::to_string(width),
-           [&, width](const std::vector<double>& v) { return Blocked(v, width, in_t); }});
+          {"order " + std::to_string(static_cast<int>(order)),
+           [&, order](const std::vector<double>& v) { return SumInOrder(v, in_t, order); }});
     }
-    for (const Order& order : legal) {
+    legal.push_back({"fused multiply-adds",
+                     [&](const std::vector<double>& v) { return Sequential(v, in_t); }, true});
+    legal.push_back({"float32 accumulator",
+                     [&](const std::vector<double>& v) { return Sequential(v, in_f32); }});
+    for (const Evaluation& order : legal) {
       const Codes codes = Evaluate(g.c, p, t, order.sum, order.fused);
       DotProductFigures f;
       const auto failure = DotProductFailure(bound, t, codes, &f);
@@ -139,12 +145,12 @@ TEST(DotProductSoundness, LegalEvaluationsPassAndWrongAccumulatorsFail) {
     }
     if (bound.unbiased) continue;
     ++positive;
-    const Round truncated = TowardsZero(t);
+    const DoubleRound truncated = TowardsZero(t);
     const Codes cut =
         Evaluate(g.c, p, t, [&](const std::vector<double>& v) { return Sequential(v, truncated); });
     EXPECT_TRUE(DotProductFailure(bound, t, cut, nullptr).has_value()) << g.c.id << " truncated";
     if (t.id != DataType::kFloat16) continue;
-    const Round in_bf16 = Nearest(bf16);
+    const DoubleRound in_bf16 = Nearest(bf16);
     const Codes coarse =
         Evaluate(g.c, p, t, [&](const std::vector<double>& v) { return Sequential(v, in_bf16); });
     EXPECT_TRUE(DotProductFailure(bound, t, coarse, nullptr).has_value())
